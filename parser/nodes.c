@@ -1,0 +1,158 @@
+/*
+ * nodes.c - a table of nodes and their parsed Extra (sem 2), evaluated
+ * against a request all at once.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xc_private.h"
+
+struct node {
+	char *name;
+	char *text;           /* Extra as given (NULL: unset or JSON given) */
+	json_t *extra;        /* an object, or NULL */
+	xc_extra_state_t state;
+};
+
+struct xc_nodes {
+	xc_limits_t limits;
+	struct node *nodes;
+	size_t count, cap;
+};
+
+xc_nodes_t *xc_nodes_create(const xc_limits_t *limits)
+{
+	xc_nodes_t *t = calloc(1, sizeof(*t));
+
+	if (t && limits)
+		t->limits = *limits;
+	return t;
+}
+
+void xc_nodes_destroy(xc_nodes_t *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->count; i++) {
+		free(t->nodes[i].name);
+		free(t->nodes[i].text);
+		json_decref(t->nodes[i].extra);
+	}
+	free(t->nodes);
+	free(t);
+}
+
+/* A new slot at the end, with its name copied; NULL when out of memory. */
+static struct node *append(xc_nodes_t *t, const char *name, xc_error_t *err)
+{
+	struct node *n;
+
+	if (t->count == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		struct node *nodes;
+
+		if (cap > SIZE_MAX / sizeof(*nodes) ||
+		    !(nodes = realloc(t->nodes, cap * sizeof(*nodes)))) {
+			xc_error_set(err, XC_E_NOMEM, 0, 0, "out of memory");
+			return NULL;
+		}
+		t->nodes = nodes;
+		t->cap = cap;
+	}
+	n = &t->nodes[t->count];
+	memset(n, 0, sizeof(*n));
+	if (!(n->name = strdup(name))) {
+		xc_error_set(err, XC_E_NOMEM, 0, 0, "out of memory");
+		return NULL;
+	}
+	return n;
+}
+
+int xc_nodes_add(xc_nodes_t *t, const char *name, const char *extra,
+		 const xc_nodes_t *prev, xc_error_t *err)
+{
+	const struct node *old = NULL;
+	struct node *n;
+
+	if (!t || !name)
+		return xc_error_set(err, XC_E_INVALID_ARG, 0, 0,
+				    "no node table or node name");
+	if (prev && t->count < prev->count) {
+		old = &prev->nodes[t->count];
+		if (strcmp(old->name, name) != 0 || !old->text != !extra ||
+		    (extra && strcmp(old->text, extra) != 0))
+			old = NULL;
+	}
+	if (!(n = append(t, name, err)))
+		return -1;
+	if (extra && !(n->text = strdup(extra))) {
+		free(n->name);
+		return xc_error_set(err, XC_E_NOMEM, 0, 0, "out of memory");
+	}
+	if (old) {
+		n->extra = json_incref(old->extra);
+		n->state = old->state;
+	} else {
+		n->extra = xc_extra_load(extra, extra ? strlen(extra) : 0,
+					 &t->limits, &n->state);
+	}
+	t->count++;
+	return 0;
+}
+
+int xc_nodes_add_json(xc_nodes_t *t, const char *name, json_t *extra,
+		      xc_error_t *err)
+{
+	struct node *n;
+
+	if (!t || !name)
+		return xc_error_set(err, XC_E_INVALID_ARG, 0, 0,
+				    "no node table or node name");
+	if (!(n = append(t, name, err)))
+		return -1;
+	if (!extra || json_is_null(extra)) {
+		n->state = XC_EXTRA_UNSET;
+	} else if (!json_is_object(extra)) {
+		n->state = XC_EXTRA_NOT_OBJECT;
+	} else {
+		n->state = XC_EXTRA_OBJECT;
+		n->extra = json_incref(extra);
+	}
+	t->count++;
+	return 0;
+}
+
+size_t xc_nodes_count(const xc_nodes_t *t)
+{
+	return t ? t->count : 0;
+}
+
+const char *xc_nodes_name(const xc_nodes_t *t, size_t i)
+{
+	return t && i < t->count ? t->nodes[i].name : NULL;
+}
+
+const json_t *xc_nodes_extra(const xc_nodes_t *t, size_t i)
+{
+	return t && i < t->count ? t->nodes[i].extra : NULL;
+}
+
+xc_extra_state_t xc_nodes_state(const xc_nodes_t *t, size_t i)
+{
+	return t && i < t->count ? t->nodes[i].state : XC_EXTRA_UNSET;
+}
+
+size_t xc_nodes_match(const xc_nodes_t *t, const xc_expr_t *expr,
+		      bool *matched)
+{
+	size_t n = 0;
+
+	if (!t || !matched)
+		return 0;
+	for (size_t i = 0; i < t->count; i++) {
+		matched[i] = xc_match(expr, t->nodes[i].extra);
+		n += matched[i];
+	}
+	return n;
+}

@@ -1,0 +1,365 @@
+/*
+ * parse.c - recursive-descent parser for the request grammar (sem 1) and
+ * the tree it builds.
+ *
+ *   request -> group END
+ *   group   -> item { boolop item }     all boolops of a group alike (1.3)
+ *   item    -> leaf | '(' group ')'
+ *
+ * A group of one item is that item, so `((a=1))` is the leaf `a=1`.
+ * Nesting is bounded by an explicit depth counter (sem 1.4).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xc_private.h"
+
+typedef struct parser {
+	xc_lexer_t lx;
+	unsigned depth;
+	unsigned max_depth;
+	xc_error_t *err;
+} parser_t;
+
+static struct xc_expr *parse_group(parser_t *p);
+
+/* ------------------------------------------------------------ the tree */
+
+struct xc_expr *xc_leaf_create(const char *key, size_t keylen, xc_cmpop_t op,
+			       const char *value, size_t valuelen,
+			       size_t offset)
+{
+	struct xc_expr *e;
+	char *text;
+
+	if (keylen > SIZE_MAX / 2 - sizeof(*e) - 2 ||
+	    valuelen > SIZE_MAX / 2 - sizeof(*e) - 2)
+		return NULL;
+	e = calloc(1, sizeof(*e) + keylen + valuelen + 2);
+	if (!e)
+		return NULL;
+	text = (char *)(e + 1);
+	e->kind = XC_LEAF;
+	e->offset = offset;
+	e->u.leaf.key = text;
+	memcpy(text, key, keylen);
+	text[keylen] = '\0';
+	e->u.leaf.value = text + keylen + 1;
+	memcpy(e->u.leaf.value, value, valuelen);
+	e->u.leaf.value[valuelen] = '\0';
+	e->u.leaf.op = op;
+	e->u.leaf.num_ok = xc_text_to_number(e->u.leaf.value, &e->u.leaf.num);
+	e->u.leaf.boolean = xc_text_to_bool(e->u.leaf.value);
+	return e;
+}
+
+struct xc_expr *xc_group_create(xc_kind_t kind, size_t offset)
+{
+	struct xc_expr *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->kind = kind;
+	e->offset = offset;
+	return e;
+}
+
+int xc_group_add(struct xc_expr *group, struct xc_expr *item)
+{
+	size_t n = group->u.group.count;
+
+	/* Grow at powers of two. */
+	if ((n & (n - 1)) == 0) {
+		size_t cap = n ? n * 2 : 2;
+		struct xc_expr **items;
+
+		if (cap > SIZE_MAX / sizeof(*items) ||
+		    !(items = realloc(group->u.group.items,
+				      cap * sizeof(*items)))) {
+			xc_expr_destroy(item);
+			return -1;
+		}
+		group->u.group.items = items;
+	}
+	group->u.group.items[n] = item;
+	group->u.group.count = n + 1;
+	return 0;
+}
+
+void xc_expr_destroy(xc_expr_t *expr)
+{
+	if (!expr)
+		return;
+	if (expr->kind != XC_LEAF) {
+		for (size_t i = 0; i < expr->u.group.count; i++)
+			xc_expr_destroy(expr->u.group.items[i]);
+		free(expr->u.group.items);
+	}
+	free(expr);
+}
+
+xc_kind_t xc_expr_kind(const xc_expr_t *expr)
+{
+	return expr ? expr->kind : XC_LEAF;
+}
+
+size_t xc_expr_count(const xc_expr_t *expr)
+{
+	return expr && expr->kind != XC_LEAF ? expr->u.group.count : 0;
+}
+
+const xc_expr_t *xc_expr_child(const xc_expr_t *expr, size_t i)
+{
+	if (!expr || expr->kind == XC_LEAF || i >= expr->u.group.count)
+		return NULL;
+	return expr->u.group.items[i];
+}
+
+const char *xc_leaf_key(const xc_expr_t *leaf)
+{
+	return leaf && leaf->kind == XC_LEAF ? leaf->u.leaf.key : NULL;
+}
+
+const char *xc_leaf_value(const xc_expr_t *leaf)
+{
+	return leaf && leaf->kind == XC_LEAF ? leaf->u.leaf.value : NULL;
+}
+
+xc_cmpop_t xc_leaf_cmpop(const xc_expr_t *leaf)
+{
+	return leaf && leaf->kind == XC_LEAF ? leaf->u.leaf.op : XC_EQ;
+}
+
+size_t xc_expr_offset(const xc_expr_t *expr)
+{
+	return expr ? expr->offset : 0;
+}
+
+const char *xc_cmpop_text(xc_cmpop_t op)
+{
+	static const char *const text[] = { "=", "!=", ">", ">=", "<", "<=" };
+
+	return (unsigned)op < sizeof(text) / sizeof(text[0]) ? text[op] : "?";
+}
+
+bool xc_expr_equal(const xc_expr_t *a, const xc_expr_t *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == XC_LEAF)
+		return a->u.leaf.op == b->u.leaf.op &&
+		       strcmp(a->u.leaf.key, b->u.leaf.key) == 0 &&
+		       strcmp(a->u.leaf.value, b->u.leaf.value) == 0;
+	if (a->u.group.count != b->u.group.count)
+		return false;
+	for (size_t i = 0; i < a->u.group.count; i++)
+		if (!xc_expr_equal(a->u.group.items[i], b->u.group.items[i]))
+			return false;
+	return true;
+}
+
+/* ---------------------------------------------------------- the parser */
+
+static void advance(parser_t *p)
+{
+	xc_lexer_next(&p->lx);
+}
+
+/* What the current token is, quoted for a message. */
+static const char *describe(parser_t *p, char *buf, size_t size)
+{
+	const xc_token_t *t = &p->lx.tok;
+	char q[64];
+
+	switch (t->kind) {
+	case XC_T_END:
+		snprintf(buf, size, "the end of the request");
+		break;
+	case XC_T_LEAF:
+	case XC_T_BADLEAF:
+		snprintf(buf, size, "'%s'",
+			 xc_quote(p->lx.src + t->offset, t->end - t->offset, q,
+				  sizeof(q)));
+		break;
+	default:
+		snprintf(buf, size, "'%c'", p->lx.src[t->offset]);
+		break;
+	}
+	return buf;
+}
+
+/* item -> leaf | '(' group ')' */
+static struct xc_expr *parse_item(parser_t *p, const xc_token_t *after)
+{
+	const xc_token_t *t = &p->lx.tok;
+	char what[96];
+
+	if (t->kind == XC_T_LEAF) {
+		const char *s = p->lx.src;
+		struct xc_expr *leaf = xc_leaf_create(
+			s + t->offset, t->keylen, t->op, s + t->value_offset,
+			t->end - t->value_offset, t->offset);
+
+		if (!leaf) {
+			xc_error_set(p->err, XC_E_NOMEM, t->offset, t->end,
+				     "out of memory");
+			return NULL;
+		}
+		advance(p);
+		return leaf;
+	}
+	if (t->kind == XC_T_BADLEAF) {
+		if (p->err && p->err->code == XC_OK)
+			*p->err = p->lx.leaf_err;
+		return NULL;
+	}
+	if (t->kind == XC_T_LPAREN) {
+		size_t open = t->offset;
+		struct xc_expr *group;
+
+		if (p->depth >= p->max_depth) {
+			xc_error_set(p->err, XC_E_TOO_DEEP, open, open + 1,
+				     "parentheses nested deeper than the limit of %u",
+				     p->max_depth);
+			return NULL;
+		}
+		advance(p);
+		if (t->kind == XC_T_RPAREN) {
+			xc_error_set(p->err, XC_E_ITEM_EXPECTED, open,
+				     t->end, "empty parentheses");
+			return NULL;
+		}
+		p->depth++;
+		group = parse_group(p);
+		p->depth--;
+		if (!group)
+			return NULL;
+		if (t->kind != XC_T_RPAREN) {
+			xc_error_set(p->err, XC_E_UNCLOSED_PAREN, t->offset,
+				     t->end,
+				     "')' expected (to close '(' at column %zu) before %s",
+				     open + 1, describe(p, what, sizeof(what)));
+			xc_expr_destroy(group);
+			return NULL;
+		}
+		advance(p);
+		return group;
+	}
+	/* An operator, ')' or the end where an item must be (the empty
+	 * request never gets here: xc_parse reports it). */
+	if (after)
+		xc_error_set(p->err, XC_E_ITEM_EXPECTED, t->offset, t->end,
+			     "leaf or '(' expected after '%c', found %s",
+			     after->ch, describe(p, what, sizeof(what)));
+	else
+		xc_error_set(p->err, XC_E_ITEM_EXPECTED, t->offset, t->end,
+			     "leaf or '(' expected, found %s",
+			     describe(p, what, sizeof(what)));
+	return NULL;
+}
+
+/* group -> item { boolop item } */
+static struct xc_expr *parse_group(parser_t *p)
+{
+	const xc_token_t *t = &p->lx.tok;
+	struct xc_expr *first, *group = NULL;
+	xc_token_t op, first_op;
+	char what[96];
+
+	first = parse_item(p, NULL);
+	if (!first)
+		return NULL;
+	while (t->kind == XC_T_AND || t->kind == XC_T_OR) {
+		struct xc_expr *item;
+
+		op = *t;
+		if (!group) {
+			first_op = op;
+			group = xc_group_create(
+				op.kind == XC_T_AND ? XC_AND : XC_OR,
+				first->offset);
+			if (!group || xc_group_add(group, first) < 0) {
+				if (!group)
+					xc_expr_destroy(first);
+				xc_expr_destroy(group);
+				xc_error_set(p->err, XC_E_NOMEM, op.offset,
+					     op.end, "out of memory");
+				return NULL;
+			}
+		} else if (op.kind != first_op.kind) {
+			xc_error_set(p->err, XC_E_MIXED_BOOLOPS, op.offset,
+				     op.end,
+				     "cannot mix '%c' and '%c' in one group; add parentheses",
+				     first_op.ch, op.ch);
+			xc_expr_destroy(group);
+			return NULL;
+		}
+		advance(p);
+		item = parse_item(p, &op);
+		if (!item) {
+			xc_expr_destroy(group);
+			return NULL;
+		}
+		if (xc_group_add(group, item) < 0) {
+			xc_error_set(p->err, XC_E_NOMEM, op.offset, op.end,
+				     "out of memory");
+			xc_expr_destroy(group);
+			return NULL;
+		}
+	}
+	if (t->kind == XC_T_LEAF || t->kind == XC_T_BADLEAF ||
+	    t->kind == XC_T_LPAREN) {
+		xc_error_set(p->err, XC_E_BOOLOP_EXPECTED, t->offset,
+			     t->kind == XC_T_LPAREN ? t->end : t->offset + 1,
+			     "'&', ',' or '|' expected before %s",
+			     describe(p, what, sizeof(what)));
+		xc_expr_destroy(group ? group : first);
+		return NULL;
+	}
+	return group ? group : first;
+}
+
+xc_expr_t *xc_parse(const char *request, const xc_limits_t *limits,
+		    xc_error_t *err)
+{
+	size_t max_length = XC_DEFAULT_MAX_REQUEST_LENGTH;
+	parser_t p = { .max_depth = XC_DEFAULT_MAX_DEPTH, .err = err };
+	struct xc_expr *expr;
+	size_t len;
+
+	xc_error_clear(err);
+	if (!request) {
+		xc_error_set(err, XC_E_INVALID_ARG, 0, 0, "no request given");
+		return NULL;
+	}
+	if (limits && limits->max_request_length)
+		max_length = limits->max_request_length;
+	if (limits && limits->max_depth)
+		p.max_depth = limits->max_depth;
+	len = strnlen(request, max_length + 1);
+	if (len > max_length) {
+		len = strlen(request);
+		xc_error_set(err, XC_E_TOO_LONG, max_length, len,
+			     "request is %zu bytes, longer than the limit of %zu",
+			     len, max_length);
+		return NULL;
+	}
+	xc_lexer_init(&p.lx, request, len);
+	if (p.lx.tok.kind == XC_T_END) {
+		xc_error_set(err, XC_E_EMPTY, 0, 0, "empty request");
+		return NULL;
+	}
+	expr = parse_group(&p);
+	if (!expr)
+		return NULL;
+	if (p.lx.tok.kind == XC_T_RPAREN) {
+		xc_error_set(err, XC_E_UNMATCHED_PAREN, p.lx.tok.offset,
+			     p.lx.tok.end, "unmatched ')'");
+		xc_expr_destroy(expr);
+		return NULL;
+	}
+	return expr;
+}

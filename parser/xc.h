@@ -1,0 +1,225 @@
+/*
+ * xc.h - the slurm-extra library: the `--extra` request language.
+ *
+ * Parses a request (`gpu=true&mem>=512`), evaluates it against a node's
+ * Extra data (a JSON object), formats it back to canonical text and keeps
+ * a node table.  The rules are those of ../shared/spec/semantics.md (the
+ * behaviour of Slurm 24.11); section numbers below ("sem 3.1") refer to it.
+ *
+ * Depends on jansson only.  Never aborts, never logs, never exits and keeps
+ * no global mutable state: it runs inside slurmctld's threads.  Every
+ * function is safe to call from several threads on distinct objects; a
+ * parsed request (xc_expr_t) and a node table are read-only once built and
+ * may be shared by threads that only read them.
+ */
+#ifndef XC_H
+#define XC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- errors */
+
+/* Stable error codes.  Their names (xc_errcode_name) are part of the API:
+ * scripts and the batch mode print them.  Never renumber; add at the end. */
+typedef enum xc_errcode {
+	XC_OK = 0,
+	XC_E_EMPTY,          /* the request is empty (sem 1.4) */
+	XC_E_NO_CMPOP,       /* leaf without comparison operator (sem 1.1) */
+	XC_E_BAD_CMPOP,      /* run of < > = ! that is not one operator */
+	XC_E_EMPTY_KEY,      /* `=5` (sem 1.1) */
+	XC_E_EMPTY_VALUE,    /* `i=` (sem 1.1) */
+	XC_E_VALUE_CMPOP,    /* second operator run in a leaf: `a=b=c` */
+	XC_E_ITEM_EXPECTED,  /* leaf or '(' expected: `&a=1`, `a=1&`, `()` */
+	XC_E_BOOLOP_EXPECTED,/* two items with no operator between: `a=1(b=2)` */
+	XC_E_MIXED_BOOLOPS,  /* `a=5&b=5|c=5` (sem 1.3) */
+	XC_E_UNCLOSED_PAREN, /* `((a=1)` */
+	XC_E_UNMATCHED_PAREN,/* `a=1)` */
+	XC_E_TOO_DEEP,       /* nesting deeper than the limit */
+	XC_E_TOO_LONG,       /* request longer than the limit */
+	XC_E_NOMEM,          /* out of memory */
+	XC_E_INVALID_ARG,    /* a NULL or otherwise unusable argument */
+	XC_E_JSON,           /* input JSON is not valid (node file, batch line) */
+	XC_E__COUNT
+} xc_errcode_t;
+
+#define XC_ERROR_MESSAGE_SIZE 200
+
+/* An error: lives on the caller's stack; every function that can fail
+ * takes an `xc_error_t *` that may be NULL.  `offset` and `end` are byte
+ * offsets into the request: the offending token is [offset, end). */
+typedef struct xc_error {
+	xc_errcode_t code;
+	size_t offset;
+	size_t end;
+	char message[XC_ERROR_MESSAGE_SIZE];
+} xc_error_t;
+
+/* The stable lower-case name of an error code ("mixed-boolops"), or
+ * "unknown" for a value outside the enum.  Static storage. */
+const char *xc_errcode_name(xc_errcode_t code);
+
+/* Renders `err` for a person, as sem 6 shows it:
+ *
+ *   <prefix>error: <message> (column N)
+ *     <request>
+ *     <spaces>^
+ *
+ * `prefix` may be NULL.  Bytes that are not printable ASCII are shown
+ * escaped (\xNN, \t ...) and the caret stays under the offending token; a
+ * request wider than 72 columns is cut around the error with "...".
+ * Returns a malloc'd string the caller frees, or NULL when out of memory. */
+char *xc_error_render(const char *request, const xc_error_t *err,
+		      const char *prefix);
+
+/* Copies `text` into `out` (a buffer of `size` bytes, always terminated),
+ * escaping every byte that is not printable ASCII, and '%' and '\\', as
+ * \xNN or \n-style escapes: the form in which a request may be logged.
+ * Returns `out`.  At most size-1 bytes are written; a cut escape is never
+ * written half. */
+char *xc_escape(const char *text, char *out, size_t size);
+
+/* ---------------------------------------------------------------- limits */
+
+/* Bounds on the work one request or one node may cause.  A field left 0
+ * takes its default.  Pass NULL for all defaults. */
+typedef struct xc_limits {
+	size_t max_request_length; /* bytes; default 1024, as Slurm */
+	unsigned max_depth;        /* parentheses; default 1024 (sem 1.4) */
+	size_t max_extra_length;   /* bytes of node Extra; default 65536 */
+} xc_limits_t;
+
+#define XC_DEFAULT_MAX_REQUEST_LENGTH 1024
+#define XC_DEFAULT_MAX_DEPTH 1024
+#define XC_DEFAULT_MAX_EXTRA_LENGTH 65536
+
+/* ----------------------------------------------------------------- tree */
+
+typedef enum xc_kind { XC_LEAF, XC_AND, XC_OR } xc_kind_t;
+
+typedef enum xc_cmpop {
+	XC_EQ, /* =  */
+	XC_NE, /* != */
+	XC_GT, /* >  */
+	XC_GE, /* >= */
+	XC_LT, /* <  */
+	XC_LE  /* <= */
+} xc_cmpop_t;
+
+/* A parsed request: a tree of AND/OR groups and leaves.  Opaque. */
+typedef struct xc_expr xc_expr_t;
+
+/* Parses `request` (a NUL-terminated string) by sem 1.  Returns a tree the
+ * caller owns and frees with xc_expr_destroy, or NULL with `err` set (its
+ * code, the byte range of the offending token and a one-line message).
+ * Every request value is converted here, once, to what each node value
+ * type needs (number by sem 3.1, boolean by sem 3.3), so evaluation does
+ * no text parsing.  Work and stack are bounded by `limits` (NULL:
+ * defaults): longer requests fail with XC_E_TOO_LONG, deeper nesting with
+ * XC_E_TOO_DEEP. */
+xc_expr_t *xc_parse(const char *request, const xc_limits_t *limits,
+		    xc_error_t *err);
+
+/* Frees a tree; accepts NULL. */
+void xc_expr_destroy(xc_expr_t *expr);
+
+/* Read access to a tree (borrowed pointers, valid while `expr` lives). */
+xc_kind_t xc_expr_kind(const xc_expr_t *expr);
+size_t xc_expr_count(const xc_expr_t *expr);   /* children of a group; 0 for a leaf */
+const xc_expr_t *xc_expr_child(const xc_expr_t *expr, size_t i); /* NULL if out of range */
+const char *xc_leaf_key(const xc_expr_t *leaf);   /* NULL if not a leaf */
+xc_cmpop_t xc_leaf_cmpop(const xc_expr_t *leaf);
+const char *xc_leaf_value(const xc_expr_t *leaf); /* NULL if not a leaf */
+size_t xc_expr_offset(const xc_expr_t *expr);      /* where it starts in the request */
+const char *xc_cmpop_text(xc_cmpop_t op);          /* "=", "!=", ... */
+
+/* True when the two trees are the same: same shape, kinds, keys,
+ * operators and values (offsets are not compared).  NULL equals NULL. */
+bool xc_expr_equal(const xc_expr_t *a, const xc_expr_t *b);
+
+/* Formats a tree as canonical request text: AND is written '&', leaves as
+ * key, operator, value exactly, and parentheses only around a group that is
+ * an item of another group.  The text parses back to an equal tree.
+ * Returns a malloc'd string the caller frees, or NULL when out of memory. */
+char *xc_format(const xc_expr_t *expr);
+
+/* ------------------------------------------------------------ evaluation */
+
+/* Evaluates `expr` against one node's Extra, already parsed (sem 2 to 4).
+ * `extra` is borrowed; a NULL or non-object `extra` matches no request.
+ * Never fails. */
+bool xc_match(const xc_expr_t *expr, const json_t *extra);
+
+/* How a node's Extra text was read (sem 2). */
+typedef enum xc_extra_state {
+	XC_EXTRA_OBJECT,    /* a JSON object: requests are evaluated */
+	XC_EXTRA_UNSET,     /* NULL or empty */
+	XC_EXTRA_TOO_LONG,  /* longer than limits->max_extra_length */
+	XC_EXTRA_INVALID,   /* not JSON (or nested deeper than jansson allows) */
+	XC_EXTRA_NOT_OBJECT /* valid JSON but not an object */
+} xc_extra_state_t;
+
+/* Reads a node's Extra text (not NUL-terminated needed: `len` bytes).
+ * Returns a new JSON object reference the caller releases with json_decref
+ * and sets *state to XC_EXTRA_OBJECT; otherwise returns NULL and sets
+ * *state to why (state may be NULL).  Duplicate keys: the last wins. */
+json_t *xc_extra_load(const char *text, size_t len,
+		      const xc_limits_t *limits, xc_extra_state_t *state);
+
+/* A short phrase for a state ("not valid JSON"). Static storage. */
+const char *xc_extra_state_text(xc_extra_state_t state);
+
+/* Explains the evaluation of `expr` against `extra` for a person: the tree,
+ * one line per group and leaf with its outcome, and for each leaf why
+ * (missing key, node value type, request value not a number ...).
+ * Returns a malloc'd string the caller frees, or NULL when out of memory. */
+char *xc_explain(const xc_expr_t *expr, const json_t *extra);
+
+/* ------------------------------------------------------------ node table */
+
+/* A table of nodes (name and parsed Extra), in insertion order.  Opaque;
+ * read-only once filled, so several threads may evaluate against it. */
+typedef struct xc_nodes xc_nodes_t;
+
+/* Creates an empty table; `limits` (copied; NULL: defaults) bounds each
+ * node's Extra.  Returns NULL when out of memory. */
+xc_nodes_t *xc_nodes_create(const xc_limits_t *limits);
+
+/* Frees a table; accepts NULL. */
+void xc_nodes_destroy(xc_nodes_t *nodes);
+
+/* Adds a node.  `name` is copied; `extra` is its Extra text as Slurm keeps
+ * it (NULL for unset) and is read by xc_extra_load.  When `prev` (may be
+ * NULL) holds a node of the same name at the same position with the same
+ * Extra text, its parsed JSON is shared instead of parsed again.
+ * Returns 0, or -1 with `err` set (XC_E_NOMEM, XC_E_INVALID_ARG). */
+int xc_nodes_add(xc_nodes_t *nodes, const char *name, const char *extra,
+		 const xc_nodes_t *prev, xc_error_t *err);
+
+/* Adds a node whose Extra is already JSON (borrowed; a new reference is
+ * taken).  A NULL or non-object value is stored as such and matches
+ * nothing.  Returns 0, or -1 with `err` set. */
+int xc_nodes_add_json(xc_nodes_t *nodes, const char *name, json_t *extra,
+		      xc_error_t *err);
+
+size_t xc_nodes_count(const xc_nodes_t *nodes);
+const char *xc_nodes_name(const xc_nodes_t *nodes, size_t i);  /* borrowed */
+const json_t *xc_nodes_extra(const xc_nodes_t *nodes, size_t i); /* borrowed; NULL unless an object */
+xc_extra_state_t xc_nodes_state(const xc_nodes_t *nodes, size_t i);
+
+/* Evaluates `expr` against every node: matched[i] is set for node i
+ * (`matched` has xc_nodes_count() entries).  Returns how many matched. */
+size_t xc_nodes_match(const xc_nodes_t *nodes, const xc_expr_t *expr,
+		      bool *matched);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XC_H */

@@ -1,0 +1,114 @@
+/*
+ * xc_private.h - declarations shared by the library's files; not installed.
+ */
+#ifndef XC_PRIVATE_H
+#define XC_PRIVATE_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "xc.h"
+
+/* A leaf: key, comparison operator, value, and the value converted once at
+ * parse time for each node value type (sem 3). */
+struct xc_leaf {
+	char *key;         /* NUL-terminated, points into the same allocation */
+	char *value;       /* NUL-terminated, likewise */
+	xc_cmpop_t op;
+	bool num_ok;       /* value is a number by sem 3.1 */
+	double num;        /* that number, when num_ok */
+	bool boolean;      /* value read as a boolean by sem 3.3 */
+};
+
+struct xc_expr {
+	xc_kind_t kind;
+	size_t offset;     /* byte offset of the item in the request */
+	union {
+		struct xc_leaf leaf;
+		struct {
+			struct xc_expr **items;
+			size_t count;
+		} group;
+	} u;
+};
+
+/* ---- lexer (lexer.c): one token of lookahead over the request ---- */
+
+typedef enum xc_token_kind {
+	XC_T_END,    /* end of the request */
+	XC_T_LEAF,   /* key cmpop value */
+	XC_T_BADLEAF,/* a leaf that breaks sem 1.1: lx->leaf_err says how */
+	XC_T_AND,    /* '&' or ',' */
+	XC_T_OR,     /* '|' */
+	XC_T_LPAREN, /* '(' */
+	XC_T_RPAREN  /* ')' */
+} xc_token_kind_t;
+
+typedef struct xc_token {
+	xc_token_kind_t kind;
+	size_t offset, end;         /* the token's bytes: [offset, end) */
+	char ch;                    /* the operator character of AND/OR */
+	size_t keylen;              /* leaf: key is [offset, offset+keylen) */
+	xc_cmpop_t op;              /* leaf: its comparison operator */
+	size_t value_offset;        /* leaf: value is [value_offset, end) */
+} xc_token_t;
+
+typedef struct xc_lexer {
+	const char *src;
+	size_t len;
+	size_t pos;                 /* next byte to scan */
+	xc_token_t tok;             /* the current token (the lookahead) */
+	xc_error_t leaf_err;        /* why tok is XC_T_BADLEAF */
+} xc_lexer_t;
+
+/* Starts `lx` on `src` (`len` bytes) and scans the first token. */
+void xc_lexer_init(xc_lexer_t *lx, const char *src, size_t len);
+
+/* Scans the next token into lx->tok.  A leaf that breaks sem 1.1 is the
+ * token XC_T_BADLEAF with its error in lx->leaf_err: the parser reports it
+ * only where it reads it as an item, so errors come in input order. */
+void xc_lexer_next(xc_lexer_t *lx);
+
+/* Sets `err` (may be NULL) unless it already holds an error: the first
+ * error set is kept.  Returns -1 for convenience. */
+int xc_error_set(xc_error_t *err, xc_errcode_t code, size_t offset,
+		 size_t end, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Clears `err` (may be NULL) to XC_OK. */
+void xc_error_clear(xc_error_t *err);
+
+/* Writes `text` (`len` bytes) to `out`, escaped for display; with
+ * `for_log`, '%' is escaped too.  Returns the number of columns written. */
+size_t xc_escape_to(FILE *out, const char *text, size_t len, bool for_log);
+
+/* Writes a short, escaped, possibly shortened ("...") quotation of `len`
+ * bytes of `text` into `buf` for an error message. Returns `buf`. */
+char *xc_quote(const char *text, size_t len, char *buf, size_t size);
+
+/* Sem 3.1: true and *out set when `text` is a number. */
+bool xc_text_to_number(const char *text, double *out);
+
+/* Sem 3.3: `text` read as a boolean. */
+bool xc_text_to_bool(const char *text);
+
+/* Sem 3.2: -1, 0 or 1 for node LT, EQ, GT value (NaN compares GT). */
+int xc_fuzzy_compare(double node, double value);
+
+/* Builds a leaf node from its parts (copied).  Converts the value.
+ * Returns NULL when out of memory. */
+struct xc_expr *xc_leaf_create(const char *key, size_t keylen, xc_cmpop_t op,
+			       const char *value, size_t valuelen,
+			       size_t offset);
+
+/* Builds an empty group of `kind`.  Returns NULL when out of memory. */
+struct xc_expr *xc_group_create(xc_kind_t kind, size_t offset);
+
+/* Appends `item` (ownership passes) to `group`.  On failure (out of
+ * memory) `item` is destroyed and -1 returned. */
+int xc_group_add(struct xc_expr *group, struct xc_expr *item);
+
+/* Writes the canonical text of `expr` to `out`. */
+void xc_format_to(FILE *out, const struct xc_expr *expr, bool top);
+
+#endif /* XC_PRIVATE_H */

@@ -1,0 +1,236 @@
+/*
+ * test_eval.c - evaluation against a node's Extra (sem 2 to 5): the worked
+ * example of the Slurm document and semantics.md 5, then one row per type
+ * rule of sem 3.
+ */
+#include <criterion/criterion.h>
+#include "table.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "xc.h"
+
+#define DOC_NODE "{ \"a\": 1.23, \"b\": true, \"c\": 0, \"foo\": \"bar\", \"zed\": 23 }"
+
+struct eval_row {
+	const char *extra;   /* node Extra text; NULL for unset */
+	const char *request;
+	bool match;
+};
+
+static const struct eval_row eval_rows[] = {
+	/* seeds/002 and semantics.md 5: fulfilled */
+	{ DOC_NODE, "a=1.23", true },
+	{ DOC_NODE, "a!=1.24", true },
+	{ DOC_NODE, "a!=1.23|foo!=blah", true },
+	{ DOC_NODE, "b=200", true },
+	{ DOC_NODE, "b=true", true },
+	{ DOC_NODE, "foo<baz", true },
+	{ DOC_NODE, "(c<=0.0001&a=1.25)|zed=23.0", true },
+	{ DOC_NODE, "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00000001)", true },
+	{ DOC_NODE, "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=true|c>=0.1)", true },
+	/* not fulfilled */
+	{ DOC_NODE, "a=   b", false },
+	{ DOC_NODE, "a!=1.23", false },
+	{ DOC_NODE, "b=0", false },
+	{ DOC_NODE, "b=false", false },
+	{ DOC_NODE, "foo>baz", false },
+	{ DOC_NODE, "c>=0.0001", false },
+	{ DOC_NODE, "c=0.00001", false },
+	{ DOC_NODE, "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00001)", false },
+	/* 3.2 consequences */
+	{ "{\"c\":0}", "c=0.0000099999", true },
+	{ "{\"c\":0}", "c>=0.00000001", true },
+	{ "{\"c\":0}", "c>=0.00001", false },
+	{ "{\"i\":5}", "i=5.00001", true },
+	{ "{\"i\":3}", "i>nan", true },
+	{ "{\"i\":3}", "i!=nan", true },
+	{ "{\"i\":3}", "i<nan", false },
+	{ "{\"i\":3}", "i=nan", false },
+	{ "{\"i\":3}", "i<inf", true },
+	{ "{\"i\":3}", "i>-inf", true },
+	{ "{\"i\":16}", "i=0x10", true },
+	{ "{\"i\":3}", "i=0x1.8p1", true },
+	{ "{\"i\":0}", "i=1e-400", true },
+	{ "{\"i\":-2}", "i<-1", true },
+	{ "{\"i\":1e300}", "i>1e299", true },
+	/* key missing: false for every operator, != included */
+	{ "{\"a\":1}", "x=1", false },
+	{ "{\"a\":1}", "x!=1", false },
+	{ "{\"a\":1}", "x<1", false },
+	{ "{}", "k!=x", false },
+	/* null, object, array: false for every operator */
+	{ "{\"k\":null}", "k=null", false },
+	{ "{\"k\":null}", "k!=x", false },
+	{ "{\"k\":{}}", "k!=x", false },
+	{ "{\"k\":[1]}", "k=1", false },
+	{ "{\"k\":[1]}", "k!=1", false },
+	/* strings: byte-wise strcmp */
+	{ "{\"s\":\"Hello\"}", "s=Hello", true },
+	{ "{\"s\":\"Hello\"}", "s=hello", false },
+	{ "{\"s\":\"Hello\"}", "s=Hello ", false },
+	{ "{\"s\":\"Hello\"}", "s=\"Hello\"", false },
+	{ "{\"s\":\"\\\"Hello\\\"\"}", "s=\"Hello\"", true },
+	{ "{\"s\":\"10\"}", "s=10.0", false },
+	{ "{\"s\":\"10\"}", "s=10", true },
+	{ "{\"s\":\"10\"}", "s<9", true },
+	{ "{\"s\":\"b\"}", "s>a", true },
+	{ "{\"s\":\"b\"}", "s>=b", true },
+	{ "{\"s\":\"b\"}", "s<=a", false },
+	{ "{\"s\":\"\xc3\xa9\"}", "s>z", true },
+	{ "{\"s\":\"x\"}", "s!=y", true },
+	/* numbers: value not a number is false for every operator */
+	{ "{\"n\":5}", "n=abc", false },
+	{ "{\"n\":5}", "n!=abc", false },
+	{ "{\"n\":5}", "n!= 5", false },
+	{ "{\"n\":5}", "n>.5", false },
+	{ "{\"n\":5}", "n=5", true },
+	{ "{\"n\":5.0}", "n=5", true },
+	{ "{\"n\":5}", "n>=5", true },
+	{ "{\"n\":5}", "n<=5", true },
+	{ "{\"n\":5}", "n>5", false },
+	{ "{\"n\":5}", "n<5", false },
+	{ "{\"n\":5}", "n!=5", false },
+	{ "{\"n\":5}", "n!=6", true },
+	/* booleans (3.3) */
+	{ "{\"b\":true}", "b=anything", true },
+	{ "{\"b\":false}", "b=falsey", false },
+	{ "{\"b\":false}", "b<=anything", true },
+	{ "{\"b\":false}", "b<true", true },
+	{ "{\"b\":false}", "b=off", true },
+	{ "{\"b\":false}", "b=~", true },
+	{ "{\"b\":true}", "b>0", true },
+	{ "{\"b\":true}", "b>=1", true },
+	{ "{\"b\":true}", "b=yes", true },
+	{ "{\"b\":true}", "b!=no", true },
+	{ "{\"b\":true}", "b= 0", false },
+	{ "{\"b\":true}", "b=null", false },
+	/* sem 2: Extra that is not an object matches nothing */
+	{ NULL, "k!=x", false },
+	{ "", "k!=x", false },
+	{ "not json", "k!=x", false },
+	{ "[1,2]", "k!=x", false },
+	{ "\"str\"", "k!=x", false },
+	{ "5", "k!=x", false },
+	{ "null", "k!=x", false },
+	/* keys: top level only, case sensitive, last duplicate wins */
+	{ "{\"o\":{\"x\":1}}", "o.x=1", false },
+	{ "{\"o.x\":1}", "o.x=1", true },
+	{ "{\"o/x\":1}", "o/x=1", true },
+	{ "{\"Key\":1}", "key=1", false },
+	{ "{\"k\":1,\"k\":2}", "k=2", true },
+	{ "{\"k\":1,\"k\":2}", "k=1", false },
+	{ "{\" a\":\"b\"}", "( a=b)", true },
+	{ "{\"a\":\"   b\"}", "a=   b", true },
+	/* AND and OR */
+	{ "{\"a\":1,\"b\":2}", "a=1&b=2", true },
+	{ "{\"a\":1,\"b\":2}", "a=1,b=3", false },
+	{ "{\"a\":1,\"b\":2}", "a=0|b=2", true },
+	{ "{\"a\":1,\"b\":2}", "a=0|b=0", false },
+	{ "{\"gpu\":true,\"mem\":1024}", "gpu=true&mem>=512", true },
+	{ "{\"gpu\":true,\"mem\":256}", "gpu=true&mem>=512", false },
+	{ "{\"gpu\":false,\"mem\":1024}", "gpu=true&mem>=512", false },
+};
+
+ROW_TEST(eval, rows, struct eval_row, eval_rows)
+{
+	xc_error_t err;
+	xc_expr_t *e = xc_parse(row->request, NULL, &err);
+	json_t *extra;
+
+	cr_assert_not_null(e, "'%s': %s", row->request, err.message);
+	extra = xc_extra_load(row->extra, row->extra ? strlen(row->extra) : 0,
+			      NULL, NULL);
+	cr_assert_eq(xc_match(e, extra), row->match, "%s against %s",
+		     row->request, row->extra ? row->extra : "(unset)");
+	json_decref(extra);
+	xc_expr_destroy(e);
+}
+
+Test(eval, extra_states)
+{
+	xc_limits_t small = { .max_extra_length = 8 };
+	xc_extra_state_t st;
+	json_t *v;
+	char *deep;
+
+	cr_assert_null(xc_extra_load(NULL, 0, NULL, &st));
+	cr_assert_eq(st, XC_EXTRA_UNSET);
+	cr_assert_null(xc_extra_load("", 0, NULL, &st));
+	cr_assert_eq(st, XC_EXTRA_UNSET);
+	cr_assert_null(xc_extra_load("{", 1, NULL, &st));
+	cr_assert_eq(st, XC_EXTRA_INVALID);
+	cr_assert_null(xc_extra_load("[1]", 3, NULL, &st));
+	cr_assert_eq(st, XC_EXTRA_NOT_OBJECT);
+	cr_assert_null(xc_extra_load("{\"a\":12345}", 11, &small, &st));
+	cr_assert_eq(st, XC_EXTRA_TOO_LONG);
+	v = xc_extra_load("{\"a\":1}", 7, &small, &st);
+	cr_assert_not_null(v);
+	cr_assert_eq(st, XC_EXTRA_OBJECT);
+	json_decref(v);
+	/* 10,000 levels deep: refused by jansson's own bound, no crash */
+	deep = malloc(20010);
+	memcpy(deep, "{\"a\":", 5);
+	memset(deep + 5, '[', 10000);
+	memset(deep + 10005, ']', 10000);
+	memcpy(deep + 20005, "}", 2);
+	cr_assert_null(xc_extra_load(deep, strlen(deep), &(xc_limits_t){
+		.max_extra_length = 1 << 20 }, &st));
+	cr_assert_eq(st, XC_EXTRA_INVALID);
+	free(deep);
+	cr_assert_str_eq(xc_extra_state_text(XC_EXTRA_INVALID),
+			 "not valid JSON");
+}
+
+Test(eval, null_arguments)
+{
+	json_t *o = json_object();
+	xc_expr_t *e = xc_parse("a=1", NULL, NULL);
+
+	cr_assert_not(xc_match(NULL, o));
+	cr_assert_not(xc_match(e, NULL));
+	cr_assert_null(xc_explain(NULL, o));
+	json_decref(o);
+	xc_expr_destroy(e);
+}
+
+struct explain_row {
+	const char *extra;
+	const char *request;
+	const char *text;
+};
+
+static const struct explain_row explain_rows[] = {
+	{ DOC_NODE, "(c<=0.0001&a=1.25)|zed=23.0",
+	  "OR: match\n"
+	  "  AND: no match\n"
+	  "    c<=0.0001: match (node value 0 is a number; 0 < 0.0001)\n"
+	  "    a=1.25: no match (node value 1.23 is a number; 1.23 < 1.25)\n"
+	  "  zed=23.0: match (node value 23 is a number; 23 = 23 (within 0.00001))\n"
+	  "result: match\n" },
+	{ DOC_NODE, "x=1", "x=1: no match (no key 'x' in the node's Extra)\nresult: no match\n" },
+	{ DOC_NODE, "a!=abc",
+	  "a!=abc: no match (node value 1.23 is a number; request value 'abc' is not a number)\nresult: no match\n" },
+	{ DOC_NODE, "b=200",
+	  "b=200: match (node value true is a boolean; request value '200' reads as true; true = true)\nresult: match\n" },
+	{ DOC_NODE, "foo<baz",
+	  "foo<baz: match (node value \"bar\" is a string; \"bar\" < \"baz\" (byte order))\nresult: match\n" },
+	{ "{\"k\":[1]}", "k=1",
+	  "k=1: no match (node value [...] is an array; only strings, numbers and booleans compare)\nresult: no match\n" },
+	{ "[1]", "k=1",
+	  "node Extra is not a JSON object: no request matches it\nresult: no match\n" },
+};
+
+ROW_TEST(eval, explain, struct explain_row, explain_rows)
+{
+	xc_expr_t *e = xc_parse(row->request, NULL, NULL);
+	json_t *extra = xc_extra_load(row->extra, strlen(row->extra), NULL,
+				      NULL);
+	char *text = xc_explain(e, extra);
+
+	cr_assert_not_null(text);
+	cr_assert_str_eq(text, row->text);
+	free(text);
+	json_decref(extra);
+	xc_expr_destroy(e);
+}

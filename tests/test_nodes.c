@@ -1,0 +1,79 @@
+/*
+ * test_nodes.c - the node table: how each node's Extra is read (sem 2),
+ * reuse of parsed Extra across refreshes, and matching every node.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "xc.h"
+
+Test(nodes, states_and_matching)
+{
+	xc_nodes_t *t = xc_nodes_create(&(xc_limits_t){ .max_extra_length = 64 });
+	xc_expr_t *e = xc_parse("gpu=true", NULL, NULL);
+	bool matched[6];
+
+	cr_assert_eq(xc_nodes_add(t, "n1", "{\"gpu\":true}", NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_add(t, "n2", "{\"gpu\":false}", NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_add(t, "n3", NULL, NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_add(t, "n4", "{gpu", NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_add(t, "n5", "[true]", NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_add(t, "n6",
+		"{\"gpu\":true,\"pad\":\"0123456789012345678901234567890123456789012345678901234567890\"}",
+		NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_count(t), 6);
+	cr_assert_eq(xc_nodes_state(t, 0), XC_EXTRA_OBJECT);
+	cr_assert_eq(xc_nodes_state(t, 2), XC_EXTRA_UNSET);
+	cr_assert_eq(xc_nodes_state(t, 3), XC_EXTRA_INVALID);
+	cr_assert_eq(xc_nodes_state(t, 4), XC_EXTRA_NOT_OBJECT);
+	cr_assert_eq(xc_nodes_state(t, 5), XC_EXTRA_TOO_LONG);
+	cr_assert_str_eq(xc_nodes_name(t, 1), "n2");
+	cr_assert_null(xc_nodes_name(t, 6));
+	cr_assert_eq(xc_nodes_match(t, e, matched), 1);
+	cr_assert(matched[0]);
+	for (int i = 1; i < 6; i++)
+		cr_assert_not(matched[i], "node %d", i);
+	xc_expr_destroy(e);
+	xc_nodes_destroy(t);
+}
+
+Test(nodes, reuse_parsed_extra)
+{
+	xc_nodes_t *a = xc_nodes_create(NULL), *b = xc_nodes_create(NULL);
+
+	xc_nodes_add(a, "n1", "{\"x\":1}", NULL, NULL);
+	xc_nodes_add(a, "n2", "{\"x\":2}", NULL, NULL);
+	xc_nodes_add(b, "n1", "{\"x\":1}", a, NULL);
+	xc_nodes_add(b, "n2", "{\"x\":3}", a, NULL);
+	xc_nodes_add(b, "n3", "{\"x\":2}", a, NULL);
+	cr_assert_eq(xc_nodes_extra(a, 0), xc_nodes_extra(b, 0),
+		     "unchanged Extra is shared");
+	cr_assert_neq(xc_nodes_extra(a, 1), xc_nodes_extra(b, 1),
+		      "changed Extra is parsed again");
+	xc_nodes_destroy(a);
+	cr_assert_eq(json_integer_value(json_object_get(xc_nodes_extra(b, 0), "x")), 1,
+		     "the shared object outlives the old table");
+	xc_nodes_destroy(b);
+}
+
+Test(nodes, add_json_and_bad_arguments)
+{
+	xc_nodes_t *t = xc_nodes_create(NULL);
+	json_t *o = json_pack("{s:i}", "x", 1), *arr = json_array();
+	xc_error_t err;
+
+	cr_assert_eq(xc_nodes_add_json(t, "a", o, NULL), 0);
+	cr_assert_eq(xc_nodes_add_json(t, "b", NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_add_json(t, "c", arr, NULL), 0);
+	cr_assert_eq(xc_nodes_state(t, 0), XC_EXTRA_OBJECT);
+	cr_assert_eq(xc_nodes_state(t, 1), XC_EXTRA_UNSET);
+	cr_assert_eq(xc_nodes_state(t, 2), XC_EXTRA_NOT_OBJECT);
+	cr_assert_eq(xc_nodes_add(t, NULL, "{}", NULL, &err), -1);
+	cr_assert_eq(err.code, XC_E_INVALID_ARG);
+	cr_assert_eq(xc_nodes_add(NULL, "x", "{}", NULL, NULL), -1);
+	cr_assert_eq(xc_nodes_count(NULL), 0);
+	json_decref(o);
+	json_decref(arr);
+	xc_nodes_destroy(t);
+	xc_nodes_destroy(NULL);
+}
