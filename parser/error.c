@@ -154,7 +154,7 @@ char *xc_error_render(const char *request, const xc_error_t *err,
 	out = open_memstream(&text, &textlen);
 	if (!out)
 		return NULL;
-	fprintf(out, "%serror: %s (column %zu)\n  ", prefix ? prefix : "",
+	fprintf(out, "%s%s (column %zu)\n  ", prefix ? prefix : "error: ",
 		err->message, offset + 1);
 	caret = 0;
 	if (start > 0) {

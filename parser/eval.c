@@ -230,7 +230,7 @@ static void explain_leaf(FILE *out, const struct xc_leaf *leaf,
 	print_value(out, v);
 	print_relation(out, c);
 	if (json_is_number(v)) {
-		fprintf(out, "%.15g", leaf->num);
+		xc_escape_to(out, leaf->value, vlen, false);
 		if (c == 0)
 			fputs(" (within 0.00001)", out);
 	} else {

@@ -75,6 +75,7 @@ int xc_nodes_add(xc_nodes_t *t, const char *name, const char *extra,
 	const struct node *old = NULL;
 	struct node *n;
 
+	xc_error_clear(err);
 	if (!t || !name)
 		return xc_error_set(err, XC_E_INVALID_ARG, 0, 0,
 				    "no node table or node name");
@@ -98,7 +99,7 @@ int xc_nodes_add(xc_nodes_t *t, const char *name, const char *extra,
 					 &t->limits, &n->state);
 	}
 	t->count++;
-	return 0;
+	return old ? 1 : 0;
 }
 
 int xc_nodes_add_json(xc_nodes_t *t, const char *name, json_t *extra,
@@ -106,6 +107,7 @@ int xc_nodes_add_json(xc_nodes_t *t, const char *name, json_t *extra,
 {
 	struct node *n;
 
+	xc_error_clear(err);
 	if (!t || !name)
 		return xc_error_set(err, XC_E_INVALID_ARG, 0, 0,
 				    "no node table or node name");

@@ -67,11 +67,11 @@ const char *xc_errcode_name(xc_errcode_t code);
 
 /* Renders `err` for a person, as sem 6 shows it:
  *
- *   <prefix>error: <message> (column N)
+ *   <prefix><message> (column N)
  *     <request>
  *     <spaces>^
  *
- * `prefix` may be NULL.  Bytes that are not printable ASCII are shown
+ * `prefix` NULL means "error: "; N is the 1-based byte column.  Bytes that are not printable ASCII are shown
  * escaped (\xNN, \t ...) and the caret stays under the offending token; a
  * request wider than 72 columns is cut around the error with "...".
  * Returns a malloc'd string the caller frees, or NULL when out of memory. */
@@ -198,7 +198,8 @@ void xc_nodes_destroy(xc_nodes_t *nodes);
  * it (NULL for unset) and is read by xc_extra_load.  When `prev` (may be
  * NULL) holds a node of the same name at the same position with the same
  * Extra text, its parsed JSON is shared instead of parsed again.
- * Returns 0, or -1 with `err` set (XC_E_NOMEM, XC_E_INVALID_ARG). */
+ * Returns 1 when it was shared, 0 when parsed, or -1 with `err` set
+ * (XC_E_NOMEM, XC_E_INVALID_ARG). */
 int xc_nodes_add(xc_nodes_t *nodes, const char *name, const char *extra,
 		 const xc_nodes_t *prev, xc_error_t *err);
 

@@ -20,8 +20,8 @@ static const struct render_row render_rows[] = {
 	  "error: cannot mix '&' and '|' in one group; add parentheses (column 8)\n"
 	  "  a=5&b=5|c=5\n"
 	  "         ^" },
-	{ "gpu=true&mem>=512|x=1", "sbatch: ",
-	  "sbatch: error: cannot mix '&' and '|' in one group; add parentheses (column 18)\n"
+	{ "gpu=true&mem>=512|x=1", "sbatch: error: --extra: ",
+	  "sbatch: error: --extra: cannot mix '&' and '|' in one group; add parentheses (column 18)\n"
 	  "  gpu=true&mem>=512|x=1\n"
 	  "                   ^" },
 	{ "i=5&", NULL,

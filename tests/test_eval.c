@@ -206,7 +206,7 @@ static const struct explain_row explain_rows[] = {
 	  "  AND: no match\n"
 	  "    c<=0.0001: match (node value 0 is a number; 0 < 0.0001)\n"
 	  "    a=1.25: no match (node value 1.23 is a number; 1.23 < 1.25)\n"
-	  "  zed=23.0: match (node value 23 is a number; 23 = 23 (within 0.00001))\n"
+	  "  zed=23.0: match (node value 23 is a number; 23 = 23.0 (within 0.00001))\n"
 	  "result: match\n" },
 	{ DOC_NODE, "x=1", "x=1: no match (no key 'x' in the node's Extra)\nresult: no match\n" },
 	{ DOC_NODE, "a!=abc",

@@ -43,9 +43,9 @@ Test(nodes, reuse_parsed_extra)
 
 	xc_nodes_add(a, "n1", "{\"x\":1}", NULL, NULL);
 	xc_nodes_add(a, "n2", "{\"x\":2}", NULL, NULL);
-	xc_nodes_add(b, "n1", "{\"x\":1}", a, NULL);
-	xc_nodes_add(b, "n2", "{\"x\":3}", a, NULL);
-	xc_nodes_add(b, "n3", "{\"x\":2}", a, NULL);
+	cr_assert_eq(xc_nodes_add(b, "n1", "{\"x\":1}", a, NULL), 1);
+	cr_assert_eq(xc_nodes_add(b, "n2", "{\"x\":3}", a, NULL), 0);
+	cr_assert_eq(xc_nodes_add(b, "n3", "{\"x\":2}", a, NULL), 0);
 	cr_assert_eq(xc_nodes_extra(a, 0), xc_nodes_extra(b, 0),
 		     "unchanged Extra is shared");
 	cr_assert_neq(xc_nodes_extra(a, 1), xc_nodes_extra(b, 1),
