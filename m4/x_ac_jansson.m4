@@ -1,0 +1,6 @@
+# X_AC_JANSSON: jansson, the library's only dependency (JANSSON_CFLAGS,
+# JANSSON_LIBS).
+AC_DEFUN([X_AC_JANSSON], [
+  PKG_CHECK_MODULES([JANSSON], [jansson >= 2.10], [],
+    [AC_MSG_ERROR([jansson >= 2.10 not found: install libjansson-dev])])
+])

@@ -1,0 +1,146 @@
+/*
+ * test_cli.c - the slurm-extra command: exit status and output of check,
+ * eval (--extra, --nodes, --batch) and explain, run as a user would.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "table.h"
+
+struct run {
+	int status;
+	char out[8192];
+};
+
+/* Runs `slurm-extra ARGS` through the shell with stdin from `input` (may
+ * be NULL), stdout and stderr together in r->out. */
+static void run(struct run *r, const char *input, const char *args)
+{
+	char cmd[4096], in[] = "/tmp/xc-cli-in-XXXXXX";
+	size_t n;
+	FILE *p;
+	int fd, st;
+
+	if (input) {
+		fd = mkstemp(in);
+		cr_assert_geq(fd, 0);
+		cr_assert_eq(write(fd, input, strlen(input)), (ssize_t)strlen(input));
+		close(fd);
+	}
+	snprintf(cmd, sizeof(cmd), "{ %s %s; } 2>&1 <%s", CLI_PATH, args,
+		 input ? in : "/dev/null");
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(r->out, 1, sizeof(r->out) - 1, p);
+	r->out[n] = '\0';
+	st = pclose(p);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	if (input)
+		unlink(in);
+}
+
+struct cli_row {
+	const char *args;
+	const char *input;
+	int status;
+	const char *out;
+};
+
+static const struct cli_row cli_rows[] = {
+	{ "check 'i=5&s=Hello,f>2'", NULL, 0, "i=5&s=Hello&f>2\n" },
+	{ "check '((((i=5))))'", NULL, 0, "i=5\n" },
+	{ "check 'a=5&b=5|c=5'", NULL, 2,
+	  "slurm-extra: error: cannot mix '&' and '|' in one group; add parentheses (column 8)\n"
+	  "  a=5&b=5|c=5\n"
+	  "         ^\n" },
+	{ "check ''", NULL, 2,
+	  "slurm-extra: error: empty request (column 1)\n  \n  ^\n" },
+	{ "check --max-length 4 'a=12'", NULL, 0, "a=12\n" },
+	{ "check --max-length 4 'a=123'", NULL, 2,
+	  "slurm-extra: error: request is 5 bytes, longer than the limit of 4 (column 5)\n"
+	  "  a=123\n"
+	  "      ^\n" },
+	{ "check", NULL, 2, NULL },
+	{ "frobnicate 'a=1'", NULL, 2, NULL },
+	{ "check a=1 b=2", NULL, 2,
+	  "slurm-extra: unexpected argument 'b=2' (quote the request)\n" },
+	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":1024}'",
+	  NULL, 0, "match\n" },
+	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":256}'",
+	  NULL, 1, "no match\n" },
+	{ "eval 'k!=x' --extra '[1]'", NULL, 1,
+	  "slurm-extra: note: node Extra is JSON but not an object: no request matches it\nno match\n" },
+	{ "eval 'a=1|' --extra '{}'", NULL, 2, NULL },
+	{ "eval 'a=1'", NULL, 2,
+	  "slurm-extra: eval needs one of --extra, --nodes, --slurm\n" },
+	{ "eval 'gpu=true&mem>=512' --nodes " EXAMPLES_DIR "/nodes.json",
+	  NULL, 0, "n[1,4]\n" },
+	{ "eval 'arch=aarch64|ssd=nvme' --nodes -",
+	  "{\"n3\":\"{\\\"arch\\\":\\\"aarch64\\\"}\",\"n4\":{\"ssd\":\"nvme\"},"
+	  "\"n5\":null,\"n6\":\"{broken\"}",
+	  0, "n[3-4]\n" },
+	{ "eval 'gpu=true&mem>4096' --nodes " EXAMPLES_DIR "/nodes.json",
+	  NULL, 1, "slurm-extra: no node satisfies the request (4 checked)\n" },
+	{ "eval 'a=1' --nodes -", "[1]", 2,
+	  "slurm-extra: -: expected a JSON object mapping node names to Extra\n" },
+	{ "eval 'a=1' --nodes -", "{\"n1\": 5}", 2,
+	  "slurm-extra: -: node 'n1': Extra must be an object, a string or null\n" },
+	{ "eval 'a=1' --nodes /nonexistent/nodes.json", NULL, 2, NULL },
+	{ "eval --batch",
+	  "{\"extra\": \"{\\\"a\\\": 1}\", \"expr\": \"a=1\"}\n"
+	  "{\"extra\": null, \"expr\": \"a!=1\"}\n"
+	  "{\"extra\": \"{\\\"b\\\": true}\", \"expr\": \"b=200\"}\n"
+	  "{\"extra\": \"not json\", \"expr\": \"b!=0\"}\n"
+	  "{\"extra\": \"{}\", \"expr\": \"a=5&b=5|c=5\"}\n"
+	  "not json at all\n"
+	  "{\"extra\": \"{}\"}\n",
+	  0,
+	  "{\"result\":\"match\"}\n"
+	  "{\"result\":\"nomatch\"}\n"
+	  "{\"result\":\"match\"}\n"
+	  "{\"result\":\"nomatch\"}\n"
+	  "{\"result\":\"error\",\"code\":\"mixed-boolops\",\"offset\":7,\"end\":8,"
+	  "\"message\":\"cannot mix '&' and '|' in one group; add parentheses\"}\n"
+	  "{\"result\":\"error\",\"code\":\"json\",\"offset\":3,\"message\":\"'[' or '{' expected near 'not'\"}\n"
+	  "{\"result\":\"error\",\"code\":\"json\",\"offset\":0,\"message\":\"expected {\\\"extra\\\": ..., \\\"expr\\\": \\\"...\\\"}\"}\n" },
+	{ "explain 'foo<baz|zed=23.0' --extra '{ \"foo\": \"bar\", \"zed\": 23 }'",
+	  NULL, 0,
+	  "OR: match\n"
+	  "  foo<baz: match (node value \"bar\" is a string; \"bar\" < \"baz\" (byte order))\n"
+	  "  zed=23.0: match (node value 23 is a number; 23 = 23.0 (within 0.00001))\n"
+	  "result: match\n" },
+	{ "explain 'x=1' --extra '{}'", NULL, 1,
+	  "x=1: no match (no key 'x' in the node's Extra)\nresult: no match\n" },
+	{ "explain 'x=1'", NULL, 2, "slurm-extra: explain needs --extra JSON\n" },
+	{ "--help", NULL, 0, NULL },
+};
+
+ROW_TEST(cli, rows, struct cli_row, cli_rows)
+{
+	struct run r;
+
+	run(&r, row->input, row->args);
+	cr_assert_eq(r.status, row->status, "slurm-extra %s: exit %d, expected %d\n%s",
+		     row->args, r.status, row->status, r.out);
+	if (row->out)
+		cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
+	else
+		cr_assert_gt(strlen(r.out), 0, "slurm-extra %s says something",
+			     row->args);
+}
+
+Test(cli, batch_handles_many_lines)
+{
+	char *input = malloc(64 * 5000 + 1), *p = input;
+	struct run r;
+
+	for (int i = 0; i < 5000; i++)
+		p += sprintf(p, "{\"extra\": \"{\\\"n\\\": %d}\", \"expr\": \"n>=2500\"}\n", i);
+	run(&r, input, "eval --batch | sort | uniq -c | sed 's/^ *//'");
+	cr_assert_eq(r.status, 0);
+	cr_assert_str_eq(r.out, "2500 {\"result\":\"match\"}\n2500 {\"result\":\"nomatch\"}\n");
+	free(input);
+}
