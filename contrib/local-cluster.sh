@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# local-cluster.sh - a real 4-node Slurm cluster on this machine, with
+# slurm-extra's plugins loaded, for trying --extra and for the tests.
+#
+#   contrib/local-cluster.sh demo     install, build, start, run sample jobs
+#   contrib/local-cluster.sh setup    install packages, build, install
+#   contrib/local-cluster.sh start    (re)start munged, slurmctld, 4 slurmd
+#   contrib/local-cluster.sh extra    give the nodes contrib/examples/nodes.json
+#   contrib/local-cluster.sh stop     stop the cluster
+#   contrib/local-cluster.sh env      print the SLURM_CONF line for a shell
+#
+# Runs as root on Debian 12 (or a machine with Slurm 22.05+ installed).
+# Everything the cluster writes is under $XC_STATE
+# (default /var/lib/slurm-extra-cluster); it never touches /etc/slurm.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
+export SLURM_CONF="$STATE/slurm.conf"
+NODES=(n1 n2 n3 n4)
+PACKAGES=(slurm-wlm libslurm-dev munge libjansson-dev libcriterion-dev
+	autoconf automake libtool pkg-config make gcc jq)
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf 'local-cluster: %s\n' "$*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "run as root (it starts Slurm's daemons)"
+
+install_packages() {
+	local missing=()
+	for p in "${PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	say "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+build_and_install() {
+	say "building slurm-extra in $SRC"
+	cd "$SRC"
+	[ -x configure ] || ./bootstrap >/dev/null 2>&1
+	[ -f Makefile ] || ./configure --quiet
+	make -s -j"$(nproc)" >/dev/null
+	make -s install >/dev/null
+	cd - >/dev/null
+}
+
+write_config() {
+	mkdir -p "$STATE"/{ctld,log,spool}
+	cat >"$STATE/slurm.conf" <<EOF
+# Written by slurm-extra's contrib/local-cluster.sh
+ClusterName=xclocal
+SlurmctldHost=localhost
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+SlurmctldPort=16817
+StateSaveLocation=$STATE/ctld
+SlurmdSpoolDir=$STATE/spool/%n
+SlurmctldPidFile=$STATE/slurmctld.pid
+SlurmdPidFile=$STATE/slurmd-%n.pid
+SlurmctldLogFile=$STATE/log/slurmctld.log
+SlurmdLogFile=$STATE/log/slurmd-%n.log
+SlurmctldDebug=verbose
+SlurmdDebug=info
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+MpiDefault=none
+SwitchType=switch/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MinJobAge=3600
+JobSubmitPlugins=extra
+PlugStackConfig=$STATE/plugstack.conf
+NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=1 State=UNKNOWN
+PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE State=UP
+EOF
+	echo "required spank_extra.so" >"$STATE/plugstack.conf"
+	printf 'RefreshInterval=%s\n' "${XC_REFRESH:-1}" >"$STATE/extra.conf"
+}
+
+start_munge() {
+	if munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
+		return 0
+	fi
+	say "starting munged"
+	[ -s /etc/munge/munge.key ] || runuser -u munge -- mungekey -c
+	mkdir -p /run/munge && chown munge:munge /run/munge
+	runuser -u munge -- /usr/sbin/munged
+	for _ in $(seq 50); do
+		munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	die "munged did not start"
+}
+
+stop_daemons() {
+	local f pid
+	for f in "$STATE"/slurmd-*.pid "$STATE"/slurmctld.pid; do
+		[ -f "$f" ] || continue
+		pid=$(cat "$f")
+		kill "$pid" 2>/dev/null || true
+		for _ in $(seq 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -9 "$pid" 2>/dev/null || true
+		rm -f "$f"
+	done
+	# Daemons of an earlier run whose pid files are gone.
+	pkill -f "slurmd -N n[1-4]\$" 2>/dev/null || true
+}
+
+wait_for_nodes() {
+	local states
+	for _ in $(seq 120); do
+		states=$(sinfo -h -N -o '%N %T' 2>/dev/null | sort -u || true)
+		if [ -n "$states" ] && ! grep -qvE ' (idle|mixed|allocated)$' <<<"$states"; then
+			return 0
+		fi
+		if grep -qE ' (down|drained)' <<<"$states"; then
+			scontrol update nodename=n[1-4] state=resume 2>/dev/null || true
+		fi
+		sleep 0.5
+	done
+	sinfo -N >&2 || true
+	die "nodes did not come up; see $STATE/log"
+}
+
+start_cluster() {
+	stop_daemons
+	write_config
+	start_munge
+	say "starting slurmctld and slurmd ${NODES[*]} (SLURM_CONF=$SLURM_CONF)"
+	rm -rf "$STATE/ctld"/* "$STATE/spool"/*
+	slurmctld -c -i
+	for _ in $(seq 100); do
+		scontrol ping 2>/dev/null | grep -q UP && break
+		sleep 0.1
+	done
+	for n in "${NODES[@]}"; do
+		mkdir -p "$STATE/spool/$n"
+		slurmd -N "$n"
+	done
+	wait_for_nodes
+	say "cluster up: $(sinfo -h -o '%D nodes %T' | paste -sd, -)"
+}
+
+set_extra() {
+	local file=${1:-$SRC/contrib/examples/nodes.json}
+	say "node Extra from $file"
+	jq -r 'to_entries[] | "\(.key)\t\(.value | tojson)"' "$file" |
+	while IFS=$'\t' read -r node extra; do
+		scontrol update nodename="$node" extra="$extra"
+		printf '    %s Extra=%s\n' "$node" "$extra"
+	done
+}
+
+# Waits for job $1 to end; prints its state.
+wait_job() {
+	local st
+	for _ in $(seq 120); do
+		st=$(scontrol show job "$1" 2>/dev/null | grep -oP 'JobState=\K\S+' || true)
+		case "$st" in
+		COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) echo "$st"; return 0 ;;
+		esac
+		sleep 0.25
+	done
+	echo "${st:-UNKNOWN}"
+}
+
+demo_job() {
+	local request=$1 out id matched
+	printf '\n$ sbatch --extra %q --wrap %q\n' "$request" 'echo $SLURMD_NODENAME'
+	matched=$(slurm-extra eval "$request" --slurm 2>/dev/null || true)
+	if out=$(sbatch --parsable --extra "$request" -o "$STATE/job-%j.out" \
+		--wrap 'echo $SLURMD_NODENAME' 2>&1); then
+		id=${out##*$'\n'}
+		wait_job "$id" >/dev/null
+		printf '    request:        %s\n' "$request"
+		printf '    matching nodes: %s\n' "${matched:-none}"
+		printf '    job %s ran on:  %s\n' "$id" \
+			"$(scontrol show job "$id" | grep -oP '\bNodeList=\K\S+')"
+		printf '    ExcNodeList:    %s\n' \
+			"$(scontrol show job "$id" | grep -oP 'ExcNodeList=\K\S+')"
+	else
+		printf '    request:        %s\n' "$request"
+		printf '    matching nodes: %s\n' "${matched:-none}"
+		printf '    refused:\n'
+		sed 's/^/      /' <<<"$out"
+	fi
+}
+
+demo() {
+	install_packages
+	build_and_install
+	start_cluster
+	set_extra
+	sleep 2 # one refresh interval, so the plugin has the new Extra
+	say "sample jobs"
+	demo_job 'gpu=true&mem>=512'
+	demo_job 'arch=aarch64|ssd=nvme'
+	demo_job 'rack=2&(mem<512|ssd=nvme)'
+	demo_job 'gpu=true&mem>=512|x=1'
+	demo_job 'gpu=true&mem>4096'
+	printf '\nThe cluster is still running. In a shell:\n  export SLURM_CONF=%s\n' "$SLURM_CONF"
+	printf 'Stop it with: %s stop\n' "$0"
+}
+
+case "${1:-}" in
+demo) demo ;;
+setup) install_packages; build_and_install ;;
+start) start_cluster ;;
+extra) set_extra "${2:-}" ;;
+stop) stop_daemons; say "cluster stopped" ;;
+env) echo "export SLURM_CONF=$SLURM_CONF" ;;
+*) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 2 ;;
+esac

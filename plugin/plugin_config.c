@@ -1,0 +1,138 @@
+/*
+ * plugin_config.c - reading extra.conf (see plugin_config.h).  No Slurm
+ * dependency, so it is tested on its own.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "plugin_config.h"
+
+void xc_plugin_config_defaults(struct xc_plugin_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->refresh_interval = 1.0;
+	cfg->limits.max_request_length = XC_DEFAULT_MAX_REQUEST_LENGTH;
+	cfg->limits.max_depth = XC_DEFAULT_MAX_DEPTH;
+	cfg->limits.max_extra_length = XC_DEFAULT_MAX_EXTRA_LENGTH;
+}
+
+void xc_plugin_config_path(char *buf, size_t size)
+{
+	const char *env = getenv("SLURM_EXTRA_CONF");
+	const char *conf = getenv("SLURM_CONF");
+	const char *slash;
+
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return;
+	}
+	if (!conf || !*conf)
+		conf = "/etc/slurm/slurm.conf";
+	slash = strrchr(conf, '/');
+	if (!slash)
+		snprintf(buf, size, "extra.conf");
+	else
+		snprintf(buf, size, "%.*s/extra.conf", (int)(slash - conf),
+			 conf);
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* A whole number in [min, max] from `text`; false if it is not one. */
+static bool read_size(const char *text, size_t min, size_t max, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!isdigit((unsigned char)*text))
+		return false;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = (size_t)v;
+	return true;
+}
+
+int xc_plugin_config_read(struct xc_plugin_config *cfg, const char *path,
+			  void (*complain)(const char *message))
+{
+	char line[1024], msg[1200];
+	int lineno = 0, bad = 0;
+	FILE *f;
+
+	xc_plugin_config_defaults(cfg);
+	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	cfg->found = true;
+	while (fgets(line, sizeof(line), f)) {
+		char *key, *value, *eq, *hash;
+		size_t n;
+		bool ok = true;
+
+		lineno++;
+		if ((hash = strchr(line, '#')))
+			*hash = '\0';
+		key = trim(line);
+		if (!*key)
+			continue;
+		if (!(eq = strchr(key, '='))) {
+			ok = false;
+		} else {
+			*eq = '\0';
+			key = trim(key);
+			value = trim(eq + 1);
+			if (strcasecmp(key, "RefreshInterval") == 0) {
+				char *end;
+				double d;
+
+				errno = 0;
+				d = strtod(value, &end);
+				ok = *value && !*end && !errno && d >= 0.1 &&
+				     d <= 60;
+				if (ok)
+					cfg->refresh_interval = d;
+			} else if (strcasecmp(key, "MaxRequestLength") == 0) {
+				ok = read_size(value, 16, 1 << 24, &n);
+				if (ok)
+					cfg->limits.max_request_length = n;
+			} else if (strcasecmp(key, "MaxDepth") == 0) {
+				ok = read_size(value, 1, 100000, &n);
+				if (ok)
+					cfg->limits.max_depth = (unsigned)n;
+			} else if (strcasecmp(key, "MaxExtraLength") == 0) {
+				ok = read_size(value, 2, 1 << 26, &n);
+				if (ok)
+					cfg->limits.max_extra_length = n;
+			} else {
+				ok = false;
+			}
+		}
+		if (!ok) {
+			bad++;
+			if (complain) {
+				snprintf(msg, sizeof(msg),
+					 "%s:%d: ignored: unknown setting or value out of range",
+					 path, lineno);
+				complain(msg);
+			}
+		}
+	}
+	fclose(f);
+	return bad;
+}

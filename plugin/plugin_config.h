@@ -1,0 +1,41 @@
+/*
+ * plugin_config.h - the plugins' optional configuration file.
+ *
+ * `extra.conf` beside slurm.conf (or the file named by $SLURM_EXTRA_CONF):
+ * one `Key=Value` a line, keys in any case, '#' starts a comment.
+ *
+ *   RefreshInterval=1       seconds between node data refreshes (0.1-60)
+ *   MaxRequestLength=1024   longest --extra request, bytes (as Slurm)
+ *   MaxDepth=1024           deepest parentheses
+ *   MaxExtraLength=65536    longest node Extra read, bytes; longer: skipped
+ */
+#ifndef SLURM_EXTRA_PLUGIN_CONFIG_H
+#define SLURM_EXTRA_PLUGIN_CONFIG_H
+
+#include <stddef.h>
+
+#include "xc.h"
+
+struct xc_plugin_config {
+	double refresh_interval;  /* seconds */
+	xc_limits_t limits;
+	char path[4096];          /* the file read (or looked for) */
+	bool found;               /* the file existed */
+};
+
+/* Fills `cfg` with the defaults. */
+void xc_plugin_config_defaults(struct xc_plugin_config *cfg);
+
+/* The configuration file's path into `buf`: $SLURM_EXTRA_CONF, else
+ * extra.conf in the directory of $SLURM_CONF, else
+ * /etc/slurm/extra.conf. */
+void xc_plugin_config_path(char *buf, size_t size);
+
+/* Reads the file at `path` into `cfg` (defaults first).  A missing file
+ * leaves the defaults.  Each bad line is reported by calling `complain`
+ * (may be NULL) with a one-line message, and leaves that setting at its
+ * default.  Returns the number of bad lines. */
+int xc_plugin_config_read(struct xc_plugin_config *cfg, const char *path,
+			  void (*complain)(const char *message));
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * slurm_compat.h - what the plugins use from Slurm beyond its public
+ * headers.
+ *
+ * Plugins are loaded into Slurm's own processes (slurmctld, sbatch ...),
+ * which are linked with libslurmfull; the plugins are not linked with any
+ * Slurm library and take these symbols from the process.  slurm_xstrdup
+ * and slurm_xfree are exported but not declared in slurm.h: strings that
+ * Slurm frees (*err_msg, job_desc->exc_nodes) must come from its own
+ * allocator.
+ */
+#ifndef SLURM_EXTRA_SLURM_COMPAT_H
+#define SLURM_EXTRA_SLURM_COMPAT_H
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+extern char *slurm_xstrdup(const char *str);
+extern void slurm_xfree(void **item);
+
+/* Slurm's log functions (declared in spank.h too, identically). */
+extern void slurm_info(const char *format, ...)
+	__attribute__((format(printf, 1, 2)));
+extern void slurm_error(const char *format, ...)
+	__attribute__((format(printf, 1, 2)));
+extern void slurm_verbose(const char *format, ...)
+	__attribute__((format(printf, 1, 2)));
+extern void slurm_debug(const char *format, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Slurm 23.02 added `--extra` to sbatch, salloc and srun; its value reaches
+ * slurmctld in job_desc->extra.  Older clients need the SPANK option. */
+#define XC_SLURM_HAS_EXTRA_OPTION \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
+
+#endif
