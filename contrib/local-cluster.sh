@@ -141,7 +141,7 @@ start_cluster() {
 	write_config
 	start_munge
 	say "starting slurmctld and slurmd ${NODES[*]} (SLURM_CONF=$SLURM_CONF)"
-	rm -rf "$STATE/ctld"/* "$STATE/spool"/*
+	rm -rf "$STATE/ctld"/* "$STATE/spool"/* "$STATE/log"/*
 	slurmctld -c -i
 	for _ in $(seq 100); do
 		scontrol ping 2>/dev/null | grep -q UP && break
@@ -180,7 +180,7 @@ wait_job() {
 
 demo_job() {
 	local request=$1 out id matched
-	printf '\n$ sbatch --extra %q --wrap %q\n' "$request" 'echo $SLURMD_NODENAME'
+	printf "\n\$ sbatch --extra '%s' --wrap 'echo \$SLURMD_NODENAME'\n" "$request"
 	matched=$(slurm-extra eval "$request" --slurm 2>/dev/null || true)
 	if out=$(sbatch --parsable --extra "$request" -o "$STATE/job-%j.out" \
 		--wrap 'echo $SLURMD_NODENAME' 2>&1); then

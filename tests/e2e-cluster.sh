@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# e2e-cluster.sh - end-to-end test of slurm-extra on a real local Slurm
+# cluster (contrib/local-cluster.sh: munged, slurmctld, four slurmd).
+# Needs root and the plugins installed (make install).  Prints one line a
+# check and closes with "N passed, M failed"; exits 1 if any failed.
+# XC_KEEP=1 leaves the cluster running afterwards.
+set -uo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CLUSTER="$SRC/contrib/local-cluster.sh"
+export XC_STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
+export SLURM_CONF="$XC_STATE/slurm.conf"
+LOG="$XC_STATE/log/slurmctld.log"
+REFRESH_WAIT=2.5 # RefreshInterval=1 plus margin
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); printf 'ok   - %s\n' "$1"; }
+not_ok() {
+	failed=$((failed + 1))
+	printf 'FAIL - %s\n' "$1"
+	[ -n "${2:-}" ] && sed 's/^/       /' <<<"$2"
+	return 0
+}
+# expect NAME GOT WANT
+expect() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "got:  $2"$'\n'"want: $3"; fi; }
+# expect_in NAME GOT WORD...
+expect_in() {
+	local name=$1 got=$2
+	shift 2
+	for w in "$@"; do [ "$got" = "$w" ] && { ok "$name"; return; }; done
+	not_ok "$name" "got: $got; want one of: $*"
+}
+# expect_has NAME TEXT NEEDLE (fixed string)
+expect_has() { if grep -qF -- "$3" <<<"$2"; then ok "$1"; else not_ok "$1" "no '$3' in:"$'\n'"$2"; fi; }
+
+field() { scontrol show job "$1" 2>/dev/null | grep -oP "(?<![A-Za-z])$2=\K\S+" | head -1; }
+
+wait_job() {
+	local st
+	for _ in $(seq 240); do
+		st=$(field "$1" JobState)
+		case "$st" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL) echo "$st"; return ;; esac
+		sleep 0.25
+	done
+	echo "${st:-UNKNOWN}"
+}
+
+# submit ARGS...: prints the job id, or the error text with status 1
+submit() { sbatch --parsable -o /dev/null "$@" --wrap 'echo $SLURMD_NODENAME' 2>&1; }
+
+# job_on NAME EXPECTED_EXC NODE... -- ARGS...: submit, check ExcNodeList,
+# wait, check the node it ran on is one of NODE...
+job_on() {
+	local name=$1 exc=$2 nodes=() id
+	shift 2
+	while [ "$1" != "--" ]; do nodes+=("$1"); shift; done
+	shift
+	if ! id=$(submit "$@"); then
+		not_ok "$name: accepted" "$id"
+		return
+	fi
+	expect "$name: ExcNodeList" "$(field "$id" ExcNodeList)" "$exc"
+	expect "$name: completed" "$(wait_job "$id")" COMPLETED
+	expect_in "$name: ran on a matching node" "$(field "$id" NodeList)" "${nodes[@]}"
+}
+
+[ "$(id -u)" = 0 ] || { echo "e2e-cluster.sh: run as root" >&2; exit 2; }
+command -v slurm-extra >/dev/null || { echo "e2e-cluster.sh: make install first" >&2; exit 2; }
+
+bash "$CLUSTER" start || exit 1
+[ "${XC_KEEP:-0}" = 1 ] || trap 'bash "$CLUSTER" stop >/dev/null 2>&1' EXIT
+bash "$CLUSTER" extra >/dev/null || exit 1
+sleep "$REFRESH_WAIT"
+
+echo "# placement: jobs run only on nodes whose Extra satisfies the request"
+job_on "gpu=true&mem>=512" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
+job_on "arch=aarch64|ssd=nvme" "n[1-2]" n3 n4 -- --extra 'arch=aarch64|ssd=nvme'
+job_on "rack=2&(mem<512|ssd=nvme)" "n[1-2]" n3 n4 -- --extra 'rack=2&(mem<512|ssd=nvme)'
+job_on "b=anything (3.3 rule 6)" "n2" n1 n3 n4 -- --extra 'gpu=anything'
+job_on "string compare arch<b" "n[1-2,4]" n3 -- --extra 'arch<b'
+
+ids=()
+for _ in 1 2 3 4; do ids+=("$(submit --extra 'gpu=true&mem>=512')"); done
+ran=()
+for id in "${ids[@]}"; do wait_job "$id" >/dev/null; ran+=("$(field "$id" NodeList)"); done
+expect "4 queued jobs all ran on n1 or n4" \
+	"$(printf '%s\n' "${ran[@]}" | grep -cvE '^(n1|n4)$')" 0
+id=$(submit -N 2 --extra 'gpu=true&mem>=512')
+wait_job "$id" >/dev/null
+expect "a 2-node job gets exactly the 2 matching nodes" "$(field "$id" NodeList)" "n[1,4]"
+
+echo "# the CLI reads the live cluster"
+expect "slurm-extra eval --slurm" "$(slurm-extra eval 'gpu=true&mem>=512' --slurm)" "n[1,4]"
+
+echo "# refusals"
+out=$(sbatch --extra 'gpu=true&mem>=512|x=1' --wrap hostname 2>&1)
+expect "invalid request: sbatch fails" "$([ $? -ne 0 ] && echo yes)" yes
+expect_has "invalid request: message" "$out" \
+	"sbatch: error: --extra: cannot mix '&' and '|' in one group; add parentheses (column 18)"
+expect_has "invalid request: request shown" "$out" "  gpu=true&mem>=512|x=1"
+expect_has "invalid request: caret under '|'" "$out" "$(printf '%19s' '^')"
+
+out=$(sbatch --extra 'gpu=true&mem>4096' --wrap hostname 2>&1)
+expect "no matching node: sbatch fails" "$?" 1
+expect_has "no matching node: message" "$out" \
+	"sbatch: error: --extra: no node satisfies the request (4 checked)"
+
+# A client allowing longer requests than slurmctld: the controller refuses.
+long="k=$(printf 'v%.0s' $(seq 1500))"
+printf 'MaxRequestLength=4096\n' >"$XC_STATE/client-extra.conf"
+out=$(SLURM_EXTRA_CONF="$XC_STATE/client-extra.conf" sbatch --extra "$long" --wrap hostname 2>&1)
+expect "too long for slurmctld: sbatch fails" "$?" 1
+expect_has "too long for slurmctld: refused by the controller" "$out" \
+	"--extra: request is 1502 bytes, longer than the limit of 1024 (column 1025)"
+
+echo "# --exclude is kept"
+job_on "--exclude n1 with gpu=true" "n[1-2]" n3 n4 -- --extra 'gpu=true' --exclude n1
+job_on "--exclude n2 (already excluded)" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512' --exclude n2
+
+echo "# jobs without --extra are untouched"
+id=$(submit)
+expect "no --extra: ExcNodeList unset" "$(field "$id" ExcNodeList)" "(null)"
+expect "no --extra: completed" "$(wait_job "$id")" COMPLETED
+id=$(submit --exclude n4)
+expect "no --extra, --exclude n4: unchanged" "$(field "$id" ExcNodeList)" "n4"
+
+echo "# Extra updates are seen by the next job"
+scontrol update nodename=n2 extra='{"gpu":true,"mem":8192,"arch":"x86_64","rack":1}'
+sleep "$REFRESH_WAIT"
+job_on "after update, mem>4096 runs on n2" "n[1,3-4]" n2 -- --extra 'mem>4096'
+
+echo "# nodes whose Extra is unusable are skipped by constrained jobs only"
+scontrol update nodename=n3 extra='this is not json'
+scontrol update nodename=n1 extra='[1,2,3]'
+sleep "$REFRESH_WAIT"
+job_on "gpu=true skips n1 (array) and n3 (not JSON)" "n[1,3]" n2 n4 -- --extra 'gpu=true'
+job_on "arch!=x matches no unusable node" "n[1,3]" n2 n4 -- --extra 'arch!=x'
+id=$(submit -w n3)
+expect "unconstrained job still runs on n3" "$(wait_job "$id")" COMPLETED
+sleep "$REFRESH_WAIT"
+expect "log names n3 once" "$(grep -c 'node n3: Extra is not valid JSON' "$LOG")" 1
+expect "log names n1 once" "$(grep -c 'node n1: Extra is JSON but not an object' "$LOG")" 1
+bash "$CLUSTER" extra >/dev/null
+sleep "$REFRESH_WAIT"
+
+echo "# srun and salloc"
+out=$(srun --extra 'gpu=true&mem>=512' printenv SLURMD_NODENAME 2>&1)
+expect_in "srun --extra runs on a matching node" "$out" n1 n4
+out=$(salloc --extra 'ssd=nvme' srun printenv SLURMD_NODENAME 2>/dev/null)
+expect "salloc --extra allocates the matching node" "$out" n4
+out=$(srun --extra 'a=5&&b=5' true 2>&1)
+expect_has "srun refuses an invalid request" "$out" \
+	"srun: error: --extra: leaf or '(' expected after '&', found '&' (column 5)"
+
+echo "# request text is escaped in slurmctld's log"
+id=$(submit --extra 'arch=%s%n;$USER`id`')
+expect "format directives are a plain value (no node matches)" "${id%%$'\n'*}" \
+	"sbatch: error: --extra: no node satisfies the request (4 checked)"
+sleep 0.5
+expect_has "log shows the request escaped" "$(cat "$LOG")" "'arch=\\x25s\\x25n;\$USER\`id\`'"
+expect "log never shows it raw" "$(grep -c 'arch=%s%n' "$LOG")" 0
+
+echo "# the controller is still fine"
+expect "scontrol ping" "$(scontrol ping | grep -o 'UP' | head -1)" UP
+expect "no job left pending or running" "$(squeue -h | wc -l)" 0
+
+printf '\ne2e: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,88 @@
+/*
+ * test_config.c - the plugins' extra.conf reader: defaults, every setting,
+ * bad lines reported and ignored, and where the file is looked for.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plugin_config.h"
+
+static char path[] = "/tmp/xc-config-XXXXXX";
+static int complaints;
+static char last[1200];
+
+static void complain(const char *message)
+{
+	complaints++;
+	snprintf(last, sizeof(last), "%s", message);
+}
+
+static void write_file(const char *text)
+{
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+Test(config, missing_file_gives_defaults)
+{
+	struct xc_plugin_config cfg;
+
+	cr_assert_eq(xc_plugin_config_read(&cfg, "/nonexistent/extra.conf", complain), 0);
+	cr_assert_not(cfg.found);
+	cr_assert_float_eq(cfg.refresh_interval, 1.0, 1e-9);
+	cr_assert_eq(cfg.limits.max_request_length, 1024);
+	cr_assert_eq(cfg.limits.max_depth, 1024);
+	cr_assert_eq(cfg.limits.max_extra_length, 65536);
+}
+
+Test(config, every_setting)
+{
+	struct xc_plugin_config cfg;
+
+	write_file("# comment\n\n  refreshinterval = 0.5  # half a second\n"
+		   "MaxRequestLength=2048\nMAXDEPTH=10\nMaxExtraLength=100\n");
+	cr_assert_eq(xc_plugin_config_read(&cfg, path, complain), 0);
+	cr_assert(cfg.found);
+	cr_assert_float_eq(cfg.refresh_interval, 0.5, 1e-9);
+	cr_assert_eq(cfg.limits.max_request_length, 2048);
+	cr_assert_eq(cfg.limits.max_depth, 10);
+	cr_assert_eq(cfg.limits.max_extra_length, 100);
+	unlink(path);
+}
+
+Test(config, bad_lines_are_reported_and_ignored)
+{
+	struct xc_plugin_config cfg;
+
+	complaints = 0;
+	write_file("RefreshInterval=0\nMaxRequestLength=abc\nMaxDepth=-1\n"
+		   "Colour=blue\njust words\nMaxExtraLength=1e9\nRefreshInterval=2\n");
+	cr_assert_eq(xc_plugin_config_read(&cfg, path, complain), 6);
+	cr_assert_eq(complaints, 6);
+	cr_assert(strstr(last, ":6: ignored"), "%s", last);
+	cr_assert_float_eq(cfg.refresh_interval, 2.0, 1e-9);
+	cr_assert_eq(cfg.limits.max_request_length, 1024);
+	cr_assert_eq(cfg.limits.max_depth, 1024);
+	unlink(path);
+}
+
+Test(config, path_beside_slurm_conf)
+{
+	char buf[256];
+
+	unsetenv("SLURM_EXTRA_CONF");
+	setenv("SLURM_CONF", "/opt/slurm/etc/slurm.conf", 1);
+	xc_plugin_config_path(buf, sizeof(buf));
+	cr_assert_str_eq(buf, "/opt/slurm/etc/extra.conf");
+	unsetenv("SLURM_CONF");
+	xc_plugin_config_path(buf, sizeof(buf));
+	cr_assert_str_eq(buf, "/etc/slurm/extra.conf");
+	setenv("SLURM_EXTRA_CONF", "/x/y.conf", 1);
+	xc_plugin_config_path(buf, sizeof(buf));
+	cr_assert_str_eq(buf, "/x/y.conf");
+}
