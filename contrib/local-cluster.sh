@@ -188,13 +188,14 @@ demo_job() {
 		wait_job "$id" >/dev/null
 		printf '    request:        %s\n' "$request"
 		printf '    matching nodes: %s\n' "${matched:-none}"
-		printf '    job %s ran on:  %s\n' "$id" \
-			"$(scontrol show job "$id" | grep -oP '\bNodeList=\K\S+')"
+		printf '    ran on:         %s (job %s)\n' \
+			"$(scontrol show job "$id" | grep -oP '\bNodeList=\K\S+')" "$id"
 		printf '    ExcNodeList:    %s\n' \
 			"$(scontrol show job "$id" | grep -oP 'ExcNodeList=\K\S+')"
 	else
 		printf '    request:        %s\n' "$request"
-		printf '    matching nodes: %s\n' "${matched:-none}"
+		slurm-extra check "$request" >/dev/null 2>&1 &&
+			printf '    matching nodes: %s\n' "${matched:-none}"
 		printf '    refused:\n'
 		sed 's/^/      /' <<<"$out"
 	fi
@@ -213,7 +214,7 @@ demo() {
 	demo_job 'gpu=true&mem>=512|x=1'
 	demo_job 'gpu=true&mem>4096'
 	printf '\nThe cluster is still running. In a shell:\n  export SLURM_CONF=%s\n' "$SLURM_CONF"
-	printf 'Stop it with: %s stop\n' "$0"
+	printf 'Stop it with: bash %s stop\n' "$0"
 }
 
 case "${1:-}" in
