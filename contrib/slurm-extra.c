@@ -5,6 +5,9 @@
  *   slurm-extra eval REQUEST (--extra JSON | --nodes FILE | --slurm)
  *   slurm-extra eval --batch                  (JSON Lines on stdin)
  *   slurm-extra explain REQUEST --extra JSON
+ *   slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm)]
+ *                               [--jobspec [FILE]]
+ *   slurm-extra from-flux (JSON | -)
  *
  * Exit status: 0 valid / match, 1 no match, 2 invalid request or input.
  * See slurm-extra(1).
@@ -14,11 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
+#include "hostlist.h"
 #include "xc.h"
 
 #define EXIT_MATCH 0
@@ -33,6 +38,9 @@ struct opts {
 	bool slurm;          /* --slurm */
 	bool batch;          /* --batch */
 	bool verbose;        /* -v */
+	bool resolve;        /* --resolve */
+	bool jobspec;        /* --jobspec */
+	const char *jobspec_file; /* --jobspec FILE */
 	xc_limits_t limits;
 	const char *request;
 };
@@ -44,16 +52,20 @@ static void usage(FILE *out)
 		"       %s eval REQUEST (--extra JSON | --nodes FILE | --slurm)\n"
 		"       %s eval --batch  < lines.jsonl\n"
 		"       %s explain REQUEST --extra JSON\n"
+		"       %s to-flux REQUEST [--resolve (--nodes FILE | --slurm)] [--jobspec [FILE]]\n"
+		"       %s from-flux (JSON | -)\n"
 		"Options:\n"
 		"  --extra JSON        one node's Extra (a JSON object)\n"
 		"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"
 		"  --slurm             the nodes of the running Slurm cluster\n"
 		"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"
+		"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"
+		"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"
 		"  --max-length N      longest request accepted (default %d)\n"
 		"  -v, --verbose       say how many nodes were checked\n"
 		"  -h, --help          this text\n"
 		"Exit status: 0 valid or match, 1 no match, 2 invalid.\n",
-		prog, prog, prog, prog, XC_DEFAULT_MAX_REQUEST_LENGTH);
+		prog, prog, prog, prog, prog, prog, XC_DEFAULT_MAX_REQUEST_LENGTH);
 }
 
 /* Parses the request or prints the rendered error; NULL on error. */
@@ -197,21 +209,25 @@ static int print_hostlist(const xc_nodes_t *t, const bool *matched)
 	return 0;
 }
 
-static int eval_nodes(const struct opts *o, xc_expr_t *e)
+/* Loads the nodes of --nodes or --slurm and evaluates `e` on them: a new
+ * table (*tp, the caller frees it) and matched[] (*mp, likewise).  Returns
+ * the number of matching nodes, or -1 after printing why not. */
+static long match_nodes(const struct opts *o, const xc_expr_t *e,
+			xc_nodes_t **tp, bool **mp)
 {
 	xc_nodes_t *t = xc_nodes_create(&o->limits);
-	bool *matched = NULL;
 	size_t n, count;
-	int rc = EXIT_INVALID;
+	bool *matched;
 
+	*tp = t;
+	*mp = NULL;
 	if (!t)
-		goto out;
+		return -1;
 	if ((o->slurm ? load_nodes_slurm(t) : load_nodes_file(o->nodes, t)) < 0)
-		goto out;
+		return -1;
 	count = xc_nodes_count(t);
-	matched = calloc(count ? count : 1, sizeof(*matched));
-	if (!matched)
-		goto out;
+	if (!(*mp = matched = calloc(count ? count : 1, sizeof(*matched))))
+		return -1;
 	n = xc_nodes_match(t, e, matched);
 	if (o->verbose) {
 		for (size_t i = 0; i < count; i++)
@@ -221,14 +237,21 @@ static int eval_nodes(const struct opts *o, xc_expr_t *e)
 					xc_extra_state_text(xc_nodes_state(t, i)));
 		fprintf(stderr, "%s: %zu of %zu nodes match\n", prog, n, count);
 	}
-	if (n == 0) {
+	if (n == 0)
 		fprintf(stderr, "%s: no node satisfies the request (%zu checked)\n",
 			prog, count);
-		rc = EXIT_NOMATCH;
-	} else if (print_hostlist(t, matched) == 0) {
-		rc = EXIT_MATCH;
-	}
-out:
+	return (long)n;
+}
+
+static int eval_nodes(const struct opts *o, xc_expr_t *e)
+{
+	xc_nodes_t *t;
+	bool *matched;
+	long n = match_nodes(o, e, &t, &matched);
+	int rc = n < 0 ? EXIT_INVALID : n == 0 ? EXIT_NOMATCH : EXIT_MATCH;
+
+	if (n > 0 && print_hostlist(t, matched) < 0)
+		rc = EXIT_INVALID;
 	free(matched);
 	xc_nodes_destroy(t);
 	return rc;
@@ -355,6 +378,198 @@ static int cmd_explain(const struct opts *o)
 	return rc;
 }
 
+/* Whether every real in `j` reads back from `digits` significant
+ * digits. */
+static bool reals_fit(const json_t *j, int digits)
+{
+	const json_t *v;
+	const char *key;
+	size_t i;
+	char buf[64];
+
+	switch (json_typeof(j)) {
+	case JSON_REAL:
+		snprintf(buf, sizeof(buf), "%.*g", digits, json_real_value(j));
+		return strtod(buf, NULL) == json_real_value(j);
+	case JSON_OBJECT:
+		json_object_foreach((json_t *)j, key, v)
+			if (!reals_fit(v, digits))
+				return false;
+		return true;
+	case JSON_ARRAY:
+		json_array_foreach(j, i, v)
+			if (!reals_fit(v, digits))
+				return false;
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* Prints `j` compactly on one line, its reals with the fewest digits (15
+ * to 17) that read back exactly, so that 0.1 stays 0.1. */
+static void print_json(const json_t *j)
+{
+	int digits = 15;
+
+	while (digits < 17 && !reals_fit(j, digits))
+		digits++;
+	json_dumpf(j, stdout, JSON_COMPACT | JSON_REAL_PRECISION(digits));
+	fputc('\n', stdout);
+}
+
+/* The resolved form: {"hostlist": ["<RFC 29 hostlist>"]}; NULL after
+ * printing why not (*rc set). */
+static json_t *resolve(const struct opts *o, const xc_expr_t *e, int *rc)
+{
+	xc_nodes_t *t;
+	bool *matched;
+	long n = match_nodes(o, e, &t, &matched);
+	const char **names = NULL;
+	json_t *j = NULL;
+	char *hl = NULL;
+	size_t k = 0;
+
+	*rc = n < 0 ? EXIT_INVALID : EXIT_NOMATCH;
+	if (n > 0 && (names = calloc((size_t)n, sizeof(*names)))) {
+		for (size_t i = 0; i < xc_nodes_count(t); i++)
+			if (matched[i])
+				names[k++] = xc_nodes_name(t, i);
+		if (!(hl = rfc29_hostlist(names, k)))
+			fprintf(stderr, "%s: the matching nodes cannot be written as a hostlist\n",
+				prog);
+		else
+			j = json_pack("{s:[s]}", "hostlist", hl);
+		*rc = j ? EXIT_MATCH : EXIT_INVALID;
+	}
+	free(hl);
+	free(names);
+	free(matched);
+	xc_nodes_destroy(t);
+	return j;
+}
+
+/* Loads a JSON document from `arg`: a file, or '-' for stdin, or (when
+ * `inline_ok`) the JSON text itself.  NULL after printing why not. */
+static json_t *load_json_arg(const char *arg, bool inline_ok, const char *what)
+{
+	json_error_t jerr;
+	json_t *j;
+
+	if (strcmp(arg, "-") == 0)
+		j = json_loadf(stdin, JSON_DECODE_ANY, &jerr);
+	else if (inline_ok)
+		j = json_loads(arg, JSON_DECODE_ANY, &jerr);
+	else
+		j = json_load_file(arg, 0, &jerr);
+	if (!j)
+		fprintf(stderr, "%s: error: %s is not valid JSON: %s (line %d, column %d)\n",
+			prog, what, jerr.text, jerr.line, jerr.column);
+	return j;
+}
+
+/* Adds `c` (a reference is taken over) to jobspec `js` at
+ * attributes.system.constraints, AND-ed with a constraint already there
+ * (RFC 14/25).  Returns 0, or -1 after printing why not. */
+static int add_to_jobspec(json_t *js, json_t *c)
+{
+	json_t *attrs, *sys, *old;
+
+	if (!json_is_object(js))
+		goto bad;
+	if (!(attrs = json_object_get(js, "attributes"))) {
+		json_object_set_new(js, "attributes", attrs = json_object());
+	}
+	if (!json_is_object(attrs))
+		goto bad;
+	if (!(sys = json_object_get(attrs, "system")))
+		json_object_set_new(attrs, "system", sys = json_object());
+	if (!json_is_object(sys))
+		goto bad;
+	old = json_object_get(sys, "constraints");
+	if (old)
+		c = json_pack("{s:[O,o]}", "and", old, c);
+	if (!c || json_object_set_new(sys, "constraints", c) < 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -1;
+	}
+	return 0;
+bad:
+	json_decref(c);
+	fprintf(stderr, "%s: error: the jobspec must be an object whose attributes and attributes.system are objects\n",
+		prog);
+	return -1;
+}
+
+static int cmd_to_flux(const struct opts *o)
+{
+	xc_expr_t *e;
+	xc_error_t err;
+	json_t *c, *js;
+	int rc = EXIT_MATCH;
+
+	if (o->resolve && !!o->nodes + o->slurm != 1) {
+		fprintf(stderr, "%s: --resolve needs one of --nodes, --slurm\n", prog);
+		return EXIT_INVALID;
+	}
+	if (!o->resolve && (o->nodes || o->slurm)) {
+		fprintf(stderr, "%s: --nodes and --slurm go with --resolve\n", prog);
+		return EXIT_INVALID;
+	}
+	if (!(e = parse_or_report(o)))
+		return EXIT_INVALID;
+	if (o->resolve) {
+		c = resolve(o, e, &rc);
+	} else if (!(c = xc_to_flux(e, &err))) {
+		fprintf(stderr, "%s: error: %s\n", prog, err.message);
+		rc = EXIT_INVALID;
+	}
+	xc_expr_destroy(e);
+	if (!c)
+		return rc;
+	if (!o->jobspec) {
+		print_json(c);
+		json_decref(c);
+		return rc;
+	}
+	if (o->jobspec_file) {
+		if (!(js = load_json_arg(o->jobspec_file, false, o->jobspec_file))) {
+			json_decref(c);
+			return EXIT_INVALID;
+		}
+	} else {
+		js = json_object();
+	}
+	if (add_to_jobspec(js, c) < 0)
+		rc = EXIT_INVALID;
+	else
+		print_json(js);
+	json_decref(js);
+	return rc;
+}
+
+static int cmd_from_flux(const struct opts *o)
+{
+	json_t *c = load_json_arg(o->request, true, "the constraint");
+	xc_error_t err;
+	xc_expr_t *e;
+	char *text;
+
+	if (!c)
+		return EXIT_INVALID;
+	e = xc_from_flux(c, &o->limits, &err);
+	json_decref(c);
+	if (!e) {
+		fprintf(stderr, "%s: error: %s\n", prog, err.message);
+		return EXIT_INVALID;
+	}
+	text = xc_format(e);
+	printf("%s\n", text);
+	free(text);
+	xc_expr_destroy(e);
+	return EXIT_MATCH;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -364,6 +579,8 @@ int main(int argc, char **argv)
 		{ "batch", no_argument, NULL, 'b' },
 		{ "max-length", required_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "resolve", no_argument, NULL, 'r' },
+		{ "jobspec", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -389,6 +606,15 @@ int main(int argc, char **argv)
 		case 's': o.slurm = true; break;
 		case 'b': o.batch = true; break;
 		case 'v': o.verbose = true; break;
+		case 'r': o.resolve = true; break;
+		case 'j':
+			/* --jobspec FILE: the next argument when it names a
+			 * file, or is '-' (stdin). */
+			o.jobspec = true;
+			if (optind < argc && (strcmp(argv[optind], "-") == 0 ||
+					      access(argv[optind], R_OK) == 0))
+				o.jobspec_file = argv[optind++];
+			break;
 		case 'L':
 			errno = 0;
 			o.limits.max_request_length = strtoul(optarg, &end, 10);
@@ -410,7 +636,9 @@ int main(int argc, char **argv)
 		return EXIT_INVALID;
 	}
 	if (!o.request && !(strcmp(cmd, "eval") == 0 && o.batch)) {
-		fprintf(stderr, "%s: %s needs a REQUEST\n", prog, cmd);
+		fprintf(stderr, "%s: %s needs %s\n", prog, cmd,
+			strcmp(cmd, "from-flux") == 0 ? "a JSON constraint (or '-')"
+						      : "a REQUEST");
 		usage(stderr);
 		return EXIT_INVALID;
 	}
@@ -420,6 +648,10 @@ int main(int argc, char **argv)
 		return cmd_eval(&o);
 	if (strcmp(cmd, "explain") == 0)
 		return cmd_explain(&o);
+	if (strcmp(cmd, "to-flux") == 0)
+		return cmd_to_flux(&o);
+	if (strcmp(cmd, "from-flux") == 0)
+		return cmd_from_flux(&o);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
 	usage(stderr);
 	return EXIT_INVALID;

@@ -25,6 +25,10 @@ static const char *const code_names[XC_E__COUNT] = {
 	[XC_E_NOMEM] = "nomem",
 	[XC_E_INVALID_ARG] = "invalid-arg",
 	[XC_E_JSON] = "json",
+	[XC_E_FLUX_SHAPE] = "flux-shape",
+	[XC_E_FLUX_OPERATOR] = "flux-operator",
+	[XC_E_FLUX_NO_EQUIVALENT] = "flux-no-equivalent",
+	[XC_E_NOT_UTF8] = "not-utf8",
 };
 
 const char *xc_errcode_name(xc_errcode_t code)

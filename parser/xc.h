@@ -46,6 +46,10 @@ typedef enum xc_errcode {
 	XC_E_NOMEM,          /* out of memory */
 	XC_E_INVALID_ARG,    /* a NULL or otherwise unusable argument */
 	XC_E_JSON,           /* input JSON is not valid (node file, batch line) */
+	XC_E_FLUX_SHAPE,     /* RFC 31: not {"op": [values]}, or a bad value */
+	XC_E_FLUX_OPERATOR,  /* RFC 31: an operator this project does not know */
+	XC_E_FLUX_NO_EQUIVALENT, /* RFC 31: not, properties, hostlist, ranks, {} */
+	XC_E_NOT_UTF8,       /* a leaf JSON cannot carry (not UTF-8) */
 	XC_E__COUNT
 } xc_errcode_t;
 
@@ -218,6 +222,35 @@ xc_extra_state_t xc_nodes_state(const xc_nodes_t *nodes, size_t i);
  * (`matched` has xc_nodes_count() entries).  Returns how many matched. */
 size_t xc_nodes_match(const xc_nodes_t *nodes, const xc_expr_t *expr,
 		      bool *matched);
+
+/* ------------------------------------------------- Flux (RFC 31) forms */
+
+/* The symbolic RFC 31 form of a request (../shared/spec/flux.md): each
+ * leaf is {"extra": ["<key><op><value>"]}, the leaf exactly as written
+ * (RFC 43's convention of an operator inside the string), each group
+ * {"and": [...]} or {"or": [...]}.  Lossless: xc_from_flux gives back an
+ * equal tree.  Returns a new reference the caller json_decref()s, or NULL
+ * with `err` set: XC_E_NOT_UTF8 for a leaf that is not valid UTF-8 (JSON
+ * strings must be), XC_E_NOMEM, XC_E_INVALID_ARG. */
+json_t *xc_to_flux(const xc_expr_t *expr, xc_error_t *err);
+
+/* Reads an RFC 31 constraint in the symbolic form back into a tree the
+ * caller owns (xc_expr_destroy).  Accepts `and`, `or` (arrays of
+ * constraints) and `extra` (an array of leaf strings, several meaning
+ * their AND); a one-element `and`/`or` is its element.  Errors (NULL,
+ * `err` set, its message starting with the JSON path of the offending
+ * place, e.g. "$.or[1].extra[0]: ..."):
+ *   XC_E_FLUX_NO_EQUIVALENT  not, properties, hostlist, ranks, {}, and an
+ *                            empty and/or (RFC 31 "always match");
+ *   XC_E_FLUX_OPERATOR       any other operator;
+ *   XC_E_FLUX_SHAPE          not one key, value not a non-empty array,
+ *                            a leaf that is not a string;
+ *   leaf errors (XC_E_NO_CMPOP ...) for a leaf string that is not exactly
+ *   one sem 1.1 leaf, with offset/end inside that string;
+ *   XC_E_TOO_DEEP            nesting deeper than limits->max_depth.
+ * `limits` may be NULL (defaults). */
+xc_expr_t *xc_from_flux(const json_t *constraint, const xc_limits_t *limits,
+			xc_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -92,6 +92,13 @@ expect "a 2-node job gets exactly the 2 matching nodes" "$(field "$id" NodeList)
 
 echo "# the CLI reads the live cluster"
 expect "slurm-extra eval --slurm" "$(slurm-extra eval 'gpu=true&mem>=512' --slurm)" "n[1,4]"
+expect "slurm-extra to-flux --resolve --slurm" \
+	"$(slurm-extra to-flux 'gpu=true&mem>=512' --resolve --slurm)" '{"hostlist":["n[1,4]"]}'
+expect "slurm-extra to-flux --resolve --slurm --jobspec" \
+	"$(slurm-extra to-flux 'arch=aarch64|ssd=nvme' --resolve --slurm --jobspec)" \
+	'{"attributes":{"system":{"constraints":{"hostlist":["n[3-4]"]}}}}'
+expect "to-flux then from-flux gives the request back" \
+	"$(slurm-extra to-flux 'rack=2&(mem<512|ssd=nvme)' | slurm-extra from-flux -)" 'rack=2&(mem<512|ssd=nvme)'
 
 echo "# refusals"
 out=$(sbatch --extra 'gpu=true&mem>=512|x=1' --wrap hostname 2>&1)

@@ -1,0 +1,262 @@
+/*
+ * test_flux.c - requests to and from the symbolic RFC 31 form
+ * (../shared/spec/flux.md): every example of RFC 31 and RFC 43 gives its
+ * --extra equivalent or the right "no equivalent" error; valid forms read
+ * back; and a seeded generated suite checks the round trip.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "table.h"
+#include "xc.h"
+
+struct flux_row {
+	const char *json;
+	xc_errcode_t code;
+	const char *text; /* the request, or the error message */
+};
+
+static const struct flux_row flux_rows[] = {
+	/* RFC 31 examples */
+	{ "{ \"properties\": [ \"ssd\" ] }", XC_E_FLUX_NO_EQUIVALENT,
+	  "$: 'properties' has no --extra equivalent" },
+	{ "{ \"properties\": [ \"^slowgpu\" ] }", XC_E_FLUX_NO_EQUIVALENT,
+	  "$: 'properties' has no --extra equivalent" },
+	{ "{ \"not\": [ { \"properties\": [ \"slowgpu\" ] } ] }",
+	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
+	{ "{ \"not\": [{ \"properties\": [ \"foo\", \"bar\" ]}] }",
+	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
+	{ "{ \"or\": [ { \"properties\": [ \"ssd\" ] }, { \"properties\": [ \"huge\" ] } ] }",
+	  XC_E_FLUX_NO_EQUIVALENT, "$.or[0]: 'properties' has no --extra equivalent" },
+	{ "{ \"or\": [{ \"properties\": [ \"foo\" ]}, { \"properties\": [ \"bar\" ]}] }",
+	  XC_E_FLUX_NO_EQUIVALENT, "$.or[0]: 'properties' has no --extra equivalent" },
+	{ "{ \"hostlist\": [ \"host[0-1]\" ] }", XC_E_FLUX_NO_EQUIVALENT,
+	  "$: 'hostlist' has no --extra equivalent" },
+	{ "{ \"not\": [ { \"hostlist\": [ \"host[0-1]\" ] } ] }",
+	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
+	{ "{ \"and\": [ { \"hostlist\": [ \"host[0-1]\" ] }, { \"properties\": [ \"ssd\" ] } ] }",
+	  XC_E_FLUX_NO_EQUIVALENT, "$.and[0]: 'hostlist' has no --extra equivalent" },
+	{ "{ \"ranks\": [ \"0\" ] }", XC_E_FLUX_NO_EQUIVALENT,
+	  "$: 'ranks' has no --extra equivalent" },
+	{ "{ \"or\": [] }", XC_E_FLUX_NO_EQUIVALENT,
+	  "$: an empty 'or' (always match) has no --extra equivalent" },
+	{ "{ \"and\": [] }", XC_E_FLUX_NO_EQUIVALENT,
+	  "$: an empty 'and' (always match) has no --extra equivalent" },
+	{ "{ \"not\": [] }", XC_E_FLUX_NO_EQUIVALENT,
+	  "$: 'not' has no --extra equivalent" },
+	{ "{}", XC_E_FLUX_NO_EQUIVALENT,
+	  "$: {} (always match) has no --extra equivalent" },
+	/* RFC 43 examples */
+	{ "{ \"userid\": [ 42, 43 ] }", XC_E_FLUX_OPERATOR,
+	  "$: unknown operator 'userid' (expected and, or, extra)" },
+	{ "{ \"not\": [ { \"queue\": [ \"foobar\" ] } ] }",
+	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
+	{ "{ \"states\": [ \"depend\", \"priority\", \"sched\" ] }",
+	  XC_E_FLUX_OPERATOR, "$: unknown operator 'states' (expected and, or, extra)" },
+	{ "{ \"and\": [ { \"userid\": [ 42 ] }, { \"t_submit\": [ \">946713600.0\" ] } ] }",
+	  XC_E_FLUX_OPERATOR, "$.and[0]: unknown operator 'userid' (expected and, or, extra)" },
+	{ "{ \"and\": [ { \"queue\": [ \"foobar\" ] }, { \"userid\": [ 42 ] } ] }",
+	  XC_E_FLUX_OPERATOR, "$.and[0]: unknown operator 'queue' (expected and, or, extra)" },
+	{ "{ \"and\": [ { \"userid\": [ 42 ] }, { \"queue\": [ \"foobar\" ] } ] }",
+	  XC_E_FLUX_OPERATOR, "$.and[0]: unknown operator 'userid' (expected and, or, extra)" },
+	{ "{ \"states\": [ \"run\" ] }", XC_E_FLUX_OPERATOR,
+	  "$: unknown operator 'states' (expected and, or, extra)" },
+	/* flux.md's example and the symbolic form */
+	{ "{\"or\":[{\"and\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"b=2\"]}]},{\"extra\":[\"c>=3.5\"]}]}",
+	  XC_OK, "(a=1&b=2)|c>=3.5" },
+	{ "{\"extra\":[\"a=1\"]}", XC_OK, "a=1" },
+	{ "{\"extra\":[\"a=1\",\"b!=x\",\" c<= 2\"]}", XC_OK, "a=1&b!=x& c<= 2" },
+	{ "{\"and\":[{\"extra\":[\"a=1\",\"b=2\"]},{\"extra\":[\"c=3\"]}]}", XC_OK, "(a=1&b=2)&c=3" },
+	{ "{\"or\":[{\"extra\":[\"a=1\"]}]}", XC_OK, "a=1" },
+	{ "{\"and\":[{\"or\":[{\"extra\":[\"t_submit>946713600.0\"]}]}]}", XC_OK,
+	  "t_submit>946713600.0" },
+	{ "{\"extra\":[\"s=\\\"Hello\\\"\"]}", XC_OK, "s=\"Hello\"" },
+	/* shapes */
+	{ "[1]", XC_E_FLUX_SHAPE,
+	  "$: a constraint must be a JSON object like {\"extra\": [\"gpu=true\"]}" },
+	{ "{\"and\":[1]}", XC_E_FLUX_SHAPE,
+	  "$.and[0]: a constraint must be a JSON object like {\"extra\": [\"gpu=true\"]}" },
+	{ "{\"extra\":[\"a=1\"],\"or\":[]}", XC_E_FLUX_SHAPE,
+	  "$: a constraint has exactly one operator, found 2" },
+	{ "{\"extra\":\"a=1\"}", XC_E_FLUX_SHAPE, "$: the value of 'extra' must be an array" },
+	{ "{\"extra\":[]}", XC_E_FLUX_SHAPE, "$: 'extra' needs at least one leaf" },
+	{ "{\"extra\":[1]}", XC_E_FLUX_SHAPE,
+	  "$.extra[0]: a leaf must be a string like \"gpu=true\"" },
+	{ "{\"or\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"gpu\"]}]}", XC_E_NO_CMPOP,
+	  "$.or[1].extra[0]: comparison operator expected after key 'gpu'" },
+	{ "{\"extra\":[\"a=1&b=2\"]}", XC_E_FLUX_SHAPE,
+	  "$.extra[0]: '&' cannot appear in a leaf (column 4)" },
+	{ "{\"extra\":[\"(a=1)\"]}", XC_E_FLUX_SHAPE,
+	  "$.extra[0]: '(' cannot appear in a leaf (column 1)" },
+	{ "{\"extra\":[\"a==1\"]}", XC_E_BAD_CMPOP,
+	  "$.extra[0]: invalid comparison operator '==' (use =, !=, >, >=, <, <=)" },
+	{ "{\"extra\":[\"\"]}", XC_E_EMPTY, "$.extra[0]: empty leaf" },
+	{ "{\"extra\":[\"a=1\\u0000\"]}", XC_E_JSON, NULL },
+	{ "{\"and\":[{\"extra\":[\"a=1\"]},{\"or\":[{\"extra\":[\"b=1\"]},{\"ranks\":[\"0\"]}]}]}",
+	  XC_E_FLUX_NO_EQUIVALENT, "$.and[1].or[1]: 'ranks' has no --extra equivalent" },
+	{ "{\"\\u0001op\":[]}", XC_E_FLUX_OPERATOR,
+	  "$: unknown operator '\\x01op' (expected and, or, extra)" },
+};
+
+ROW_TEST(flux, from, struct flux_row, flux_rows)
+{
+	json_error_t jerr;
+	json_t *j = json_loads(row->json, JSON_DECODE_ANY, &jerr);
+	xc_error_t err;
+	xc_expr_t *e;
+	char *text;
+
+	if (row->code == XC_E_JSON) {
+		cr_assert_null(j, "jansson refuses NUL in strings");
+		return;
+	}
+	cr_assert_not_null(j, "%s: %s", row->json, jerr.text);
+	e = xc_from_flux(j, NULL, &err);
+	if (row->code == XC_OK) {
+		cr_assert_not_null(e, "%s: %s", row->json, err.message);
+		text = xc_format(e);
+		cr_assert_str_eq(text, row->text);
+		free(text);
+	} else {
+		cr_assert_null(e, "%s", row->json);
+		cr_assert_eq(err.code, row->code, "%s: %s, expected %s", row->json,
+			     xc_errcode_name(err.code), xc_errcode_name(row->code));
+		cr_assert_str_eq(err.message, row->text);
+	}
+	xc_expr_destroy(e);
+	json_decref(j);
+}
+
+struct to_row {
+	const char *request;
+	const char *json;
+};
+
+static const struct to_row to_rows[] = {
+	{ "(a=1&b=2)|c>=3.5",
+	  "{\"or\":[{\"and\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"b=2\"]}]},{\"extra\":[\"c>=3.5\"]}]}" },
+	{ "a=1", "{\"extra\":[\"a=1\"]}" },
+	{ "((((i=5))))", "{\"extra\":[\"i=5\"]}" },
+	{ "( a=   b)", "{\"extra\":[\" a=   b\"]}" },
+	{ "s=\"Hello\",t!=x", "{\"and\":[{\"extra\":[\"s=\\\"Hello\\\"\"]},{\"extra\":[\"t!=x\"]}]}" },
+	{ "gpu=true&mem>=512", "{\"and\":[{\"extra\":[\"gpu=true\"]},{\"extra\":[\"mem>=512\"]}]}" },
+};
+
+ROW_TEST(flux, to, struct to_row, to_rows)
+{
+	xc_expr_t *e = xc_parse(row->request, NULL, NULL);
+	json_t *j = xc_to_flux(e, NULL);
+	char *text = json_dumps(j, JSON_COMPACT);
+
+	cr_assert_str_eq(text, row->json);
+	free(text);
+	json_decref(j);
+	xc_expr_destroy(e);
+}
+
+Test(flux, not_utf8_and_bad_arguments)
+{
+	xc_expr_t *e = xc_parse("a=1|k=\xff", NULL, NULL);
+	xc_error_t err;
+
+	cr_assert_not_null(e);
+	cr_assert_null(xc_to_flux(e, &err));
+	cr_assert_eq(err.code, XC_E_NOT_UTF8);
+	cr_assert_eq(err.offset, 4);
+	cr_assert_null(xc_to_flux(NULL, &err));
+	cr_assert_eq(err.code, XC_E_INVALID_ARG);
+	cr_assert_null(xc_from_flux(NULL, NULL, &err));
+	cr_assert_eq(err.code, XC_E_INVALID_ARG);
+	xc_expr_destroy(e);
+}
+
+Test(flux, limits)
+{
+	xc_limits_t shallow = { .max_depth = 3 };
+	json_t *deep = json_pack("{s:[s]}", "extra", "a=1");
+	xc_error_t err;
+	xc_expr_t *e;
+	char big[2000];
+
+	for (int i = 0; i < 4; i++)
+		deep = json_pack("{s:[o,{s:[s]}]}", "and", deep, "extra", "b=2");
+	e = xc_from_flux(deep, &shallow, &err);
+	cr_assert_null(e);
+	cr_assert_eq(err.code, XC_E_TOO_DEEP);
+	cr_assert_str_eq(err.message,
+			 "$.and[0].and[0].and[0].and[0]: constraints nested deeper than the limit of 3");
+	e = xc_from_flux(deep, NULL, &err);
+	cr_assert_not_null(e);
+	xc_expr_destroy(e);
+	json_decref(deep);
+
+	memset(big, 'v', sizeof(big));
+	memcpy(big, "k=", 2);
+	big[sizeof(big) - 1] = '\0';
+	deep = json_pack("{s:[s]}", "extra", big);
+	cr_assert_null(xc_from_flux(deep, NULL, &err));
+	cr_assert_eq(err.code, XC_E_TOO_LONG);
+	cr_assert_str_eq(err.message,
+			 "$: the request is 1999 bytes, longer than the limit of 1024");
+	json_decref(deep);
+}
+
+Test(flux, long_paths_keep_their_end)
+{
+	json_t *j = json_pack("{s:[s]}", "ranks", "0");
+	xc_error_t err;
+
+	for (int i = 0; i < 40; i++)
+		j = json_pack("{s:[{s:[s]},o]}", "or", "extra", "a=1", j);
+	cr_assert_null(xc_from_flux(j, NULL, &err));
+	cr_assert_eq(err.code, XC_E_FLUX_NO_EQUIVALENT);
+	cr_assert_eq(strncmp(err.message, "$...or[1].or[1]", 15), 0, "%s", err.message);
+	cr_assert(strstr(err.message, ".or[1]: 'ranks' has no --extra equivalent"), "%s",
+		  err.message);
+	json_decref(j);
+}
+
+/* from-flux(to-flux(R)) is R: the same tree, the same canonical text, the
+ * same nodes; over thousands of seeded random requests and nodes. */
+Test(flux, generated_round_trip)
+{
+	enum { REQUESTS = 4000, NODES = 40 };
+	gen_t g = { 0x5eed5eedULL };
+	json_t *nodes[NODES];
+	int valid = 0;
+
+	for (int i = 0; i < NODES; i++)
+		nodes[i] = gen_node(&g);
+	for (int r = 0; r < REQUESTS; r++) {
+		char req[1024] = "";
+		xc_expr_t *e, *back;
+		json_t *j;
+		char *t1, *t2;
+
+		gen_request(&g, req, sizeof(req) - 64, 1 + (int)gen_below(&g, 4), 1);
+		e = xc_parse(req, NULL, NULL);
+		if (!e)
+			continue; /* cut short by the buffer */
+		valid++;
+		j = xc_to_flux(e, NULL);
+		cr_assert_not_null(j, "%s", req);
+		back = xc_from_flux(j, NULL, NULL);
+		cr_assert_not_null(back, "%s", req);
+		cr_assert(xc_expr_equal(e, back), "%s", req);
+		t1 = xc_format(e);
+		t2 = xc_format(back);
+		cr_assert_str_eq(t1, t2);
+		for (int i = 0; i < NODES; i++)
+			cr_assert_eq(xc_match(e, nodes[i]), xc_match(back, nodes[i]),
+				     "%s on node %d", req, i);
+		free(t1);
+		free(t2);
+		json_decref(j);
+		xc_expr_destroy(e);
+		xc_expr_destroy(back);
+	}
+	cr_assert_geq(valid, REQUESTS * 9 / 10, "only %d valid requests", valid);
+	for (int i = 0; i < NODES; i++)
+		json_decref(nodes[i]);
+}
