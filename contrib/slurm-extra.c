@@ -231,10 +231,15 @@ static long match_nodes(const struct opts *o, const xc_expr_t *e,
 	n = xc_nodes_match(t, e, matched);
 	if (o->verbose) {
 		for (size_t i = 0; i < count; i++)
-			if (xc_nodes_state(t, i) != XC_EXTRA_OBJECT)
+			if (xc_nodes_state(t, i) != XC_EXTRA_OBJECT) {
+				char why[96];
+
 				fprintf(stderr, "%s: node %s: Extra is %s\n",
 					prog, xc_nodes_name(t, i),
-					xc_extra_state_text(xc_nodes_state(t, i)));
+					xc_extra_state_explain(xc_nodes_state(t, i),
+							       &o->limits, why,
+							       sizeof(why)));
+			}
 		fprintf(stderr, "%s: %zu of %zu nodes match\n", prog, n, count);
 	}
 	if (n == 0)
@@ -449,17 +454,15 @@ static json_t *resolve(const struct opts *o, const xc_expr_t *e, int *rc)
 	return j;
 }
 
-/* Loads a JSON document from `arg`: a file, or '-' for stdin, or (when
- * `inline_ok`) the JSON text itself.  NULL after printing why not. */
-static json_t *load_json_arg(const char *arg, bool inline_ok, const char *what)
+/* Loads a JSON document from `arg`: a file, or '-' for stdin.  NULL
+ * after printing why not. */
+static json_t *load_json_arg(const char *arg, const char *what)
 {
 	json_error_t jerr;
 	json_t *j;
 
 	if (strcmp(arg, "-") == 0)
 		j = json_loadf(stdin, JSON_DECODE_ANY, &jerr);
-	else if (inline_ok)
-		j = json_loads(arg, JSON_DECODE_ANY, &jerr);
 	else
 		j = json_load_file(arg, 0, &jerr);
 	if (!j)
@@ -533,7 +536,7 @@ static int cmd_to_flux(const struct opts *o)
 		return rc;
 	}
 	if (o->jobspec_file) {
-		if (!(js = load_json_arg(o->jobspec_file, false, o->jobspec_file))) {
+		if (!(js = load_json_arg(o->jobspec_file, o->jobspec_file))) {
 			json_decref(c);
 			return EXIT_INVALID;
 		}
@@ -548,17 +551,37 @@ static int cmd_to_flux(const struct opts *o)
 	return rc;
 }
 
+/* Reads all of `f` into a malloc'd buffer, at most `max` + 1 bytes (so a
+ * longer input shows as longer).  NULL when out of memory. */
+static char *read_bounded(FILE *f, size_t max, size_t *len)
+{
+	char *buf = malloc(max + 2);
+
+	if (!buf)
+		return NULL;
+	*len = fread(buf, 1, max + 1, f);
+	buf[*len] = '\0';
+	return buf;
+}
+
 static int cmd_from_flux(const struct opts *o)
 {
-	json_t *c = load_json_arg(o->request, true, "the constraint");
+	size_t max = o->limits.max_flux_length ? o->limits.max_flux_length
+					       : XC_DEFAULT_MAX_FLUX_LENGTH;
+	char *input = NULL, *text;
+	const char *json = o->request;
+	size_t len = strlen(json);
 	xc_error_t err;
 	xc_expr_t *e;
-	char *text;
 
-	if (!c)
-		return EXIT_INVALID;
-	e = xc_from_flux(c, &o->limits, &err);
-	json_decref(c);
+	if (strcmp(json, "-") == 0) {
+		if (!(json = input = read_bounded(stdin, max, &len))) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return EXIT_INVALID;
+		}
+	}
+	e = xc_from_flux_text(json, len, &o->limits, &err);
+	free(input);
 	if (!e) {
 		fprintf(stderr, "%s: error: %s\n", prog, err.message);
 		return EXIT_INVALID;

@@ -87,10 +87,38 @@ bool xc_match(const xc_expr_t *expr, const json_t *extra)
 	return match(expr, extra);
 }
 
+/* Whether the brackets of JSON `text` nest deeper than `max` (strings
+ * skipped).  Only a bound on work: jansson still validates the text. */
+static bool nests_deeper(const char *text, size_t len, unsigned max)
+{
+	unsigned depth = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+		} else if (c == '"') {
+			in_string = true;
+		} else if (c == '{' || c == '[') {
+			if (++depth > max)
+				return true;
+		} else if ((c == '}' || c == ']') && depth > 0) {
+			depth--;
+		}
+	}
+	return false;
+}
+
 json_t *xc_extra_load(const char *text, size_t len,
 		      const xc_limits_t *limits, xc_extra_state_t *state)
 {
 	size_t max = XC_DEFAULT_MAX_EXTRA_LENGTH;
+	unsigned max_depth = XC_DEFAULT_MAX_EXTRA_DEPTH;
 	xc_extra_state_t dummy;
 	json_error_t jerr;
 	json_t *v;
@@ -99,6 +127,8 @@ json_t *xc_extra_load(const char *text, size_t len,
 		state = &dummy;
 	if (limits && limits->max_extra_length)
 		max = limits->max_extra_length;
+	if (limits && limits->max_extra_depth)
+		max_depth = limits->max_extra_depth;
 	if (!text || len == 0) {
 		*state = XC_EXTRA_UNSET;
 		return NULL;
@@ -107,8 +137,12 @@ json_t *xc_extra_load(const char *text, size_t len,
 		*state = XC_EXTRA_TOO_LONG;
 		return NULL;
 	}
+	if (nests_deeper(text, len, max_depth)) {
+		*state = XC_EXTRA_TOO_DEEP;
+		return NULL;
+	}
 	/* JSON_DECODE_ANY so that `5` or `"x"` is read, then refused as not
-	 * an object; jansson bounds nesting itself (2048 levels). */
+	 * an object. */
 	v = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
 	if (!v) {
 		*state = XC_EXTRA_INVALID;
@@ -131,8 +165,28 @@ const char *xc_extra_state_text(xc_extra_state_t state)
 	case XC_EXTRA_TOO_LONG: return "longer than the limit";
 	case XC_EXTRA_INVALID: return "not valid JSON";
 	case XC_EXTRA_NOT_OBJECT: return "JSON but not an object";
+	case XC_EXTRA_TOO_DEEP: return "nested deeper than the limit";
 	}
 	return "unknown";
+}
+
+const char *xc_extra_state_explain(xc_extra_state_t state,
+				   const xc_limits_t *limits, char *buf,
+				   size_t size)
+{
+	if (state == XC_EXTRA_TOO_LONG)
+		snprintf(buf, size, "longer than the limit of %zu bytes",
+			 limits && limits->max_extra_length
+				 ? limits->max_extra_length
+				 : (size_t)XC_DEFAULT_MAX_EXTRA_LENGTH);
+	else if (state == XC_EXTRA_TOO_DEEP)
+		snprintf(buf, size, "nested deeper than the limit of %u",
+			 limits && limits->max_extra_depth
+				 ? limits->max_extra_depth
+				 : XC_DEFAULT_MAX_EXTRA_DEPTH);
+	else
+		snprintf(buf, size, "%s", xc_extra_state_text(state));
+	return buf;
 }
 
 /* ------------------------------------------------------------- explain */

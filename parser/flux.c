@@ -348,3 +348,38 @@ xc_expr_t *xc_from_flux(const json_t *constraint, const xc_limits_t *limits,
 	free(text);
 	return e;
 }
+
+xc_expr_t *xc_from_flux_text(const char *text, size_t len,
+			     const xc_limits_t *limits, xc_error_t *err)
+{
+	size_t max = XC_DEFAULT_MAX_FLUX_LENGTH;
+	json_error_t jerr;
+	json_t *j;
+	xc_expr_t *e;
+
+	xc_error_clear(err);
+	if (!text) {
+		xc_error_set(err, XC_E_INVALID_ARG, 0, 0, "no constraint given");
+		return NULL;
+	}
+	if (limits && limits->max_flux_length)
+		max = limits->max_flux_length;
+	if (len > max) {
+		xc_error_set(err, XC_E_TOO_LONG, max, len,
+			     "the constraint is %zu bytes, longer than the limit of %zu",
+			     len, max);
+		return NULL;
+	}
+	if (!(j = json_loadb(text, len, JSON_DECODE_ANY, &jerr))) {
+		size_t at = jerr.position < 0 ? 0 : (size_t)jerr.position;
+
+		xc_error_set(err, XC_E_JSON, at > len ? len : at,
+			     at > len ? len : at,
+			     "not valid JSON: %s (line %d, column %d)",
+			     jerr.text, jerr.line, jerr.column);
+		return NULL;
+	}
+	e = xc_from_flux(j, limits, err);
+	json_decref(j);
+	return e;
+}

@@ -97,11 +97,15 @@ typedef struct xc_limits {
 	size_t max_request_length; /* bytes; default 1024, as Slurm */
 	unsigned max_depth;        /* parentheses; default 1024 (sem 1.4) */
 	size_t max_extra_length;   /* bytes of node Extra; default 65536 */
+	unsigned max_extra_depth;  /* nesting of node Extra; default 64 */
+	size_t max_flux_length;    /* bytes of RFC 31 JSON text; default 65536 */
 } xc_limits_t;
 
 #define XC_DEFAULT_MAX_REQUEST_LENGTH 1024
 #define XC_DEFAULT_MAX_DEPTH 1024
 #define XC_DEFAULT_MAX_EXTRA_LENGTH 65536
+#define XC_DEFAULT_MAX_EXTRA_DEPTH 64
+#define XC_DEFAULT_MAX_FLUX_LENGTH 65536
 
 /* ----------------------------------------------------------------- tree */
 
@@ -165,19 +169,28 @@ typedef enum xc_extra_state {
 	XC_EXTRA_OBJECT,    /* a JSON object: requests are evaluated */
 	XC_EXTRA_UNSET,     /* NULL or empty */
 	XC_EXTRA_TOO_LONG,  /* longer than limits->max_extra_length */
-	XC_EXTRA_INVALID,   /* not JSON (or nested deeper than jansson allows) */
-	XC_EXTRA_NOT_OBJECT /* valid JSON but not an object */
+	XC_EXTRA_INVALID,   /* not JSON */
+	XC_EXTRA_NOT_OBJECT,/* valid JSON but not an object */
+	XC_EXTRA_TOO_DEEP   /* nested deeper than limits->max_extra_depth */
 } xc_extra_state_t;
 
-/* Reads a node's Extra text (not NUL-terminated needed: `len` bytes).
+/* Reads a node's Extra text (`len` bytes, need not be NUL-terminated).
  * Returns a new JSON object reference the caller releases with json_decref
  * and sets *state to XC_EXTRA_OBJECT; otherwise returns NULL and sets
- * *state to why (state may be NULL).  Duplicate keys: the last wins. */
+ * *state to why (state may be NULL).  Duplicate keys: the last wins.
+ * Work is bounded by limits->max_extra_length and ->max_extra_depth (the
+ * nesting is counted before jansson builds anything). */
 json_t *xc_extra_load(const char *text, size_t len,
 		      const xc_limits_t *limits, xc_extra_state_t *state);
 
 /* A short phrase for a state ("not valid JSON"). Static storage. */
 const char *xc_extra_state_text(xc_extra_state_t state);
+
+/* The same phrase, naming the limit for TOO_LONG and TOO_DEEP ("longer
+ * than the limit of 65536 bytes"), written into `buf`.  Returns `buf`. */
+const char *xc_extra_state_explain(xc_extra_state_t state,
+				   const xc_limits_t *limits, char *buf,
+				   size_t size);
 
 /* Explains the evaluation of `expr` against `extra` for a person: the tree,
  * one line per group and leaf with its outcome, and for each leaf why
@@ -251,6 +264,12 @@ json_t *xc_to_flux(const xc_expr_t *expr, xc_error_t *err);
  * `limits` may be NULL (defaults). */
 xc_expr_t *xc_from_flux(const json_t *constraint, const xc_limits_t *limits,
 			xc_error_t *err);
+
+/* xc_from_flux for JSON text (`len` bytes): XC_E_TOO_LONG past
+ * limits->max_flux_length, XC_E_JSON (offset: where jansson stopped) for
+ * text that is not JSON, else as xc_from_flux. */
+xc_expr_t *xc_from_flux_text(const char *text, size_t len,
+			     const xc_limits_t *limits, xc_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -107,11 +107,14 @@ static void refresh(void)
 			xc_extra_state_t st =
 				xc_nodes_state(fresh, xc_nodes_count(fresh) - 1);
 
+			char why[96];
+
 			if (st != XC_EXTRA_OBJECT && st != XC_EXTRA_UNSET)
 				slurm_info("%s: node %s: Extra is %s; jobs with --extra skip it",
 					   plugin_type,
 					   esc(n->name, ebuf, sizeof(ebuf)),
-					   xc_extra_state_text(st));
+					   xc_extra_state_explain(st, &cfg.limits,
+								  why, sizeof(why)));
 		}
 	}
 	pthread_mutex_lock(&lock);
@@ -156,10 +159,11 @@ int init(void)
 
 	xc_plugin_config_path(path, sizeof(path));
 	xc_plugin_config_read(&cfg, path, log_config_problem);
-	slurm_info("%s: %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu",
+	slurm_info("%s: %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MaxExtraDepth=%u",
 		   plugin_type, cfg.found ? "read" : "no", path,
 		   cfg.refresh_interval, cfg.limits.max_request_length,
-		   cfg.limits.max_depth, cfg.limits.max_extra_length);
+		   cfg.limits.max_depth, cfg.limits.max_extra_length,
+		   cfg.limits.max_extra_depth);
 	pthread_mutex_lock(&lock);
 	stopping = false;
 	pthread_mutex_unlock(&lock);

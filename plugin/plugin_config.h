@@ -8,6 +8,7 @@
  *   MaxRequestLength=1024   longest --extra request, bytes (as Slurm)
  *   MaxDepth=1024           deepest parentheses
  *   MaxExtraLength=65536    longest node Extra read, bytes; longer: skipped
+ *   MaxExtraDepth=64        deepest node Extra read; deeper: skipped
  */
 #ifndef SLURM_EXTRA_PLUGIN_CONFIG_H
 #define SLURM_EXTRA_PLUGIN_CONFIG_H

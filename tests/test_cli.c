@@ -154,7 +154,7 @@ static const struct cli_row cli_rows[] = {
 	{ "from-flux '{\"not\":[{\"properties\":[\"slowgpu\"]}]}'", NULL, 2,
 	  "slurm-extra: error: $: 'not' has no --extra equivalent\n" },
 	{ "from-flux '{\"or\":'", NULL, 2,
-	  "slurm-extra: error: the constraint is not valid JSON: unexpected token near end of file (line 1, column 6)\n" },
+	  "slurm-extra: error: not valid JSON: unexpected token near end of file (line 1, column 6)\n" },
 	{ "from-flux", NULL, 2, NULL },
 };
 

@@ -38,6 +38,7 @@ Test(config, missing_file_gives_defaults)
 	cr_assert_eq(cfg.limits.max_request_length, 1024);
 	cr_assert_eq(cfg.limits.max_depth, 1024);
 	cr_assert_eq(cfg.limits.max_extra_length, 65536);
+	cr_assert_eq(cfg.limits.max_extra_depth, 64);
 }
 
 Test(config, every_setting)
@@ -45,13 +46,14 @@ Test(config, every_setting)
 	struct xc_plugin_config cfg;
 
 	write_file("# comment\n\n  refreshinterval = 0.5  # half a second\n"
-		   "MaxRequestLength=2048\nMAXDEPTH=10\nMaxExtraLength=100\n");
+		   "MaxRequestLength=2048\nMAXDEPTH=10\nMaxExtraLength=100\nMaxExtraDepth=5\n");
 	cr_assert_eq(xc_plugin_config_read(&cfg, path, complain), 0);
 	cr_assert(cfg.found);
 	cr_assert_float_eq(cfg.refresh_interval, 0.5, 1e-9);
 	cr_assert_eq(cfg.limits.max_request_length, 2048);
 	cr_assert_eq(cfg.limits.max_depth, 10);
 	cr_assert_eq(cfg.limits.max_extra_length, 100);
+	cr_assert_eq(cfg.limits.max_extra_depth, 5);
 	unlink(path);
 }
 

@@ -168,7 +168,7 @@ Test(eval, extra_states)
 	cr_assert_not_null(v);
 	cr_assert_eq(st, XC_EXTRA_OBJECT);
 	json_decref(v);
-	/* 10,000 levels deep: refused by jansson's own bound, no crash */
+	/* 10,000 levels deep: refused before jansson builds anything */
 	deep = malloc(20010);
 	memcpy(deep, "{\"a\":", 5);
 	memset(deep + 5, '[', 10000);
@@ -176,10 +176,60 @@ Test(eval, extra_states)
 	memcpy(deep + 20005, "}", 2);
 	cr_assert_null(xc_extra_load(deep, strlen(deep), &(xc_limits_t){
 		.max_extra_length = 1 << 20 }, &st));
-	cr_assert_eq(st, XC_EXTRA_INVALID);
+	cr_assert_eq(st, XC_EXTRA_TOO_DEEP);
 	free(deep);
 	cr_assert_str_eq(xc_extra_state_text(XC_EXTRA_INVALID),
 			 "not valid JSON");
+}
+
+/* `{"a":[[...]]}` nested `depth` brackets deep in all. */
+static char *nested_extra(unsigned depth)
+{
+	char *s = malloc(2 * depth + 8);
+
+	strcpy(s, "{\"a\":");
+	memset(s + 5, '[', depth - 1);
+	memset(s + 5 + depth - 1, ']', depth - 1);
+	strcpy(s + 5 + 2 * (depth - 1), "}");
+	return s;
+}
+
+Test(eval, extra_limits_at_and_past)
+{
+	char buf[80], *at = nested_extra(XC_DEFAULT_MAX_EXTRA_DEPTH),
+		      *past = nested_extra(XC_DEFAULT_MAX_EXTRA_DEPTH + 1);
+	char *text = malloc(XC_DEFAULT_MAX_EXTRA_LENGTH + 2);
+	xc_extra_state_t st;
+	json_t *v;
+
+	v = xc_extra_load(at, strlen(at), NULL, &st);
+	cr_assert_not_null(v, "64 levels is within the default");
+	json_decref(v);
+	cr_assert_null(xc_extra_load(past, strlen(past), NULL, &st));
+	cr_assert_eq(st, XC_EXTRA_TOO_DEEP);
+	cr_assert_str_eq(xc_extra_state_explain(st, NULL, buf, sizeof(buf)),
+			 "nested deeper than the limit of 64");
+	/* brackets inside strings do not count */
+	{
+		const char *t = "{\"a\":\"[[[[[[\\\"[[[\"}";
+
+		v = xc_extra_load(t, strlen(t), &(xc_limits_t){ .max_extra_depth = 2 }, &st);
+	}
+	cr_assert_not_null(v);
+	json_decref(v);
+
+	memset(text, ' ', XC_DEFAULT_MAX_EXTRA_LENGTH + 1);
+	memcpy(text, "{\"a\":1}", 7);
+	v = xc_extra_load(text, XC_DEFAULT_MAX_EXTRA_LENGTH, NULL, &st);
+	cr_assert_not_null(v, "65536 bytes is within the default");
+	json_decref(v);
+	cr_assert_null(xc_extra_load(text, XC_DEFAULT_MAX_EXTRA_LENGTH + 1, NULL, &st));
+	cr_assert_eq(st, XC_EXTRA_TOO_LONG);
+	cr_assert_str_eq(xc_extra_state_explain(st, NULL, buf, sizeof(buf)),
+			 "longer than the limit of 65536 bytes");
+	free(text);
+	free(at);
+	free(past);
 }
 
 Test(eval, null_arguments)

@@ -260,3 +260,53 @@ Test(flux, generated_round_trip)
 	for (int i = 0; i < NODES; i++)
 		json_decref(nodes[i]);
 }
+
+Test(flux, text_length_limit_and_bad_json)
+{
+	xc_limits_t small = { .max_flux_length = 18 };
+	const char *ok = "{\"extra\":[\"a=1\"]}"; /* 18 bytes */
+	xc_error_t err;
+	xc_expr_t *e;
+
+	e = xc_from_flux_text(ok, strlen(ok), &small, &err);
+	cr_assert_not_null(e, "%s", err.message);
+	xc_expr_destroy(e);
+	cr_assert_null(xc_from_flux_text("{\"extra\":[\"a=12\"]}", 19, &small, &err));
+	cr_assert_eq(err.code, XC_E_TOO_LONG);
+	cr_assert_str_eq(err.message, "the constraint is 19 bytes, longer than the limit of 18");
+	cr_assert_null(xc_from_flux_text("{\"or\":", 6, NULL, &err));
+	cr_assert_eq(err.code, XC_E_JSON);
+	cr_assert_leq(err.offset, 6);
+	cr_assert_null(xc_from_flux_text(NULL, 0, NULL, &err));
+	cr_assert_eq(err.code, XC_E_INVALID_ARG);
+}
+
+/* `levels` nested and groups, built in memory (jansson's own parser stops
+ * at 2048 JSON levels, two per constraint level). */
+static json_t *nested_and(unsigned levels)
+{
+	json_t *j = json_pack("{s:[s]}", "extra", "a=1");
+
+	for (unsigned i = 1; i < levels; i++)
+		j = json_pack("{s:[o,{s:[s]}]}", "and", j, "extra", "b=2");
+	return j;
+}
+
+Test(flux, depth_limit_at_and_past)
+{
+	xc_limits_t limits = { .max_request_length = 1 << 20 };
+	json_t *at = nested_and(XC_DEFAULT_MAX_DEPTH + 1);
+	json_t *past = nested_and(XC_DEFAULT_MAX_DEPTH + 2);
+	xc_error_t err;
+	xc_expr_t *e;
+
+	e = xc_from_flux(at, &limits, &err);
+	cr_assert_not_null(e, "%s", err.message);
+	xc_expr_destroy(e);
+	cr_assert_null(xc_from_flux(past, &limits, &err));
+	cr_assert_eq(err.code, XC_E_TOO_DEEP);
+	cr_assert(strstr(err.message, "constraints nested deeper than the limit of 1024"),
+		  "%s", err.message);
+	json_decref(at);
+	json_decref(past);
+}
