@@ -13,6 +13,9 @@
  * Everything here must be safe inside slurmctld: no abort, every failure a
  * refusal with a message or a log line, request text escaped in logs.
  */
+#define _GNU_SOURCE /* dladdr, RTLD_NODELETE */
+
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -39,16 +42,31 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 /* The SPANK option's variable: _SLURM_SPANK_OPTION_<plugin>_<option>. */
 #define SPANK_VAR "_SLURM_SPANK_OPTION_extra_extra="
 
-static struct xc_plugin_config cfg;
+/*
+ * The node table and the thread that refreshes it.  Each init() makes a new
+ * context; the plugin and its thread each hold a reference.  fini() waits
+ * at most 0.9 s for the thread: a thread still inside slurm_load_node() then
+ * (slurmctld may be unable to answer it until fini returns, e.g. during a
+ * reconfigure that holds its locks) is detached, and frees the context
+ * itself when the call returns.  The plugin's code stays mapped for it:
+ * init() marks the plugin RTLD_NODELETE.
+ */
+struct refresher {
+	pthread_mutex_t lock;      /* guards everything below */
+	pthread_cond_t wake;       /* fini -> thread: stop; thread -> fini: done */
+	struct xc_plugin_config cfg;
+	xc_nodes_t *table;         /* NULL until the first load */
+	time_t table_time;         /* last_update of the loaded node data */
+	bool stopping;             /* fini asked the thread to stop */
+	bool exited;               /* the thread has left its loop */
+	bool failing;              /* the last load failed (log once) */
+	int refs;                  /* plugin + thread */
+	pthread_t thread;
+};
 
-/* Guards `table` and `table_time`, and wakes the thread for fini(). */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
-static xc_nodes_t *table;      /* NULL until the first load */
-static time_t table_time;      /* last_update of the loaded node data */
-static bool stopping;
-static bool thread_running;
-static pthread_t thread;
+/* The context job_submit() uses.  init(), fini() and job_submit() are
+ * serialised by slurmctld (its job_submit context lock). */
+static struct refresher *current;
 
 /* Logs `text` escaped (no control bytes, no '%'). */
 static const char *esc(const char *text, char *buf, size_t size)
@@ -61,81 +79,89 @@ static void log_config_problem(const char *message)
 	slurm_error("%s: %s", plugin_type, message);
 }
 
-/* Loads the node data when it changed since table_time and swaps in a new
- * table.  Only this thread writes `table`, so it reads the old one
- * without the lock. */
-static void refresh(void)
+/* Drops one reference, with r->lock held; frees `r` at the last one. */
+static void release(struct refresher *r)
 {
-	static bool failing;
+	bool last = --r->refs == 0;
+
+	pthread_mutex_unlock(&r->lock);
+	if (!last)
+		return;
+	xc_nodes_destroy(r->table);
+	pthread_cond_destroy(&r->wake);
+	pthread_mutex_destroy(&r->lock);
+	free(r);
+}
+
+/* Loads the node data when it changed since r->table_time and swaps in a
+ * new table.  Only the thread writes the table, so it reads the old one
+ * without the lock. */
+static void refresh(struct refresher *r)
+{
 	node_info_msg_t *msg = NULL;
 	xc_nodes_t *fresh, *old;
-	char ebuf[256];
+	char ebuf[256], why[96];
 
-	if (slurm_load_node(table_time, &msg, SHOW_ALL) != SLURM_SUCCESS) {
+	if (slurm_load_node(r->table_time, &msg, SHOW_ALL) != SLURM_SUCCESS) {
 		int e = slurm_get_errno();
 
-		if (e != SLURM_NO_CHANGE_IN_DATA && !failing) {
+		if (e != SLURM_NO_CHANGE_IN_DATA && !r->failing) {
 			slurm_verbose("%s: cannot load node data yet: %s",
 				      plugin_type, slurm_strerror(e));
-			failing = true;
+			r->failing = true;
 		}
 		return;
 	}
-	if (failing)
+	if (r->failing)
 		slurm_verbose("%s: node data loaded", plugin_type);
-	failing = false;
-	if (!(fresh = xc_nodes_create(&cfg.limits))) {
+	r->failing = false;
+	if (!(fresh = xc_nodes_create(&r->cfg.limits))) {
 		slurm_free_node_info_msg(msg);
 		return;
 	}
 	for (uint32_t i = 0; i < msg->record_count; i++) {
 		node_info_t *n = &msg->node_array[i];
+		xc_extra_state_t st;
 		xc_error_t err;
-		int r;
+		int rc;
 
 		if (!n->name)
 			continue;
-		r = xc_nodes_add(fresh, n->name, n->extra, table, &err);
-		if (r < 0) {
+		rc = xc_nodes_add(fresh, n->name, n->extra, r->table, &err);
+		if (rc < 0) {
 			slurm_error("%s: %s", plugin_type, err.message);
 			xc_nodes_destroy(fresh);
 			slurm_free_node_info_msg(msg);
 			return;
 		}
 		/* Say once, when it is read, that a node's Extra is unusable. */
-		if (r == 0) {
-			xc_extra_state_t st =
-				xc_nodes_state(fresh, xc_nodes_count(fresh) - 1);
-
-			char why[96];
-
-			if (st != XC_EXTRA_OBJECT && st != XC_EXTRA_UNSET)
-				slurm_info("%s: node %s: Extra is %s; jobs with --extra skip it",
-					   plugin_type,
-					   esc(n->name, ebuf, sizeof(ebuf)),
-					   xc_extra_state_explain(st, &cfg.limits,
-								  why, sizeof(why)));
-		}
+		st = xc_nodes_state(fresh, xc_nodes_count(fresh) - 1);
+		if (rc == 0 && st != XC_EXTRA_OBJECT && st != XC_EXTRA_UNSET)
+			slurm_info("%s: node %s: Extra is %s; jobs with --extra skip it",
+				   plugin_type, esc(n->name, ebuf, sizeof(ebuf)),
+				   xc_extra_state_explain(st, &r->cfg.limits, why,
+							  sizeof(why)));
 	}
-	pthread_mutex_lock(&lock);
-	old = table;
-	table = fresh;
-	table_time = msg->last_update;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&r->lock);
+	old = r->table;
+	r->table = fresh;
+	r->table_time = msg->last_update;
+	pthread_mutex_unlock(&r->lock);
 	xc_nodes_destroy(old);
 	slurm_free_node_info_msg(msg);
 }
 
 static void *refresh_thread(void *arg)
 {
-	(void)arg;
-	pthread_mutex_lock(&lock);
-	while (!stopping) {
-		struct timespec until;
-		double whole, frac = modf(cfg.refresh_interval, &whole);
+	struct refresher *r = arg;
 
-		pthread_mutex_unlock(&lock);
-		refresh();
+	pthread_mutex_lock(&r->lock);
+	while (!r->stopping) {
+		struct timespec until;
+		double whole, frac = modf(r->cfg.refresh_interval, &whole);
+
+		pthread_mutex_unlock(&r->lock);
+		refresh(r);
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += (time_t)whole;
 		until.tv_nsec += (long)(frac * 1e9);
@@ -143,55 +169,99 @@ static void *refresh_thread(void *arg)
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000L;
 		}
-		pthread_mutex_lock(&lock);
-		while (!stopping &&
-		       pthread_cond_timedwait(&wake, &lock, &until) == 0)
+		pthread_mutex_lock(&r->lock);
+		while (!r->stopping &&
+		       pthread_cond_timedwait(&r->wake, &r->lock, &until) == 0)
 			;
 	}
-	pthread_mutex_unlock(&lock);
+	r->exited = true;
+	pthread_cond_broadcast(&r->wake);
+	release(r);
 	return NULL;
+}
+
+/* Keeps this plugin's code mapped after Slurm unloads it, for a detached
+ * refresh thread still running. */
+static void stay_mapped(void)
+{
+	Dl_info info;
+
+	if (dladdr((void *)stay_mapped, &info) && info.dli_fname &&
+	    !dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE))
+		slurm_verbose("%s: cannot pin the plugin: %s", plugin_type,
+			      dlerror());
 }
 
 int init(void)
 {
+	struct refresher *r = calloc(1, sizeof(*r));
 	char path[4096];
 	int rc;
 
+	if (!r)
+		return SLURM_ERROR;
 	xc_plugin_config_path(path, sizeof(path));
-	xc_plugin_config_read(&cfg, path, log_config_problem);
+	xc_plugin_config_read(&r->cfg, path, log_config_problem);
 	slurm_info("%s: %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MaxExtraDepth=%u",
-		   plugin_type, cfg.found ? "read" : "no", path,
-		   cfg.refresh_interval, cfg.limits.max_request_length,
-		   cfg.limits.max_depth, cfg.limits.max_extra_length,
-		   cfg.limits.max_extra_depth);
-	pthread_mutex_lock(&lock);
-	stopping = false;
-	pthread_mutex_unlock(&lock);
-	rc = pthread_create(&thread, NULL, refresh_thread, NULL);
+		   plugin_type, r->cfg.found ? "read" : "no", path,
+		   r->cfg.refresh_interval, r->cfg.limits.max_request_length,
+		   r->cfg.limits.max_depth, r->cfg.limits.max_extra_length,
+		   r->cfg.limits.max_extra_depth);
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->wake, NULL);
+	r->refs = 2;
+	stay_mapped();
+	rc = pthread_create(&r->thread, NULL, refresh_thread, r);
 	if (rc != 0) {
 		slurm_error("%s: cannot start the node data thread: %s",
 			    plugin_type, strerror(rc));
+		pthread_mutex_lock(&r->lock);
+		r->refs = 1;
+		release(r);
 		return SLURM_ERROR;
 	}
-	thread_running = true;
+	current = r;
 	return SLURM_SUCCESS;
 }
 
 int fini(void)
 {
-	if (thread_running) {
-		pthread_mutex_lock(&lock);
-		stopping = true;
-		pthread_cond_broadcast(&wake);
-		pthread_mutex_unlock(&lock);
-		pthread_join(thread, NULL);
-		thread_running = false;
+	struct refresher *r = current;
+	struct timespec t0, t1, until;
+	long ms;
+
+	if (!r)
+		return SLURM_SUCCESS;
+	current = NULL;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* At most 0.9 s, so that fini returns within 1 s. */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += 900000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
 	}
-	pthread_mutex_lock(&lock);
-	xc_nodes_destroy(table);
-	table = NULL;
-	table_time = 0;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&r->lock);
+	r->stopping = true;
+	pthread_cond_broadcast(&r->wake);
+	while (!r->exited &&
+	       pthread_cond_timedwait(&r->wake, &r->lock, &until) == 0)
+		;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (long)((t1.tv_sec - t0.tv_sec) * 1000 +
+		    (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	if (r->exited) {
+		pthread_mutex_unlock(&r->lock);
+		pthread_join(r->thread, NULL);
+		slurm_info("%s: node data thread stopped in %ld ms", plugin_type,
+			   ms);
+		pthread_mutex_lock(&r->lock);
+	} else {
+		pthread_detach(r->thread);
+		slurm_info("%s: node data thread stopped in %ld ms (left to finish its Slurm call on its own)",
+			   plugin_type, ms);
+	}
+	release(r);
 	return SLURM_SUCCESS;
 }
 
@@ -218,10 +288,11 @@ static int refuse(char **err_msg, int rc, const char *text)
 	return rc;
 }
 
-/* With the lock held: adds the nodes of `table` that `expr` does not match
- * to job_desc->exc_nodes.  Returns SLURM_SUCCESS or refuses. */
-static int filter_nodes(job_desc_msg_t *job_desc, const xc_expr_t *expr,
-			const char *request, uint32_t uid, char **err_msg)
+/* With the table's lock held: adds the nodes of `table` that `expr` does
+ * not match to job_desc->exc_nodes.  Returns SLURM_SUCCESS or refuses. */
+static int filter_nodes(job_desc_msg_t *job_desc, const xc_nodes_t *table,
+			const xc_expr_t *expr, const char *request,
+			uint32_t uid, char **err_msg)
 {
 	size_t count = xc_nodes_count(table), n;
 	bool *matched = calloc(count ? count : 1, sizeof(*matched));
@@ -287,7 +358,10 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 
 	if (!job_desc || !(request = job_request(job_desc)))
 		return SLURM_SUCCESS;
-	if (!(expr = xc_parse(request, &cfg.limits, &err))) {
+	if (!current)
+		return refuse(err_msg, SLURM_ERROR,
+			      "--extra: the job_submit/extra plugin is not running");
+	if (!(expr = xc_parse(request, &current->cfg.limits, &err))) {
 		char *text = xc_error_render(request, &err, "--extra: ");
 
 		slurm_info("%s: uid %u: invalid request '%s': %s",
@@ -298,14 +372,14 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		free(text);
 		return rc;
 	}
-	pthread_mutex_lock(&lock);
-	if (!table)
+	pthread_mutex_lock(&current->lock);
+	if (!current->table)
 		rc = refuse(err_msg, SLURM_ERROR,
 			    "--extra: node data are not loaded yet; submit again in a few seconds");
 	else
-		rc = filter_nodes(job_desc, expr, request, submit_uid,
-				  err_msg);
-	pthread_mutex_unlock(&lock);
+		rc = filter_nodes(job_desc, current->table, expr, request,
+				  submit_uid, err_msg);
+	pthread_mutex_unlock(&current->lock);
 	xc_expr_destroy(expr);
 	return rc;
 }
