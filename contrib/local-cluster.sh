@@ -8,6 +8,8 @@
 #   contrib/local-cluster.sh extra    give the nodes contrib/examples/nodes.json
 #   contrib/local-cluster.sh stop     stop the cluster
 #   contrib/local-cluster.sh env      print the SLURM_CONF line for a shell
+#   (for tests: ctld-restart, ctld-stop, ctld-start, slurmd stop|start NODE...,
+#    wait-nodes)
 #
 # Runs as root on Debian 12 (or a machine with Slurm 22.05+ installed).
 # Everything the cluster writes is under $XC_STATE
@@ -155,6 +157,47 @@ start_cluster() {
 	say "cluster up: $(sinfo -h -o '%D nodes %T' | paste -sd, -)"
 }
 
+# Stops slurmctld only (its state is kept).
+stop_ctld() {
+	local f="$STATE/slurmctld.pid" pid
+	[ -f "$f" ] || return 0
+	pid=$(cat "$f")
+	kill "$pid" 2>/dev/null || true
+	for _ in $(seq 300); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null && die "slurmctld did not stop within 30 s"
+	rm -f "$f"
+}
+
+# Starts slurmctld on the saved state (jobs, node Extra) and waits for it.
+start_ctld() {
+	slurmctld
+	for _ in $(seq 100); do
+		scontrol ping 2>/dev/null | grep -q UP && return 0
+		sleep 0.1
+	done
+	die "slurmctld did not answer"
+}
+
+# slurmd_ctl stop|start NODE...
+slurmd_ctl() {
+	local action=$1 n pid
+	shift
+	for n in "$@"; do
+		if [ "$action" = stop ]; then
+			[ -f "$STATE/slurmd-$n.pid" ] || continue
+			pid=$(cat "$STATE/slurmd-$n.pid")
+			kill "$pid" 2>/dev/null || true
+			for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+			rm -f "$STATE/slurmd-$n.pid"
+		else
+			slurmd -N "$n"
+		fi
+	done
+}
+
 set_extra() {
 	local file=${1:-$SRC/contrib/examples/nodes.json}
 	say "node Extra from $file"
@@ -224,5 +267,10 @@ start) start_cluster ;;
 extra) set_extra "${2:-}" ;;
 stop) stop_daemons; say "cluster stopped" ;;
 env) echo "export SLURM_CONF=$SLURM_CONF" ;;
-*) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 2 ;;
+ctld-restart) stop_ctld; start_ctld ;;
+ctld-stop) stop_ctld ;;
+ctld-start) start_ctld ;;
+slurmd) shift; slurmd_ctl "$@" ;;
+wait-nodes) wait_for_nodes ;;
+*) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 2 ;;
 esac

@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include "table.h"
+#include "leakcheck.h"
+
+LEAK_CHECKED(cli);
 
 struct run {
 	int status;

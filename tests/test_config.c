@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include "plugin_config.h"
+#include "leakcheck.h"
+
+LEAK_CHECKED(config);
 
 static char path[] = "/tmp/xc-config-XXXXXX";
 static int complaints;

@@ -7,6 +7,9 @@
 #include <math.h>
 
 #include "xc_private.h"
+#include "leakcheck.h"
+
+LEAK_CHECKED(convert);
 
 struct number_row {
 	const char *text;

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "xc.h"
+#include "leakcheck.h"
+
+LEAK_CHECKED(error);
 
 struct render_row {
 	const char *request;

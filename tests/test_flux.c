@@ -8,96 +8,12 @@
 #include <string.h>
 
 #include "gen.h"
+#include "cases.h"
 #include "table.h"
 #include "xc.h"
+#include "leakcheck.h"
 
-struct flux_row {
-	const char *json;
-	xc_errcode_t code;
-	const char *text; /* the request, or the error message */
-};
-
-static const struct flux_row flux_rows[] = {
-	/* RFC 31 examples */
-	{ "{ \"properties\": [ \"ssd\" ] }", XC_E_FLUX_NO_EQUIVALENT,
-	  "$: 'properties' has no --extra equivalent" },
-	{ "{ \"properties\": [ \"^slowgpu\" ] }", XC_E_FLUX_NO_EQUIVALENT,
-	  "$: 'properties' has no --extra equivalent" },
-	{ "{ \"not\": [ { \"properties\": [ \"slowgpu\" ] } ] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
-	{ "{ \"not\": [{ \"properties\": [ \"foo\", \"bar\" ]}] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
-	{ "{ \"or\": [ { \"properties\": [ \"ssd\" ] }, { \"properties\": [ \"huge\" ] } ] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$.or[0]: 'properties' has no --extra equivalent" },
-	{ "{ \"or\": [{ \"properties\": [ \"foo\" ]}, { \"properties\": [ \"bar\" ]}] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$.or[0]: 'properties' has no --extra equivalent" },
-	{ "{ \"hostlist\": [ \"host[0-1]\" ] }", XC_E_FLUX_NO_EQUIVALENT,
-	  "$: 'hostlist' has no --extra equivalent" },
-	{ "{ \"not\": [ { \"hostlist\": [ \"host[0-1]\" ] } ] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
-	{ "{ \"and\": [ { \"hostlist\": [ \"host[0-1]\" ] }, { \"properties\": [ \"ssd\" ] } ] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$.and[0]: 'hostlist' has no --extra equivalent" },
-	{ "{ \"ranks\": [ \"0\" ] }", XC_E_FLUX_NO_EQUIVALENT,
-	  "$: 'ranks' has no --extra equivalent" },
-	{ "{ \"or\": [] }", XC_E_FLUX_NO_EQUIVALENT,
-	  "$: an empty 'or' (always match) has no --extra equivalent" },
-	{ "{ \"and\": [] }", XC_E_FLUX_NO_EQUIVALENT,
-	  "$: an empty 'and' (always match) has no --extra equivalent" },
-	{ "{ \"not\": [] }", XC_E_FLUX_NO_EQUIVALENT,
-	  "$: 'not' has no --extra equivalent" },
-	{ "{}", XC_E_FLUX_NO_EQUIVALENT,
-	  "$: {} (always match) has no --extra equivalent" },
-	/* RFC 43 examples */
-	{ "{ \"userid\": [ 42, 43 ] }", XC_E_FLUX_OPERATOR,
-	  "$: unknown operator 'userid' (expected and, or, extra)" },
-	{ "{ \"not\": [ { \"queue\": [ \"foobar\" ] } ] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
-	{ "{ \"states\": [ \"depend\", \"priority\", \"sched\" ] }",
-	  XC_E_FLUX_OPERATOR, "$: unknown operator 'states' (expected and, or, extra)" },
-	{ "{ \"and\": [ { \"userid\": [ 42 ] }, { \"t_submit\": [ \">946713600.0\" ] } ] }",
-	  XC_E_FLUX_OPERATOR, "$.and[0]: unknown operator 'userid' (expected and, or, extra)" },
-	{ "{ \"and\": [ { \"queue\": [ \"foobar\" ] }, { \"userid\": [ 42 ] } ] }",
-	  XC_E_FLUX_OPERATOR, "$.and[0]: unknown operator 'queue' (expected and, or, extra)" },
-	{ "{ \"and\": [ { \"userid\": [ 42 ] }, { \"queue\": [ \"foobar\" ] } ] }",
-	  XC_E_FLUX_OPERATOR, "$.and[0]: unknown operator 'userid' (expected and, or, extra)" },
-	{ "{ \"states\": [ \"run\" ] }", XC_E_FLUX_OPERATOR,
-	  "$: unknown operator 'states' (expected and, or, extra)" },
-	/* flux.md's example and the symbolic form */
-	{ "{\"or\":[{\"and\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"b=2\"]}]},{\"extra\":[\"c>=3.5\"]}]}",
-	  XC_OK, "(a=1&b=2)|c>=3.5" },
-	{ "{\"extra\":[\"a=1\"]}", XC_OK, "a=1" },
-	{ "{\"extra\":[\"a=1\",\"b!=x\",\" c<= 2\"]}", XC_OK, "a=1&b!=x& c<= 2" },
-	{ "{\"and\":[{\"extra\":[\"a=1\",\"b=2\"]},{\"extra\":[\"c=3\"]}]}", XC_OK, "(a=1&b=2)&c=3" },
-	{ "{\"or\":[{\"extra\":[\"a=1\"]}]}", XC_OK, "a=1" },
-	{ "{\"and\":[{\"or\":[{\"extra\":[\"t_submit>946713600.0\"]}]}]}", XC_OK,
-	  "t_submit>946713600.0" },
-	{ "{\"extra\":[\"s=\\\"Hello\\\"\"]}", XC_OK, "s=\"Hello\"" },
-	/* shapes */
-	{ "[1]", XC_E_FLUX_SHAPE,
-	  "$: a constraint must be a JSON object like {\"extra\": [\"gpu=true\"]}" },
-	{ "{\"and\":[1]}", XC_E_FLUX_SHAPE,
-	  "$.and[0]: a constraint must be a JSON object like {\"extra\": [\"gpu=true\"]}" },
-	{ "{\"extra\":[\"a=1\"],\"or\":[]}", XC_E_FLUX_SHAPE,
-	  "$: a constraint has exactly one operator, found 2" },
-	{ "{\"extra\":\"a=1\"}", XC_E_FLUX_SHAPE, "$: the value of 'extra' must be an array" },
-	{ "{\"extra\":[]}", XC_E_FLUX_SHAPE, "$: 'extra' needs at least one leaf" },
-	{ "{\"extra\":[1]}", XC_E_FLUX_SHAPE,
-	  "$.extra[0]: a leaf must be a string like \"gpu=true\"" },
-	{ "{\"or\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"gpu\"]}]}", XC_E_NO_CMPOP,
-	  "$.or[1].extra[0]: comparison operator expected after key 'gpu'" },
-	{ "{\"extra\":[\"a=1&b=2\"]}", XC_E_FLUX_SHAPE,
-	  "$.extra[0]: '&' cannot appear in a leaf (column 4)" },
-	{ "{\"extra\":[\"(a=1)\"]}", XC_E_FLUX_SHAPE,
-	  "$.extra[0]: '(' cannot appear in a leaf (column 1)" },
-	{ "{\"extra\":[\"a==1\"]}", XC_E_BAD_CMPOP,
-	  "$.extra[0]: invalid comparison operator '==' (use =, !=, >, >=, <, <=)" },
-	{ "{\"extra\":[\"\"]}", XC_E_EMPTY, "$.extra[0]: empty leaf" },
-	{ "{\"extra\":[\"a=1\\u0000\"]}", XC_E_JSON, NULL },
-	{ "{\"and\":[{\"extra\":[\"a=1\"]},{\"or\":[{\"extra\":[\"b=1\"]},{\"ranks\":[\"0\"]}]}]}",
-	  XC_E_FLUX_NO_EQUIVALENT, "$.and[1].or[1]: 'ranks' has no --extra equivalent" },
-	{ "{\"\\u0001op\":[]}", XC_E_FLUX_OPERATOR,
-	  "$: unknown operator '\\x01op' (expected and, or, extra)" },
-};
+LEAK_CHECKED(flux);
 
 ROW_TEST(flux, from, struct flux_row, flux_rows)
 {
@@ -127,21 +43,6 @@ ROW_TEST(flux, from, struct flux_row, flux_rows)
 	xc_expr_destroy(e);
 	json_decref(j);
 }
-
-struct to_row {
-	const char *request;
-	const char *json;
-};
-
-static const struct to_row to_rows[] = {
-	{ "(a=1&b=2)|c>=3.5",
-	  "{\"or\":[{\"and\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"b=2\"]}]},{\"extra\":[\"c>=3.5\"]}]}" },
-	{ "a=1", "{\"extra\":[\"a=1\"]}" },
-	{ "((((i=5))))", "{\"extra\":[\"i=5\"]}" },
-	{ "( a=   b)", "{\"extra\":[\" a=   b\"]}" },
-	{ "s=\"Hello\",t!=x", "{\"and\":[{\"extra\":[\"s=\\\"Hello\\\"\"]},{\"extra\":[\"t!=x\"]}]}" },
-	{ "gpu=true&mem>=512", "{\"and\":[{\"extra\":[\"gpu=true\"]},{\"extra\":[\"mem>=512\"]}]}" },
-};
 
 ROW_TEST(flux, to, struct to_row, to_rows)
 {

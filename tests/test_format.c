@@ -7,6 +7,9 @@
 #include <stdlib.h>
 
 #include "xc.h"
+#include "leakcheck.h"
+
+LEAK_CHECKED(format);
 
 static const char *const requests[] = {
 	"a=1.23", "a=   b", "a!=1.23|foo!=blah", "( a=b)", "((((i=5))))",

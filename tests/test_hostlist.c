@@ -15,6 +15,9 @@
 #include "hostlist.h"
 #include "table.h"
 #include "xc.h"
+#include "leakcheck.h"
+
+LEAK_CHECKED(hostlist);
 
 struct hl_row {
 	const char *names; /* space-separated */

@@ -3,9 +3,13 @@
  * reuse of parsed Extra across refreshes, and matching every node.
  */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "xc.h"
+#include "leakcheck.h"
+
+LEAK_CHECKED(nodes);
 
 Test(nodes, states_and_matching)
 {
@@ -76,4 +80,27 @@ Test(nodes, add_json_and_bad_arguments)
 	json_decref(arr);
 	xc_nodes_destroy(t);
 	xc_nodes_destroy(NULL);
+}
+
+/* The leak check itself: a test that leaks must fail (abort). */
+LEAK_CHECKED(leakcheck);
+
+#ifdef XC_HAVE_LSAN
+#define LSAN_ON 1
+#else
+#define LSAN_ON 0
+#endif
+
+/* Runs only in sanitizer builds (skipped otherwise).  The check that
+ * LEAK_CHECKED runs after every test, run here in the test itself so that
+ * Criterion can expect its abort: a leaked block makes it abort.  (When it
+ * aborts in the teardown, Criterion reports "crashed during its setup or
+ * teardown" and counts the test as failed.) */
+Test(leakcheck, a_leak_fails_the_test, .signal = SIGABRT, .disabled = !LSAN_ON)
+{
+	volatile char *p = malloc(64);
+
+	p[0] = 1;
+	p = NULL;
+	xc_leak_check();
 }

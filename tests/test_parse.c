@@ -4,63 +4,15 @@
  * canonical text, invalid ones with their error code and byte offset.
  */
 #include <criterion/criterion.h>
+#include "cases.h"
 #include "table.h"
 #include <stdlib.h>
 #include <string.h>
 
 #include "xc_private.h"
+#include "leakcheck.h"
 
-struct valid_row {
-	const char *request;
-	const char *canonical;
-};
-
-static const struct valid_row valid_rows[] = {
-	/* seeds/002, "examples of valid requests" */
-	{ "a=1.23", "a=1.23" },
-	{ "a=   b", "a=   b" },
-	{ "a!=1.24", "a!=1.24" },
-	{ "a!=1.23|foo!=blah", "a!=1.23|foo!=blah" },
-	{ "b=200", "b=200" },
-	{ "b=true", "b=true" },
-	{ "foo<baz", "foo<baz" },
-	{ "(c<=0.0001&a=1.25)|zed=23.0", "(c<=0.0001&a=1.25)|zed=23.0" },
-	{ "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00000001)",
-	  "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00000001)" },
-	{ "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=true|c>=0.1)",
-	  "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=true|c>=0.1)" },
-	{ "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00001)",
-	  "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00001)" },
-	{ "a!=1.23", "a!=1.23" },
-	{ "b=0", "b=0" },
-	{ "b=false", "b=false" },
-	{ "foo>baz", "foo>baz" },
-	{ "(a=1&b=2)|c=foobar", "(a=1&b=2)|c=foobar" },
-	{ "( a=b)", " a=b" },
-	{ "c>=0.0001", "c>=0.0001" },
-	{ "c=0.00001", "c=0.00001" },
-	/* semantics.md 1.1 to 1.4 */
-	{ "s=Hello ", "s=Hello " },
-	{ "s=\"Hello\"", "s=\"Hello\"" },
-	{ "i=5&s=Hello,f>2", "i=5&s=Hello&f>2" },
-	{ "((((i=5))))", "i=5" },
-	{ "o/x=1", "o/x=1" },
-	{ "o.x=1", "o.x=1" },
-	{ "k{:~}=v.~{}:", "k{:~}=v.~{}:" },
-	{ "gr\xc3\xb6\xc3\x9f" "e=\xe2\x82\xac", "gr\xc3\xb6\xc3\x9f" "e=\xe2\x82\xac" },
-	{ "a<1", "a<1" },
-	{ "a<=1", "a<=1" },
-	{ "a>1", "a>1" },
-	{ "a>=1", "a>=1" },
-	{ "gpu=true&mem>=512", "gpu=true&mem>=512" },
-	{ "(gpu=true&mem>=512)|x=1", "(gpu=true&mem>=512)|x=1" },
-	{ "a=1,b=2,c=3", "a=1&b=2&c=3" },
-	{ "(a=1|b=2)&((c=3))", "(a=1|b=2)&c=3" },
-	{ "((a=1&b=2))", "a=1&b=2" },
-	{ "(a=1&b=2)&c=3", "(a=1&b=2)&c=3" },
-	{ "a= ", "a= " },
-	{ " a =\t1", " a =\t1" },
-};
+LEAK_CHECKED(parse);
 
 ROW_TEST(parse, valid, struct valid_row, valid_rows)
 {
@@ -76,83 +28,6 @@ ROW_TEST(parse, valid, struct valid_row, valid_rows)
 	free(text);
 	xc_expr_destroy(e);
 }
-
-struct error_row {
-	const char *request;
-	xc_errcode_t code;
-	size_t offset;
-	const char *message;  /* NULL: not checked here */
-};
-
-static const struct error_row error_rows[] = {
-	/* seeds/002, "examples of invalid requests" */
-	{ "a,<=6", XC_E_NO_CMPOP, 1,
-	  "comparison operator expected after key 'a'" },
-	{ "a<=6<=", XC_E_VALUE_CMPOP, 4,
-	  "unexpected '<=' in the value of key 'a' (one comparison per leaf)" },
-	{ "a=5&&&b=5", XC_E_ITEM_EXPECTED, 4,
-	  "leaf or '(' expected after '&', found '&'" },
-	{ "a=5|||b=5", XC_E_ITEM_EXPECTED, 4,
-	  "leaf or '(' expected after '|', found '|'" },
-	{ "a====5", XC_E_BAD_CMPOP, 1,
-	  "invalid comparison operator '====' (use =, !=, >, >=, <, <=)" },
-	{ "b<=<=5", XC_E_BAD_CMPOP, 1, NULL },
-	{ "a=5&()", XC_E_ITEM_EXPECTED, 4, "empty parentheses" },
-	{ "a=5&b=5|c=5", XC_E_MIXED_BOOLOPS, 7,
-	  "cannot mix '&' and '|' in one group; add parentheses" },
-	{ "(a=1)&(b=2)|(c=3)", XC_E_MIXED_BOOLOPS, 11, NULL },
-	{ "a=1(b=2)", XC_E_BOOLOP_EXPECTED, 3,
-	  "'&', ',' or '|' expected before '('" },
-	{ "(a=1)(b=2)", XC_E_BOOLOP_EXPECTED, 5, NULL },
-	{ "(((a=1)b=2))", XC_E_BOOLOP_EXPECTED, 7,
-	  "'&', ',' or '|' expected before 'b=2'" },
-	{ " (a=b)", XC_E_NO_CMPOP, 1,
-	  "comparison operator expected after key ' '" },
-	{ "((c=0.00001)", XC_E_UNCLOSED_PAREN, 12,
-	  "')' expected (to close '(' at column 1) before the end of the request" },
-	/* semantics.md 1.1 */
-	{ "i==5", XC_E_BAD_CMPOP, 1, NULL },
-	{ "i=!5", XC_E_BAD_CMPOP, 1, NULL },
-	{ "i=>5", XC_E_BAD_CMPOP, 1, NULL },
-	{ "i<>5", XC_E_BAD_CMPOP, 1, NULL },
-	{ "i!5", XC_E_BAD_CMPOP, 1, NULL },
-	{ "=5", XC_E_EMPTY_KEY, 0, "key expected before '='" },
-	{ "i=", XC_E_EMPTY_VALUE, 2, "value expected after 'i='" },
-	{ "e=", XC_E_EMPTY_VALUE, 2, NULL },
-	{ "a=b=c", XC_E_VALUE_CMPOP, 3, NULL },
-	{ "a=b!", XC_E_VALUE_CMPOP, 3, NULL },
-	{ "x=1>2", XC_E_VALUE_CMPOP, 3, NULL },
-	{ "x>=1<", XC_E_VALUE_CMPOP, 4, NULL },
-	{ "a!b=1", XC_E_BAD_CMPOP, 1, NULL },
-	/* 1.2 */
-	{ "a=5&&b=5", XC_E_ITEM_EXPECTED, 4, NULL },
-	{ "a=5,&b=5", XC_E_ITEM_EXPECTED, 4,
-	  "leaf or '(' expected after ',', found '&'" },
-	/* 1.3 */
-	{ "a=1,b=2|c=3", XC_E_MIXED_BOOLOPS, 7,
-	  "cannot mix ',' and '|' in one group; add parentheses" },
-	{ "a=1|b=2,c=3", XC_E_MIXED_BOOLOPS, 7, NULL },
-	{ "(a=1|b=2&c=3)", XC_E_MIXED_BOOLOPS, 8, NULL },
-	/* 1.4 */
-	{ "&i=5", XC_E_ITEM_EXPECTED, 0, "leaf or '(' expected, found '&'" },
-	{ "i=5&", XC_E_ITEM_EXPECTED, 4,
-	  "leaf or '(' expected after '&', found the end of the request" },
-	{ "i=5|", XC_E_ITEM_EXPECTED, 4, NULL },
-	{ "(i=5&)", XC_E_ITEM_EXPECTED, 5,
-	  "leaf or '(' expected after '&', found ')'" },
-	{ "()", XC_E_ITEM_EXPECTED, 0, "empty parentheses" },
-	{ "i=5)", XC_E_UNMATCHED_PAREN, 3, "unmatched ')'" },
-	{ "(i=5))", XC_E_UNMATCHED_PAREN, 5, NULL },
-	{ "", XC_E_EMPTY, 0, "empty request" },
-	{ "(", XC_E_ITEM_EXPECTED, 1, NULL },
-	{ ")", XC_E_ITEM_EXPECTED, 0, NULL },
-	{ "(a=1", XC_E_UNCLOSED_PAREN, 4, NULL },
-	{ "a", XC_E_NO_CMPOP, 1, NULL },
-	{ "a=1&b", XC_E_NO_CMPOP, 5, NULL },
-	{ "gpu=true&mem>=512|x=1", XC_E_MIXED_BOOLOPS, 17, NULL },
-	{ "a=1&|b=2", XC_E_ITEM_EXPECTED, 4, NULL },
-	{ "(a=1)b", XC_E_BOOLOP_EXPECTED, 5, NULL },
-};
 
 ROW_TEST(parse, invalid, struct error_row, error_rows)
 {

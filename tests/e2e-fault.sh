@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# e2e-fault.sh - the real controller under fault: hostile node Extra,
+# hostile requests, reconfigure and restarts, slurmctld before any slurmd.
+# After each, slurmctld must still answer.  Needs root, `make install` and
+# `make check` (for tests/slurm-helper).  Closes with
+# "fault: N passed, M failed".
+set -uo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CLUSTER="$SRC/contrib/local-cluster.sh"
+HELPER="$SRC/tests/slurm-helper"
+export XC_STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
+export SLURM_CONF="$XC_STATE/slurm.conf"
+LOG="$XC_STATE/log/slurmctld.log"
+TMP=$(mktemp -d)
+REFRESH_WAIT=2.5
+
+. "$SRC/tests/cluster-lib.sh"
+
+alive() { expect "slurmctld still answers ($1)" "$(scontrol ping 2>/dev/null | grep -o UP | head -1)" UP; }
+
+[ "$(id -u)" = 0 ] || { echo "e2e-fault.sh: run as root" >&2; exit 2; }
+[ -x "$HELPER" ] || { echo "e2e-fault.sh: run make check first (tests/slurm-helper)" >&2; exit 2; }
+
+bash "$CLUSTER" start >/dev/null || exit 1
+[ "${XC_KEEP:-0}" = 1 ] || trap 'bash "$CLUSTER" stop >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+bash "$CLUSTER" extra >/dev/null || exit 1
+
+echo "# hostile node Extra: 1 MiB, 10,000 deep, not JSON, an array"
+{ printf '{"gpu":true,"pad":"'; head -c 1048576 /dev/zero | tr '\0' x; printf '"}'; } >"$TMP/big.json"
+"$HELPER" set-extra n1 "$TMP/big.json"
+expect "1 MiB Extra was set on n1" "$(scontrol show node n1 | grep -oP 'Extra=\K.{9}')" '{"gpu":tr'
+{ printf '{"gpu":true,"d":'; head -c 10000 /dev/zero | tr '\0' '['; head -c 10000 /dev/zero | tr '\0' ']'; printf '}'; } >"$TMP/deep.json"
+"$HELPER" set-extra n2 "$TMP/deep.json"
+scontrol update nodename=n3 extra='{"gpu":true,'
+scontrol update nodename=n4 extra='[{"gpu":true}]'
+sleep "$REFRESH_WAIT"
+out=$(sbatch --extra 'gpu=true' --wrap true 2>&1)
+expect_has "no usable node: constrained job refused" "$out" \
+	"--extra: no node satisfies the request (4 checked)"
+id=$(submit)
+expect "unconstrained job unaffected" "$(wait_job "$id")" COMPLETED
+sleep "$REFRESH_WAIT"
+expect "log names n1 once (too long)" \
+	"$(grep -c 'node n1: Extra is longer than the limit of 65536 bytes' "$LOG")" 1
+expect "log names n2 once (too deep)" \
+	"$(grep -c 'node n2: Extra is nested deeper than the limit of 64' "$LOG")" 1
+expect "log names n3 once (not JSON)" "$(grep -c 'node n3: Extra is not valid JSON' "$LOG")" 1
+expect "log names n4 once (array)" \
+	"$(grep -c 'node n4: Extra is JSON but not an object' "$LOG")" 1
+scontrol update nodename=n4 extra='{"gpu":true}'
+sleep "$REFRESH_WAIT"
+job_on "the one usable node is used" "n[1-3]" n4 -- --extra 'gpu=true'
+alive "hostile Extra"
+bash "$CLUSTER" extra >/dev/null
+sleep "$REFRESH_WAIT"
+
+echo "# hostile requests, sent raw to slurmctld (no client check)"
+refused=0 accepted=0 other=0
+for b in $(seq 1 255); do
+	printf 'arch!=x%by' "$(printf '\\%03o' "$b")" >"$TMP/req"
+	out=$("$HELPER" submit "$TMP/req" 2>&1)
+	case "$out" in
+	*"accepted "*) accepted=$((accepted + 1)) ;;
+	*"--extra: "*) refused=$((refused + 1)) ;;
+	*) other=$((other + 1)); echo "  byte $b: $out" ;;
+	esac
+done
+expect "every byte 1-255 in a value: accepted or refused with a message" "$other" 0
+printf '  %d accepted, %d refused\n' "$accepted" "$refused"
+expect "  and the operator bytes were refused" "$([ "$refused" -ge 8 ] && echo yes)" yes
+for req in 'k=%s%n%x%p' '$(reboot)`id`;|x' 'a=1&&b' "k=$(head -c 1018 /dev/zero | tr '\0' v)" \
+	"k=$(head -c 1100 /dev/zero | tr '\0' v)" "$(printf '(%.0s' $(seq 510))a=1$(printf ')%.0s' $(seq 510))" \
+	"$(printf '(%.0s' $(seq 600))a=1" "$(head -c 1020 /dev/zero | tr '\0' '(')"; do
+	printf '%s' "$req" >"$TMP/req"
+	out=$("$HELPER" submit "$TMP/req" 2>&1)
+	case "$out" in
+	*"accepted "* | *"--extra: "*) ok "handled: ${req:0:40}" ;;
+	*) not_ok "handled: ${req:0:40}" "$out" ;;
+	esac
+done
+expect "format directives never reach the log raw" "$(grep -c '%s%n%x%p' "$LOG")" 0
+expect "no control byte in the log" "$(grep -caP '[\x01-\x08\x0b-\x1f\x7f]' "$LOG")" 0
+expect "no byte >= 0x80 from requests in the log" "$(grep -caP '[\x80-\xff]' "$LOG")" 0
+alive "hostile requests"
+scancel -u root
+sleep 1
+
+echo "# scontrol reconfigure with jobs queued"
+for _ in 1 2 3; do submit --hold --extra 'gpu=true' >/dev/null; done
+before=$(squeue -h -t all | wc -l)
+scontrol reconfigure
+sleep 1
+alive "reconfigure"
+expect "no job lost over reconfigure" "$(squeue -h -t all | wc -l)" "$before"
+sleep "$REFRESH_WAIT"
+job_on "filtering works after reconfigure" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
+
+echo "# reconfigure that reloads the plugins (fini and init) with jobs queued"
+before=$(squeue -h -t all | wc -l)
+for plugins in extra,all_partitions extra; do
+	sed -i "s/^JobSubmitPlugins=.*/JobSubmitPlugins=$plugins/" "$SLURM_CONF"
+	t0=$(date +%s%N)
+	scontrol reconfigure
+	expect "reconfigure to $plugins returned within 5 s" \
+		"$(( ($(date +%s%N) - t0) / 1000000000 < 5 ))" 1
+done
+alive "plugin reload"
+expect "no job lost over the plugin reloads" "$(squeue -h -t all | wc -l)" "$before"
+stops=$(grep -oP 'node data thread stopped in \K[0-9]+' "$LOG")
+expect "the refresh thread was stopped twice" "$(wc -w <<<"$stops")" 2
+expect "and stopped and joined within 1 s each time ($(echo $stops) ms)" \
+	"$(awk '$1 >= 1000 {n++} END {print n+0}' <<<"$stops")" 0
+sleep "$REFRESH_WAIT"
+job_on "filtering works after the reload" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
+
+echo "# 20 plugin reloads while the thread loads large node data"
+{ printf '{"gpu":true,"mem":1024,"pad":"'; head -c 60000 /dev/zero | tr '\0' x; printf '"}'; } >"$TMP/60k.json"
+for n in n1 n2 n3 n4; do "$HELPER" set-extra "$n" "$TMP/60k.json"; done
+for i in $(seq 10); do
+	for plugins in extra,all_partitions extra; do
+		sed -i "s/^JobSubmitPlugins=.*/JobSubmitPlugins=$plugins/" "$SLURM_CONF"
+		scontrol reconfigure
+		sleep "0.$((RANDOM % 10))"
+	done
+done
+stops=$(grep -oP 'node data thread stopped in \K[0-9]+' "$LOG")
+expect "22 reloads, 22 stops" "$(wc -w <<<"$stops")" 22
+expect "every stop within 1 s (slowest $(sort -n <<<"$stops" | tail -1) ms)" \
+	"$(awk '$1 >= 1000 {n++} END {print n+0}' <<<"$stops")" 0
+printf '  %d stops left a thread to finish its Slurm call\n' \
+	"$(grep -c 'left to finish its Slurm call' "$LOG")"
+alive "20 plugin reloads"
+bash "$CLUSTER" extra >/dev/null
+sleep "$REFRESH_WAIT"
+job_on "filtering works after 20 reloads" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
+
+echo "# slurmctld restart with jobs queued"
+before=$(squeue -h -t PENDING | wc -l)
+t0=$(date +%s%N)
+bash "$CLUSTER" ctld-restart >/dev/null
+expect "slurmctld restarted within 10 s" "$(( ($(date +%s%N) - t0) / 1000000000 < 10 ))" 1
+alive "restart"
+expect "no queued job lost over the restart" "$(squeue -h -t PENDING | wc -l)" "$before"
+sleep "$REFRESH_WAIT"
+job_on "filtering works after the restart" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
+scancel -u root --state=PENDING
+
+echo "# slurmctld started before any slurmd, then slurmds (re)starting"
+bash "$CLUSTER" slurmd stop n1 n2 n3 n4
+bash "$CLUSTER" ctld-restart >/dev/null
+alive "no slurmd running"
+id=""
+for _ in $(seq 20); do
+	out=$(submit --extra 'gpu=true&mem>=512' 2>&1) && { id=$out; break; }
+	sleep 0.5
+done
+expect "constrained job accepted with no slurmd up" "$([ -n "$id" ] && echo yes)" yes
+expect "  and its ExcNodeList is right" "$(field "$id" ExcNodeList)" "n[2-3]"
+bash "$CLUSTER" slurmd start n1 n2 n3 n4
+bash "$CLUSTER" wait-nodes >/dev/null
+expect "  it runs once slurmds are up" "$(wait_job "$id")" COMPLETED
+expect_in "  on a matching node" "$(field "$id" NodeList)" n1 n4
+bash "$CLUSTER" slurmd stop n1
+bash "$CLUSTER" slurmd start n1
+bash "$CLUSTER" wait-nodes >/dev/null
+job_on "after slurmd n1 restarts" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
+alive "slurmd restarts"
+
+summary fault

@@ -1,0 +1,46 @@
+/*
+ * fuzz.h - what the fuzz targets share.
+ *
+ * Each target (fuzz_*.c) defines LLVMFuzzerTestOneInput, asserting its
+ * properties with CHECK (abort on failure, so libFuzzer and the replay
+ * driver both see it), and fuzz_seeds(), its seed inputs, made from the
+ * unit tests' rows (tests/cases.h).  Built with --enable-fuzzing the
+ * target gets libFuzzer's main; otherwise replay.c's, which runs the seeds
+ * and tests/fuzz/corpus/<target>/ as a plain test in `make check`.
+ */
+#ifndef TESTS_FUZZ_H
+#define TESTS_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(cond)                                                          \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			fprintf(stderr, "%s:%d: property failed: %s\n",      \
+				__FILE__, __LINE__, #cond);                  \
+			abort();                                             \
+		}                                                            \
+	} while (0)
+
+typedef void (*fuzz_emit_t)(const void *data, size_t len, void *ctx);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+void fuzz_seeds(fuzz_emit_t emit, void *ctx);
+
+/* A NUL-terminated copy of the input (malloc'd; the caller frees). */
+static inline char *fuzz_string(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+
+	if (!s)
+		abort();
+	for (size_t i = 0; i < size; i++)
+		s[i] = (char)data[i];
+	s[size] = '\0';
+	return s;
+}
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * fuzz_eval.c - evaluating a request against arbitrary node Extra bytes.
+ * Input: the request, a newline, then the Extra bytes.  Properties: no
+ * crash, no leak; the node table and explain agree with xc_match.
+ */
+#include <string.h>
+
+#include "../cases.h"
+#include "fuzz.h"
+#include "xc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *nl = memchr(data, '\n', size);
+	size_t rlen = nl ? (size_t)(nl - data) : size;
+	char *request = fuzz_string(data, rlen);
+	char *extra = fuzz_string(nl ? nl + 1 : data + size,
+				  nl ? size - rlen - 1 : 0);
+	size_t elen = nl ? size - rlen - 1 : 0;
+	xc_extra_state_t st;
+	xc_nodes_t *t;
+	xc_expr_t *e;
+	json_t *x;
+	bool m, matched[1];
+	char *why;
+
+	e = xc_parse(request, NULL, NULL);
+	if (!e)
+		goto out;
+	x = xc_extra_load(extra, elen, NULL, &st);
+	CHECK((x != NULL) == (st == XC_EXTRA_OBJECT));
+	m = xc_match(e, x);
+	why = xc_explain(e, x);
+	CHECK(why != NULL);
+	CHECK(strstr(why, m ? "result: match\n" : "result: no match\n") != NULL);
+	free(why);
+	/* The node table reads the NUL-terminated text the same way (when
+	 * the bytes hold no NUL). */
+	if (strlen(extra) == elen) {
+		t = xc_nodes_create(NULL);
+		CHECK(xc_nodes_add(t, "n1", elen ? extra : NULL, NULL, NULL) == 0);
+		CHECK(xc_nodes_match(t, e, matched) == (size_t)m);
+		xc_nodes_destroy(t);
+	}
+	json_decref(x);
+	xc_expr_destroy(e);
+out:
+	free(request);
+	free(extra);
+	return 0;
+}
+
+void fuzz_seeds(fuzz_emit_t emit, void *ctx)
+{
+	for (size_t i = 0; i < sizeof(eval_rows) / sizeof(eval_rows[0]); i++) {
+		const struct eval_row *r = &eval_rows[i];
+		size_t rl = strlen(r->request), el = r->extra ? strlen(r->extra) : 0;
+		char *buf = malloc(rl + el + 2);
+
+		memcpy(buf, r->request, rl);
+		buf[rl] = '\n';
+		if (el)
+			memcpy(buf + rl + 1, r->extra, el);
+		emit(buf, rl + 1 + el, ctx);
+		free(buf);
+	}
+}

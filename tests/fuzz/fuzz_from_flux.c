@@ -1,0 +1,52 @@
+/*
+ * fuzz_from_flux.c - reading any bytes as an RFC 31 constraint.
+ * Properties: no crash, no leak; an error has a code and a message; a
+ * constraint that reads prints to a request that parses to the same tree,
+ * and whose symbolic form reads back to the same tree.
+ */
+#include <string.h>
+
+#include "../cases.h"
+#include "fuzz.h"
+#include "xc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	xc_error_t err;
+	xc_expr_t *e, *e2, *e3;
+	json_t *j;
+	char *text;
+
+	e = xc_from_flux_text((const char *)data, size, NULL, &err);
+	if (!e) {
+		CHECK(err.code > XC_OK && err.code < XC_E__COUNT);
+		CHECK(err.message[0] != '\0');
+		CHECK(err.offset <= err.end);
+		return 0;
+	}
+	text = xc_format(e);
+	CHECK(text != NULL);
+	e2 = xc_parse(text, NULL, &err);
+	CHECK(e2 != NULL);
+	CHECK(xc_expr_equal(e, e2));
+	/* Leaves read from JSON are UTF-8, so the way back cannot fail. */
+	j = xc_to_flux(e, &err);
+	CHECK(j != NULL);
+	e3 = xc_from_flux(j, NULL, &err);
+	CHECK(e3 != NULL);
+	CHECK(xc_expr_equal(e, e3));
+	json_decref(j);
+	free(text);
+	xc_expr_destroy(e);
+	xc_expr_destroy(e2);
+	xc_expr_destroy(e3);
+	return 0;
+}
+
+void fuzz_seeds(fuzz_emit_t emit, void *ctx)
+{
+	for (size_t i = 0; i < sizeof(flux_rows) / sizeof(flux_rows[0]); i++)
+		emit(flux_rows[i].json, strlen(flux_rows[i].json), ctx);
+	for (size_t i = 0; i < sizeof(to_rows) / sizeof(to_rows[0]); i++)
+		emit(to_rows[i].json, strlen(to_rows[i].json), ctx);
+}
