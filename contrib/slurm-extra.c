@@ -23,6 +23,8 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
+#include "slurm_compat.h"
+
 #include "hostlist.h"
 #include "xc.h"
 
@@ -184,7 +186,7 @@ static int load_nodes_slurm(xc_nodes_t *t)
 			break;
 		}
 	}
-	slurm_free_node_info_msg(msg);
+	xc_free_node_info_msg(msg);
 	return rc;
 }
 

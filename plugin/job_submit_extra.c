@@ -116,7 +116,7 @@ static void refresh(struct refresher *r)
 		slurm_verbose("%s: node data loaded", plugin_type);
 	r->failing = false;
 	if (!(fresh = xc_nodes_create(&r->cfg.limits))) {
-		slurm_free_node_info_msg(msg);
+		xc_free_node_info_msg(msg);
 		return;
 	}
 	for (uint32_t i = 0; i < msg->record_count; i++) {
@@ -131,7 +131,7 @@ static void refresh(struct refresher *r)
 		if (rc < 0) {
 			slurm_error("%s: %s", plugin_type, err.message);
 			xc_nodes_destroy(fresh);
-			slurm_free_node_info_msg(msg);
+			xc_free_node_info_msg(msg);
 			return;
 		}
 		/* Say once, when it is read, that a node's Extra is unusable. */
@@ -148,7 +148,7 @@ static void refresh(struct refresher *r)
 	r->table_time = msg->last_update;
 	pthread_mutex_unlock(&r->lock);
 	xc_nodes_destroy(old);
-	slurm_free_node_info_msg(msg);
+	xc_free_node_info_msg(msg);
 }
 
 static void *refresh_thread(void *arg)
