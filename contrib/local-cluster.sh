@@ -14,6 +14,8 @@
 # Runs as root on Debian 12 (or a machine with Slurm 22.05+ installed).
 # Everything the cluster writes is under $XC_STATE
 # (default /var/lib/slurm-extra-cluster); it never touches /etc/slurm.
+# For tests: XC_REFRESH (RefreshInterval), XC_MIN_JOB_AGE, XC_JOBCOMP,
+# XC_CPUS (job slots per node).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -75,15 +77,17 @@ MpiDefault=none
 SwitchType=switch/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
+JobCompType=${XC_JOBCOMP:-jobcomp/none}
+JobCompLoc=$STATE/jobcomp.log
 SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
-MinJobAge=3600
+MinJobAge=${XC_MIN_JOB_AGE:-3600}
 JobSubmitPlugins=extra
 PlugStackConfig=$STATE/plugstack.conf
-NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=1 State=UNKNOWN
+$( [ "${XC_CPUS:-1}" -gt 1 ] && echo "SlurmdParameters=config_overrides" )
+NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=${XC_CPUS:-1} State=UNKNOWN
 PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE State=UP
 EOF
 	echo "required spank_extra.so" >"$STATE/plugstack.conf"
@@ -143,7 +147,7 @@ start_cluster() {
 	write_config
 	start_munge
 	say "starting slurmctld and slurmd ${NODES[*]} (SLURM_CONF=$SLURM_CONF)"
-	rm -rf "$STATE/ctld"/* "$STATE/spool"/* "$STATE/log"/*
+	rm -rf "$STATE/ctld"/* "$STATE/spool"/* "$STATE/log"/* "$STATE/jobcomp.log"
 	slurmctld -c -i
 	for _ in $(seq 100); do
 		scontrol ping 2>/dev/null | grep -q UP && break

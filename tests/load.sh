@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# load.sh - load on the real controller: JOBS `sbatch --extra` submissions
+# (default 2000) from 4 parallel clients while another loop rewrites node
+# Extra every 100 ms.  Checks: slurmctld stays up; every submission is
+# accepted or refused with a message; every accepted job's ExcNodeList is
+# one that some Extra snapshot gives; every accepted job completes (counted
+# in the job completion log); slurmctld's RSS after the run is within 5%
+# of before it.  Prints the figures; closes with "load: N passed, M
+# failed".  Full form: bash tests/load.sh 2000 (CI runs a shorter one).
+set -uo pipefail
+
+JOBS=${1:-${XC_LOAD_JOBS:-2000}}
+CLIENTS=4
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CLUSTER="$SRC/contrib/local-cluster.sh"
+export XC_STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
+export SLURM_CONF="$XC_STATE/slurm.conf"
+TMP=$(mktemp -d)
+
+. "$SRC/tests/cluster-lib.sh"
+
+# Each node flips between two Extra states (A, B).  For each request some
+# nodes match in both, some in neither, some in one: an accepted job's
+# ExcNodeList must hold every "neither" node and no "both" node.
+declare -A A B
+A[n1]='{"gpu":true,"mem":2048}'  B[n1]='{"gpu":true,"mem":512}'
+A[n2]='{"gpu":false,"mem":2048}' B[n2]='{"gpu":false,"mem":4096}'
+A[n3]='{"gpu":true,"mem":256}'   B[n3]='{"gpu":false,"mem":256}'
+A[n4]='{"gpu":true,"mem":1024}'  B[n4]='not json'
+R1='gpu=true'  R1_ALWAYS=n1 R1_NEVER=n2   # n3, n4 flip
+R2='mem>=1024' R2_ALWAYS=n2 R2_NEVER=n3   # n1, n4 flip
+
+rss() { grep -oP 'VmRSS:\s*\K[0-9]+' "/proc/$(cat "$XC_STATE/slurmctld.pid")/status"; }
+completed() { [ -f "$XC_STATE/jobcomp.log" ] && grep -c 'JobState=COMPLETED' "$XC_STATE/jobcomp.log" || echo 0; }
+wait_idle() {
+	for _ in $(seq "${1:-600}"); do
+		[ "$(squeue -h | wc -l)" = 0 ] && return 0
+		sleep 1
+	done
+	return 1
+}
+
+# client K COUNT: submits COUNT jobs, alternating R1 and R2; one line each:
+# "<request> <jobid> <ExcNodeList>" or "<request> refused <message>"
+client() {
+	local k=$1 count=$2 i req out exc
+	for i in $(seq "$count"); do
+		if (( (i + k) % 2 )); then req=$R1; else req=$R2; fi
+		if out=$(sbatch --parsable -o /dev/null --extra "$req" --wrap true 2>&1); then
+			exc=$(scontrol show job "$out" 2>/dev/null | grep -oP 'ExcNodeList=\K\S+')
+			echo "$req $out ${exc:-gone}"
+		else
+			echo "$req refused ${out//$'\n'/ }"
+		fi
+	done >"$TMP/client-$k"
+}
+
+rewriter() {
+	local n state
+	while [ ! -f "$TMP/stop" ]; do
+		n=n$((RANDOM % 4 + 1))
+		if (( RANDOM % 2 )); then state=${A[$n]}; else state=${B[$n]}; fi
+		scontrol update nodename="$n" extra="$state" 2>/dev/null
+		echo . >>"$TMP/rewrites"
+		sleep 0.1
+	done
+}
+
+[ "$(id -u)" = 0 ] || { echo "load.sh: run as root" >&2; exit 2; }
+XC_CPUS=8 XC_MIN_JOB_AGE=2 XC_JOBCOMP=jobcomp/filetxt bash "$CLUSTER" start >/dev/null || exit 1
+[ "${XC_KEEP:-0}" = 1 ] || trap 'touch "$TMP/stop"; bash "$CLUSTER" stop >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+for n in n1 n2 n3 n4; do scontrol update nodename="$n" extra="${A[$n]}"; done
+sleep 2.5
+
+# run_load: the load itself, results in $TMP/all; prints the figures.
+run_load() {
+	local per=$((JOBS / CLIENTS)) t0 t1 rewriter_pid k pids=()
+	rm -f "$TMP/stop" "$TMP/rewrites" "$TMP"/client-*
+	touch "$TMP/rewrites"
+	t0=$(date +%s)
+	rewriter &
+	rewriter_pid=$!
+	for k in $(seq "$CLIENTS"); do
+		client "$k" "$per" &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	touch "$TMP/stop"
+	wait "$rewriter_pid"
+	t1=$(date +%s)
+	cat "$TMP"/client-* >"$TMP/all"
+	printf '  %d submissions in %d s, %d accepted, %d refused, %d Extra rewrites\n' \
+		"$(wc -l <"$TMP/all")" $((t1 - t0)) "$(grep -cv ' refused ' "$TMP/all")" \
+		"$(grep -c ' refused ' "$TMP/all")" "$(wc -l <"$TMP/rewrites")"
+}
+
+# Warm up with a run of the same shape, so that "before" is a controller
+# whose heap has already held that many jobs (glibc keeps freed memory).
+warmups=${XC_LOAD_WARMUPS:-1}
+for w in $(seq "$warmups"); do
+	echo "# warm-up $w of $warmups: the same load"
+	run_load
+	wait_idle 1800
+	sleep 5
+	printf '  slurmctld RSS after warm-up %d: %d KiB\n' "$w" "$(rss)"
+done
+rss_before=$(rss)
+done_before=$(completed)
+
+echo "# $JOBS submissions from $CLIENTS clients, node Extra rewritten every 100 ms"
+t0=$(date +%s)
+run_load
+per=$((JOBS / CLIENTS))
+submitted=$(wc -l <"$TMP/all")
+accepted=$(grep -cv ' refused ' "$TMP/all")
+
+expect "every submission answered" "$submitted" $((per * CLIENTS))
+expect "slurmctld still answers" "$(scontrol ping | grep -o UP | head -1)" UP
+expect "refusals all carry a message" "$(grep ' refused ' "$TMP/all" | grep -cv -- '--extra: ')" 0
+bad=$(awk -v r1="$R1" -v r2="$R2" '
+	$2 == "refused" { next }
+	{ exc = $3; req = $1
+	  split("", has); n = 0
+	  # expand n[1-2,4] style lists of this cluster (n1..n4)
+	  if (exc ~ /^n[0-9]$/) has[exc] = 1
+	  else if (exc ~ /^n\[/) {
+		body = substr(exc, 3, length(exc) - 3)
+		m = split(body, parts, ",")
+		for (i = 1; i <= m; i++) {
+			if (split(parts[i], r, "-") == 2) for (j = r[1]; j <= r[2]; j++) has["n" j] = 1
+			else has["n" parts[i]] = 1
+		}
+	  }
+	  if (req == r1 && (!has["n2"] || has["n1"])) { print; next }
+	  if (req == r2 && (!has["n3"] || has["n2"])) { print; next }
+	}' "$TMP/all")
+expect "every ExcNodeList comes from some Extra snapshot" "$(grep -c . <<<"$bad")" 0
+[ -n "$bad" ] && head -5 <<<"$bad"
+
+wait_idle 1800 || not_ok "jobs still queued after 30 minutes"
+printf '  all jobs done %d s after the first submission\n' $(($(date +%s) - t0))
+sleep 4
+done_after=$(completed)
+expect "every accepted job completed (job completion log)" $((done_after - done_before)) "$accepted"
+expect "nothing left in the queue" "$(squeue -h | wc -l)" 0
+sleep 5 # MinJobAge=2: let the records of finished jobs be purged
+rss_after=$(rss)
+pct=$(awk -v a="$rss_after" -v b="$rss_before" 'BEGIN { printf "%+.1f", (a - b) * 100 / b }')
+printf '  slurmctld RSS: %d KiB before, %d KiB after (%s%%)\n' "$rss_before" "$rss_after" "$pct"
+expect "slurmctld RSS after within 5% of before ($pct%)" \
+	"$(awk -v p="$pct" 'BEGIN { print (p <= 5 && p >= -5) ? "yes" : "no" }')" yes
+
+summary load
