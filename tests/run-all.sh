@@ -1,65 +1,135 @@
 #!/usr/bin/env bash
 # run-all.sh - every test of slurm-extra, from a fresh clone on a fresh
-# Debian 12 machine, as root:
-#   1. installs the packages it needs, builds and installs (plugins into
-#      Slurm's PluginDir, the command into /usr/local/bin);
-#   2. make check: the Criterion unit tests (no cluster needed);
-#   3. make distcheck: the release tarball builds and passes its tests;
-#   4. tests/e2e-cluster.sh: end-to-end on a real local Slurm cluster.
+# Debian 12 machine, as root (CI runs exactly this):
+#   1. installs the packages, builds and installs (plugins into Slurm's
+#      PluginDir, the command into /usr/local/bin);
+#   2. make check: the Criterion unit tests and the fuzz corpus replay;
+#   3. the same unit tests built with ASan and UBSan (a leak fails a test);
+#   4. make distcheck;
+#   5. each libFuzzer target for XC_FUZZ_SECONDS (default 20);
+#   6. the command under valgrind over every test input;
+#   7. end to end on a real local Slurm cluster: placement, faults, load
+#      (XC_LOAD_JOBS submissions, default 400; the full form is
+#      `bash tests/load.sh 2000`).
 # Closes with "tests: N passed, M failed"; exits non-zero on any failure.
-# XC_SKIP_DISTCHECK=1 skips step 3.
+# XC_QUICK=1 runs steps 1, 2 and 7 only.
 set -uo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$SRC"
+LOGS=/tmp/slurm-extra-tests
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
 passed=0
 failed=0
 status=0
 
 step() { printf '\n=== %s\n' "$*"; }
+# Adds the "N passed, M failed" closing line of log $1 to the totals.
+count() {
+	local line
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
+	if [ -z "$line" ]; then
+		failed=$((failed + 1))
+		status=1
+		return
+	fi
+	passed=$((passed + $(grep -oP '[0-9]+(?= passed)' <<<"$line")))
+	failed=$((failed + $(grep -oP '[0-9]+(?= failed)' <<<"$line")))
+}
+# Adds the Criterion and replay results of a build's tests/ to the totals.
+count_unit() {
+	local dir=$1 label=$2 log line p t
+	for log in "$dir"/tests/test_*.log; do
+		line=$(grep -h 'Synthesis' "$log" | tail -1)
+		printf '%-10s %-22s %s\n' "$label" "$(basename "$log" .log)" "$line"
+		p=$(grep -oP 'Passing: \K[0-9]+' <<<"$line" || echo 0)
+		t=$(grep -oP 'Tested: \K[0-9]+' <<<"$line" || echo 0)
+		passed=$((passed + p))
+		failed=$((failed + t - p))
+		[ -n "$line" ] || failed=$((failed + 1))
+	done
+	for log in "$dir"/tests/fuzz/replay_*.log; do
+		[ -f "$log" ] || continue
+		line=$(grep -h 'inputs replayed' "$log")
+		printf '%-10s %-22s %s\n' "$label" "$(basename "$log" .log)" "${line:-FAILED}"
+		if grep -q '^PASS' "${log%.log}.trs" 2>/dev/null; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+		fi
+	done
+}
+# run NAME COMMAND...: runs a step, its output in $LOGS/NAME.log.
+run() {
+	local name=$1
+	shift
+	"$@" >"$LOGS/$name.log" 2>&1 || status=1
+}
 
 step "setup: packages, build, install"
 bash contrib/local-cluster.sh setup || { echo "setup failed" >&2; exit 1; }
-
-step "unit tests (make check)"
-make -s -j"$(nproc)" check >/tmp/slurm-extra-check.log 2>&1 || status=1
-for log in tests/test_*.log; do
-	line=$(grep -h 'Synthesis' "$log" | tail -1)
-	printf '%-24s %s\n' "$(basename "$log" .log)" "$line"
-	p=$(grep -oP 'Passing: \K[0-9]+' <<<"$line" || echo 0)
-	t=$(grep -oP 'Tested: \K[0-9]+' <<<"$line" || echo 0)
-	passed=$((passed + p))
-	failed=$((failed + t - p))
-	[ -n "$line" ] || failed=$((failed + 1))
-done
-if [ "$status" != 0 ]; then
-	grep -E '^(FAIL|ERROR)' /tmp/slurm-extra-check.log
-	cat tests/test-suite.log 2>/dev/null | tail -60
-fi
-
-if [ "${XC_SKIP_DISTCHECK:-0}" != 1 ]; then
-	step "make distcheck"
-	if make -s distcheck >/tmp/slurm-extra-distcheck.log 2>&1; then
-		passed=$((passed + 1))
-		grep -A1 'archives ready' /tmp/slurm-extra-distcheck.log
-	else
-		failed=$((failed + 1))
-		status=1
-		tail -40 /tmp/slurm-extra-distcheck.log
+if [ "${XC_QUICK:-0}" != 1 ]; then
+	missing=()
+	for p in valgrind clang libclang-rt-14-dev; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "installing ${missing[*]}"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
+			{ echo "cannot install ${missing[*]}" >&2; exit 1; }
 	fi
 fi
 
-step "end-to-end on a local Slurm cluster"
-bash tests/e2e-cluster.sh | tee /tmp/slurm-extra-e2e.log
-[ "${PIPESTATUS[0]}" = 0 ] || status=1
-line=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed' /tmp/slurm-extra-e2e.log | tail -1)
-if [ -n "$line" ]; then
-	passed=$((passed + $(grep -oP '[0-9]+(?= passed)' <<<"$line")))
-	failed=$((failed + $(grep -oP '[0-9]+(?= failed)' <<<"$line")))
-else
-	failed=$((failed + 1))
+step "unit tests and fuzz corpus replay (make check)"
+make -s -j"$(nproc)" check >"$LOGS/check.log" 2>&1 || { status=1; tail -30 "$LOGS/check.log"; }
+count_unit "$SRC" check
+
+if [ "${XC_QUICK:-0}" != 1 ]; then
+	step "unit tests with ASan and UBSan (./configure --enable-sanitizers)"
+	rm -rf "$LOGS/san" && mkdir -p "$LOGS/san"
+	(tar --exclude=.git -cf - .) | (cd "$LOGS/san" && tar -xf -)
+	(cd "$LOGS/san" && make -s distclean >/dev/null 2>&1
+	 ./configure --quiet --enable-sanitizers >/dev/null &&
+		make -s -j"$(nproc)" check) >"$LOGS/san.log" 2>&1 || { status=1; tail -30 "$LOGS/san.log"; }
+	count_unit "$LOGS/san" sanitizers
+
+	step "make distcheck"
+	if make -s distcheck >"$LOGS/distcheck.log" 2>&1; then
+		passed=$((passed + 1))
+		grep -A1 'archives ready' "$LOGS/distcheck.log"
+	else
+		failed=$((failed + 1))
+		status=1
+		tail -40 "$LOGS/distcheck.log"
+	fi
+
+	step "fuzzing: each target for ${XC_FUZZ_SECONDS:-20} s (clang, libFuzzer)"
+	if bash tests/fuzz/run-fuzzers.sh "${XC_FUZZ_SECONDS:-20}" | tee "$LOGS/fuzz.log"; then
+		passed=$((passed + $(grep -c ' 0 crashes' "$LOGS/fuzz.log")))
+	else
+		failed=$((failed + 1))
+		status=1
+	fi
+
+	step "the command under valgrind over every test input"
+	run valgrind bash tests/valgrind-cli.sh
+	tail -3 "$LOGS/valgrind.log"
+	count "$LOGS/valgrind.log"
 fi
 
+for t in e2e-cluster e2e-fault load; do
+	step "on a local Slurm cluster: tests/$t.sh"
+	if [ "$t" = load ]; then
+		XC_LOAD_JOBS=${XC_LOAD_JOBS:-400} bash "tests/$t.sh" >"$LOGS/$t.log" 2>&1 || status=1
+	else
+		bash "tests/$t.sh" >"$LOGS/$t.log" 2>&1 || status=1
+	fi
+	grep -vE '^ok ' "$LOGS/$t.log"
+	count "$LOGS/$t.log"
+done
+
 [ "$failed" -eq 0 ] || status=1
-printf '\ntests: %d passed, %d failed\n' "$passed" "$failed"
+printf '\n(logs in %s)\ntests: %d passed, %d failed\n' "$LOGS" "$passed" "$failed"
 exit "$status"
