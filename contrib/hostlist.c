@@ -33,9 +33,10 @@ static bool writable(const char *name)
 	return true;
 }
 
-static int cmp_host(const void *a, const void *b)
+/* Orders by prefix, then plain names before numbered ones; 0 when both
+ * have the same prefix and are alike in that. */
+static int cmp_prefix(const struct host *x, const struct host *y)
 {
-	const struct host *x = a, *y = b;
 	size_t n = x->prefix_len < y->prefix_len ? x->prefix_len : y->prefix_len;
 	int c = memcmp(x->name, y->name, n);
 
@@ -45,6 +46,17 @@ static int cmp_host(const void *a, const void *b)
 		return x->prefix_len < y->prefix_len ? -1 : 1;
 	if (!x->digits != !y->digits)
 		return x->digits ? 1 : -1;
+	return 0;
+}
+
+/* Hosts by prefix, width, number: a group's hosts become adjacent. */
+static int cmp_host(const void *a, const void *b)
+{
+	const struct host *x = a, *y = b;
+	int c = cmp_prefix(x, y);
+
+	if (c)
+		return c;
 	if (x->width != y->width)
 		return x->width < y->width ? -1 : 1;
 	if (x->num != y->num)
@@ -64,15 +76,10 @@ static int cmp_group(const void *a, const void *b)
 {
 	const struct host *x = ((const struct group *)a)->first;
 	const struct host *y = ((const struct group *)b)->first;
-	size_t n = x->prefix_len < y->prefix_len ? x->prefix_len : y->prefix_len;
-	int c = memcmp(x->name, y->name, n);
+	int c = cmp_prefix(x, y);
 
 	if (c)
 		return c;
-	if (x->prefix_len != y->prefix_len)
-		return x->prefix_len < y->prefix_len ? -1 : 1;
-	if (!x->digits != !y->digits)
-		return x->digits ? 1 : -1;
 	if (x->num != y->num)
 		return x->num < y->num ? -1 : 1;
 	if (x->width != y->width)

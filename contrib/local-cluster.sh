@@ -15,7 +15,7 @@
 # Everything the cluster writes is under $XC_STATE
 # (default /var/lib/slurm-extra-cluster); it never touches /etc/slurm.
 # For tests: XC_REFRESH (RefreshInterval), XC_MIN_JOB_AGE, XC_JOBCOMP,
-# XC_CPUS (job slots per node).
+# XC_CPUS (job slots per node), XC_JOB_SUBMIT (JobSubmitPlugins).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -84,7 +84,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
 MinJobAge=${XC_MIN_JOB_AGE:-3600}
-JobSubmitPlugins=extra
+$( [ -n "${XC_JOB_SUBMIT-extra}" ] && echo "JobSubmitPlugins=${XC_JOB_SUBMIT-extra}" )
 PlugStackConfig=$STATE/plugstack.conf
 $( [ "${XC_CPUS:-1}" -gt 1 ] && echo "SlurmdParameters=config_overrides" )
 NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=${XC_CPUS:-1} State=UNKNOWN

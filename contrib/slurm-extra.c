@@ -87,18 +87,26 @@ static xc_expr_t *parse_or_report(const struct opts *o)
 	return NULL;
 }
 
+/* Prints the canonical text of `e` and frees `e`. */
+static int print_request(xc_expr_t *e)
+{
+	char *text = xc_format(e);
+
+	xc_expr_destroy(e);
+	if (!text) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_INVALID;
+	}
+	printf("%s\n", text);
+	free(text);
+	return EXIT_MATCH;
+}
+
 static int cmd_check(const struct opts *o)
 {
 	xc_expr_t *e = parse_or_report(o);
-	char *text;
 
-	if (!e)
-		return EXIT_INVALID;
-	text = xc_format(e);
-	printf("%s\n", text);
-	free(text);
-	xc_expr_destroy(e);
-	return EXIT_MATCH;
+	return e ? print_request(e) : EXIT_INVALID;
 }
 
 /* One node's Extra from --extra, or NULL after saying why it matches
@@ -570,7 +578,7 @@ static int cmd_from_flux(const struct opts *o)
 {
 	size_t max = o->limits.max_flux_length ? o->limits.max_flux_length
 					       : XC_DEFAULT_MAX_FLUX_LENGTH;
-	char *input = NULL, *text;
+	char *input = NULL;
 	const char *json = o->request;
 	size_t len = strlen(json);
 	xc_error_t err;
@@ -588,11 +596,7 @@ static int cmd_from_flux(const struct opts *o)
 		fprintf(stderr, "%s: error: %s\n", prog, err.message);
 		return EXIT_INVALID;
 	}
-	text = xc_format(e);
-	printf("%s\n", text);
-	free(text);
-	xc_expr_destroy(e);
-	return EXIT_MATCH;
+	return print_request(e);
 }
 
 int main(int argc, char **argv)

@@ -53,7 +53,7 @@ count_unit() {
 		[ -f "$log" ] || continue
 		line=$(grep -h 'inputs replayed' "$log")
 		printf '%-10s %-22s %s\n' "$label" "$(basename "$log" .log)" "${line:-FAILED}"
-		if grep -q '^PASS' "${log%.log}.trs" 2>/dev/null; then
+		if grep -q ':test-result: PASS' "${log%.log}.trs" 2>/dev/null; then
 			passed=$((passed + 1))
 		else
 			failed=$((failed + 1))
