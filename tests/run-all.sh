@@ -77,6 +77,7 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
 		echo "installing ${missing[*]}"
+		apt-get update -qq
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
 			{ echo "cannot install ${missing[*]}" >&2; exit 1; }
 	fi
