@@ -283,8 +283,10 @@ static const char *job_request(const job_desc_msg_t *job_desc)
 /* Sets *err_msg (Slurm's allocator) and returns `rc`. */
 static int refuse(char **err_msg, int rc, const char *text)
 {
-	if (err_msg && text)
+	if (err_msg && text) {
+		slurm_xfree((void **)err_msg); /* one an earlier plugin left */
 		*err_msg = slurm_xstrdup(text);
+	}
 	return rc;
 }
 
@@ -363,10 +365,13 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 			      "--extra: the job_submit/extra plugin is not running");
 	if (!(expr = xc_parse(request, &current->cfg.limits, &err))) {
 		char *text = xc_error_render(request, &err, "--extra: ");
+		char mbuf[2 * XC_ERROR_MESSAGE_SIZE];
 
+		/* The message quotes the request: escaped too. */
 		slurm_info("%s: uid %u: invalid request '%s': %s",
 			   plugin_type, submit_uid,
-			   esc(request, ebuf, sizeof(ebuf)), err.message);
+			   esc(request, ebuf, sizeof(ebuf)),
+			   esc(err.message, mbuf, sizeof(mbuf)));
 		rc = refuse(err_msg, ESLURM_INVALID_FEATURE,
 			    text ? text : err.message);
 		free(text);

@@ -69,7 +69,7 @@ done
 expect "every byte 1-255 in a value: accepted or refused with a message" "$other" 0
 printf '  %d accepted, %d refused\n' "$accepted" "$refused"
 expect "  and the operator bytes were refused" "$([ "$refused" -ge 8 ] && echo yes)" yes
-for req in 'k=%s%n%x%p' '$(reboot)`id`;|x' 'a=1&&b' "k=$(head -c 1018 /dev/zero | tr '\0' v)" \
+for req in 'k=%s%n%x%p' '%s%n%x%p' 'a=1&%n%n%n' '$(reboot)`id`;|x' 'a=1&&b' "k=$(head -c 1018 /dev/zero | tr '\0' v)" \
 	"k=$(head -c 1100 /dev/zero | tr '\0' v)" "$(printf '(%.0s' $(seq 510))a=1$(printf ')%.0s' $(seq 510))" \
 	"$(printf '(%.0s' $(seq 600))a=1" "$(head -c 1020 /dev/zero | tr '\0' '(')"; do
 	printf '%s' "$req" >"$TMP/req"
@@ -79,7 +79,9 @@ for req in 'k=%s%n%x%p' '$(reboot)`id`;|x' 'a=1&&b' "k=$(head -c 1018 /dev/zero 
 	*) not_ok "handled: ${req:0:40}" "$out" ;;
 	esac
 done
-expect "format directives never reach the log raw" "$(grep -c '%s%n%x%p' "$LOG")" 0
+expect "format directives never reach the log raw" "$(grep -c '%s%n%x%p\|%n%n%n' "$LOG")" 0
+expect_has "an invalid one is logged escaped" "$(cat "$LOG")" \
+	"invalid request '\x25s\x25n\x25x\x25p': comparison operator expected after key '\x25s\x25n\x25x\x25p'"
 expect "no control byte in the log" "$(grep -caP '[\x01-\x08\x0b-\x1f\x7f]' "$LOG")" 0
 expect "no byte >= 0x80 from requests in the log" "$(grep -caP '[\x80-\xff]' "$LOG")" 0
 alive "hostile requests"

@@ -40,6 +40,16 @@ wait_idle() {
 	done
 	return 1
 }
+# Waits until slurmctld has purged every finished job's record (it purges
+# on its own cycle, not right at MinJobAge), so that RSS is read on the
+# same state every time.
+wait_purged() {
+	for _ in $(seq 180); do
+		[ "$(squeue -h -t all | wc -l)" = 0 ] && { sleep 2; return 0; }
+		sleep 1
+	done
+	return 1
+}
 
 # client K COUNT: submits COUNT jobs, alternating R1 and R2; one line each:
 # "<request> <jobid> <ExcNodeList>" or "<request> refused <message>"
@@ -116,7 +126,7 @@ for w in $(seq "$warmups"); do
 	echo "# warm-up $w of $warmups: the same load"
 	run_load
 	wait_idle 1800
-	sleep 5
+	wait_purged
 	printf '  slurmctld RSS after warm-up %d: %d KiB\n' "$w" "$(rss)"
 done
 rss_before=$(rss)
@@ -158,7 +168,7 @@ sleep 4
 done_after=$(completed)
 expect "every accepted job completed (job completion log)" $((done_after - done_before)) "$accepted"
 expect "nothing left in the queue" "$(squeue -h | wc -l)" 0
-sleep 5 # MinJobAge=2: let the records of finished jobs be purged
+wait_purged || not_ok "finished jobs not purged within 3 minutes"
 rss_after=$(rss)
 pct=$(awk -v a="$rss_after" -v b="$rss_before" 'BEGIN { printf "%+.1f", (a - b) * 100 / b }')
 printf '  slurmctld RSS: %d KiB before, %d KiB after (%s%%)\n' "$rss_before" "$rss_after" "$pct"
