@@ -4,8 +4,8 @@
 # Extra every 100 ms.  Checks: slurmctld stays up; every submission is
 # accepted or refused with a message; every accepted job's ExcNodeList is
 # one that some Extra snapshot gives; every accepted job completes (counted
-# in the job completion log); slurmctld's RSS after the run is within 5%
-# of before it.  Prints the figures; closes with "load: N passed, M
+# in the job completion log); slurmctld's RSS after the run is at most 5%
+# above its RSS before it.  Prints the figures; closes with "load: N passed, M
 # failed".  Full form: bash tests/load.sh 2000 (CI runs a shorter one).
 # XC_LOAD_BASELINE=1 runs the same load without the plugin, for comparison.
 set -uo pipefail
@@ -172,7 +172,9 @@ wait_purged || not_ok "finished jobs not purged within 3 minutes"
 rss_after=$(rss)
 pct=$(awk -v a="$rss_after" -v b="$rss_before" 'BEGIN { printf "%+.1f", (a - b) * 100 / b }')
 printf '  slurmctld RSS: %d KiB before, %d KiB after (%s%%)\n' "$rss_before" "$rss_after" "$pct"
-expect "slurmctld RSS after within 5% of before ($pct%)" \
-	"$(awk -v p="$pct" 'BEGIN { print (p <= 5 && p >= -5) ? "yes" : "no" }')" yes
+# A leak shows as growth; a fall is heap noise (four 2000-job runs read
+# 52.5, 56.7, 55.5, 51.9 MiB), reported but not a failure.
+expect "slurmctld RSS after at most 5% above before ($pct%)" \
+	"$(awk -v p="$pct" 'BEGIN { print (p <= 5) ? "yes" : "no" }')" yes
 
 summary load
