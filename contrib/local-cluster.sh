@@ -109,18 +109,24 @@ start_munge() {
 	die "munged did not start"
 }
 
+# stop_pidfile FILE TENTHS: stops the daemon of pid FILE, waiting up to
+# TENTHS tenths of a second; status 1 if it is still running.
+stop_pidfile() {
+	local f=$1 pid
+	[ -f "$f" ] || return 0
+	pid=$(cat "$f")
+	kill "$pid" 2>/dev/null || true
+	for _ in $(seq "$2"); do
+		kill -0 "$pid" 2>/dev/null || { rm -f "$f"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
 stop_daemons() {
-	local f pid
+	local f
 	for f in "$STATE"/slurmd-*.pid "$STATE"/slurmctld.pid; do
-		[ -f "$f" ] || continue
-		pid=$(cat "$f")
-		kill "$pid" 2>/dev/null || true
-		for _ in $(seq 50); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -9 "$pid" 2>/dev/null || true
-		rm -f "$f"
+		stop_pidfile "$f" 50 || { kill -9 "$(cat "$f")" 2>/dev/null; rm -f "$f"; }
 	done
 	# Daemons of an earlier run whose pid files are gone.
 	pkill -f "slurmd -N n[1-4]\$" 2>/dev/null || true
@@ -163,16 +169,7 @@ start_cluster() {
 
 # Stops slurmctld only (its state is kept).
 stop_ctld() {
-	local f="$STATE/slurmctld.pid" pid
-	[ -f "$f" ] || return 0
-	pid=$(cat "$f")
-	kill "$pid" 2>/dev/null || true
-	for _ in $(seq 300); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -0 "$pid" 2>/dev/null && die "slurmctld did not stop within 30 s"
-	rm -f "$f"
+	stop_pidfile "$STATE/slurmctld.pid" 300 || die "slurmctld did not stop within 30 s"
 }
 
 # Starts slurmctld on the saved state (jobs, node Extra) and waits for it.
@@ -187,15 +184,11 @@ start_ctld() {
 
 # slurmd_ctl stop|start NODE...
 slurmd_ctl() {
-	local action=$1 n pid
+	local action=$1 n
 	shift
 	for n in "$@"; do
 		if [ "$action" = stop ]; then
-			[ -f "$STATE/slurmd-$n.pid" ] || continue
-			pid=$(cat "$STATE/slurmd-$n.pid")
-			kill "$pid" 2>/dev/null || true
-			for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-			rm -f "$STATE/slurmd-$n.pid"
+			stop_pidfile "$STATE/slurmd-$n.pid" 100 || die "slurmd $n did not stop within 10 s"
 		else
 			slurmd -N "$n"
 		fi
