@@ -123,21 +123,35 @@ static json_t *load_extra_arg(const struct opts *o)
 	return extra;
 }
 
+/* Loads a JSON document from `arg`: a file, or '-' for stdin.  NULL
+ * after printing why not. */
+static json_t *load_json_arg(const char *arg, const char *what)
+{
+	json_error_t jerr;
+	json_t *j;
+
+	if (strcmp(arg, "-") == 0)
+		j = json_loadf(stdin, JSON_DECODE_ANY, &jerr);
+	else
+		j = json_load_file(arg, JSON_DECODE_ANY, &jerr);
+	if (!j && jerr.line < 0) /* jansson's mark of an I/O error */
+		fprintf(stderr, "%s: error: cannot read %s: %s\n", prog, what,
+			jerr.text);
+	else if (!j)
+		fprintf(stderr, "%s: error: %s is not valid JSON: %s (line %d, column %d)\n",
+			prog, what, jerr.text, jerr.line, jerr.column);
+	return j;
+}
+
 /* Adds the nodes of a --nodes file to `t`; -1 after printing why not. */
 static int load_nodes_file(const char *path, xc_nodes_t *t)
 {
-	json_error_t jerr;
-	json_t *root, *v;
+	json_t *root = load_json_arg(path, path), *v;
 	const char *name;
 	int rc = 0;
 
-	root = strcmp(path, "-") == 0 ? json_loadf(stdin, 0, &jerr)
-				      : json_load_file(path, 0, &jerr);
-	if (!root) {
-		fprintf(stderr, "%s: %s:%d:%d: %s\n", prog, path, jerr.line,
-			jerr.column, jerr.text);
+	if (!root)
 		return -1;
-	}
 	if (!json_is_object(root)) {
 		fprintf(stderr, "%s: %s: expected a JSON object mapping node names to Extra\n",
 			prog, path);
@@ -464,22 +478,6 @@ static json_t *resolve(const struct opts *o, const xc_expr_t *e, int *rc)
 	return j;
 }
 
-/* Loads a JSON document from `arg`: a file, or '-' for stdin.  NULL
- * after printing why not. */
-static json_t *load_json_arg(const char *arg, const char *what)
-{
-	json_error_t jerr;
-	json_t *j;
-
-	if (strcmp(arg, "-") == 0)
-		j = json_loadf(stdin, JSON_DECODE_ANY, &jerr);
-	else
-		j = json_load_file(arg, 0, &jerr);
-	if (!j)
-		fprintf(stderr, "%s: error: %s is not valid JSON: %s (line %d, column %d)\n",
-			prog, what, jerr.text, jerr.line, jerr.column);
-	return j;
-}
 
 /* Adds `c` (a reference is taken over) to jobspec `js` at
  * attributes.system.constraints, AND-ed with a constraint already there

@@ -91,7 +91,10 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: -: expected a JSON object mapping node names to Extra\n" },
 	{ "eval 'a=1' --nodes -", "{\"n1\": 5}", 2,
 	  "slurm-extra: -: node 'n1': Extra must be an object, a string or null\n" },
-	{ "eval 'a=1' --nodes /nonexistent/nodes.json", NULL, 2, NULL },
+	{ "eval 'a=1' --nodes /nonexistent/nodes.json", NULL, 2,
+	  "slurm-extra: error: cannot read /nonexistent/nodes.json: unable to open /nonexistent/nodes.json: No such file or directory\n" },
+	{ "eval 'a=1' --nodes -", "{\"n1\": ", 2,
+	  "slurm-extra: error: - is not valid JSON: unexpected token near end of file (line 1, column 7)\n" },
 	{ "eval --batch",
 	  "{\"extra\": \"{\\\"a\\\": 1}\", \"expr\": \"a=1\"}\n"
 	  "{\"extra\": null, \"expr\": \"a!=1\"}\n"
