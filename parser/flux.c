@@ -156,33 +156,29 @@ static struct xc_expr *leaf_from_flux(reader_t *r, const json_t *v,
 	}
 	xc_lexer_init(&lx, s, len);
 	t = lx.tok;
-	switch (t.kind) {
-	case XC_T_LEAF:
-		break;
-	case XC_T_BADLEAF:
+	if (t.kind == XC_T_BADLEAF) {
 		xc_error_set(r->err, lx.leaf_err.code, lx.leaf_err.offset,
 			     lx.leaf_err.end, "%s: %s",
 			     path_text(at, where, sizeof(where)),
 			     lx.leaf_err.message);
 		return NULL;
-	case XC_T_END:
+	}
+	if (t.kind == XC_T_END) {
 		xc_error_set(r->err, XC_E_EMPTY, 0, 0, "%s: empty leaf",
 			     path_text(at, where, sizeof(where)));
 		return NULL;
-	default:
-		xc_error_set(r->err, XC_E_FLUX_SHAPE, t.offset, t.end,
-			     "%s: '%c' cannot appear in a leaf (column %zu)",
-			     path_text(at, where, sizeof(where)), s[t.offset],
-			     t.offset + 1);
-		return NULL;
 	}
-	xc_lexer_next(&lx);
-	if (lx.tok.kind != XC_T_END) {
-		xc_error_set(r->err, XC_E_FLUX_SHAPE, lx.tok.offset,
-			     lx.tok.end,
+	/* One leaf and nothing else: an operator or parenthesis before or
+	 * after it cannot be in a leaf. */
+	if (t.kind == XC_T_LEAF)
+		xc_lexer_next(&lx);
+	if (t.kind != XC_T_LEAF || lx.tok.kind != XC_T_END) {
+		const xc_token_t *bad = t.kind != XC_T_LEAF ? &t : &lx.tok;
+
+		xc_error_set(r->err, XC_E_FLUX_SHAPE, bad->offset, bad->end,
 			     "%s: '%c' cannot appear in a leaf (column %zu)",
 			     path_text(at, where, sizeof(where)),
-			     s[lx.tok.offset], lx.tok.offset + 1);
+			     s[bad->offset], bad->offset + 1);
 		return NULL;
 	}
 	{
