@@ -68,12 +68,6 @@ struct refresher {
  * serialised by slurmctld (its job_submit context lock). */
 static struct refresher *current;
 
-/* Logs `text` escaped (no control bytes, no '%'). */
-static const char *esc(const char *text, char *buf, size_t size)
-{
-	return xc_escape(text, buf, size);
-}
-
 static void log_config_problem(const char *message)
 {
 	slurm_error("%s: %s", plugin_type, message);
@@ -138,7 +132,7 @@ static void refresh(struct refresher *r)
 		st = xc_nodes_state(fresh, xc_nodes_count(fresh) - 1);
 		if (rc == 0 && st != XC_EXTRA_OBJECT && st != XC_EXTRA_UNSET)
 			slurm_info("%s: node %s: Extra is %s; jobs with --extra skip it",
-				   plugin_type, esc(n->name, ebuf, sizeof(ebuf)),
+				   plugin_type, xc_escape(n->name, ebuf, sizeof(ebuf)),
 				   xc_extra_state_explain(st, &r->cfg.limits, why,
 							  sizeof(why)));
 	}
@@ -307,7 +301,7 @@ static int filter_nodes(job_desc_msg_t *job_desc, const xc_nodes_t *table,
 	n = xc_nodes_match(table, expr, matched);
 	if (n == 0) {
 		slurm_info("%s: uid %u: no node satisfies '%s' (%zu checked)",
-			   plugin_type, uid, esc(request, ebuf, sizeof(ebuf)),
+			   plugin_type, uid, xc_escape(request, ebuf, sizeof(ebuf)),
 			   count);
 		snprintf(msg, sizeof(msg),
 			 "--extra: no node satisfies the request (%zu checked)",
@@ -343,7 +337,7 @@ static int filter_nodes(job_desc_msg_t *job_desc, const xc_nodes_t *table,
 	if (rc == SLURM_SUCCESS)
 		slurm_verbose("%s: uid %u: '%s' matches %zu of %zu nodes; excluded %s",
 			      plugin_type, uid,
-			      esc(request, ebuf, sizeof(ebuf)), n, count,
+			      xc_escape(request, ebuf, sizeof(ebuf)), n, count,
 			      job_desc->exc_nodes ? job_desc->exc_nodes
 						  : "none");
 	return rc;
@@ -370,8 +364,8 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		/* The message quotes the request: escaped too. */
 		slurm_info("%s: uid %u: invalid request '%s': %s",
 			   plugin_type, submit_uid,
-			   esc(request, ebuf, sizeof(ebuf)),
-			   esc(err.message, mbuf, sizeof(mbuf)));
+			   xc_escape(request, ebuf, sizeof(ebuf)),
+			   xc_escape(err.message, mbuf, sizeof(mbuf)));
 		rc = refuse(err_msg, ESLURM_INVALID_FEATURE,
 			    text ? text : err.message);
 		free(text);
