@@ -154,11 +154,7 @@ start_cluster() {
 	start_munge
 	say "starting slurmctld and slurmd ${NODES[*]} (SLURM_CONF=$SLURM_CONF)"
 	rm -rf "$STATE/ctld"/* "$STATE/spool"/* "$STATE/log"/* "$STATE/jobcomp.log"
-	slurmctld -c -i
-	for _ in $(seq 100); do
-		scontrol ping 2>/dev/null | grep -q UP && break
-		sleep 0.1
-	done
+	start_ctld -c -i
 	for n in "${NODES[@]}"; do
 		mkdir -p "$STATE/spool/$n"
 		slurmd -N "$n"
@@ -172,9 +168,10 @@ stop_ctld() {
 	stop_pidfile "$STATE/slurmctld.pid" 300 || die "slurmctld did not stop within 30 s"
 }
 
-# Starts slurmctld on the saved state (jobs, node Extra) and waits for it.
+# start_ctld [ARGS]: starts slurmctld (by default on the saved state:
+# jobs, node Extra) and waits for it to answer.
 start_ctld() {
-	slurmctld
+	slurmctld "$@"
 	for _ in $(seq 100); do
 		scontrol ping 2>/dev/null | grep -q UP && return 0
 		sleep 0.1
