@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "xc.h"
+
 #define CHECK(cond)                                                          \
 	do {                                                                 \
 		if (!(cond)) {                                               \
@@ -29,6 +31,15 @@ typedef void (*fuzz_emit_t)(const void *data, size_t len, void *ctx);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 void fuzz_seeds(fuzz_emit_t emit, void *ctx);
+
+/* An error the library reported is well formed: a known code, a message,
+ * and a byte range that does not end before it starts. */
+#define CHECK_ERROR(err)                                                     \
+	do {                                                                 \
+		CHECK((err).code > XC_OK && (err).code < XC_E__COUNT);       \
+		CHECK((err).message[0] != '\0');                             \
+		CHECK((err).offset <= (err).end);                            \
+	} while (0)
 
 /* A NUL-terminated copy of the input (malloc'd; the caller frees). */
 static inline char *fuzz_string(const uint8_t *data, size_t size)

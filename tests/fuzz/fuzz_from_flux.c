@@ -19,9 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	e = xc_from_flux_text((const char *)data, size, NULL, &err);
 	if (!e) {
-		CHECK(err.code > XC_OK && err.code < XC_E__COUNT);
-		CHECK(err.message[0] != '\0');
-		CHECK(err.offset <= err.end);
+		CHECK_ERROR(err);
 		return 0;
 	}
 	text = xc_format(e);

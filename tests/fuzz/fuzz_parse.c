@@ -21,9 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	e = xc_parse(s, &limits, &err);
 	if (!e) {
-		CHECK(err.code > XC_OK && err.code < XC_E__COUNT);
-		CHECK(err.message[0] != '\0');
-		CHECK(err.offset <= err.end);
+		CHECK_ERROR(err);
 		CHECK(err.end <= len);
 		render = xc_error_render(s, &err, NULL);
 		CHECK(render != NULL);
