@@ -131,6 +131,19 @@ for t in e2e-cluster e2e-fault load; do
 	count "$LOGS/$t.log"
 done
 
+step "the build and the tests left the tree as git has it"
+if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
+	dirty=$(git -C "$SRC" status --porcelain --untracked-files=all)
+	if [ -z "$dirty" ]; then
+		passed=$((passed + 1))
+		echo "ok - git status --porcelain is empty"
+	else
+		failed=$((failed + 1))
+		status=1
+		printf 'FAIL - files changed or left untracked (list them in .gitignore or stop making them):\n%s\n' "$dirty"
+	fi
+fi
+
 [ "$failed" -eq 0 ] || status=1
 printf '\n(logs in %s)\ntests: %d passed, %d failed\n' "$LOGS" "$passed" "$failed"
 exit "$status"
