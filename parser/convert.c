@@ -17,9 +17,9 @@
 bool xc_text_to_number(const char *text, double *out)
 {
 	const char *p = text;
-	char *end = NULL;
 	bool negative = false;
 	double v;
+	char rest;
 
 	if (*p == '+' || *p == '-')
 		negative = *p++ == '-';
@@ -33,10 +33,12 @@ bool xc_text_to_number(const char *text, double *out)
 	}
 	if (!isdigit((unsigned char)*p))
 		return false;
-	/* strtod (C locale: slurmctld and the CLI never call setlocale) must
-	 * consume the whole text, sign included. */
-	v = strtod(text, &end);
-	if (!end || *end != '\0')
+	/* Slurm's own test (_convert_data_float_from_string, sem 3.1): the
+	 * float conversion of glibc's scanf takes the whole text, sign
+	 * included.  Not strtod: scanf also swallows a dangling exponent
+	 * ("1e", "1.5e+", "0x1p") that strtod leaves behind.  C locale:
+	 * slurmctld and the command never call setlocale. */
+	if (sscanf(text, "%lf%c", &v, &rest) != 1)
 		return false;
 	*out = v;
 	return true;

@@ -41,7 +41,18 @@ static const struct number_row number_rows[] = {
 	{ ".5e1", false, 0, false },
 	{ " 5", false, 0, false },
 	{ "5 ", false, 0, false },
-	{ "1e", false, 0, false },
+	/* glibc's scanf takes a dangling exponent or point (sem 3.1) */
+	{ "1e", true, 1, false },
+	{ "1E", true, 1, false },
+	{ "1e+", true, 1, false },
+	{ "1e-", true, 1, false },
+	{ "1.5e", true, 1.5, false },
+	{ "1.e", true, 1, false },
+	{ "0x1p", true, 1, false },
+	{ "0x1p+", true, 1, false },
+	{ "1ee", false, 0, false },
+	{ "1.5ex", false, 0, false },
+	{ "0x.p1", false, 0, false },
 	{ "--3", false, 0, false },
 	{ "+-5", false, 0, false },
 	{ "abc", false, 0, false },
@@ -82,6 +93,7 @@ static const struct bool_row bool_rows[] = {
 	/* 3. numbers by 3.1 */
 	{ "-0", false }, { "0.0", false }, { "1e-400", false }, { "nan", true },
 	{ "0.5", true }, { "-1", true }, { "+0", false }, { "inf", true },
+	{ "0e", false }, { "1e", true }, { "0.e-", false }, { "2.5E+", true },
 	/* 4. sscanf %SCNd64 */
 	{ " 0", false }, { " 5", true }, { "\t-3", true }, { " +0", false },
 	/* 5. words */
