@@ -12,6 +12,7 @@
  * Exit status: 0 valid / match, 1 no match, 2 invalid request or input.
  * See slurm-extra(1).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -63,11 +64,13 @@ static void usage(FILE *out)
 		"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"
 		"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"
 		"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"
-		"  --max-length N      longest request accepted (default %d)\n"
+		"  --max-length N      longest request accepted (default %d, at most %u)\n"
+		"  --max-depth N       deepest parentheses accepted (default and at most %d)\n"
 		"  -v, --verbose       say how many nodes were checked\n"
 		"  -h, --help          this text\n"
 		"Exit status: 0 valid or match, 1 no match, 2 invalid.\n",
-		prog, prog, prog, prog, prog, prog, XC_DEFAULT_MAX_REQUEST_LENGTH);
+		prog, prog, prog, prog, prog, prog, XC_DEFAULT_MAX_REQUEST_LENGTH,
+		XC_MAX_REQUEST_LENGTH_LIMIT, XC_MAX_DEPTH_LIMIT);
 }
 
 /* Parses the request or prints the rendered error; NULL on error. */
@@ -111,13 +114,16 @@ static int cmd_check(const struct opts *o)
 
 /* One node's Extra from --extra, or NULL after saying why it matches
  * nothing. */
-static json_t *load_extra_arg(const struct opts *o)
+static xc_extra_t *load_extra_arg(const struct opts *o)
 {
 	xc_extra_state_t st;
-	json_t *extra = xc_extra_load(o->extra, strlen(o->extra), &o->limits,
-				      &st);
+	xc_error_t err;
+	xc_extra_t *extra = xc_extra_load(o->extra, strlen(o->extra),
+					  &o->limits, &st, &err);
 
-	if (!extra)
+	if (err.code != XC_OK)
+		fprintf(stderr, "%s: error: %s\n", prog, err.message);
+	else if (!extra)
 		fprintf(stderr, "%s: note: node Extra is %s: no request matches it\n",
 			prog, xc_extra_state_text(st));
 	return extra;
@@ -143,6 +149,24 @@ static json_t *load_json_arg(const char *arg, const char *what)
 	return j;
 }
 
+/* Adds node `name` whose Extra the file gives as an object: written back
+ * as JSON text (reals with all 17 digits, so exactly) and read as Slurm
+ * reads Extra. */
+static int add_node_object(xc_nodes_t *t, const char *name, const json_t *v,
+			   xc_error_t *err)
+{
+	char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	int r;
+
+	if (!text) {
+		snprintf(err->message, sizeof(err->message), "out of memory");
+		return -1;
+	}
+	r = xc_nodes_add(t, name, text, NULL, err);
+	free(text);
+	return r;
+}
+
 /* Adds the nodes of a --nodes file to `t`; -1 after printing why not. */
 static int load_nodes_file(const char *path, xc_nodes_t *t)
 {
@@ -162,11 +186,11 @@ static int load_nodes_file(const char *path, xc_nodes_t *t)
 		xc_error_t err;
 		int r;
 
-		if (json_is_string(v))
+		if (json_is_string(v) || json_is_null(v))
 			r = xc_nodes_add(t, name, json_string_value(v), NULL,
 					 &err);
-		else if (json_is_object(v) || json_is_null(v))
-			r = xc_nodes_add_json(t, name, v, &err);
+		else if (json_is_object(v))
+			r = add_node_object(t, name, v, &err);
 		else {
 			fprintf(stderr, "%s: %s: node '%s': Extra must be an object, a string or null\n",
 				prog, path, name);
@@ -291,7 +315,9 @@ static void batch_line(const struct opts *o, const char *line, size_t len)
 {
 	json_error_t jerr;
 	json_t *in = json_loadb(line, len, 0, &jerr), *jextra, *jexpr;
-	json_t *extra = NULL, *res;
+	json_t *res;
+	xc_extra_t *extra = NULL;
+	char *text = NULL;
 	xc_expr_t *e = NULL;
 	xc_error_t err;
 
@@ -312,17 +338,24 @@ static void batch_line(const struct opts *o, const char *line, size_t len)
 				(json_int_t)err.end, "message", err.message);
 		goto print;
 	}
+	/* An object is written back as text (reals exactly) and read as
+	 * Slurm reads Extra, like a string. */
 	jextra = json_object_get(in, "extra");
-	if (json_is_string(jextra))
-		extra = xc_extra_load(json_string_value(jextra),
-				      json_string_length(jextra), &o->limits,
-				      NULL);
-	else if (json_is_object(jextra))
-		extra = json_incref(jextra);
-	fputs(xc_match(e, extra) ? "{\"result\":\"match\"}\n"
-				 : "{\"result\":\"nomatch\"}\n",
-	      stdout);
-	json_decref(extra);
+	if (json_is_object(jextra))
+		text = json_dumps(jextra, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	else if (json_is_string(jextra))
+		text = strdup(json_string_value(jextra));
+	if (text)
+		extra = xc_extra_load(text, strlen(text), &o->limits, NULL, &err);
+	if (text && err.code == XC_E_NOMEM) {
+		fputs("{\"result\":\"error\",\"code\":\"nomem\"}\n", stdout);
+	} else {
+		fputs(xc_match(e, extra) ? "{\"result\":\"match\"}\n"
+					 : "{\"result\":\"nomatch\"}\n",
+		      stdout);
+	}
+	xc_extra_destroy(extra);
+	free(text);
 	xc_expr_destroy(e);
 	json_decref(in);
 	return;
@@ -360,7 +393,7 @@ static int cmd_batch(const struct opts *o)
 static int cmd_eval(const struct opts *o)
 {
 	xc_expr_t *e;
-	json_t *extra;
+	xc_extra_t *extra;
 	int rc;
 
 	if (o->batch)
@@ -376,7 +409,7 @@ static int cmd_eval(const struct opts *o)
 		extra = load_extra_arg(o);
 		rc = xc_match(e, extra) ? EXIT_MATCH : EXIT_NOMATCH;
 		printf("%s\n", rc == EXIT_MATCH ? "match" : "no match");
-		json_decref(extra);
+		xc_extra_destroy(extra);
 	} else {
 		rc = eval_nodes(o, e);
 	}
@@ -387,7 +420,7 @@ static int cmd_eval(const struct opts *o)
 static int cmd_explain(const struct opts *o)
 {
 	xc_expr_t *e;
-	json_t *extra;
+	xc_extra_t *extra;
 	char *text;
 	int rc;
 
@@ -402,7 +435,7 @@ static int cmd_explain(const struct opts *o)
 	rc = xc_match(e, extra) ? EXIT_MATCH : EXIT_NOMATCH;
 	fputs(text ? text : "out of memory\n", stdout);
 	free(text);
-	json_decref(extra);
+	xc_extra_destroy(extra);
 	xc_expr_destroy(e);
 	return rc;
 }
@@ -597,6 +630,23 @@ static int cmd_from_flux(const struct opts *o)
 	return print_request(e);
 }
 
+/* An option's number from 1 to `max` (the range extra.conf takes); -1
+ * when `text` is not one. */
+static int read_limit(const char *text, size_t max, size_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)*text))
+		return -1;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || *end || v < 1 || v > max)
+		return -1;
+	*out = (size_t)v;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -605,6 +655,7 @@ int main(int argc, char **argv)
 		{ "slurm", no_argument, NULL, 's' },
 		{ "batch", no_argument, NULL, 'b' },
 		{ "max-length", required_argument, NULL, 'L' },
+		{ "max-depth", required_argument, NULL, 'D' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "resolve", no_argument, NULL, 'r' },
 		{ "jobspec", no_argument, NULL, 'j' },
@@ -613,7 +664,6 @@ int main(int argc, char **argv)
 	};
 	struct opts o = { 0 };
 	const char *cmd;
-	char *end;
 	int c;
 
 	if (argc < 2) {
@@ -643,14 +693,24 @@ int main(int argc, char **argv)
 				o.jobspec_file = argv[optind++];
 			break;
 		case 'L':
-			errno = 0;
-			o.limits.max_request_length = strtoul(optarg, &end, 10);
-			if (errno || *end || o.limits.max_request_length == 0) {
-				fprintf(stderr, "%s: --max-length: a positive number expected\n",
-					prog);
+			if (read_limit(optarg, XC_MAX_REQUEST_LENGTH_LIMIT,
+				       &o.limits.max_request_length) < 0) {
+				fprintf(stderr, "%s: --max-length: a number from 1 to %u expected\n",
+					prog, XC_MAX_REQUEST_LENGTH_LIMIT);
 				return EXIT_INVALID;
 			}
 			break;
+		case 'D': {
+			size_t d;
+
+			if (read_limit(optarg, XC_MAX_DEPTH_LIMIT, &d) < 0) {
+				fprintf(stderr, "%s: --max-depth: a number from 1 to %d expected\n",
+					prog, XC_MAX_DEPTH_LIMIT);
+				return EXIT_INVALID;
+			}
+			o.limits.max_depth = (unsigned)d;
+			break;
+		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return EXIT_INVALID;
 		}

@@ -1,4 +1,5 @@
-# X_AC_JANSSON: jansson, the library's only dependency (JANSSON_CFLAGS,
+# X_AC_JANSSON: jansson, with which the library reads and writes RFC 31
+# constraints and jobspecs as Flux does (JANSSON_CFLAGS,
 # JANSSON_LIBS).
 AC_DEFUN([X_AC_JANSSON], [
   PKG_CHECK_MODULES([JANSSON], [jansson >= 2.10], [],

@@ -2,6 +2,7 @@
  * eval.c - evaluating a request against a node's Extra (sem 2 to 4), and
  * explaining that evaluation.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,26 +12,25 @@
  * is false for every operator (sem 3). */
 #define NO_COMPARISON 2
 
-static int compare(const struct xc_leaf *leaf, const json_t *v)
+static int compare(const struct xc_leaf *leaf, const struct xc_value *v)
 {
 	int c;
 
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		c = strcmp(json_string_value(v), leaf->value);
+	switch (v->type) {
+	case XC_VALUE_STRING:
+		c = strcmp(v->u.s, leaf->value);
 		return (c > 0) - (c < 0);
-	case JSON_INTEGER:
+	case XC_VALUE_INT:
 		if (!leaf->num_ok)
 			return NO_COMPARISON;
-		return xc_fuzzy_compare((double)json_integer_value(v),
-					leaf->num);
-	case JSON_REAL:
+		return xc_fuzzy_compare((double)v->u.i, leaf->num);
+	case XC_VALUE_REAL:
 		if (!leaf->num_ok)
 			return NO_COMPARISON;
-		return xc_fuzzy_compare(json_real_value(v), leaf->num);
-	case JSON_TRUE:
-		return leaf->boolean ? 0 : 1;
-	case JSON_FALSE:
+		return xc_fuzzy_compare(v->u.d, leaf->num);
+	case XC_VALUE_BOOL:
+		if (v->u.b)
+			return leaf->boolean ? 0 : 1;
 		return leaf->boolean ? -1 : 0;
 	default: /* null, object, array */
 		return NO_COMPARISON;
@@ -50,9 +50,9 @@ static bool holds(xc_cmpop_t op, int c)
 	return false;
 }
 
-static bool leaf_match(const struct xc_leaf *leaf, const json_t *extra)
+static bool leaf_match(const struct xc_leaf *leaf, const xc_extra_t *extra)
 {
-	const json_t *v = json_object_get(extra, leaf->key);
+	const struct xc_value *v = xc_extra_get(extra, leaf->key);
 	int c;
 
 	if (!v)
@@ -61,7 +61,7 @@ static bool leaf_match(const struct xc_leaf *leaf, const json_t *extra)
 	return c != NO_COMPARISON && holds(leaf->op, c);
 }
 
-static bool match(const struct xc_expr *e, const json_t *extra)
+static bool match(const struct xc_expr *e, const xc_extra_t *extra)
 {
 	switch (e->kind) {
 	case XC_LEAF:
@@ -80,157 +80,55 @@ static bool match(const struct xc_expr *e, const json_t *extra)
 	return false;
 }
 
-bool xc_match(const xc_expr_t *expr, const json_t *extra)
+bool xc_match(const xc_expr_t *expr, const xc_extra_t *extra)
 {
-	if (!expr || !json_is_object(extra))
+	if (!expr || !extra)
 		return false;
 	return match(expr, extra);
 }
 
-/* Whether the brackets of JSON `text` nest deeper than `max` (strings
- * skipped).  Only a bound on work: jansson still validates the text. */
-static bool nests_deeper(const char *text, size_t len, unsigned max)
-{
-	unsigned depth = 0;
-	bool in_string = false;
-
-	for (size_t i = 0; i < len; i++) {
-		char c = text[i];
-
-		if (in_string) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_string = false;
-		} else if (c == '"') {
-			in_string = true;
-		} else if (c == '{' || c == '[') {
-			if (++depth > max)
-				return true;
-		} else if ((c == '}' || c == ']') && depth > 0) {
-			depth--;
-		}
-	}
-	return false;
-}
-
-json_t *xc_extra_load(const char *text, size_t len,
-		      const xc_limits_t *limits, xc_extra_state_t *state)
-{
-	size_t max = XC_DEFAULT_MAX_EXTRA_LENGTH;
-	unsigned max_depth = XC_DEFAULT_MAX_EXTRA_DEPTH;
-	xc_extra_state_t dummy;
-	json_error_t jerr;
-	json_t *v;
-
-	if (!state)
-		state = &dummy;
-	if (limits && limits->max_extra_length)
-		max = limits->max_extra_length;
-	if (limits && limits->max_extra_depth)
-		max_depth = limits->max_extra_depth;
-	if (!text || len == 0) {
-		*state = XC_EXTRA_UNSET;
-		return NULL;
-	}
-	if (len > max) {
-		*state = XC_EXTRA_TOO_LONG;
-		return NULL;
-	}
-	if (nests_deeper(text, len, max_depth)) {
-		*state = XC_EXTRA_TOO_DEEP;
-		return NULL;
-	}
-	/* JSON_DECODE_ANY so that `5` or `"x"` is read, then refused as not
-	 * an object. */
-	v = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
-	if (!v) {
-		*state = XC_EXTRA_INVALID;
-		return NULL;
-	}
-	if (!json_is_object(v)) {
-		json_decref(v);
-		*state = XC_EXTRA_NOT_OBJECT;
-		return NULL;
-	}
-	*state = XC_EXTRA_OBJECT;
-	return v;
-}
-
-const char *xc_extra_state_text(xc_extra_state_t state)
-{
-	switch (state) {
-	case XC_EXTRA_OBJECT: return "a JSON object";
-	case XC_EXTRA_UNSET: return "unset";
-	case XC_EXTRA_TOO_LONG: return "longer than the limit";
-	case XC_EXTRA_INVALID: return "not valid JSON";
-	case XC_EXTRA_NOT_OBJECT: return "JSON but not an object";
-	case XC_EXTRA_TOO_DEEP: return "nested deeper than the limit";
-	}
-	return "unknown";
-}
-
-const char *xc_extra_state_explain(xc_extra_state_t state,
-				   const xc_limits_t *limits, char *buf,
-				   size_t size)
-{
-	if (state == XC_EXTRA_TOO_LONG)
-		snprintf(buf, size, "longer than the limit of %zu bytes",
-			 limits && limits->max_extra_length
-				 ? limits->max_extra_length
-				 : (size_t)XC_DEFAULT_MAX_EXTRA_LENGTH);
-	else if (state == XC_EXTRA_TOO_DEEP)
-		snprintf(buf, size, "nested deeper than the limit of %u",
-			 limits && limits->max_extra_depth
-				 ? limits->max_extra_depth
-				 : XC_DEFAULT_MAX_EXTRA_DEPTH);
-	else
-		snprintf(buf, size, "%s", xc_extra_state_text(state));
-	return buf;
-}
-
 /* ------------------------------------------------------------- explain */
 
-static const char *type_name(const json_t *v)
+static const char *type_name(const struct xc_value *v)
 {
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL: return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
+	switch (v->type) {
+	case XC_VALUE_OBJECT: return "an object";
+	case XC_VALUE_ARRAY: return "an array";
+	case XC_VALUE_STRING: return "a string";
+	case XC_VALUE_INT:
+	case XC_VALUE_REAL: return "a number";
+	case XC_VALUE_BOOL: return "a boolean";
+	case XC_VALUE_NULL: return "null";
 	}
 	return "unknown";
 }
 
-static void print_value(FILE *out, const json_t *v)
+static bool is_number(const struct xc_value *v)
 {
-	switch (json_typeof(v)) {
-	case JSON_STRING:
+	return v->type == XC_VALUE_INT || v->type == XC_VALUE_REAL;
+}
+
+static void print_value(FILE *out, const struct xc_value *v)
+{
+	switch (v->type) {
+	case XC_VALUE_STRING:
 		fputc('"', out);
-		xc_escape_to(out, json_string_value(v),
-			     json_string_length(v), false);
+		xc_escape_to(out, v->u.s, strlen(v->u.s), false);
 		fputc('"', out);
 		break;
-	case JSON_INTEGER:
-		fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	case XC_VALUE_INT:
+		fprintf(out, "%" PRId64, v->u.i);
 		break;
-	case JSON_REAL:
-		fprintf(out, "%.15g", json_real_value(v));
+	case XC_VALUE_REAL:
+		fprintf(out, "%.15g", v->u.d);
 		break;
-	case JSON_TRUE:
-		fputs("true", out);
+	case XC_VALUE_BOOL:
+		fputs(v->u.b ? "true" : "false", out);
 		break;
-	case JSON_FALSE:
-		fputs("false", out);
-		break;
-	case JSON_NULL:
+	case XC_VALUE_NULL:
 		fputs("null", out);
 		break;
-	case JSON_ARRAY:
+	case XC_VALUE_ARRAY:
 		fputs("[...]", out);
 		break;
 	default:
@@ -245,9 +143,9 @@ static void print_relation(FILE *out, int c)
 }
 
 static void explain_leaf(FILE *out, const struct xc_leaf *leaf,
-			 const json_t *extra)
+			 const xc_extra_t *extra)
 {
-	const json_t *v = json_object_get(extra, leaf->key);
+	const struct xc_value *v = xc_extra_get(extra, leaf->key);
 	size_t vlen = strlen(leaf->value);
 	int c;
 
@@ -261,7 +159,7 @@ static void explain_leaf(FILE *out, const struct xc_leaf *leaf,
 	fputs("node value ", out);
 	print_value(out, v);
 	fprintf(out, " is %s", type_name(v));
-	if (json_is_number(v) && !leaf->num_ok) {
+	if (is_number(v) && !leaf->num_ok) {
 		fputs("; request value '", out);
 		xc_escape_to(out, leaf->value, vlen, false);
 		fputs("' is not a number", out);
@@ -272,7 +170,7 @@ static void explain_leaf(FILE *out, const struct xc_leaf *leaf,
 		return;
 	}
 	fputs("; ", out);
-	if (json_is_boolean(v)) {
+	if (v->type == XC_VALUE_BOOL) {
 		fputs("request value '", out);
 		xc_escape_to(out, leaf->value, vlen, false);
 		fprintf(out, "' reads as %s; ", leaf->boolean ? "true" : "false");
@@ -283,7 +181,7 @@ static void explain_leaf(FILE *out, const struct xc_leaf *leaf,
 	}
 	print_value(out, v);
 	print_relation(out, c);
-	if (json_is_number(v)) {
+	if (is_number(v)) {
 		xc_escape_to(out, leaf->value, vlen, false);
 		if (c == 0)
 			fputs(" (within 0.00001)", out);
@@ -294,7 +192,7 @@ static void explain_leaf(FILE *out, const struct xc_leaf *leaf,
 	}
 }
 
-static bool explain(FILE *out, const struct xc_expr *e, const json_t *extra,
+static bool explain(FILE *out, const struct xc_expr *e, const xc_extra_t *extra,
 		    int indent)
 {
 	bool ok = match(e, extra);
@@ -314,7 +212,7 @@ static bool explain(FILE *out, const struct xc_expr *e, const json_t *extra,
 	return ok;
 }
 
-char *xc_explain(const xc_expr_t *expr, const json_t *extra)
+char *xc_explain(const xc_expr_t *expr, const xc_extra_t *extra)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -325,7 +223,7 @@ char *xc_explain(const xc_expr_t *expr, const json_t *extra)
 	out = open_memstream(&text, &len);
 	if (!out)
 		return NULL;
-	if (!json_is_object(extra)) {
+	if (!extra) {
 		fputs("node Extra is not a JSON object: no request matches it\n",
 		      out);
 		fputs("result: no match\n", out);

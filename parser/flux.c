@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "xc_private.h"
 
 /* ---------------------------------------------------------------- to */
@@ -322,7 +324,9 @@ xc_expr_t *xc_from_flux(const json_t *constraint, const xc_limits_t *limits,
 		return NULL;
 	}
 	if (limits && limits->max_depth)
-		r.max_depth = limits->max_depth;
+		r.max_depth = limits->max_depth < XC_MAX_DEPTH_LIMIT
+				      ? limits->max_depth
+				      : XC_MAX_DEPTH_LIMIT;
 	if (limits && limits->max_request_length)
 		max_length = limits->max_request_length;
 	if (!(e = from_flux(&r, constraint, &root, 0)))

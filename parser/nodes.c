@@ -10,8 +10,8 @@
 
 struct node {
 	char *name;
-	char *text;           /* Extra as given (NULL: unset or JSON given) */
-	json_t *extra;        /* an object, or NULL */
+	char *text;           /* Extra as given (NULL: unset) */
+	xc_extra_t *extra;    /* read from text; NULL unless an object */
 	xc_extra_state_t state;
 };
 
@@ -37,7 +37,7 @@ void xc_nodes_destroy(xc_nodes_t *t)
 	for (size_t i = 0; i < t->count; i++) {
 		free(t->nodes[i].name);
 		free(t->nodes[i].text);
-		json_decref(t->nodes[i].extra);
+		xc_extra_destroy(t->nodes[i].extra);
 	}
 	free(t->nodes);
 	free(t);
@@ -92,37 +92,22 @@ int xc_nodes_add(xc_nodes_t *t, const char *name, const char *extra,
 		return xc_error_set(err, XC_E_NOMEM, 0, 0, "out of memory");
 	}
 	if (old) {
-		n->extra = json_incref(old->extra);
+		n->extra = xc_extra_ref(old->extra);
 		n->state = old->state;
 	} else {
+		xc_error_t lerr;
+
 		n->extra = xc_extra_load(extra, extra ? strlen(extra) : 0,
-					 &t->limits, &n->state);
+					 &t->limits, &n->state, &lerr);
+		if (lerr.code != XC_OK) {
+			free(n->name);
+			free(n->text);
+			return xc_error_set(err, lerr.code, 0, 0, "%s",
+					    lerr.message);
+		}
 	}
 	t->count++;
 	return old ? 1 : 0;
-}
-
-int xc_nodes_add_json(xc_nodes_t *t, const char *name, json_t *extra,
-		      xc_error_t *err)
-{
-	struct node *n;
-
-	xc_error_clear(err);
-	if (!t || !name)
-		return xc_error_set(err, XC_E_INVALID_ARG, 0, 0,
-				    "no node table or node name");
-	if (!(n = append(t, name, err)))
-		return -1;
-	if (!extra || json_is_null(extra)) {
-		n->state = XC_EXTRA_UNSET;
-	} else if (!json_is_object(extra)) {
-		n->state = XC_EXTRA_NOT_OBJECT;
-	} else {
-		n->state = XC_EXTRA_OBJECT;
-		n->extra = json_incref(extra);
-	}
-	t->count++;
-	return 0;
 }
 
 size_t xc_nodes_count(const xc_nodes_t *t)
@@ -135,7 +120,7 @@ const char *xc_nodes_name(const xc_nodes_t *t, size_t i)
 	return t && i < t->count ? t->nodes[i].name : NULL;
 }
 
-const json_t *xc_nodes_extra(const xc_nodes_t *t, size_t i)
+const xc_extra_t *xc_nodes_extra(const xc_nodes_t *t, size_t i)
 {
 	return t && i < t->count ? t->nodes[i].extra : NULL;
 }

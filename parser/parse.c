@@ -191,11 +191,54 @@ static const char *describe(parser_t *p, char *buf, size_t size)
 	return buf;
 }
 
-/* item -> leaf | '(' group ')' */
-static struct xc_expr *parse_item(parser_t *p, const xc_token_t *after)
+/* The error reports keep their message buffers out of the recursive
+ * frames below: each level of nesting then costs parse_item and
+ * parse_group's small frames only (stack bytes per level: tests/bench). */
+static __attribute__((noinline)) void
+report_unclosed(parser_t *p, size_t open)
 {
 	const xc_token_t *t = &p->lx.tok;
 	char what[96];
+
+	xc_error_set(p->err, XC_E_UNCLOSED_PAREN, t->offset, t->end,
+		     "')' expected (to close '(' at column %zu) before %s",
+		     open + 1, describe(p, what, sizeof(what)));
+}
+
+/* An operator, ')' or the end where an item must be; `after` is the
+ * boolean operator before it, or 0. */
+static __attribute__((noinline)) void
+report_item_expected(parser_t *p, char after)
+{
+	const xc_token_t *t = &p->lx.tok;
+	char what[96];
+
+	if (after)
+		xc_error_set(p->err, XC_E_ITEM_EXPECTED, t->offset, t->end,
+			     "leaf or '(' expected after '%c', found %s",
+			     after, describe(p, what, sizeof(what)));
+	else
+		xc_error_set(p->err, XC_E_ITEM_EXPECTED, t->offset, t->end,
+			     "leaf or '(' expected, found %s",
+			     describe(p, what, sizeof(what)));
+}
+
+static __attribute__((noinline)) void report_boolop_expected(parser_t *p)
+{
+	const xc_token_t *t = &p->lx.tok;
+	char what[96];
+
+	xc_error_set(p->err, XC_E_BOOLOP_EXPECTED, t->offset,
+		     t->kind == XC_T_LPAREN ? t->end : t->offset + 1,
+		     "'&', ',' or '|' expected before %s",
+		     describe(p, what, sizeof(what)));
+}
+
+/* item -> leaf | '(' group ')'; `after` is the boolean operator before
+ * it, or 0 for a group's first item. */
+static struct xc_expr *parse_item(parser_t *p, char after)
+{
+	const xc_token_t *t = &p->lx.tok;
 
 	if (t->kind == XC_T_LEAF) {
 		const char *s = p->lx.src;
@@ -238,26 +281,15 @@ static struct xc_expr *parse_item(parser_t *p, const xc_token_t *after)
 		if (!group)
 			return NULL;
 		if (t->kind != XC_T_RPAREN) {
-			xc_error_set(p->err, XC_E_UNCLOSED_PAREN, t->offset,
-				     t->end,
-				     "')' expected (to close '(' at column %zu) before %s",
-				     open + 1, describe(p, what, sizeof(what)));
+			report_unclosed(p, open);
 			xc_expr_destroy(group);
 			return NULL;
 		}
 		advance(p);
 		return group;
 	}
-	/* An operator, ')' or the end where an item must be (the empty
-	 * request never gets here: xc_parse reports it). */
-	if (after)
-		xc_error_set(p->err, XC_E_ITEM_EXPECTED, t->offset, t->end,
-			     "leaf or '(' expected after '%c', found %s",
-			     after->ch, describe(p, what, sizeof(what)));
-	else
-		xc_error_set(p->err, XC_E_ITEM_EXPECTED, t->offset, t->end,
-			     "leaf or '(' expected, found %s",
-			     describe(p, what, sizeof(what)));
+	/* (the empty request never gets here: xc_parse reports it) */
+	report_item_expected(p, after);
 	return NULL;
 }
 
@@ -266,45 +298,47 @@ static struct xc_expr *parse_group(parser_t *p)
 {
 	const xc_token_t *t = &p->lx.tok;
 	struct xc_expr *first, *group = NULL;
-	xc_token_t op, first_op;
-	char what[96];
+	xc_token_kind_t first_kind = XC_T_END;
+	char first_ch = 0;
 
-	first = parse_item(p, NULL);
+	first = parse_item(p, 0);
 	if (!first)
 		return NULL;
 	while (t->kind == XC_T_AND || t->kind == XC_T_OR) {
 		struct xc_expr *item;
+		size_t op_offset = t->offset, op_end = t->end;
+		char op_ch = t->ch;
 
-		op = *t;
 		if (!group) {
-			first_op = op;
+			first_kind = t->kind;
+			first_ch = op_ch;
 			group = xc_group_create(
-				op.kind == XC_T_AND ? XC_AND : XC_OR,
+				t->kind == XC_T_AND ? XC_AND : XC_OR,
 				first->offset);
 			if (!group || xc_group_add(group, first) < 0) {
 				if (!group)
 					xc_expr_destroy(first);
 				xc_expr_destroy(group);
-				xc_error_set(p->err, XC_E_NOMEM, op.offset,
-					     op.end, "out of memory");
+				xc_error_set(p->err, XC_E_NOMEM, op_offset,
+					     op_end, "out of memory");
 				return NULL;
 			}
-		} else if (op.kind != first_op.kind) {
-			xc_error_set(p->err, XC_E_MIXED_BOOLOPS, op.offset,
-				     op.end,
+		} else if (t->kind != first_kind) {
+			xc_error_set(p->err, XC_E_MIXED_BOOLOPS, op_offset,
+				     op_end,
 				     "cannot mix '%c' and '%c' in one group; add parentheses",
-				     first_op.ch, op.ch);
+				     first_ch, op_ch);
 			xc_expr_destroy(group);
 			return NULL;
 		}
 		advance(p);
-		item = parse_item(p, &op);
+		item = parse_item(p, op_ch);
 		if (!item) {
 			xc_expr_destroy(group);
 			return NULL;
 		}
 		if (xc_group_add(group, item) < 0) {
-			xc_error_set(p->err, XC_E_NOMEM, op.offset, op.end,
+			xc_error_set(p->err, XC_E_NOMEM, op_offset, op_end,
 				     "out of memory");
 			xc_expr_destroy(group);
 			return NULL;
@@ -312,10 +346,7 @@ static struct xc_expr *parse_group(parser_t *p)
 	}
 	if (t->kind == XC_T_LEAF || t->kind == XC_T_BADLEAF ||
 	    t->kind == XC_T_LPAREN) {
-		xc_error_set(p->err, XC_E_BOOLOP_EXPECTED, t->offset,
-			     t->kind == XC_T_LPAREN ? t->end : t->offset + 1,
-			     "'&', ',' or '|' expected before %s",
-			     describe(p, what, sizeof(what)));
+		report_boolop_expected(p);
 		xc_expr_destroy(group ? group : first);
 		return NULL;
 	}
@@ -338,7 +369,9 @@ xc_expr_t *xc_parse(const char *request, const xc_limits_t *limits,
 	if (limits && limits->max_request_length)
 		max_length = limits->max_request_length;
 	if (limits && limits->max_depth)
-		p.max_depth = limits->max_depth;
+		p.max_depth = limits->max_depth < XC_MAX_DEPTH_LIMIT
+				      ? limits->max_depth
+				      : XC_MAX_DEPTH_LIMIT;
 	len = strnlen(request, max_length + 1);
 	if (len > max_length) {
 		len = strlen(request);

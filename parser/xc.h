@@ -6,7 +6,9 @@
  * a node table.  The rules are those of ../shared/spec/semantics.md (the
  * behaviour of Slurm 24.11); section numbers below ("sem 3.1") refer to it.
  *
- * Depends on jansson only.  Never aborts, never logs, never exits and keeps
+ * Reads node Extra with json-c, as Slurm does, and RFC 31 constraints with
+ * jansson, as Flux does (only the Flux functions use jansson types).
+ * Never aborts, never logs, never exits and keeps
  * no global mutable state: it runs inside slurmctld's threads.  Every
  * function is safe to call from several threads on distinct objects; a
  * parsed request (xc_expr_t) and a node table are read-only once built and
@@ -18,7 +20,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <jansson.h>
+/* jansson's JSON value, used by the Flux functions only: include
+ * <jansson.h> to call them.  (Not included here: its names clash with
+ * json-c's, which reads node Extra.) */
+typedef struct json_t json_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,17 +100,28 @@ char *xc_escape(const char *text, char *out, size_t size);
  * takes its default.  Pass NULL for all defaults. */
 typedef struct xc_limits {
 	size_t max_request_length; /* bytes; default 1024, as Slurm */
-	unsigned max_depth;        /* parentheses; default 1024 (sem 1.4) */
+	unsigned max_depth;        /* parentheses; default and most 1024 (sem 1.4) */
 	size_t max_extra_length;   /* bytes of node Extra; default 65536 */
-	unsigned max_extra_depth;  /* nesting of node Extra; default 64 */
+	unsigned max_extra_depth;  /* json-c depth for node Extra; default 32 */
 	size_t max_flux_length;    /* bytes of RFC 31 JSON text; default 65536 */
 } xc_limits_t;
 
 #define XC_DEFAULT_MAX_REQUEST_LENGTH 1024
 #define XC_DEFAULT_MAX_DEPTH 1024
 #define XC_DEFAULT_MAX_EXTRA_LENGTH 65536
-#define XC_DEFAULT_MAX_EXTRA_DEPTH 64
+#define XC_DEFAULT_MAX_EXTRA_DEPTH 32 /* json-c's, as Slurm uses it */
 #define XC_DEFAULT_MAX_FLUX_LENGTH 65536
+
+/* The largest values a caller (extra.conf, the command's options) may
+ * set.  Parsing, formatting, matching, explaining, destroying and the RFC 31
+ * translation recurse once per level of nesting, so max_depth bounds their
+ * stack: measured by tests/bench, the deepest user (reading RFC 31) takes
+ * about 430 bytes a level and xc_parse 130, so 1024 levels stay under
+ * 450 KiB, inside the 1 MiB stacks of slurmctld's RPC threads
+ * (tests/test_depth.c runs every entry point there at this depth).  A
+ * larger max_depth is taken as this one. */
+#define XC_MAX_DEPTH_LIMIT 1024
+#define XC_MAX_REQUEST_LENGTH_LIMIT (16u << 20)
 
 /* ----------------------------------------------------------------- tree */
 
@@ -159,29 +175,55 @@ char *xc_format(const xc_expr_t *expr);
 
 /* ------------------------------------------------------------ evaluation */
 
-/* Evaluates `expr` against one node's Extra, already parsed (sem 2 to 4).
- * `extra` is borrowed; a NULL or non-object `extra` matches no request.
- * Never fails. */
-bool xc_match(const xc_expr_t *expr, const json_t *extra);
+/* A node's Extra, read as Slurm reads it (sem 2): its top-level keys and
+ * their values.  Opaque; immutable once loaded, so threads may share it. */
+typedef struct xc_extra xc_extra_t;
+
+/* The type of a node value, as Slurm's data_t holds it (sem 3). */
+typedef enum xc_value_type {
+	XC_VALUE_NULL,
+	XC_VALUE_BOOL,
+	XC_VALUE_INT,    /* int64; json-c clamps larger integers */
+	XC_VALUE_REAL,   /* double, also NaN and infinities */
+	XC_VALUE_STRING,
+	XC_VALUE_OBJECT, /* never compared: its content is not kept */
+	XC_VALUE_ARRAY   /* likewise */
+} xc_value_type_t;
+
+/* Evaluates `expr` against one node's Extra, already read (sem 2 to 4).
+ * `extra` is borrowed; NULL (unset, unreadable, not an object) matches no
+ * request.  Never fails. */
+bool xc_match(const xc_expr_t *expr, const xc_extra_t *extra);
 
 /* How a node's Extra text was read (sem 2). */
 typedef enum xc_extra_state {
 	XC_EXTRA_OBJECT,    /* a JSON object: requests are evaluated */
 	XC_EXTRA_UNSET,     /* NULL or empty */
 	XC_EXTRA_TOO_LONG,  /* longer than limits->max_extra_length */
-	XC_EXTRA_INVALID,   /* not JSON */
-	XC_EXTRA_NOT_OBJECT,/* valid JSON but not an object */
-	XC_EXTRA_TOO_DEEP   /* nested deeper than limits->max_extra_depth */
+	XC_EXTRA_INVALID,   /* not JSON as json-c reads it */
+	XC_EXTRA_NOT_OBJECT,/* JSON but not an object */
+	XC_EXTRA_TOO_DEEP   /* nested as deep as limits->max_extra_depth */
 } xc_extra_state_t;
 
-/* Reads a node's Extra text (`len` bytes, need not be NUL-terminated).
- * Returns a new JSON object reference the caller releases with json_decref
- * and sets *state to XC_EXTRA_OBJECT; otherwise returns NULL and sets
- * *state to why (state may be NULL).  Duplicate keys: the last wins.
- * Work is bounded by limits->max_extra_length and ->max_extra_depth (the
- * nesting is counted before jansson builds anything). */
-json_t *xc_extra_load(const char *text, size_t len,
-		      const xc_limits_t *limits, xc_extra_state_t *state);
+/* Reads a node's Extra text (`len` bytes, need not be NUL-terminated)
+ * exactly as Slurm 23.11+ does (sem 2): json-c's tokener, not strict, so
+ * trailing commas, comments, single quotes, NaN, leading zeros and text
+ * after the object are accepted; depth limits->max_extra_depth (default
+ * 32, json-c's and Slurm's).  Duplicate keys: the last wins.
+ * Returns the Extra the caller frees with xc_extra_destroy and sets
+ * *state to XC_EXTRA_OBJECT; otherwise returns NULL and sets *state to
+ * why (state may be NULL).  Out of memory: NULL and `err` (may be NULL)
+ * set to XC_E_NOMEM; every other outcome clears `err`.  Bytes beyond
+ * limits->max_extra_length are never read. */
+xc_extra_t *xc_extra_load(const char *text, size_t len,
+			  const xc_limits_t *limits, xc_extra_state_t *state,
+			  xc_error_t *err);
+
+/* Drops a reference to `extra` (from xc_extra_load); accepts NULL. */
+void xc_extra_destroy(xc_extra_t *extra);
+
+/* How many top-level keys `extra` has (0 for NULL). */
+size_t xc_extra_count(const xc_extra_t *extra);
 
 /* A short phrase for a state ("not valid JSON"). Static storage. */
 const char *xc_extra_state_text(xc_extra_state_t state);
@@ -196,7 +238,7 @@ const char *xc_extra_state_explain(xc_extra_state_t state,
  * one line per group and leaf with its outcome, and for each leaf why
  * (missing key, node value type, request value not a number ...).
  * Returns a malloc'd string the caller frees, or NULL when out of memory. */
-char *xc_explain(const xc_expr_t *expr, const json_t *extra);
+char *xc_explain(const xc_expr_t *expr, const xc_extra_t *extra);
 
 /* ------------------------------------------------------------ node table */
 
@@ -214,21 +256,15 @@ void xc_nodes_destroy(xc_nodes_t *nodes);
 /* Adds a node.  `name` is copied; `extra` is its Extra text as Slurm keeps
  * it (NULL for unset) and is read by xc_extra_load.  When `prev` (may be
  * NULL) holds a node of the same name at the same position with the same
- * Extra text, its parsed JSON is shared instead of parsed again.
+ * Extra text, its parsed Extra is shared instead of read again.
  * Returns 1 when it was shared, 0 when parsed, or -1 with `err` set
  * (XC_E_NOMEM, XC_E_INVALID_ARG). */
 int xc_nodes_add(xc_nodes_t *nodes, const char *name, const char *extra,
 		 const xc_nodes_t *prev, xc_error_t *err);
 
-/* Adds a node whose Extra is already JSON (borrowed; a new reference is
- * taken).  A NULL or non-object value is stored as such and matches
- * nothing.  Returns 0, or -1 with `err` set. */
-int xc_nodes_add_json(xc_nodes_t *nodes, const char *name, json_t *extra,
-		      xc_error_t *err);
-
 size_t xc_nodes_count(const xc_nodes_t *nodes);
 const char *xc_nodes_name(const xc_nodes_t *nodes, size_t i);  /* borrowed */
-const json_t *xc_nodes_extra(const xc_nodes_t *nodes, size_t i); /* borrowed; NULL unless an object */
+const xc_extra_t *xc_nodes_extra(const xc_nodes_t *nodes, size_t i); /* borrowed; NULL unless an object */
 xc_extra_state_t xc_nodes_state(const xc_nodes_t *nodes, size_t i);
 
 /* Evaluates `expr` against every node: matched[i] is set for node i

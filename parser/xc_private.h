@@ -5,6 +5,7 @@
 #define XC_PRIVATE_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "xc.h"
@@ -31,6 +32,33 @@ struct xc_expr {
 		} group;
 	} u;
 };
+
+/* One top-level key of a node's Extra and its value, as Slurm's data_t
+ * holds it (sem 2, 3): strings and keys are C strings. */
+struct xc_value {
+	const char *key;
+	xc_value_type_t type;
+	union {
+		bool b;
+		int64_t i;
+		double d;
+		const char *s;
+	} u;
+};
+
+/* A node's Extra: `count` values sorted by key (unique), one allocation
+ * with their strings after them; shared by reference count. */
+struct xc_extra {
+	unsigned refs;
+	size_t count;
+	struct xc_value *values;
+};
+
+/* The value of `key` in `extra` (may be NULL), or NULL when missing. */
+const struct xc_value *xc_extra_get(const xc_extra_t *extra, const char *key);
+
+/* Takes one more reference to `extra` (may be NULL); returns it. */
+xc_extra_t *xc_extra_ref(xc_extra_t *extra);
 
 /* ---- lexer (lexer.c): one token of lookahead over the request ---- */
 

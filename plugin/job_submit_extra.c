@@ -196,11 +196,10 @@ int init(void)
 		return SLURM_ERROR;
 	xc_plugin_config_path(path, sizeof(path));
 	xc_plugin_config_read(&r->cfg, path, log_config_problem);
-	slurm_info("%s: %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MaxExtraDepth=%u",
+	slurm_info("%s: %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu",
 		   plugin_type, r->cfg.found ? "read" : "no", path,
 		   r->cfg.refresh_interval, r->cfg.limits.max_request_length,
-		   r->cfg.limits.max_depth, r->cfg.limits.max_extra_length,
-		   r->cfg.limits.max_extra_depth);
+		   r->cfg.limits.max_depth, r->cfg.limits.max_extra_length);
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->wake, NULL);
 	r->refs = 2;

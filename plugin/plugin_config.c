@@ -18,7 +18,6 @@ void xc_plugin_config_defaults(struct xc_plugin_config *cfg)
 	cfg->limits.max_request_length = XC_DEFAULT_MAX_REQUEST_LENGTH;
 	cfg->limits.max_depth = XC_DEFAULT_MAX_DEPTH;
 	cfg->limits.max_extra_length = XC_DEFAULT_MAX_EXTRA_LENGTH;
-	cfg->limits.max_extra_depth = XC_DEFAULT_MAX_EXTRA_DEPTH;
 }
 
 void xc_plugin_config_path(char *buf, size_t size)
@@ -109,21 +108,18 @@ int xc_plugin_config_read(struct xc_plugin_config *cfg, const char *path,
 				if (ok)
 					cfg->refresh_interval = d;
 			} else if (strcasecmp(key, "MaxRequestLength") == 0) {
-				ok = read_size(value, 16, 1 << 24, &n);
+				ok = read_size(value, 16,
+					       XC_MAX_REQUEST_LENGTH_LIMIT, &n);
 				if (ok)
 					cfg->limits.max_request_length = n;
 			} else if (strcasecmp(key, "MaxDepth") == 0) {
-				ok = read_size(value, 1, 100000, &n);
+				ok = read_size(value, 1, XC_MAX_DEPTH_LIMIT, &n);
 				if (ok)
 					cfg->limits.max_depth = (unsigned)n;
 			} else if (strcasecmp(key, "MaxExtraLength") == 0) {
 				ok = read_size(value, 2, 1 << 26, &n);
 				if (ok)
 					cfg->limits.max_extra_length = n;
-			} else if (strcasecmp(key, "MaxExtraDepth") == 0) {
-				ok = read_size(value, 1, 2000, &n);
-				if (ok)
-					cfg->limits.max_extra_depth = (unsigned)n;
 			} else {
 				ok = false;
 			}

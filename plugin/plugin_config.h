@@ -6,9 +6,9 @@
  *
  *   RefreshInterval=1       seconds between node data refreshes (0.1-60)
  *   MaxRequestLength=1024   longest --extra request, bytes (as Slurm)
- *   MaxDepth=1024           deepest parentheses
+ *   MaxDepth=1024           deepest parentheses (1 to 1024: the stack bound)
  *   MaxExtraLength=65536    longest node Extra read, bytes; longer: skipped
- *   MaxExtraDepth=64        deepest node Extra read; deeper: skipped
+ * Node Extra is read to json-c's depth 32, as Slurm reads it: no setting.
  */
 #ifndef SLURM_EXTRA_PLUGIN_CONFIG_H
 #define SLURM_EXTRA_PLUGIN_CONFIG_H

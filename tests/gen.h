@@ -84,17 +84,19 @@ static inline void gen_request(gen_t *g, char *buf, size_t size, int depth,
 	}
 }
 
-/* A random node Extra: an object with some of the keys, values of every
- * JSON type; sometimes not an object at all.  New reference. */
-static inline json_t *gen_node(gen_t *g)
+/* A random node Extra as text (what `scontrol update extra=` stores): an
+ * object with some of the keys, values of every JSON type; sometimes
+ * unset (NULL) or not an object.  malloc'd; the caller frees it. */
+static inline char *gen_node(gen_t *g)
 {
 	json_t *o;
+	char *text;
 	unsigned r = gen_below(g, 20);
 
 	if (r == 0)
 		return NULL;
 	if (r == 1)
-		return json_pack("[i]", 1);
+		return strdup("[1]");
 	o = json_object();
 	for (size_t k = 0; k < GEN_COUNT(gen_keys); k++) {
 		const char *key = gen_keys[k];
@@ -109,7 +111,9 @@ static inline json_t *gen_node(gen_t *g)
 		default: break; /* missing */
 		}
 	}
-	return o;
+	text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	return text;
 }
 
 #endif

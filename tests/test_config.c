@@ -25,7 +25,10 @@ static void complain(const char *message)
 
 static void write_file(const char *text)
 {
-	int fd = mkstemp(path);
+	int fd;
+
+	strcpy(path, "/tmp/xc-config-XXXXXX");
+	fd = mkstemp(path);
 	cr_assert_geq(fd, 0);
 	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
@@ -41,7 +44,7 @@ Test(config, missing_file_gives_defaults)
 	cr_assert_eq(cfg.limits.max_request_length, 1024);
 	cr_assert_eq(cfg.limits.max_depth, 1024);
 	cr_assert_eq(cfg.limits.max_extra_length, 65536);
-	cr_assert_eq(cfg.limits.max_extra_depth, 64);
+	cr_assert_eq(cfg.limits.max_extra_depth, 0, "json-c's depth, as Slurm's: not a setting");
 }
 
 Test(config, every_setting)
@@ -49,14 +52,13 @@ Test(config, every_setting)
 	struct xc_plugin_config cfg;
 
 	write_file("# comment\n\n  refreshinterval = 0.5  # half a second\n"
-		   "MaxRequestLength=2048\nMAXDEPTH=10\nMaxExtraLength=100\nMaxExtraDepth=5\n");
+		   "MaxRequestLength=2048\nMAXDEPTH=10\nMaxExtraLength=100\n");
 	cr_assert_eq(xc_plugin_config_read(&cfg, path, complain), 0);
 	cr_assert(cfg.found);
 	cr_assert_float_eq(cfg.refresh_interval, 0.5, 1e-9);
 	cr_assert_eq(cfg.limits.max_request_length, 2048);
 	cr_assert_eq(cfg.limits.max_depth, 10);
 	cr_assert_eq(cfg.limits.max_extra_length, 100);
-	cr_assert_eq(cfg.limits.max_extra_depth, 5);
 	unlink(path);
 }
 
@@ -73,6 +75,27 @@ Test(config, bad_lines_are_reported_and_ignored)
 	cr_assert_float_eq(cfg.refresh_interval, 2.0, 1e-9);
 	cr_assert_eq(cfg.limits.max_request_length, 1024);
 	cr_assert_eq(cfg.limits.max_depth, 1024);
+	unlink(path);
+}
+
+/* The largest accepted values, and one past them: MaxDepth is bounded by
+ * the stack a level of nesting takes (xc.h, tests/test_depth.c). */
+Test(config, limits_at_and_past_their_bounds)
+{
+	struct xc_plugin_config cfg;
+
+	write_file("MaxDepth=1024\nMaxRequestLength=16777216\n");
+	cr_assert_eq(xc_plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_eq(cfg.limits.max_depth, XC_MAX_DEPTH_LIMIT);
+	cr_assert_eq(cfg.limits.max_request_length, XC_MAX_REQUEST_LENGTH_LIMIT);
+	unlink(path);
+	complaints = 0;
+	write_file("MaxDepth=1025\nMaxRequestLength=16777217\nMaxExtraDepth=64\n");
+	cr_assert_eq(xc_plugin_config_read(&cfg, path, complain), 3);
+	cr_assert_eq(complaints, 3);
+	cr_assert(strstr(last, ":3: ignored: unknown setting or value out of range"), "%s", last);
+	cr_assert_eq(cfg.limits.max_depth, XC_DEFAULT_MAX_DEPTH);
+	cr_assert_eq(cfg.limits.max_request_length, XC_DEFAULT_MAX_REQUEST_LENGTH);
 	unlink(path);
 }
 

@@ -18,14 +18,14 @@ ROW_TEST(eval, rows, struct eval_row, eval_rows)
 {
 	xc_error_t err;
 	xc_expr_t *e = xc_parse(row->request, NULL, &err);
-	json_t *extra;
+	xc_extra_t *extra;
 
 	cr_assert_not_null(e, "'%s': %s", row->request, err.message);
 	extra = xc_extra_load(row->extra, row->extra ? strlen(row->extra) : 0,
-			      NULL, NULL);
+			      NULL, NULL, NULL);
 	cr_assert_eq(xc_match(e, extra), row->match, "%s against %s",
 		     row->request, row->extra ? row->extra : "(unset)");
-	json_decref(extra);
+	xc_extra_destroy(extra);
 	xc_expr_destroy(e);
 }
 
@@ -33,31 +33,31 @@ Test(eval, extra_states)
 {
 	xc_limits_t small = { .max_extra_length = 8 };
 	xc_extra_state_t st;
-	json_t *v;
+	xc_extra_t *v;
 	char *deep;
 
-	cr_assert_null(xc_extra_load(NULL, 0, NULL, &st));
+	cr_assert_null(xc_extra_load(NULL, 0, NULL, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_UNSET);
-	cr_assert_null(xc_extra_load("", 0, NULL, &st));
+	cr_assert_null(xc_extra_load("", 0, NULL, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_UNSET);
-	cr_assert_null(xc_extra_load("{", 1, NULL, &st));
+	cr_assert_null(xc_extra_load("{", 1, NULL, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_INVALID);
-	cr_assert_null(xc_extra_load("[1]", 3, NULL, &st));
+	cr_assert_null(xc_extra_load("[1]", 3, NULL, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_NOT_OBJECT);
-	cr_assert_null(xc_extra_load("{\"a\":12345}", 11, &small, &st));
+	cr_assert_null(xc_extra_load("{\"a\":12345}", 11, &small, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_TOO_LONG);
-	v = xc_extra_load("{\"a\":1}", 7, &small, &st);
+	v = xc_extra_load("{\"a\":1}", 7, &small, &st, NULL);
 	cr_assert_not_null(v);
 	cr_assert_eq(st, XC_EXTRA_OBJECT);
-	json_decref(v);
-	/* 10,000 levels deep: refused before jansson builds anything */
+	xc_extra_destroy(v);
+	/* 10,000 levels deep: json-c stops at its depth limit */
 	deep = malloc(20010);
 	memcpy(deep, "{\"a\":", 5);
 	memset(deep + 5, '[', 10000);
 	memset(deep + 10005, ']', 10000);
 	memcpy(deep + 20005, "}", 2);
 	cr_assert_null(xc_extra_load(deep, strlen(deep), &(xc_limits_t){
-		.max_extra_length = 1 << 20 }, &st));
+		.max_extra_length = 1 << 20 }, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_TOO_DEEP);
 	free(deep);
 	cr_assert_str_eq(xc_extra_state_text(XC_EXTRA_INVALID),
@@ -82,30 +82,30 @@ Test(eval, extra_limits_at_and_past)
 		      *past = nested_extra(XC_DEFAULT_MAX_EXTRA_DEPTH + 1);
 	char *text = malloc(XC_DEFAULT_MAX_EXTRA_LENGTH + 2);
 	xc_extra_state_t st;
-	json_t *v;
+	xc_extra_t *v;
 
-	v = xc_extra_load(at, strlen(at), NULL, &st);
-	cr_assert_not_null(v, "64 levels is within the default");
-	json_decref(v);
-	cr_assert_null(xc_extra_load(past, strlen(past), NULL, &st));
+	v = xc_extra_load(at, strlen(at), NULL, &st, NULL);
+	cr_assert_not_null(v, "31 containers holding a scalar are within json-c's depth");
+	xc_extra_destroy(v);
+	cr_assert_null(xc_extra_load(past, strlen(past), NULL, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_TOO_DEEP);
 	cr_assert_str_eq(xc_extra_state_explain(st, NULL, buf, sizeof(buf)),
-			 "nested deeper than the limit of 64");
+			 "nested deeper than the limit of 32");
 	/* brackets inside strings do not count */
 	{
 		const char *t = "{\"a\":\"[[[[[[\\\"[[[\"}";
 
-		v = xc_extra_load(t, strlen(t), &(xc_limits_t){ .max_extra_depth = 2 }, &st);
+		v = xc_extra_load(t, strlen(t), &(xc_limits_t){ .max_extra_depth = 3 }, &st, NULL);
 	}
 	cr_assert_not_null(v);
-	json_decref(v);
+	xc_extra_destroy(v);
 
 	memset(text, ' ', XC_DEFAULT_MAX_EXTRA_LENGTH + 1);
 	memcpy(text, "{\"a\":1}", 7);
-	v = xc_extra_load(text, XC_DEFAULT_MAX_EXTRA_LENGTH, NULL, &st);
+	v = xc_extra_load(text, XC_DEFAULT_MAX_EXTRA_LENGTH, NULL, &st, NULL);
 	cr_assert_not_null(v, "65536 bytes is within the default");
-	json_decref(v);
-	cr_assert_null(xc_extra_load(text, XC_DEFAULT_MAX_EXTRA_LENGTH + 1, NULL, &st));
+	xc_extra_destroy(v);
+	cr_assert_null(xc_extra_load(text, XC_DEFAULT_MAX_EXTRA_LENGTH + 1, NULL, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_TOO_LONG);
 	cr_assert_str_eq(xc_extra_state_explain(st, NULL, buf, sizeof(buf)),
 			 "longer than the limit of 65536 bytes");
@@ -116,13 +116,15 @@ Test(eval, extra_limits_at_and_past)
 
 Test(eval, null_arguments)
 {
-	json_t *o = json_object();
+	xc_extra_t *o = xc_extra_load("{}", 2, NULL, NULL, NULL);
 	xc_expr_t *e = xc_parse("a=1", NULL, NULL);
 
+	cr_assert_not_null(o);
+	cr_assert_eq(xc_extra_count(o), 0);
 	cr_assert_not(xc_match(NULL, o));
 	cr_assert_not(xc_match(e, NULL));
 	cr_assert_null(xc_explain(NULL, o));
-	json_decref(o);
+	xc_extra_destroy(o);
 	xc_expr_destroy(e);
 }
 
@@ -156,13 +158,13 @@ static const struct explain_row explain_rows[] = {
 ROW_TEST(eval, explain, struct explain_row, explain_rows)
 {
 	xc_expr_t *e = xc_parse(row->request, NULL, NULL);
-	json_t *extra = xc_extra_load(row->extra, strlen(row->extra), NULL,
-				      NULL);
+	xc_extra_t *extra = xc_extra_load(row->extra, strlen(row->extra), NULL,
+					  NULL, NULL);
 	char *text = xc_explain(e, extra);
 
 	cr_assert_not_null(text);
 	cr_assert_str_eq(text, row->text);
 	free(text);
-	json_decref(extra);
+	xc_extra_destroy(extra);
 	xc_expr_destroy(e);
 }

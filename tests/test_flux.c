@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "gen.h"
 #include "cases.h"
 #include "table.h"
@@ -124,11 +126,16 @@ Test(flux, generated_round_trip)
 {
 	enum { REQUESTS = 4000, NODES = 40 };
 	gen_t g = { 0x5eed5eedULL };
-	json_t *nodes[NODES];
+	xc_extra_t *nodes[NODES];
 	int valid = 0;
 
-	for (int i = 0; i < NODES; i++)
-		nodes[i] = gen_node(&g);
+	for (int i = 0; i < NODES; i++) {
+		char *text = gen_node(&g);
+
+		nodes[i] = xc_extra_load(text, text ? strlen(text) : 0, NULL,
+					 NULL, NULL);
+		free(text);
+	}
 	for (int r = 0; r < REQUESTS; r++) {
 		char req[1024] = "";
 		xc_expr_t *e, *back;
@@ -159,7 +166,7 @@ Test(flux, generated_round_trip)
 	}
 	cr_assert_geq(valid, REQUESTS * 9 / 10, "only %d valid requests", valid);
 	for (int i = 0; i < NODES; i++)
-		json_decref(nodes[i]);
+		xc_extra_destroy(nodes[i]);
 }
 
 Test(flux, text_length_limit_and_bad_json)

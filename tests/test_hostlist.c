@@ -142,13 +142,13 @@ Test(hostlist, generated_resolved_form_expands_to_eval)
 		char *hl, *h;
 
 		for (size_t i = 0; i < count; i++) {
-			json_t *extra = gen_node(&g);
+			char *extra = gen_node(&g);
 
 			snprintf(name, sizeof(name), "%s%0*u",
 				 prefixes[gen_below(&g, 5)], (int)gen_below(&g, 4),
 				 gen_below(&g, 120));
-			xc_nodes_add_json(t, name, extra, NULL);
-			json_decref(extra);
+			xc_nodes_add(t, name, extra, NULL, NULL);
+			free(extra);
 		}
 		do {
 			req[0] = '\0';

@@ -55,29 +55,36 @@ Test(nodes, reuse_parsed_extra)
 	cr_assert_neq(xc_nodes_extra(a, 1), xc_nodes_extra(b, 1),
 		      "changed Extra is parsed again");
 	xc_nodes_destroy(a);
-	cr_assert_eq(json_integer_value(json_object_get(xc_nodes_extra(b, 0), "x")), 1,
-		     "the shared object outlives the old table");
+	cr_assert_eq(xc_extra_count(xc_nodes_extra(b, 0)), 1,
+		     "the shared Extra outlives the old table");
+	{
+		xc_expr_t *e = xc_parse("x=1", NULL, NULL);
+
+		cr_assert(xc_match(e, xc_nodes_extra(b, 0)));
+		xc_expr_destroy(e);
+	}
 	xc_nodes_destroy(b);
 }
 
-Test(nodes, add_json_and_bad_arguments)
+Test(nodes, states_and_bad_arguments)
 {
 	xc_nodes_t *t = xc_nodes_create(NULL);
-	json_t *o = json_pack("{s:i}", "x", 1), *arr = json_array();
 	xc_error_t err;
 
-	cr_assert_eq(xc_nodes_add_json(t, "a", o, NULL), 0);
-	cr_assert_eq(xc_nodes_add_json(t, "b", NULL, NULL), 0);
-	cr_assert_eq(xc_nodes_add_json(t, "c", arr, NULL), 0);
+	cr_assert_eq(xc_nodes_add(t, "a", "{\"x\":1}", NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_add(t, "b", NULL, NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_add(t, "c", "[1]", NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_add(t, "d", "{x:1}", NULL, NULL), 0);
 	cr_assert_eq(xc_nodes_state(t, 0), XC_EXTRA_OBJECT);
 	cr_assert_eq(xc_nodes_state(t, 1), XC_EXTRA_UNSET);
 	cr_assert_eq(xc_nodes_state(t, 2), XC_EXTRA_NOT_OBJECT);
+	cr_assert_eq(xc_nodes_state(t, 3), XC_EXTRA_INVALID);
+	cr_assert_null(xc_nodes_extra(t, 2));
 	cr_assert_eq(xc_nodes_add(t, NULL, "{}", NULL, &err), -1);
 	cr_assert_eq(err.code, XC_E_INVALID_ARG);
+	cr_assert_str_eq(err.message, "no node table or node name");
 	cr_assert_eq(xc_nodes_add(NULL, "x", "{}", NULL, NULL), -1);
 	cr_assert_eq(xc_nodes_count(NULL), 0);
-	json_decref(o);
-	json_decref(arr);
 	xc_nodes_destroy(t);
 	xc_nodes_destroy(NULL);
 }

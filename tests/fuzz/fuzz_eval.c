@@ -20,14 +20,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	xc_extra_state_t st;
 	xc_nodes_t *t;
 	xc_expr_t *e;
-	json_t *x;
+	xc_extra_t *x;
 	bool m, matched[1];
 	char *why;
 
 	e = xc_parse(request, NULL, NULL);
 	if (!e)
 		goto out;
-	x = xc_extra_load(extra, elen, NULL, &st);
+	x = xc_extra_load(extra, elen, NULL, &st, NULL);
 	CHECK((x != NULL) == (st == XC_EXTRA_OBJECT));
 	m = xc_match(e, x);
 	why = xc_explain(e, x);
@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(xc_nodes_match(t, e, matched) == (size_t)m);
 		xc_nodes_destroy(t);
 	}
-	json_decref(x);
+	xc_extra_destroy(x);
 	xc_expr_destroy(e);
 out:
 	free(request);

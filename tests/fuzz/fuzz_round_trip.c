@@ -6,6 +6,8 @@
  */
 #include <string.h>
 
+#include <jansson.h>
+
 #include "../cases.h"
 #include "fuzz.h"
 #include "xc.h"
