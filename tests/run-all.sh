@@ -49,6 +49,17 @@ count_unit() {
 		failed=$((failed + t - p))
 		[ -n "$line" ] || failed=$((failed + 1))
 	done
+	for log in "$dir"/tests/check-*.log; do
+		[ -f "$log" ] || continue
+		line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+		printf '%-10s %-22s %s\n' "$label" "$(basename "$log" .log)" "${line:-FAILED}"
+		if [ -n "$line" ]; then
+			passed=$((passed + $(grep -oP '[0-9]+(?= passed)' <<<"$line")))
+			failed=$((failed + $(grep -oP '[0-9]+(?= failed)' <<<"$line")))
+		else
+			failed=$((failed + 1))
+		fi
+	done
 	for log in "$dir"/tests/fuzz/replay_*.log; do
 		[ -f "$log" ] || continue
 		line=$(grep -h 'inputs replayed' "$log")
