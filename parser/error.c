@@ -31,6 +31,13 @@ static const char *const code_names[XC_E__COUNT] = {
 	[XC_E_NOT_UTF8] = "not-utf8",
 };
 
+long xc_live;
+
+long xc_live_objects(void)
+{
+	return __atomic_load_n(&xc_live, __ATOMIC_RELAXED);
+}
+
 const char *xc_errcode_name(xc_errcode_t code)
 {
 	if ((int)code < 0 || code >= XC_E__COUNT || !code_names[code])

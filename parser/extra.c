@@ -52,6 +52,7 @@ static xc_extra_t *from_json_c(struct json_object *obj)
 	x = malloc(sizeof(*x) + count * sizeof(struct xc_value) + bytes);
 	if (!x)
 		return NULL;
+	xc_live_add(1);
 	x->refs = 1;
 	x->count = count;
 	x->values = (struct xc_value *)(x + 1);
@@ -162,8 +163,10 @@ xc_extra_t *xc_extra_ref(xc_extra_t *x)
 
 void xc_extra_destroy(xc_extra_t *x)
 {
-	if (x && __atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) == 0)
+	if (x && __atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) == 0) {
 		free(x);
+		xc_live_add(-1);
+	}
 }
 
 size_t xc_extra_count(const xc_extra_t *x)

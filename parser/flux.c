@@ -10,6 +10,7 @@
  * an empty and/or) have no --extra equivalent and are errors naming the
  * operator and the JSON path where it stands.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,47 @@
 #include "xc_private.h"
 
 /* ---------------------------------------------------------------- to */
+
+/* Whether `s` (`n` bytes) is valid UTF-8 (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), which JSON text must be.  jansson
+ * checks the same, but json_stringn() answers NULL both for invalid text
+ * and for want of memory, and does not export its check: this tells the
+ * two apart. */
+static bool valid_utf8(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t len;
+		unsigned long cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			len = 2, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			len = 3, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			len = 4, cp = c & 0x07;
+		else
+			return false;
+		if (n - i < len)
+			return false;
+		for (size_t k = 1; k < len; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+			return false;
+		i += len;
+	}
+	return true;
+}
 
 static json_t *leaf_to_flux(const struct xc_expr *e, xc_error_t *err)
 {
@@ -36,12 +78,18 @@ static json_t *leaf_to_flux(const struct xc_expr *e, xc_error_t *err)
 	memcpy(text, l->key, klen);
 	memcpy(text + klen, op, olen);
 	memcpy(text + klen + olen, l->value, vlen + 1);
-	s = json_stringn(text, klen + olen + vlen);
-	free(text);
-	if (!s) {
+	if (!valid_utf8((const unsigned char *)text, klen + olen + vlen)) {
+		free(text);
 		xc_error_set(err, XC_E_NOT_UTF8, e->offset,
 			     e->offset + klen + olen + vlen,
 			     "the leaf is not valid UTF-8, which JSON cannot carry");
+		return NULL;
+	}
+	s = json_stringn_nocheck(text, klen + olen + vlen);
+	free(text);
+	if (!s) {
+		xc_error_set(err, XC_E_NOMEM, e->offset, e->offset,
+			     "out of memory");
 		return NULL;
 	}
 	obj = json_pack("{s:[o]}", "extra", s);
@@ -356,6 +404,8 @@ xc_expr_t *xc_from_flux_text(const char *text, size_t len,
 	json_error_t jerr;
 	json_t *j;
 	xc_expr_t *e;
+	int saved_errno;
+	bool nomem;
 
 	xc_error_clear(err);
 	if (!text) {
@@ -370,7 +420,20 @@ xc_expr_t *xc_from_flux_text(const char *text, size_t len,
 			     len, max);
 		return NULL;
 	}
-	if (!(j = json_loadb(text, len, JSON_DECODE_ANY, &jerr))) {
+	/* jansson 2.14 does not always say "out of memory" when it is: a
+	 * failed allocation in its lexer reads as a syntax error, or as no
+	 * error at all.  Every failed malloc sets errno to ENOMEM. */
+	saved_errno = errno;
+	errno = 0;
+	j = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
+	nomem = !j && (errno == ENOMEM ||
+		       json_error_code(&jerr) == json_error_out_of_memory);
+	errno = saved_errno;
+	if (nomem) {
+		xc_error_set(err, XC_E_NOMEM, 0, 0, "out of memory");
+		return NULL;
+	}
+	if (!j) {
 		size_t at = jerr.position < 0 ? 0 : (size_t)jerr.position;
 
 		xc_error_set(err, XC_E_JSON, at > len ? len : at,

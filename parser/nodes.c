@@ -25,6 +25,8 @@ xc_nodes_t *xc_nodes_create(const xc_limits_t *limits)
 {
 	xc_nodes_t *t = calloc(1, sizeof(*t));
 
+	if (t)
+		xc_live_add(1);
 	if (t && limits)
 		t->limits = *limits;
 	return t;
@@ -41,6 +43,7 @@ void xc_nodes_destroy(xc_nodes_t *t)
 	}
 	free(t->nodes);
 	free(t);
+	xc_live_add(-1);
 }
 
 /* A new slot at the end, with its name copied; NULL when out of memory. */
@@ -128,6 +131,33 @@ const xc_extra_t *xc_nodes_extra(const xc_nodes_t *t, size_t i)
 xc_extra_state_t xc_nodes_state(const xc_nodes_t *t, size_t i)
 {
 	return t && i < t->count ? t->nodes[i].state : XC_EXTRA_UNSET;
+}
+
+static unsigned long long fnv1a(unsigned long long h, const char *s,
+				 size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+unsigned long long xc_nodes_digest(const xc_nodes_t *t)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+
+	if (!t)
+		return 0;
+	for (size_t i = 0; i < t->count; i++) {
+		const struct node *n = &t->nodes[i];
+
+		h = fnv1a(h, n->name, strlen(n->name) + 1);
+		/* unset and empty differ: "\1" marks unset */
+		h = n->text ? fnv1a(h, n->text, strlen(n->text) + 1)
+			    : fnv1a(h, "\1", 1);
+	}
+	return h;
 }
 
 size_t xc_nodes_match(const xc_nodes_t *t, const xc_expr_t *expr,

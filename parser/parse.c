@@ -39,6 +39,7 @@ struct xc_expr *xc_leaf_create(const char *key, size_t keylen, xc_cmpop_t op,
 	e = calloc(1, sizeof(*e) + keylen + valuelen + 2);
 	if (!e)
 		return NULL;
+	xc_live_add(1);
 	text = (char *)(e + 1);
 	e->kind = XC_LEAF;
 	e->offset = offset;
@@ -60,6 +61,7 @@ struct xc_expr *xc_group_create(xc_kind_t kind, size_t offset)
 
 	if (!e)
 		return NULL;
+	xc_live_add(1);
 	e->kind = kind;
 	e->offset = offset;
 	return e;
@@ -97,6 +99,7 @@ void xc_expr_destroy(xc_expr_t *expr)
 		free(expr->u.group.items);
 	}
 	free(expr);
+	xc_live_add(-1);
 }
 
 xc_kind_t xc_expr_kind(const xc_expr_t *expr)

@@ -8,9 +8,10 @@
  *
  * Reads node Extra with json-c, as Slurm does, and RFC 31 constraints with
  * jansson, as Flux does (only the Flux functions use jansson types).
- * Never aborts, never logs, never exits and keeps
- * no global mutable state: it runs inside slurmctld's threads.  Every
- * function is safe to call from several threads on distinct objects; a
+ * Never aborts, never logs, never exits and keeps no global mutable
+ * state but one atomic counter (xc_live_objects): it runs inside
+ * slurmctld's threads.  Every function is safe to call from several
+ * threads on distinct objects; a
  * parsed request (xc_expr_t) and a node table are read-only once built and
  * may be shared by threads that only read them.
  */
@@ -93,6 +94,13 @@ char *xc_error_render(const char *request, const xc_error_t *err,
  * Returns `out`.  At most size-1 bytes are written; a cut escape is never
  * written half. */
 char *xc_escape(const char *text, char *out, size_t size);
+
+/* How many library objects are alive in this process: expression nodes
+ * (one per leaf and group), node tables and node Extras.  Callers that
+ * free what they made come back to the same count; the plugin logs it
+ * and the load test (tests/load.sh) compares it before and after a load,
+ * as the proof that nothing leaks.  Thread-safe. */
+long xc_live_objects(void);
 
 /* ---------------------------------------------------------------- limits */
 
@@ -266,6 +274,12 @@ size_t xc_nodes_count(const xc_nodes_t *nodes);
 const char *xc_nodes_name(const xc_nodes_t *nodes, size_t i);  /* borrowed */
 const xc_extra_t *xc_nodes_extra(const xc_nodes_t *nodes, size_t i); /* borrowed; NULL unless an object */
 xc_extra_state_t xc_nodes_state(const xc_nodes_t *nodes, size_t i);
+
+/* A 64-bit digest (FNV-1a) of the table's content: every node's name and
+ * Extra text, in order.  Two tables built from the same node data have the
+ * same digest: the plugin logs it at each refresh, and the cluster tests
+ * wait until it equals the digest of the live node data. 0 for NULL. */
+unsigned long long xc_nodes_digest(const xc_nodes_t *nodes);
 
 /* Evaluates `expr` against every node: matched[i] is set for node i
  * (`matched` has xc_nodes_count() entries).  Returns how many matched. */

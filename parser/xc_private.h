@@ -60,6 +60,14 @@ const struct xc_value *xc_extra_get(const xc_extra_t *extra, const char *key);
 /* Takes one more reference to `extra` (may be NULL); returns it. */
 xc_extra_t *xc_extra_ref(xc_extra_t *extra);
 
+/* The count of live library objects (xc_live_objects): +1 for each
+ * expression node, node table and node Extra made, -1 when freed. */
+extern long xc_live;
+static inline void xc_live_add(long n)
+{
+	__atomic_add_fetch(&xc_live, n, __ATOMIC_RELAXED);
+}
+
 /* ---- lexer (lexer.c): one token of lookahead over the request ---- */
 
 typedef enum xc_token_kind {

@@ -95,6 +95,7 @@ static void refresh(struct refresher *r)
 	node_info_msg_t *msg = NULL;
 	xc_nodes_t *fresh, *old;
 	char ebuf[256], why[96];
+	size_t anew = 0;
 
 	if (slurm_load_node(r->table_time, &msg, SHOW_ALL) != SLURM_SUCCESS) {
 		int e = slurm_get_errno();
@@ -128,6 +129,7 @@ static void refresh(struct refresher *r)
 			xc_free_node_info_msg(msg);
 			return;
 		}
+		anew += rc == 0;
 		/* Say once, when it is read, that a node's Extra is unusable. */
 		st = xc_nodes_state(fresh, xc_nodes_count(fresh) - 1);
 		if (rc == 0 && st != XC_EXTRA_OBJECT && st != XC_EXTRA_UNSET)
@@ -143,6 +145,10 @@ static void refresh(struct refresher *r)
 	pthread_mutex_unlock(&r->lock);
 	xc_nodes_destroy(old);
 	xc_free_node_info_msg(msg);
+	/* The live count is the load test's proof that nothing leaks. */
+	slurm_verbose("%s: node table: %zu nodes, %zu read anew, digest %016llx; library objects live: %ld",
+		      plugin_type, xc_nodes_count(fresh), anew,
+		      xc_nodes_digest(fresh), xc_live_objects());
 }
 
 static void *refresh_thread(void *arg)

@@ -23,6 +23,49 @@ expect_in() {
 # expect_has NAME TEXT NEEDLE (fixed string)
 expect_has() { if grep -qF -- "$3" <<<"$2"; then ok "$1"; else not_ok "$1" "no '$3' in:"$'\n'"$2"; fi; }
 
+HELPER=${HELPER:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/slurm-helper}
+LOG=${LOG:-$XC_STATE/log/slurmctld.log}
+
+# wait_for SECONDS COMMAND...: runs COMMAND every 0.25 s until it succeeds;
+# status 1 if it has not within SECONDS.  Every wait in the cluster tests is
+# one of these: a condition with a timeout, never a fixed sleep.
+wait_for() {
+	local tries=$(($1 * 4))
+	shift
+	for _ in $(seq "$tries"); do
+		"$@" && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+# plugin_has_current_data [FROM]: the last node refresh the plugin logged
+# (after log line FROM, default 0) is of the node data as they are now:
+# its digest is that of the live node data (tests/slurm-helper digest).
+plugin_has_current_data() {
+	local want got
+	want=$("$HELPER" digest) || return 1
+	got=$(tail -n +"$((${1:-0} + 1))" "$LOG" |
+		grep -oP 'job_submit/extra: node table: .*digest \K[0-9a-f]+' | tail -1)
+	[ "$got" = "$want" ]
+}
+
+# wait_refresh [FROM]: waits (20 s at most) until the plugin has loaded the
+# current node data; a failed check if it does not.
+wait_refresh() {
+	wait_for 20 plugin_has_current_data "${1:-0}" ||
+		not_ok "the plugin loaded the current node data within 20 s"
+}
+
+# log_lines: the current length of slurmctld's log, a mark for the above.
+log_lines() { wc -l <"$LOG"; }
+
+# log_has TEXT: slurmctld's log holds TEXT (a fixed string).
+log_has() { grep -qF -- "$1" "$LOG"; }
+
+# queue_empty: no job left pending or running.
+queue_empty() { [ "$(squeue -h | wc -l)" = 0 ]; }
+
 field() { scontrol show job "$1" 2>/dev/null | grep -oP "(?<![A-Za-z])$2=\K\S+" | head -1; }
 
 wait_job() {

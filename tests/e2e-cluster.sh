@@ -11,17 +11,17 @@ CLUSTER="$SRC/contrib/local-cluster.sh"
 export XC_STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
 export SLURM_CONF="$XC_STATE/slurm.conf"
 LOG="$XC_STATE/log/slurmctld.log"
-REFRESH_WAIT=2.5 # RefreshInterval=1 plus margin
 
 . "$SRC/tests/cluster-lib.sh"
 
 [ "$(id -u)" = 0 ] || { echo "e2e-cluster.sh: run as root" >&2; exit 2; }
 command -v slurm-extra >/dev/null || { echo "e2e-cluster.sh: make install first" >&2; exit 2; }
+[ -x "$HELPER" ] || { echo "e2e-cluster.sh: run make check first (tests/slurm-helper)" >&2; exit 2; }
 
 bash "$CLUSTER" start || exit 1
 [ "${XC_KEEP:-0}" = 1 ] || trap 'bash "$CLUSTER" stop >/dev/null 2>&1' EXIT
 bash "$CLUSTER" extra >/dev/null || exit 1
-sleep "$REFRESH_WAIT"
+wait_refresh
 
 echo "# placement: jobs run only on nodes whose Extra satisfies the request"
 job_on "gpu=true&mem>=512" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
@@ -84,22 +84,22 @@ expect "no --extra, --exclude n4: unchanged" "$(field "$id" ExcNodeList)" "n4"
 
 echo "# Extra updates are seen by the next job"
 scontrol update nodename=n2 extra='{"gpu":true,"mem":8192,"arch":"x86_64","rack":1}'
-sleep "$REFRESH_WAIT"
+wait_refresh
 job_on "after update, mem>4096 runs on n2" "n[1,3-4]" n2 -- --extra 'mem>4096'
 
 echo "# nodes whose Extra is unusable are skipped by constrained jobs only"
 scontrol update nodename=n3 extra='this is not json'
 scontrol update nodename=n1 extra='[1,2,3]'
-sleep "$REFRESH_WAIT"
+wait_refresh
 job_on "gpu=true skips n1 (array) and n3 (not JSON)" "n[1,3]" n2 n4 -- --extra 'gpu=true'
 job_on "arch!=x matches no unusable node" "n[1,3]" n2 n4 -- --extra 'arch!=x'
 id=$(submit -w n3)
 expect "unconstrained job still runs on n3" "$(wait_job "$id")" COMPLETED
-sleep "$REFRESH_WAIT"
+wait_refresh
 expect "log names n3 once" "$(grep -c 'node n3: Extra is not valid JSON' "$LOG")" 1
 expect "log names n1 once" "$(grep -c 'node n1: Extra is JSON but not an object' "$LOG")" 1
 bash "$CLUSTER" extra >/dev/null
-sleep "$REFRESH_WAIT"
+wait_refresh
 
 echo "# srun and salloc"
 out=$(srun --extra 'gpu=true&mem>=512' printenv SLURMD_NODENAME 2>&1)
@@ -114,7 +114,7 @@ echo "# request text is escaped in slurmctld's log"
 id=$(submit --extra 'arch=%s%n;$USER`id`')
 expect "format directives are a plain value (no node matches)" "${id%%$'\n'*}" \
 	"sbatch: error: --extra: no node satisfies the request (4 checked)"
-sleep 0.5
+wait_for 10 log_has "'arch=\\x25s\\x25n;\$USER\`id\`'"
 expect_has "log shows the request escaped" "$(cat "$LOG")" "'arch=\\x25s\\x25n;\$USER\`id\`'"
 expect "log never shows it raw" "$(grep -c 'arch=%s%n' "$LOG")" 0
 

@@ -4,10 +4,15 @@
 # Extra every 100 ms.  Checks: slurmctld stays up; every submission is
 # accepted or refused with a message; every accepted job's ExcNodeList is
 # one that some Extra snapshot gives; every accepted job completes (counted
-# in the job completion log); slurmctld's RSS after the run is at most 5%
-# above its RSS before it.  Prints the figures; closes with "load: N passed, M
-# failed".  Full form: bash tests/load.sh 2000 (CI runs a shorter one).
-# XC_LOAD_BASELINE=1 runs the same load without the plugin, for comparison.
+# in the job completion log); and nothing leaks: the plugin logs the
+# library's live object count (xc_live_objects) at each node refresh, and
+# the count once the queue is empty must equal the count before the load.
+# slurmctld's RSS is printed per 1,000 jobs, not asserted: slurmctld's own
+# heap grows run after run with or without the plugin, so one reading says
+# nothing about a leak.  Closes with "load: N passed, M failed".
+# Full form: bash tests/load.sh 2000 (CI runs a shorter one).
+# XC_LOAD_BASELINE=1 runs the same load without the plugin, for comparison
+# of the RSS figures.
 set -uo pipefail
 
 JOBS=${1:-${XC_LOAD_JOBS:-2000}}
@@ -27,11 +32,26 @@ declare -A A B
 A[n1]='{"gpu":true,"mem":2048}'  B[n1]='{"gpu":true,"mem":512}'
 A[n2]='{"gpu":false,"mem":2048}' B[n2]='{"gpu":false,"mem":4096}'
 A[n3]='{"gpu":true,"mem":256}'   B[n3]='{"gpu":false,"mem":256}'
-A[n4]='{"gpu":true,"mem":1024}'  B[n4]='not json'
+A[n4]='{"gpu":true,"mem":1024}'  B[n4]='{"gpu":false,"mem":512}'
+# (Every state is a JSON object, so the library's live count does not
+# depend on which state a refresh saw; unusable Extra: tests/e2e-fault.sh.)
 R1='gpu=true'  R1_ALWAYS=n1 R1_NEVER=n2   # n3, n4 flip
 R2='mem>=1024' R2_ALWAYS=n2 R2_NEVER=n3   # n1, n4 flip
 
 rss() { grep -oP 'VmRSS:\s*\K[0-9]+' "/proc/$(cat "$XC_STATE/slurmctld.pid")/status"; }
+# live_objects: rewrites n1's Extra (alternately its A and B state, so that
+# it changes), waits until the plugin has loaded that node data, and prints
+# the library's live object count it logged then; nothing after 30 s.
+flip=0
+live_objects() {
+	local from n
+	from=$(log_lines)
+	flip=$((1 - flip))
+	if [ "$flip" = 1 ]; then n=${B[n1]}; else n=${A[n1]}; fi
+	scontrol update nodename=n1 extra="$n"
+	wait_for 30 plugin_has_current_data "$from" || return 1
+	tail -n +"$((from + 1))" "$LOG" | grep -oP 'library objects live: \K[0-9]+' | tail -1
+}
 completed() { [ -f "$XC_STATE/jobcomp.log" ] && grep -c 'JobState=COMPLETED' "$XC_STATE/jobcomp.log" || echo 0; }
 wait_idle() {
 	for _ in $(seq "${1:-600}"); do
@@ -45,7 +65,7 @@ wait_idle() {
 # same state every time.
 wait_purged() {
 	for _ in $(seq 180); do
-		[ "$(squeue -h -t all | wc -l)" = 0 ] && { sleep 2; return 0; }
+		[ "$(squeue -h -t all | wc -l)" = 0 ] && return 0
 		sleep 1
 	done
 	return 1
@@ -83,6 +103,7 @@ rewriter() {
 }
 
 [ "$(id -u)" = 0 ] || { echo "load.sh: run as root" >&2; exit 2; }
+[ -x "$HELPER" ] || { echo "load.sh: run make check first (tests/slurm-helper)" >&2; exit 2; }
 # XC_LOAD_BASELINE=1: the same load without the plugin and without
 # --extra, to see what slurmctld's RSS does on its own.
 if [ "${XC_LOAD_BASELINE:-0}" = 1 ]; then
@@ -92,7 +113,10 @@ fi
 XC_CPUS=8 XC_MIN_JOB_AGE=2 XC_JOBCOMP=jobcomp/filetxt bash "$CLUSTER" start >/dev/null || exit 1
 [ "${XC_KEEP:-0}" = 1 ] || trap 'touch "$TMP/stop"; bash "$CLUSTER" stop >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 for n in n1 n2 n3 n4; do scontrol update nodename="$n" extra="${A[$n]}"; done
-sleep 2.5
+if [ "${XC_LOAD_BASELINE:-0}" != 1 ]; then
+	live_first=$(live_objects) || { not_ok "the plugin logged no node refresh"; summary load; exit 1; }
+	echo "  library objects live in slurmctld after the first refresh: $live_first"
+fi
 
 # run_load: the load itself, results in $TMP/all; prints the figures.
 run_load() {
@@ -121,16 +145,25 @@ run_load() {
 # Three warm-ups: slurmctld's own heap grows over its first runs of a load
 # even without the plugin (XC_LOAD_BASELINE=1 shows 16.7, 18.9, 20.9 MiB,
 # then +1.7%), so "before" is taken once it has settled.
+# rss_per_1000 BEFORE AFTER: growth in KiB per 1,000 submissions.
+rss_per_1000() { awk -v a="$2" -v b="$1" -v j="$JOBS" 'BEGIN { printf "%+.0f", (a - b) * 1000 / j }'; }
 warmups=${XC_LOAD_WARMUPS:-3}
+rss_prev=$(rss)
 for w in $(seq "$warmups"); do
 	echo "# warm-up $w of $warmups: the same load"
 	run_load
 	wait_idle 1800
 	wait_purged
-	printf '  slurmctld RSS after warm-up %d: %d KiB\n' "$w" "$(rss)"
+	r=$(rss)
+	printf '  slurmctld RSS after warm-up %d: %d KiB (%s KiB per 1,000 jobs)\n' "$w" "$r" "$(rss_per_1000 "$rss_prev" "$r")"
+	rss_prev=$r
 done
 rss_before=$(rss)
 done_before=$(completed)
+if [ "${XC_LOAD_BASELINE:-0}" != 1 ]; then
+	live_before=$(live_objects) || not_ok "the plugin logged no node refresh before the load"
+	echo "  library objects live before the load: $live_before"
+fi
 
 echo "# $JOBS submissions from $CLIENTS clients, node Extra rewritten every 100 ms"
 t0=$(date +%s)
@@ -164,17 +197,23 @@ expect "every ExcNodeList comes from some Extra snapshot" "$(grep -c . <<<"$bad"
 
 wait_idle 1800 || not_ok "jobs still queued after 30 minutes"
 printf '  all jobs done %d s after the first submission\n' $(($(date +%s) - t0))
-sleep 4
+# The job completion log is written as jobs end: wait for the last lines.
+for _ in $(seq 40); do
+	[ $(($(completed) - done_before)) -ge "$accepted" ] && break
+	sleep 0.25
+done
 done_after=$(completed)
 expect "every accepted job completed (job completion log)" $((done_after - done_before)) "$accepted"
 expect "nothing left in the queue" "$(squeue -h | wc -l)" 0
 wait_purged || not_ok "finished jobs not purged within 3 minutes"
 rss_after=$(rss)
-pct=$(awk -v a="$rss_after" -v b="$rss_before" 'BEGIN { printf "%+.1f", (a - b) * 100 / b }')
-printf '  slurmctld RSS: %d KiB before, %d KiB after (%s%%)\n' "$rss_before" "$rss_after" "$pct"
-# A leak shows as growth; a fall is heap noise (four 2000-job runs read
-# 52.5, 56.7, 55.5, 51.9 MiB), reported but not a failure.
-expect "slurmctld RSS after at most 5% above before ($pct%)" \
-	"$(awk -v p="$pct" 'BEGIN { print (p <= 5) ? "yes" : "no" }')" yes
+printf '  slurmctld RSS: %d KiB before, %d KiB after (%s KiB per 1,000 jobs; printed, not a check)\n' \
+	"$rss_before" "$rss_after" "$(rss_per_1000 "$rss_before" "$rss_after")"
+if [ "${XC_LOAD_BASELINE:-0}" != 1 ]; then
+	live_after=$(live_objects) || not_ok "the plugin logged no node refresh after the load"
+	echo "  library objects live after the load: $live_after (before: $live_before)"
+	expect "nothing leaked: the library's live objects after the load equal those before" \
+		"$live_after" "$live_before"
+fi
 
 summary load

@@ -9,6 +9,9 @@
  *                                      the SPANK check would send it
  *                                      (in spank_job_env); prints
  *                                      "accepted JOBID" or "refused: MSG"
+ *   slurm-helper digest                the digest (xc_nodes_digest) of the
+ *                                      live node data, as the plugin logs
+ *                                      it for the table it loaded
  *
  * Exit status: 0 done/accepted, 1 refused, 2 usage or I/O error.
  */
@@ -19,6 +22,9 @@
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
+
+#include "slurm_compat.h"
+#include "xc.h"
 
 static char *read_file(const char *path)
 {
@@ -89,6 +95,29 @@ static int submit(const char *path)
 	return 1;
 }
 
+/* The node table the plugin would build now, and its digest. */
+static int digest(void)
+{
+	node_info_msg_t *msg = NULL;
+	xc_nodes_t *t = xc_nodes_create(NULL);
+
+	if (!t || slurm_load_node((time_t)0, &msg, SHOW_ALL) != SLURM_SUCCESS) {
+		fprintf(stderr, "slurm-helper: cannot load the nodes\n");
+		xc_nodes_destroy(t);
+		return 2;
+	}
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		node_info_t *n = &msg->node_array[i];
+
+		if (n->name && xc_nodes_add(t, n->name, n->extra, NULL, NULL) < 0)
+			return 2;
+	}
+	printf("%016llx\n", xc_nodes_digest(t));
+	xc_nodes_destroy(t);
+	xc_free_node_info_msg(msg);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	slurm_init(NULL);
@@ -96,6 +125,8 @@ int main(int argc, char **argv)
 		return set_extra(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "submit") == 0)
 		return submit(argv[2]);
-	fprintf(stderr, "usage: slurm-helper set-extra NODE FILE | submit FILE\n");
+	if (argc == 2 && strcmp(argv[1], "digest") == 0)
+		return digest();
+	fprintf(stderr, "usage: slurm-helper set-extra NODE FILE | submit FILE | digest\n");
 	return 2;
 }

@@ -89,6 +89,25 @@ Test(nodes, states_and_bad_arguments)
 	xc_nodes_destroy(NULL);
 }
 
+/* Every object the library makes is counted while it lives. */
+Test(nodes, live_objects_come_back_to_the_same_count)
+{
+	long before = xc_live_objects();
+	xc_nodes_t *a = xc_nodes_create(NULL), *b = xc_nodes_create(NULL);
+	xc_expr_t *e = xc_parse("(a=1&b=2)|c=3", NULL, NULL);
+
+	cr_assert_eq(xc_live_objects() - before, 2 + 5, "2 tables, 3 leaves and 2 groups");
+	xc_nodes_add(a, "n1", "{\"x\":1}", NULL, NULL);
+	xc_nodes_add(a, "n2", "not json", NULL, NULL);
+	xc_nodes_add(b, "n1", "{\"x\":1}", a, NULL);
+	cr_assert_eq(xc_live_objects() - before, 2 + 5 + 1, "one Extra, shared");
+	xc_nodes_destroy(a);
+	cr_assert_eq(xc_live_objects() - before, 1 + 5 + 1, "the shared Extra lives on");
+	xc_nodes_destroy(b);
+	xc_expr_destroy(e);
+	cr_assert_eq(xc_live_objects(), before);
+}
+
 /* The leak check itself: a test that leaks must fail (abort). */
 LEAK_CHECKED(leakcheck);
 
