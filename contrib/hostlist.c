@@ -16,10 +16,10 @@
 
 struct host {
 	const char *name;
-	size_t prefix_len;        /* bytes before the numeric suffix */
-	size_t digits;            /* digits of the numeric suffix (0: none) */
-	unsigned long long num;   /* its value */
-	size_t width;             /* group: padded width, or 0 (unpadded) */
+	size_t prefix_len;	/* bytes before the numeric suffix */
+	size_t digits;		/* digits of the numeric suffix (0: none) */
+	unsigned long long num; /* its value */
+	size_t width;		/* group: padded width, or 0 (unpadded) */
 };
 
 static bool writable(const char *name)
@@ -37,7 +37,8 @@ static bool writable(const char *name)
  * have the same prefix and are alike in that. */
 static int cmp_prefix(const struct host *x, const struct host *y)
 {
-	size_t n = x->prefix_len < y->prefix_len ? x->prefix_len : y->prefix_len;
+	size_t n =
+		x->prefix_len < y->prefix_len ? x->prefix_len : y->prefix_len;
 	int c = memcmp(x->name, y->name, n);
 
 	if (c)
@@ -67,7 +68,7 @@ static int cmp_host(const void *a, const void *b)
 /* A run of hosts[] that goes in one bracket (or one plain name). */
 struct group {
 	const struct host *first; /* the smallest number of the group */
-	size_t start, end;        /* hosts[start..end) */
+	size_t start, end;	  /* hosts[start..end) */
 };
 
 /* Groups of one prefix in order of their smallest number, then width:
@@ -162,7 +163,8 @@ char *rfc29_hostlist(const char *const *names, size_t n)
 			while (j < n && same_group(&hosts[i], &hosts[j]))
 				j++;
 		else
-			while (j < n && strcmp(hosts[i].name, hosts[j].name) == 0)
+			while (j < n &&
+			       strcmp(hosts[i].name, hosts[j].name) == 0)
 				j++; /* duplicates */
 		groups[ngroups++] = (struct group){ &hosts[i], i, j };
 	}
@@ -185,7 +187,8 @@ char *rfc29_hostlist(const char *const *names, size_t n)
 				slurm_hostlist_uniq(hl);
 				range = slurm_hostlist_ranged_string_malloc(hl);
 				if (range)
-					fprintf(out, "%s%s", g ? "," : "", range);
+					fprintf(out, "%s%s", g ? "," : "",
+						range);
 				else
 					ok = false;
 				free(range);

@@ -36,13 +36,13 @@
 static const char *prog = "slurm-extra";
 
 struct opts {
-	const char *extra;   /* --extra JSON */
-	const char *nodes;   /* --nodes FILE */
-	bool slurm;          /* --slurm */
-	bool batch;          /* --batch */
-	bool verbose;        /* -v */
-	bool resolve;        /* --resolve */
-	bool jobspec;        /* --jobspec */
+	const char *extra;	  /* --extra JSON */
+	const char *nodes;	  /* --nodes FILE */
+	bool slurm;		  /* --slurm */
+	bool batch;		  /* --batch */
+	bool verbose;		  /* -v */
+	bool resolve;		  /* --resolve */
+	bool jobspec;		  /* --jobspec */
 	const char *jobspec_file; /* --jobspec FILE */
 	xc_limits_t limits;
 	const char *request;
@@ -69,8 +69,9 @@ static void usage(FILE *out)
 		"  -v, --verbose       say how many nodes were checked\n"
 		"  -h, --help          this text\n"
 		"Exit status: 0 valid or match, 1 no match, 2 invalid.\n",
-		prog, prog, prog, prog, prog, prog, XC_DEFAULT_MAX_REQUEST_LENGTH,
-		XC_MAX_REQUEST_LENGTH_LIMIT, XC_MAX_DEPTH_LIMIT);
+		prog, prog, prog, prog, prog, prog,
+		XC_DEFAULT_MAX_REQUEST_LENGTH, XC_MAX_REQUEST_LENGTH_LIMIT,
+		XC_MAX_DEPTH_LIMIT);
 }
 
 /* Parses the request or prints the rendered error; NULL on error. */
@@ -124,7 +125,8 @@ static xc_extra_t *load_extra_arg(const struct opts *o)
 	if (err.code != XC_OK)
 		fprintf(stderr, "%s: error: %s\n", prog, err.message);
 	else if (!extra)
-		fprintf(stderr, "%s: note: node Extra is %s: no request matches it\n",
+		fprintf(stderr,
+			"%s: note: node Extra is %s: no request matches it\n",
 			prog, xc_extra_state_text(st));
 	return extra;
 }
@@ -144,7 +146,8 @@ static json_t *load_json_arg(const char *arg, const char *what)
 		fprintf(stderr, "%s: error: cannot read %s: %s\n", prog, what,
 			jerr.text);
 	else if (!j)
-		fprintf(stderr, "%s: error: %s is not valid JSON: %s (line %d, column %d)\n",
+		fprintf(stderr,
+			"%s: error: %s is not valid JSON: %s (line %d, column %d)\n",
 			prog, what, jerr.text, jerr.line, jerr.column);
 	return j;
 }
@@ -177,12 +180,13 @@ static int load_nodes_file(const char *path, xc_nodes_t *t)
 	if (!root)
 		return -1;
 	if (!json_is_object(root)) {
-		fprintf(stderr, "%s: %s: expected a JSON object mapping node names to Extra\n",
+		fprintf(stderr,
+			"%s: %s: expected a JSON object mapping node names to Extra\n",
 			prog, path);
 		json_decref(root);
 		return -1;
 	}
-	json_object_foreach(root, name, v) {
+	json_object_foreach (root, name, v) {
 		xc_error_t err;
 		int r;
 
@@ -192,7 +196,8 @@ static int load_nodes_file(const char *path, xc_nodes_t *t)
 		else if (json_is_object(v))
 			r = add_node_object(t, name, v, &err);
 		else {
-			fprintf(stderr, "%s: %s: node '%s': Extra must be an object, a string or null\n",
+			fprintf(stderr,
+				"%s: %s: node '%s': Extra must be an object, a string or null\n",
 				prog, path, name);
 			rc = -1;
 			break;
@@ -284,14 +289,15 @@ static long match_nodes(const struct opts *o, const xc_expr_t *e,
 
 				fprintf(stderr, "%s: node %s: Extra is %s\n",
 					prog, xc_nodes_name(t, i),
-					xc_extra_state_explain(xc_nodes_state(t, i),
-							       &o->limits, why,
-							       sizeof(why)));
+					xc_extra_state_explain(
+						xc_nodes_state(t, i),
+						&o->limits, why, sizeof(why)));
 			}
 		fprintf(stderr, "%s: %zu of %zu nodes match\n", prog, n, count);
 	}
 	if (n == 0)
-		fprintf(stderr, "%s: no node satisfies the request (%zu checked)\n",
+		fprintf(stderr,
+			"%s: no node satisfies the request (%zu checked)\n",
 			prog, count);
 	return (long)n;
 }
@@ -323,11 +329,12 @@ static void batch_line(const struct opts *o, const char *line, size_t len)
 
 	if (!in || !json_is_object(in) ||
 	    !(jexpr = json_object_get(in, "expr")) || !json_is_string(jexpr)) {
-		res = json_pack("{s:s, s:s, s:i, s:s}", "result", "error",
-				"code", xc_errcode_name(XC_E_JSON), "offset",
-				in ? 0 : jerr.position, "message",
-				in ? "expected {\"extra\": ..., \"expr\": \"...\"}"
-				   : jerr.text);
+		res = json_pack(
+			"{s:s, s:s, s:i, s:s}", "result", "error", "code",
+			xc_errcode_name(XC_E_JSON), "offset",
+			in ? 0 : jerr.position, "message",
+			in ? "expected {\"extra\": ..., \"expr\": \"...\"}"
+			   : jerr.text);
 		goto print;
 	}
 	e = xc_parse(json_string_value(jexpr), &o->limits, &err);
@@ -342,11 +349,13 @@ static void batch_line(const struct opts *o, const char *line, size_t len)
 	 * Slurm reads Extra, like a string. */
 	jextra = json_object_get(in, "extra");
 	if (json_is_object(jextra))
-		text = json_dumps(jextra, JSON_COMPACT | JSON_REAL_PRECISION(17));
+		text = json_dumps(jextra,
+				  JSON_COMPACT | JSON_REAL_PRECISION(17));
 	else if (json_is_string(jextra))
 		text = strdup(json_string_value(jextra));
 	if (text)
-		extra = xc_extra_load(text, strlen(text), &o->limits, NULL, &err);
+		extra = xc_extra_load(text, strlen(text), &o->limits, NULL,
+				      &err);
 	if (text && err.code == XC_E_NOMEM) {
 		fputs("{\"result\":\"error\",\"code\":\"nomem\"}\n", stdout);
 	} else {
@@ -378,7 +387,8 @@ static int cmd_batch(const struct opts *o)
 	ssize_t len;
 
 	while ((len = getline(&line, &cap, stdin)) >= 0) {
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		while (len > 0 &&
+		       (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			len--;
 		batch_line(o, line, (size_t)len);
 	}
@@ -399,7 +409,8 @@ static int cmd_eval(const struct opts *o)
 	if (o->batch)
 		return cmd_batch(o);
 	if (!!o->extra + !!o->nodes + o->slurm != 1) {
-		fprintf(stderr, "%s: eval needs one of --extra, --nodes, --slurm\n",
+		fprintf(stderr,
+			"%s: eval needs one of --extra, --nodes, --slurm\n",
 			prog);
 		return EXIT_INVALID;
 	}
@@ -454,12 +465,12 @@ static bool reals_fit(const json_t *j, int digits)
 		snprintf(buf, sizeof(buf), "%.*g", digits, json_real_value(j));
 		return strtod(buf, NULL) == json_real_value(j);
 	case JSON_OBJECT:
-		json_object_foreach((json_t *)j, key, v)
+		json_object_foreach ((json_t *)j, key, v)
 			if (!reals_fit(v, digits))
 				return false;
 		return true;
 	case JSON_ARRAY:
-		json_array_foreach(j, i, v)
+		json_array_foreach (j, i, v)
 			if (!reals_fit(v, digits))
 				return false;
 		return true;
@@ -498,7 +509,8 @@ static json_t *resolve(const struct opts *o, const xc_expr_t *e, int *rc)
 			if (matched[i])
 				names[k++] = xc_nodes_name(t, i);
 		if (!(hl = rfc29_hostlist(names, k)))
-			fprintf(stderr, "%s: the matching nodes cannot be written as a hostlist\n",
+			fprintf(stderr,
+				"%s: the matching nodes cannot be written as a hostlist\n",
 				prog);
 		else
 			j = json_pack("{s:[s]}", "hostlist", hl);
@@ -510,7 +522,6 @@ static json_t *resolve(const struct opts *o, const xc_expr_t *e, int *rc)
 	xc_nodes_destroy(t);
 	return j;
 }
-
 
 /* Adds `c` (a reference is taken over) to jobspec `js` at
  * attributes.system.constraints, AND-ed with a constraint already there
@@ -540,7 +551,8 @@ static int add_to_jobspec(json_t *js, json_t *c)
 	return 0;
 bad:
 	json_decref(c);
-	fprintf(stderr, "%s: error: the jobspec must be an object whose attributes and attributes.system are objects\n",
+	fprintf(stderr,
+		"%s: error: the jobspec must be an object whose attributes and attributes.system are objects\n",
 		prog);
 	return -1;
 }
@@ -553,11 +565,13 @@ static int cmd_to_flux(const struct opts *o)
 	int rc = EXIT_MATCH;
 
 	if (o->resolve && !!o->nodes + o->slurm != 1) {
-		fprintf(stderr, "%s: --resolve needs one of --nodes, --slurm\n", prog);
+		fprintf(stderr, "%s: --resolve needs one of --nodes, --slurm\n",
+			prog);
 		return EXIT_INVALID;
 	}
 	if (!o->resolve && (o->nodes || o->slurm)) {
-		fprintf(stderr, "%s: --nodes and --slurm go with --resolve\n", prog);
+		fprintf(stderr, "%s: --nodes and --slurm go with --resolve\n",
+			prog);
 		return EXIT_INVALID;
 	}
 	if (!(e = parse_or_report(o)))
@@ -678,12 +692,24 @@ int main(int argc, char **argv)
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'e': o.extra = optarg; break;
-		case 'n': o.nodes = optarg; break;
-		case 's': o.slurm = true; break;
-		case 'b': o.batch = true; break;
-		case 'v': o.verbose = true; break;
-		case 'r': o.resolve = true; break;
+		case 'e':
+			o.extra = optarg;
+			break;
+		case 'n':
+			o.nodes = optarg;
+			break;
+		case 's':
+			o.slurm = true;
+			break;
+		case 'b':
+			o.batch = true;
+			break;
+		case 'v':
+			o.verbose = true;
+			break;
+		case 'r':
+			o.resolve = true;
+			break;
 		case 'j':
 			/* --jobspec FILE: the next argument when it names a
 			 * file, or is '-' (stdin). */
@@ -695,7 +721,8 @@ int main(int argc, char **argv)
 		case 'L':
 			if (read_limit(optarg, XC_MAX_REQUEST_LENGTH_LIMIT,
 				       &o.limits.max_request_length) < 0) {
-				fprintf(stderr, "%s: --max-length: a number from 1 to %u expected\n",
+				fprintf(stderr,
+					"%s: --max-length: a number from 1 to %u expected\n",
 					prog, XC_MAX_REQUEST_LENGTH_LIMIT);
 				return EXIT_INVALID;
 			}
@@ -704,28 +731,35 @@ int main(int argc, char **argv)
 			size_t d;
 
 			if (read_limit(optarg, XC_MAX_DEPTH_LIMIT, &d) < 0) {
-				fprintf(stderr, "%s: --max-depth: a number from 1 to %d expected\n",
+				fprintf(stderr,
+					"%s: --max-depth: a number from 1 to %d expected\n",
 					prog, XC_MAX_DEPTH_LIMIT);
 				return EXIT_INVALID;
 			}
 			o.limits.max_depth = (unsigned)d;
 			break;
 		}
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return EXIT_INVALID;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_INVALID;
 		}
 	}
 	if (optind < argc)
 		o.request = argv[optind++];
 	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s' (quote the request)\n",
+		fprintf(stderr,
+			"%s: unexpected argument '%s' (quote the request)\n",
 			prog, argv[optind]);
 		return EXIT_INVALID;
 	}
 	if (!o.request && !(strcmp(cmd, "eval") == 0 && o.batch)) {
 		fprintf(stderr, "%s: %s needs %s\n", prog, cmd,
-			strcmp(cmd, "from-flux") == 0 ? "a JSON constraint (or '-')"
-						      : "a REQUEST");
+			strcmp(cmd, "from-flux") == 0
+				? "a JSON constraint (or '-')"
+				: "a REQUEST");
 		usage(stderr);
 		return EXIT_INVALID;
 	}

@@ -94,8 +94,7 @@ bool xc_text_to_bool(const char *text)
 	if (xc_text_to_number(text, &d))
 		return d != 0.0;
 	/* 4. what sscanf("%" SCNd64) reads completely */
-	if (sscanf(text, "%" SCNd64 "%n", &i, &used) == 1 &&
-	    text[used] == '\0')
+	if (sscanf(text, "%" SCNd64 "%n", &i, &used) == 1 && text[used] == '\0')
 		return i != 0;
 	/* 5. the words */
 	for (size_t k = 0; k < sizeof(yes) / sizeof(yes[0]); k++)

@@ -54,8 +54,8 @@ void xc_error_clear(xc_error_t *err)
 	err->message[0] = '\0';
 }
 
-int xc_error_set(xc_error_t *err, xc_errcode_t code, size_t offset,
-		 size_t end, const char *fmt, ...)
+int xc_error_set(xc_error_t *err, xc_errcode_t code, size_t offset, size_t end,
+		 const char *fmt, ...)
 {
 	va_list ap;
 
@@ -75,11 +75,16 @@ int xc_error_set(xc_error_t *err, xc_errcode_t code, size_t offset,
 static size_t escape_byte(unsigned char c, bool for_log, char *buf)
 {
 	switch (c) {
-	case '\n': return (size_t)snprintf(buf, 5, "\\n");
-	case '\t': return (size_t)snprintf(buf, 5, "\\t");
-	case '\r': return (size_t)snprintf(buf, 5, "\\r");
-	case '\\': return (size_t)snprintf(buf, 5, "\\\\");
-	default: break;
+	case '\n':
+		return (size_t)snprintf(buf, 5, "\\n");
+	case '\t':
+		return (size_t)snprintf(buf, 5, "\\t");
+	case '\r':
+		return (size_t)snprintf(buf, 5, "\\r");
+	case '\\':
+		return (size_t)snprintf(buf, 5, "\\\\");
+	default:
+		break;
 	}
 	if (c < 0x20 || c > 0x7e || (for_log && c == '%'))
 		return (size_t)snprintf(buf, 5, "\\x%02x", c);
@@ -165,8 +170,8 @@ char *xc_error_render(const char *request, const xc_error_t *err,
 	out = open_memstream(&text, &textlen);
 	if (!out)
 		return NULL;
-	fprintf(out, "%s%s (column %zu)\n  ", prefix ? prefix : "error: ",
-		err->message, offset + 1);
+	fprintf(out, "%s%s (column %zu)\n  ",
+		prefix ? prefix : "error: ", err->message, offset + 1);
 	caret = 0;
 	if (start > 0) {
 		fputs("...", out);

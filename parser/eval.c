@@ -40,12 +40,18 @@ static int compare(const struct xc_leaf *leaf, const struct xc_value *v)
 static bool holds(xc_cmpop_t op, int c)
 {
 	switch (op) {
-	case XC_EQ: return c == 0;
-	case XC_NE: return c != 0;
-	case XC_GT: return c > 0;
-	case XC_GE: return c >= 0;
-	case XC_LT: return c < 0;
-	case XC_LE: return c <= 0;
+	case XC_EQ:
+		return c == 0;
+	case XC_NE:
+		return c != 0;
+	case XC_GT:
+		return c > 0;
+	case XC_GE:
+		return c >= 0;
+	case XC_LT:
+		return c < 0;
+	case XC_LE:
+		return c <= 0;
 	}
 	return false;
 }
@@ -92,13 +98,19 @@ bool xc_match(const xc_expr_t *expr, const xc_extra_t *extra)
 static const char *type_name(const struct xc_value *v)
 {
 	switch (v->type) {
-	case XC_VALUE_OBJECT: return "an object";
-	case XC_VALUE_ARRAY: return "an array";
-	case XC_VALUE_STRING: return "a string";
+	case XC_VALUE_OBJECT:
+		return "an object";
+	case XC_VALUE_ARRAY:
+		return "an array";
+	case XC_VALUE_STRING:
+		return "a string";
 	case XC_VALUE_INT:
-	case XC_VALUE_REAL: return "a number";
-	case XC_VALUE_BOOL: return "a boolean";
-	case XC_VALUE_NULL: return "null";
+	case XC_VALUE_REAL:
+		return "a number";
+	case XC_VALUE_BOOL:
+		return "a boolean";
+	case XC_VALUE_NULL:
+		return "null";
 	}
 	return "unknown";
 }
@@ -173,7 +185,8 @@ static void explain_leaf(FILE *out, const struct xc_leaf *leaf,
 	if (v->type == XC_VALUE_BOOL) {
 		fputs("request value '", out);
 		xc_escape_to(out, leaf->value, vlen, false);
-		fprintf(out, "' reads as %s; ", leaf->boolean ? "true" : "false");
+		fprintf(out, "' reads as %s; ",
+			leaf->boolean ? "true" : "false");
 		print_value(out, v);
 		print_relation(out, c);
 		fputs(leaf->boolean ? "true" : "false", out);

@@ -41,7 +41,7 @@ static xc_extra_t *from_json_c(struct json_object *obj)
 	struct xc_extra *x;
 	char *pool;
 
-	json_object_object_foreach(obj, key0, val0) {
+	json_object_object_foreach (obj, key0, val0) {
 		count++;
 		bytes += strlen(key0) + 1;
 		if (json_object_get_type(val0) == json_type_string)
@@ -57,7 +57,7 @@ static xc_extra_t *from_json_c(struct json_object *obj)
 	x->count = count;
 	x->values = (struct xc_value *)(x + 1);
 	pool = (char *)(x->values + count);
-	json_object_object_foreach(obj, key, val) {
+	json_object_object_foreach (obj, key, val) {
 		struct xc_value *v = &x->values[i++];
 
 		v->key = pool_copy(&pool, key);
@@ -127,7 +127,8 @@ xc_extra_t *xc_extra_load(const char *text, size_t len,
 	 * allocation inside the tokener may even go unreported.  Every
 	 * failed malloc sets errno to ENOMEM, so that is the test. */
 	errno = 0;
-	tok = json_tokener_new_ex((int)(max_depth > 1000000 ? 1000000 : max_depth));
+	tok = json_tokener_new_ex(
+		(int)(max_depth > 1000000 ? 1000000 : max_depth));
 	obj = tok ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
 	nomem = !tok || errno == ENOMEM;
 	if (nomem) {
@@ -187,12 +188,18 @@ const struct xc_value *xc_extra_get(const xc_extra_t *x, const char *key)
 const char *xc_extra_state_text(xc_extra_state_t state)
 {
 	switch (state) {
-	case XC_EXTRA_OBJECT: return "a JSON object";
-	case XC_EXTRA_UNSET: return "unset";
-	case XC_EXTRA_TOO_LONG: return "longer than the limit";
-	case XC_EXTRA_INVALID: return "not valid JSON";
-	case XC_EXTRA_NOT_OBJECT: return "JSON but not an object";
-	case XC_EXTRA_TOO_DEEP: return "nested deeper than the limit";
+	case XC_EXTRA_OBJECT:
+		return "a JSON object";
+	case XC_EXTRA_UNSET:
+		return "unset";
+	case XC_EXTRA_TOO_LONG:
+		return "longer than the limit";
+	case XC_EXTRA_INVALID:
+		return "not valid JSON";
+	case XC_EXTRA_NOT_OBJECT:
+		return "JSON but not an object";
+	case XC_EXTRA_TOO_DEEP:
+		return "nested deeper than the limit";
 	}
 	return "unknown";
 }

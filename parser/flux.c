@@ -80,9 +80,10 @@ static json_t *leaf_to_flux(const struct xc_expr *e, xc_error_t *err)
 	memcpy(text + klen + olen, l->value, vlen + 1);
 	if (!valid_utf8((const unsigned char *)text, klen + olen + vlen)) {
 		free(text);
-		xc_error_set(err, XC_E_NOT_UTF8, e->offset,
-			     e->offset + klen + olen + vlen,
-			     "the leaf is not valid UTF-8, which JSON cannot carry");
+		xc_error_set(
+			err, XC_E_NOT_UTF8, e->offset,
+			e->offset + klen + olen + vlen,
+			"the leaf is not valid UTF-8, which JSON cannot carry");
 		return NULL;
 	}
 	s = json_stringn_nocheck(text, klen + olen + vlen);
@@ -140,7 +141,7 @@ json_t *xc_to_flux(const xc_expr_t *expr, xc_error_t *err)
 /* One step of the JSON path, on the stack: `$.or[1].extra[0]`. */
 struct step {
 	const struct step *up;
-	const char *op;   /* NULL for the root */
+	const char *op; /* NULL for the root */
 	size_t index;
 };
 
@@ -167,8 +168,8 @@ static const char *path_text(const struct step *at, char *buf, size_t size)
 	len = (size_t)snprintf(buf, size, "%s", cut ? "$..." : "$");
 	while (n-- > 0)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s[%zu]",
-					cut && len == 4 ? "" : ".",
-					list[n]->op, list[n]->index);
+					cut && len == 4 ? "" : ".", list[n]->op,
+					list[n]->index);
 	return buf;
 }
 
@@ -232,9 +233,9 @@ static struct xc_expr *leaf_from_flux(reader_t *r, const json_t *v,
 		return NULL;
 	}
 	{
-		struct xc_expr *e = xc_leaf_create(s, t.keylen, t.op,
-						   s + t.value_offset,
-						   t.end - t.value_offset, 0);
+		struct xc_expr *e =
+			xc_leaf_create(s, t.keylen, t.op, s + t.value_offset,
+				       t.end - t.value_offset, 0);
 		if (!e)
 			xc_error_set(r->err, XC_E_NOMEM, 0, 0, "out of memory");
 		return e;
@@ -246,8 +247,8 @@ static struct xc_expr *leaf_from_flux(reader_t *r, const json_t *v,
  * constraints. */
 static struct xc_expr *group_from_flux(reader_t *r, const char *op,
 				       xc_kind_t kind, bool leaves,
-				       const json_t *arr,
-				       const struct step *at, unsigned depth)
+				       const json_t *arr, const struct step *at,
+				       unsigned depth)
 {
 	size_t n = json_array_size(arr);
 	struct xc_expr *group = NULL, *item;
@@ -289,15 +290,17 @@ static struct xc_expr *from_flux(reader_t *r, const json_t *v,
 	void *iter;
 
 	if (depth > r->max_depth) {
-		xc_error_set(r->err, XC_E_TOO_DEEP, 0, 0,
-			     "%s: constraints nested deeper than the limit of %u",
-			     path_text(at, where, sizeof(where)), r->max_depth);
+		xc_error_set(
+			r->err, XC_E_TOO_DEEP, 0, 0,
+			"%s: constraints nested deeper than the limit of %u",
+			path_text(at, where, sizeof(where)), r->max_depth);
 		return NULL;
 	}
 	if (!json_is_object(v)) {
-		xc_error_set(r->err, XC_E_FLUX_SHAPE, 0, 0,
-			     "%s: a constraint must be a JSON object like {\"extra\": [\"gpu=true\"]}",
-			     path_text(at, where, sizeof(where)));
+		xc_error_set(
+			r->err, XC_E_FLUX_SHAPE, 0, 0,
+			"%s: a constraint must be a JSON object like {\"extra\": [\"gpu=true\"]}",
+			path_text(at, where, sizeof(where)));
 		return NULL;
 	}
 	if (json_object_size(v) == 0) {
@@ -307,16 +310,18 @@ static struct xc_expr *from_flux(reader_t *r, const json_t *v,
 		return NULL;
 	}
 	if (json_object_size(v) > 1) {
-		xc_error_set(r->err, XC_E_FLUX_SHAPE, 0, 0,
-			     "%s: a constraint has exactly one operator, found %zu",
-			     path_text(at, where, sizeof(where)),
-			     json_object_size(v));
+		xc_error_set(
+			r->err, XC_E_FLUX_SHAPE, 0, 0,
+			"%s: a constraint has exactly one operator, found %zu",
+			path_text(at, where, sizeof(where)),
+			json_object_size(v));
 		return NULL;
 	}
 	iter = json_object_iter((json_t *)v);
 	op = json_object_iter_key(iter);
 	arr = json_object_iter_value(iter);
-	for (size_t i = 0; i < sizeof(no_equivalent) / sizeof(*no_equivalent); i++) {
+	for (size_t i = 0; i < sizeof(no_equivalent) / sizeof(*no_equivalent);
+	     i++) {
 		if (strcmp(op, no_equivalent[i]) == 0) {
 			xc_error_set(r->err, XC_E_FLUX_NO_EQUIVALENT, 0, 0,
 				     "%s: '%s' has no --extra equivalent",
@@ -328,10 +333,11 @@ static struct xc_expr *from_flux(reader_t *r, const json_t *v,
 	    strcmp(op, "extra") != 0) {
 		char q[64];
 
-		xc_error_set(r->err, XC_E_FLUX_OPERATOR, 0, 0,
-			     "%s: unknown operator '%s' (expected and, or, extra)",
-			     path_text(at, where, sizeof(where)),
-			     xc_quote(op, strlen(op), q, sizeof(q)));
+		xc_error_set(
+			r->err, XC_E_FLUX_OPERATOR, 0, 0,
+			"%s: unknown operator '%s' (expected and, or, extra)",
+			path_text(at, where, sizeof(where)),
+			xc_quote(op, strlen(op), q, sizeof(q)));
 		return NULL;
 	}
 	if (!json_is_array(arr)) {
@@ -346,9 +352,10 @@ static struct xc_expr *from_flux(reader_t *r, const json_t *v,
 				     "%s: 'extra' needs at least one leaf",
 				     path_text(at, where, sizeof(where)));
 		else
-			xc_error_set(r->err, XC_E_FLUX_NO_EQUIVALENT, 0, 0,
-				     "%s: an empty '%s' (always match) has no --extra equivalent",
-				     path_text(at, where, sizeof(where)), op);
+			xc_error_set(
+				r->err, XC_E_FLUX_NO_EQUIVALENT, 0, 0,
+				"%s: an empty '%s' (always match) has no --extra equivalent",
+				path_text(at, where, sizeof(where)), op);
 		return NULL;
 	}
 	if (strcmp(op, "extra") == 0)
@@ -368,7 +375,8 @@ xc_expr_t *xc_from_flux(const json_t *constraint, const xc_limits_t *limits,
 
 	xc_error_clear(err);
 	if (!constraint) {
-		xc_error_set(err, XC_E_INVALID_ARG, 0, 0, "no constraint given");
+		xc_error_set(err, XC_E_INVALID_ARG, 0, 0,
+			     "no constraint given");
 		return NULL;
 	}
 	if (limits && limits->max_depth)
@@ -387,9 +395,10 @@ xc_expr_t *xc_from_flux(const json_t *constraint, const xc_limits_t *limits,
 		return NULL;
 	}
 	if (strlen(text) > max_length) {
-		xc_error_set(err, XC_E_TOO_LONG, max_length, strlen(text),
-			     "$: the request is %zu bytes, longer than the limit of %zu",
-			     strlen(text), max_length);
+		xc_error_set(
+			err, XC_E_TOO_LONG, max_length, strlen(text),
+			"$: the request is %zu bytes, longer than the limit of %zu",
+			strlen(text), max_length);
 		xc_expr_destroy(e);
 		e = NULL;
 	}
@@ -409,15 +418,17 @@ xc_expr_t *xc_from_flux_text(const char *text, size_t len,
 
 	xc_error_clear(err);
 	if (!text) {
-		xc_error_set(err, XC_E_INVALID_ARG, 0, 0, "no constraint given");
+		xc_error_set(err, XC_E_INVALID_ARG, 0, 0,
+			     "no constraint given");
 		return NULL;
 	}
 	if (limits && limits->max_flux_length)
 		max = limits->max_flux_length;
 	if (len > max) {
-		xc_error_set(err, XC_E_TOO_LONG, max, len,
-			     "the constraint is %zu bytes, longer than the limit of %zu",
-			     len, max);
+		xc_error_set(
+			err, XC_E_TOO_LONG, max, len,
+			"the constraint is %zu bytes, longer than the limit of %zu",
+			len, max);
 		return NULL;
 	}
 	/* jansson 2.14 does not always say "out of memory" when it is: a

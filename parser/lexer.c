@@ -26,18 +26,26 @@ static int cmpop_from(const char *s, size_t n)
 {
 	if (n == 1) {
 		switch (s[0]) {
-		case '=': return XC_EQ;
-		case '>': return XC_GT;
-		case '<': return XC_LT;
-		default: return -1;
+		case '=':
+			return XC_EQ;
+		case '>':
+			return XC_GT;
+		case '<':
+			return XC_LT;
+		default:
+			return -1;
 		}
 	}
 	if (n == 2 && s[1] == '=') {
 		switch (s[0]) {
-		case '!': return XC_NE;
-		case '>': return XC_GE;
-		case '<': return XC_LE;
-		default: return -1;
+		case '!':
+			return XC_NE;
+		case '>':
+			return XC_GE;
+		case '<':
+			return XC_LE;
+		default:
+			return -1;
 		}
 	}
 	return -1;
@@ -56,7 +64,8 @@ static int scan_leaf(xc_lexer_t *lx, size_t start, size_t stop)
 		op_start++;
 	if (op_start == stop) {
 		return xc_error_set(
-			err, XC_E_NO_CMPOP, stop, stop < lx->len ? stop + 1 : stop,
+			err, XC_E_NO_CMPOP, stop,
+			stop < lx->len ? stop + 1 : stop,
 			"comparison operator expected after key '%s'",
 			xc_quote(s + start, stop - start, q1, sizeof(q1)));
 	}
@@ -91,10 +100,10 @@ static int scan_leaf(xc_lexer_t *lx, size_t start, size_t stop)
 		}
 	}
 	if (op_end == stop) {
-		return xc_error_set(err, XC_E_EMPTY_VALUE, op_end, op_end,
-				    "value expected after '%s'",
-				    xc_quote(s + start, op_end - start, q1,
-					     sizeof(q1)));
+		return xc_error_set(
+			err, XC_E_EMPTY_VALUE, op_end, op_end,
+			"value expected after '%s'",
+			xc_quote(s + start, op_end - start, q1, sizeof(q1)));
 	}
 	lx->tok.kind = XC_T_LEAF;
 	lx->tok.offset = start;

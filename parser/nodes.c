@@ -10,8 +10,8 @@
 
 struct node {
 	char *name;
-	char *text;           /* Extra as given (NULL: unset) */
-	xc_extra_t *extra;    /* read from text; NULL unless an object */
+	char *text;	   /* Extra as given (NULL: unset) */
+	xc_extra_t *extra; /* read from text; NULL unless an object */
 	xc_extra_state_t state;
 };
 
@@ -133,8 +133,7 @@ xc_extra_state_t xc_nodes_state(const xc_nodes_t *t, size_t i)
 	return t && i < t->count ? t->nodes[i].state : XC_EXTRA_UNSET;
 }
 
-static unsigned long long fnv1a(unsigned long long h, const char *s,
-				 size_t n)
+static unsigned long long fnv1a(unsigned long long h, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		h ^= (unsigned char)s[i];
@@ -160,8 +159,7 @@ unsigned long long xc_nodes_digest(const xc_nodes_t *t)
 	return h;
 }
 
-size_t xc_nodes_match(const xc_nodes_t *t, const xc_expr_t *expr,
-		      bool *matched)
+size_t xc_nodes_match(const xc_nodes_t *t, const xc_expr_t *expr, bool *matched)
 {
 	size_t n = 0;
 

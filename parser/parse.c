@@ -197,8 +197,7 @@ static const char *describe(parser_t *p, char *buf, size_t size)
 /* The error reports keep their message buffers out of the recursive
  * frames below: each level of nesting then costs parse_item and
  * parse_group's small frames only (stack bytes per level: tests/bench). */
-static __attribute__((noinline)) void
-report_unclosed(parser_t *p, size_t open)
+static __attribute__((noinline)) void report_unclosed(parser_t *p, size_t open)
 {
 	const xc_token_t *t = &p->lx.tok;
 	char what[96];
@@ -210,16 +209,16 @@ report_unclosed(parser_t *p, size_t open)
 
 /* An operator, ')' or the end where an item must be; `after` is the
  * boolean operator before it, or 0. */
-static __attribute__((noinline)) void
-report_item_expected(parser_t *p, char after)
+static __attribute__((noinline)) void report_item_expected(parser_t *p,
+							   char after)
 {
 	const xc_token_t *t = &p->lx.tok;
 	char what[96];
 
 	if (after)
 		xc_error_set(p->err, XC_E_ITEM_EXPECTED, t->offset, t->end,
-			     "leaf or '(' expected after '%c', found %s",
-			     after, describe(p, what, sizeof(what)));
+			     "leaf or '(' expected after '%c', found %s", after,
+			     describe(p, what, sizeof(what)));
 	else
 		xc_error_set(p->err, XC_E_ITEM_EXPECTED, t->offset, t->end,
 			     "leaf or '(' expected, found %s",
@@ -267,15 +266,16 @@ static struct xc_expr *parse_item(parser_t *p, char after)
 		struct xc_expr *group;
 
 		if (p->depth >= p->max_depth) {
-			xc_error_set(p->err, XC_E_TOO_DEEP, open, open + 1,
-				     "parentheses nested deeper than the limit of %u",
-				     p->max_depth);
+			xc_error_set(
+				p->err, XC_E_TOO_DEEP, open, open + 1,
+				"parentheses nested deeper than the limit of %u",
+				p->max_depth);
 			return NULL;
 		}
 		advance(p);
 		if (t->kind == XC_T_RPAREN) {
-			xc_error_set(p->err, XC_E_ITEM_EXPECTED, open,
-				     t->end, "empty parentheses");
+			xc_error_set(p->err, XC_E_ITEM_EXPECTED, open, t->end,
+				     "empty parentheses");
 			return NULL;
 		}
 		p->depth++;
@@ -315,9 +315,9 @@ static struct xc_expr *parse_group(parser_t *p)
 		if (!group) {
 			first_kind = t->kind;
 			first_ch = op_ch;
-			group = xc_group_create(
-				t->kind == XC_T_AND ? XC_AND : XC_OR,
-				first->offset);
+			group = xc_group_create(t->kind == XC_T_AND ? XC_AND
+								    : XC_OR,
+						first->offset);
 			if (!group || xc_group_add(group, first) < 0) {
 				if (!group)
 					xc_expr_destroy(first);
@@ -327,10 +327,10 @@ static struct xc_expr *parse_group(parser_t *p)
 				return NULL;
 			}
 		} else if (t->kind != first_kind) {
-			xc_error_set(p->err, XC_E_MIXED_BOOLOPS, op_offset,
-				     op_end,
-				     "cannot mix '%c' and '%c' in one group; add parentheses",
-				     first_ch, op_ch);
+			xc_error_set(
+				p->err, XC_E_MIXED_BOOLOPS, op_offset, op_end,
+				"cannot mix '%c' and '%c' in one group; add parentheses",
+				first_ch, op_ch);
 			xc_expr_destroy(group);
 			return NULL;
 		}
@@ -378,9 +378,10 @@ xc_expr_t *xc_parse(const char *request, const xc_limits_t *limits,
 	len = strnlen(request, max_length + 1);
 	if (len > max_length) {
 		len = strlen(request);
-		xc_error_set(err, XC_E_TOO_LONG, max_length, len,
-			     "request is %zu bytes, longer than the limit of %zu",
-			     len, max_length);
+		xc_error_set(
+			err, XC_E_TOO_LONG, max_length, len,
+			"request is %zu bytes, longer than the limit of %zu",
+			len, max_length);
 		return NULL;
 	}
 	xc_lexer_init(&p.lx, request, len);

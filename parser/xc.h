@@ -36,26 +36,26 @@ extern "C" {
  * scripts and the batch mode print them.  Never renumber; add at the end. */
 typedef enum xc_errcode {
 	XC_OK = 0,
-	XC_E_EMPTY,          /* the request is empty (sem 1.4) */
-	XC_E_NO_CMPOP,       /* leaf without comparison operator (sem 1.1) */
-	XC_E_BAD_CMPOP,      /* run of < > = ! that is not one operator */
-	XC_E_EMPTY_KEY,      /* `=5` (sem 1.1) */
-	XC_E_EMPTY_VALUE,    /* `i=` (sem 1.1) */
-	XC_E_VALUE_CMPOP,    /* second operator run in a leaf: `a=b=c` */
-	XC_E_ITEM_EXPECTED,  /* leaf or '(' expected: `&a=1`, `a=1&`, `()` */
-	XC_E_BOOLOP_EXPECTED,/* two items with no operator between: `a=1(b=2)` */
-	XC_E_MIXED_BOOLOPS,  /* `a=5&b=5|c=5` (sem 1.3) */
-	XC_E_UNCLOSED_PAREN, /* `((a=1)` */
-	XC_E_UNMATCHED_PAREN,/* `a=1)` */
-	XC_E_TOO_DEEP,       /* nesting deeper than the limit */
-	XC_E_TOO_LONG,       /* request longer than the limit */
-	XC_E_NOMEM,          /* out of memory */
-	XC_E_INVALID_ARG,    /* a NULL or otherwise unusable argument */
-	XC_E_JSON,           /* input JSON is not valid (node file, batch line) */
-	XC_E_FLUX_SHAPE,     /* RFC 31: not {"op": [values]}, or a bad value */
-	XC_E_FLUX_OPERATOR,  /* RFC 31: an operator this project does not know */
+	XC_E_EMPTY,	      /* the request is empty (sem 1.4) */
+	XC_E_NO_CMPOP,	      /* leaf without comparison operator (sem 1.1) */
+	XC_E_BAD_CMPOP,	      /* run of < > = ! that is not one operator */
+	XC_E_EMPTY_KEY,	      /* `=5` (sem 1.1) */
+	XC_E_EMPTY_VALUE,     /* `i=` (sem 1.1) */
+	XC_E_VALUE_CMPOP,     /* second operator run in a leaf: `a=b=c` */
+	XC_E_ITEM_EXPECTED,   /* leaf or '(' expected: `&a=1`, `a=1&`, `()` */
+	XC_E_BOOLOP_EXPECTED, /* two items with no operator between: `a=1(b=2)` */
+	XC_E_MIXED_BOOLOPS,   /* `a=5&b=5|c=5` (sem 1.3) */
+	XC_E_UNCLOSED_PAREN,  /* `((a=1)` */
+	XC_E_UNMATCHED_PAREN, /* `a=1)` */
+	XC_E_TOO_DEEP,	      /* nesting deeper than the limit */
+	XC_E_TOO_LONG,	      /* request longer than the limit */
+	XC_E_NOMEM,	      /* out of memory */
+	XC_E_INVALID_ARG,     /* a NULL or otherwise unusable argument */
+	XC_E_JSON,	 /* input JSON is not valid (node file, batch line) */
+	XC_E_FLUX_SHAPE, /* RFC 31: not {"op": [values]}, or a bad value */
+	XC_E_FLUX_OPERATOR, /* RFC 31: an operator this project does not know */
 	XC_E_FLUX_NO_EQUIVALENT, /* RFC 31: not, properties, hostlist, ranks, {} */
-	XC_E_NOT_UTF8,       /* a leaf JSON cannot carry (not UTF-8) */
+	XC_E_NOT_UTF8,		 /* a leaf JSON cannot carry (not UTF-8) */
 	XC_E__COUNT
 } xc_errcode_t;
 
@@ -108,10 +108,10 @@ long xc_live_objects(void);
  * takes its default.  Pass NULL for all defaults. */
 typedef struct xc_limits {
 	size_t max_request_length; /* bytes; default 1024, as Slurm */
-	unsigned max_depth;        /* parentheses; default and most 1024 (sem 1.4) */
-	size_t max_extra_length;   /* bytes of node Extra; default 65536 */
-	unsigned max_extra_depth;  /* json-c depth for node Extra; default 32 */
-	size_t max_flux_length;    /* bytes of RFC 31 JSON text; default 65536 */
+	unsigned max_depth; /* parentheses; default and most 1024 (sem 1.4) */
+	size_t max_extra_length;  /* bytes of node Extra; default 65536 */
+	unsigned max_extra_depth; /* json-c depth for node Extra; default 32 */
+	size_t max_flux_length;	  /* bytes of RFC 31 JSON text; default 65536 */
 } xc_limits_t;
 
 #define XC_DEFAULT_MAX_REQUEST_LENGTH 1024
@@ -133,7 +133,11 @@ typedef struct xc_limits {
 
 /* ----------------------------------------------------------------- tree */
 
-typedef enum xc_kind { XC_LEAF, XC_AND, XC_OR } xc_kind_t;
+typedef enum xc_kind {
+	XC_LEAF,
+	XC_AND,
+	XC_OR
+} xc_kind_t;
 
 typedef enum xc_cmpop {
 	XC_EQ, /* =  */
@@ -163,13 +167,16 @@ void xc_expr_destroy(xc_expr_t *expr);
 
 /* Read access to a tree (borrowed pointers, valid while `expr` lives). */
 xc_kind_t xc_expr_kind(const xc_expr_t *expr);
-size_t xc_expr_count(const xc_expr_t *expr);   /* children of a group; 0 for a leaf */
-const xc_expr_t *xc_expr_child(const xc_expr_t *expr, size_t i); /* NULL if out of range */
-const char *xc_leaf_key(const xc_expr_t *leaf);   /* NULL if not a leaf */
+size_t
+xc_expr_count(const xc_expr_t *expr); /* children of a group; 0 for a leaf */
+const xc_expr_t *xc_expr_child(const xc_expr_t *expr,
+			       size_t i);	/* NULL if out of range */
+const char *xc_leaf_key(const xc_expr_t *leaf); /* NULL if not a leaf */
 xc_cmpop_t xc_leaf_cmpop(const xc_expr_t *leaf);
 const char *xc_leaf_value(const xc_expr_t *leaf); /* NULL if not a leaf */
-size_t xc_expr_offset(const xc_expr_t *expr);      /* where it starts in the request */
-const char *xc_cmpop_text(xc_cmpop_t op);          /* "=", "!=", ... */
+size_t
+xc_expr_offset(const xc_expr_t *expr);	  /* where it starts in the request */
+const char *xc_cmpop_text(xc_cmpop_t op); /* "=", "!=", ... */
 
 /* True when the two trees are the same: same shape, kinds, keys,
  * operators and values (offsets are not compared).  NULL equals NULL. */
@@ -191,11 +198,11 @@ typedef struct xc_extra xc_extra_t;
 typedef enum xc_value_type {
 	XC_VALUE_NULL,
 	XC_VALUE_BOOL,
-	XC_VALUE_INT,    /* int64; json-c clamps larger integers */
-	XC_VALUE_REAL,   /* double, also NaN and infinities */
+	XC_VALUE_INT,  /* int64; json-c clamps larger integers */
+	XC_VALUE_REAL, /* double, also NaN and infinities */
 	XC_VALUE_STRING,
 	XC_VALUE_OBJECT, /* never compared: its content is not kept */
-	XC_VALUE_ARRAY   /* likewise */
+	XC_VALUE_ARRAY	 /* likewise */
 } xc_value_type_t;
 
 /* Evaluates `expr` against one node's Extra, already read (sem 2 to 4).
@@ -205,12 +212,12 @@ bool xc_match(const xc_expr_t *expr, const xc_extra_t *extra);
 
 /* How a node's Extra text was read (sem 2). */
 typedef enum xc_extra_state {
-	XC_EXTRA_OBJECT,    /* a JSON object: requests are evaluated */
-	XC_EXTRA_UNSET,     /* NULL or empty */
-	XC_EXTRA_TOO_LONG,  /* longer than limits->max_extra_length */
-	XC_EXTRA_INVALID,   /* not JSON as json-c reads it */
-	XC_EXTRA_NOT_OBJECT,/* JSON but not an object */
-	XC_EXTRA_TOO_DEEP   /* nested as deep as limits->max_extra_depth */
+	XC_EXTRA_OBJECT,     /* a JSON object: requests are evaluated */
+	XC_EXTRA_UNSET,	     /* NULL or empty */
+	XC_EXTRA_TOO_LONG,   /* longer than limits->max_extra_length */
+	XC_EXTRA_INVALID,    /* not JSON as json-c reads it */
+	XC_EXTRA_NOT_OBJECT, /* JSON but not an object */
+	XC_EXTRA_TOO_DEEP    /* nested as deep as limits->max_extra_depth */
 } xc_extra_state_t;
 
 /* Reads a node's Extra text (`len` bytes, need not be NUL-terminated)
@@ -271,8 +278,10 @@ int xc_nodes_add(xc_nodes_t *nodes, const char *name, const char *extra,
 		 const xc_nodes_t *prev, xc_error_t *err);
 
 size_t xc_nodes_count(const xc_nodes_t *nodes);
-const char *xc_nodes_name(const xc_nodes_t *nodes, size_t i);  /* borrowed */
-const xc_extra_t *xc_nodes_extra(const xc_nodes_t *nodes, size_t i); /* borrowed; NULL unless an object */
+const char *xc_nodes_name(const xc_nodes_t *nodes, size_t i); /* borrowed */
+const xc_extra_t *
+xc_nodes_extra(const xc_nodes_t *nodes,
+	       size_t i); /* borrowed; NULL unless an object */
 xc_extra_state_t xc_nodes_state(const xc_nodes_t *nodes, size_t i);
 
 /* A 64-bit digest (FNV-1a) of the table's content: every node's name and

@@ -13,17 +13,17 @@
 /* A leaf: key, comparison operator, value, and the value converted once at
  * parse time for each node value type (sem 3). */
 struct xc_leaf {
-	char *key;         /* NUL-terminated, points into the same allocation */
-	char *value;       /* NUL-terminated, likewise */
+	char *key;   /* NUL-terminated, points into the same allocation */
+	char *value; /* NUL-terminated, likewise */
 	xc_cmpop_t op;
-	bool num_ok;       /* value is a number by sem 3.1 */
-	double num;        /* that number, when num_ok */
-	bool boolean;      /* value read as a boolean by sem 3.3 */
+	bool num_ok;  /* value is a number by sem 3.1 */
+	double num;   /* that number, when num_ok */
+	bool boolean; /* value read as a boolean by sem 3.3 */
 };
 
 struct xc_expr {
 	xc_kind_t kind;
-	size_t offset;     /* byte offset of the item in the request */
+	size_t offset; /* byte offset of the item in the request */
 	union {
 		struct xc_leaf leaf;
 		struct {
@@ -71,30 +71,30 @@ static inline void xc_live_add(long n)
 /* ---- lexer (lexer.c): one token of lookahead over the request ---- */
 
 typedef enum xc_token_kind {
-	XC_T_END,    /* end of the request */
-	XC_T_LEAF,   /* key cmpop value */
-	XC_T_BADLEAF,/* a leaf that breaks sem 1.1: lx->leaf_err says how */
-	XC_T_AND,    /* '&' or ',' */
-	XC_T_OR,     /* '|' */
-	XC_T_LPAREN, /* '(' */
-	XC_T_RPAREN  /* ')' */
+	XC_T_END,     /* end of the request */
+	XC_T_LEAF,    /* key cmpop value */
+	XC_T_BADLEAF, /* a leaf that breaks sem 1.1: lx->leaf_err says how */
+	XC_T_AND,     /* '&' or ',' */
+	XC_T_OR,      /* '|' */
+	XC_T_LPAREN,  /* '(' */
+	XC_T_RPAREN   /* ')' */
 } xc_token_kind_t;
 
 typedef struct xc_token {
 	xc_token_kind_t kind;
-	size_t offset, end;         /* the token's bytes: [offset, end) */
-	char ch;                    /* the operator character of AND/OR */
-	size_t keylen;              /* leaf: key is [offset, offset+keylen) */
-	xc_cmpop_t op;              /* leaf: its comparison operator */
-	size_t value_offset;        /* leaf: value is [value_offset, end) */
+	size_t offset, end;  /* the token's bytes: [offset, end) */
+	char ch;	     /* the operator character of AND/OR */
+	size_t keylen;	     /* leaf: key is [offset, offset+keylen) */
+	xc_cmpop_t op;	     /* leaf: its comparison operator */
+	size_t value_offset; /* leaf: value is [value_offset, end) */
 } xc_token_t;
 
 typedef struct xc_lexer {
 	const char *src;
 	size_t len;
-	size_t pos;                 /* next byte to scan */
-	xc_token_t tok;             /* the current token (the lookahead) */
-	xc_error_t leaf_err;        /* why tok is XC_T_BADLEAF */
+	size_t pos;	     /* next byte to scan */
+	xc_token_t tok;	     /* the current token (the lookahead) */
+	xc_error_t leaf_err; /* why tok is XC_T_BADLEAF */
 } xc_lexer_t;
 
 /* Starts `lx` on `src` (`len` bytes) and scans the first token. */
@@ -107,9 +107,8 @@ void xc_lexer_next(xc_lexer_t *lx);
 
 /* Sets `err` (may be NULL) unless it already holds an error: the first
  * error set is kept.  Returns -1 for convenience. */
-int xc_error_set(xc_error_t *err, xc_errcode_t code, size_t offset,
-		 size_t end, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+int xc_error_set(xc_error_t *err, xc_errcode_t code, size_t offset, size_t end,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Clears `err` (may be NULL) to XC_OK. */
 void xc_error_clear(xc_error_t *err);

@@ -52,15 +52,15 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
  * init() marks the plugin RTLD_NODELETE.
  */
 struct refresher {
-	pthread_mutex_t lock;      /* guards everything below */
-	pthread_cond_t wake;       /* fini -> thread: stop; thread -> fini: done */
+	pthread_mutex_t lock; /* guards everything below */
+	pthread_cond_t wake;  /* fini -> thread: stop; thread -> fini: done */
 	struct xc_plugin_config cfg;
-	xc_nodes_t *table;         /* NULL until the first load */
-	time_t table_time;         /* last_update of the loaded node data */
-	bool stopping;             /* fini asked the thread to stop */
-	bool exited;               /* the thread has left its loop */
-	bool failing;              /* the last load failed (log once) */
-	int refs;                  /* plugin + thread */
+	xc_nodes_t *table; /* NULL until the first load */
+	time_t table_time; /* last_update of the loaded node data */
+	bool stopping;	   /* fini asked the thread to stop */
+	bool exited;	   /* the thread has left its loop */
+	bool failing;	   /* the last load failed (log once) */
+	int refs;	   /* plugin + thread */
 	pthread_t thread;
 };
 
@@ -133,10 +133,12 @@ static void refresh(struct refresher *r)
 		/* Say once, when it is read, that a node's Extra is unusable. */
 		st = xc_nodes_state(fresh, xc_nodes_count(fresh) - 1);
 		if (rc == 0 && st != XC_EXTRA_OBJECT && st != XC_EXTRA_UNSET)
-			slurm_info("%s: node %s: Extra is %s; jobs with --extra skip it",
-				   plugin_type, xc_escape(n->name, ebuf, sizeof(ebuf)),
-				   xc_extra_state_explain(st, &r->cfg.limits, why,
-							  sizeof(why)));
+			slurm_info(
+				"%s: node %s: Extra is %s; jobs with --extra skip it",
+				plugin_type,
+				xc_escape(n->name, ebuf, sizeof(ebuf)),
+				xc_extra_state_explain(st, &r->cfg.limits, why,
+						       sizeof(why)));
 	}
 	pthread_mutex_lock(&r->lock);
 	old = r->table;
@@ -146,9 +148,10 @@ static void refresh(struct refresher *r)
 	xc_nodes_destroy(old);
 	xc_free_node_info_msg(msg);
 	/* The live count is the load test's proof that nothing leaks. */
-	slurm_verbose("%s: node table: %zu nodes, %zu read anew, digest %016llx; library objects live: %ld",
-		      plugin_type, xc_nodes_count(fresh), anew,
-		      xc_nodes_digest(fresh), xc_live_objects());
+	slurm_verbose(
+		"%s: node table: %zu nodes, %zu read anew, digest %016llx; library objects live: %ld",
+		plugin_type, xc_nodes_count(fresh), anew,
+		xc_nodes_digest(fresh), xc_live_objects());
 }
 
 static void *refresh_thread(void *arg)
@@ -202,10 +205,11 @@ int init(void)
 		return SLURM_ERROR;
 	xc_plugin_config_path(path, sizeof(path));
 	xc_plugin_config_read(&r->cfg, path, log_config_problem);
-	slurm_info("%s: %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu",
-		   plugin_type, r->cfg.found ? "read" : "no", path,
-		   r->cfg.refresh_interval, r->cfg.limits.max_request_length,
-		   r->cfg.limits.max_depth, r->cfg.limits.max_extra_length);
+	slurm_info(
+		"%s: %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu",
+		plugin_type, r->cfg.found ? "read" : "no", path,
+		r->cfg.refresh_interval, r->cfg.limits.max_request_length,
+		r->cfg.limits.max_depth, r->cfg.limits.max_extra_length);
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->wake, NULL);
 	r->refs = 2;
@@ -252,13 +256,14 @@ int fini(void)
 	if (r->exited) {
 		pthread_mutex_unlock(&r->lock);
 		pthread_join(r->thread, NULL);
-		slurm_info("%s: node data thread stopped in %ld ms", plugin_type,
-			   ms);
+		slurm_info("%s: node data thread stopped in %ld ms",
+			   plugin_type, ms);
 		pthread_mutex_lock(&r->lock);
 	} else {
 		pthread_detach(r->thread);
-		slurm_info("%s: node data thread stopped in %ld ms (left to finish its Slurm call on its own)",
-			   plugin_type, ms);
+		slurm_info(
+			"%s: node data thread stopped in %ld ms (left to finish its Slurm call on its own)",
+			plugin_type, ms);
 	}
 	release(r);
 	return SLURM_SUCCESS;
@@ -269,8 +274,8 @@ static const char *job_request(const job_desc_msg_t *job_desc)
 {
 	if (job_desc->extra && job_desc->extra[0])
 		return job_desc->extra;
-	for (uint32_t i = 0; job_desc->spank_job_env &&
-			     i < job_desc->spank_job_env_size; i++) {
+	for (uint32_t i = 0;
+	     job_desc->spank_job_env && i < job_desc->spank_job_env_size; i++) {
 		const char *v = job_desc->spank_job_env[i];
 
 		if (v && strncmp(v, SPANK_VAR, sizeof(SPANK_VAR) - 1) == 0)
@@ -306,8 +311,8 @@ static int filter_nodes(job_desc_msg_t *job_desc, const xc_nodes_t *table,
 	n = xc_nodes_match(table, expr, matched);
 	if (n == 0) {
 		slurm_info("%s: uid %u: no node satisfies '%s' (%zu checked)",
-			   plugin_type, uid, xc_escape(request, ebuf, sizeof(ebuf)),
-			   count);
+			   plugin_type, uid,
+			   xc_escape(request, ebuf, sizeof(ebuf)), count);
 		snprintf(msg, sizeof(msg),
 			 "--extra: no node satisfies the request (%zu checked)",
 			 count);
@@ -319,8 +324,9 @@ static int filter_nodes(job_desc_msg_t *job_desc, const xc_nodes_t *table,
 						       : "");
 	if (!hl) {
 		free(matched);
-		return refuse(err_msg, ESLURM_INVALID_NODE_NAME,
-			      "--extra: the job's excluded nodes are not a valid hostlist");
+		return refuse(
+			err_msg, ESLURM_INVALID_NODE_NAME,
+			"--extra: the job's excluded nodes are not a valid hostlist");
 	}
 	for (size_t i = 0; i < count; i++)
 		if (!matched[i])
@@ -332,7 +338,8 @@ static int filter_nodes(job_desc_msg_t *job_desc, const xc_nodes_t *table,
 		slurm_hostlist_uniq(hl);
 		exc = slurm_hostlist_ranged_string_xmalloc(hl);
 		if (!exc) {
-			rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
 		} else {
 			slurm_xfree((void **)&job_desc->exc_nodes);
 			job_desc->exc_nodes = exc;
@@ -340,16 +347,15 @@ static int filter_nodes(job_desc_msg_t *job_desc, const xc_nodes_t *table,
 	}
 	slurm_hostlist_destroy(hl);
 	if (rc == SLURM_SUCCESS)
-		slurm_verbose("%s: uid %u: '%s' matches %zu of %zu nodes; excluded %s",
-			      plugin_type, uid,
-			      xc_escape(request, ebuf, sizeof(ebuf)), n, count,
-			      job_desc->exc_nodes ? job_desc->exc_nodes
-						  : "none");
+		slurm_verbose(
+			"%s: uid %u: '%s' matches %zu of %zu nodes; excluded %s",
+			plugin_type, uid,
+			xc_escape(request, ebuf, sizeof(ebuf)), n, count,
+			job_desc->exc_nodes ? job_desc->exc_nodes : "none");
 	return rc;
 }
 
-int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
-	       char **err_msg)
+int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
 	const char *request;
 	xc_expr_t *expr;
@@ -360,16 +366,16 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	if (!job_desc || !(request = job_request(job_desc)))
 		return SLURM_SUCCESS;
 	if (!current)
-		return refuse(err_msg, SLURM_ERROR,
-			      "--extra: the job_submit/extra plugin is not running");
+		return refuse(
+			err_msg, SLURM_ERROR,
+			"--extra: the job_submit/extra plugin is not running");
 	if (!(expr = xc_parse(request, &current->cfg.limits, &err))) {
 		char *text = xc_error_render(request, &err, "--extra: ");
 		char mbuf[2 * XC_ERROR_MESSAGE_SIZE];
 
 		/* The message quotes the request: escaped too. */
-		slurm_info("%s: uid %u: invalid request '%s': %s",
-			   plugin_type, submit_uid,
-			   xc_escape(request, ebuf, sizeof(ebuf)),
+		slurm_info("%s: uid %u: invalid request '%s': %s", plugin_type,
+			   submit_uid, xc_escape(request, ebuf, sizeof(ebuf)),
 			   xc_escape(err.message, mbuf, sizeof(mbuf)));
 		rc = refuse(err_msg, ESLURM_INVALID_FEATURE,
 			    text ? text : err.message);
@@ -378,8 +384,9 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	}
 	pthread_mutex_lock(&current->lock);
 	if (!current->table)
-		rc = refuse(err_msg, SLURM_ERROR,
-			    "--extra: node data are not loaded yet; submit again in a few seconds");
+		rc = refuse(
+			err_msg, SLURM_ERROR,
+			"--extra: node data are not loaded yet; submit again in a few seconds");
 	else
 		rc = filter_nodes(job_desc, current->table, expr, request,
 				  submit_uid, err_msg);

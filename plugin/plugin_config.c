@@ -113,7 +113,8 @@ int xc_plugin_config_read(struct xc_plugin_config *cfg, const char *path,
 				if (ok)
 					cfg->limits.max_request_length = n;
 			} else if (strcasecmp(key, "MaxDepth") == 0) {
-				ok = read_size(value, 1, XC_MAX_DEPTH_LIMIT, &n);
+				ok = read_size(value, 1, XC_MAX_DEPTH_LIMIT,
+					       &n);
 				if (ok)
 					cfg->limits.max_depth = (unsigned)n;
 			} else if (strcasecmp(key, "MaxExtraLength") == 0) {
@@ -127,9 +128,10 @@ int xc_plugin_config_read(struct xc_plugin_config *cfg, const char *path,
 		if (!ok) {
 			bad++;
 			if (complain) {
-				snprintf(msg, sizeof(msg),
-					 "%s:%d: ignored: unknown setting or value out of range",
-					 path, lineno);
+				snprintf(
+					msg, sizeof(msg),
+					"%s:%d: ignored: unknown setting or value out of range",
+					path, lineno);
 				complain(msg);
 			}
 		}

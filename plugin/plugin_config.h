@@ -18,10 +18,10 @@
 #include "xc.h"
 
 struct xc_plugin_config {
-	double refresh_interval;  /* seconds */
+	double refresh_interval; /* seconds */
 	xc_limits_t limits;
-	char path[4096];          /* the file read (or looked for) */
-	bool found;               /* the file existed */
+	char path[4096]; /* the file read (or looked for) */
+	bool found;	 /* the file existed */
 };
 
 /* Fills `cfg` with the defaults. */

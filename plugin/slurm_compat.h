@@ -30,7 +30,7 @@ extern void slurm_debug(const char *format, ...)
 
 /* Slurm 23.02 added `--extra` to sbatch, salloc and srun; its value reaches
  * slurmctld in job_desc->extra.  Older clients need the SPANK option. */
-#define XC_SLURM_HAS_EXTRA_OPTION \
+#define XC_SLURM_HAS_EXTRA_OPTION                                              \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
 
 /* slurm_free_node_info_msg() of Slurm 22.05 does not free each node's

@@ -34,7 +34,8 @@ static int check_request(int val, const char *optarg, int remote)
 	if (remote)
 		return 0; /* checked by the client and by slurmctld */
 	if (!optarg) {
-		slurm_error("--extra: a request is required (e.g. --extra 'gpu=true&mem>=512')");
+		slurm_error(
+			"--extra: a request is required (e.g. --extra 'gpu=true&mem>=512')");
 		return -1;
 	}
 	e = xc_parse(optarg, &limits, &err);

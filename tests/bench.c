@@ -41,7 +41,8 @@ static void bench_eval(void)
 {
 	const int n = 3000000;
 	xc_expr_t *e = xc_parse(requests[1], NULL, NULL);
-	const char *text = "{ \"a\": 1.23, \"b\": true, \"c\": 0, \"foo\": \"bar\", \"zed\": 23 }";
+	const char *text =
+		"{ \"a\": 1.23, \"b\": true, \"c\": 0, \"foo\": \"bar\", \"zed\": 23 }";
 	xc_extra_t *node = xc_extra_load(text, strlen(text), NULL, NULL, NULL);
 	volatile int matched = 0;
 	double t0 = now();
@@ -93,7 +94,8 @@ static char *big_request(size_t size)
 	char *s = malloc(size + 64), *p = s;
 
 	while ((size_t)(p - s) < size) {
-		p += sprintf(p, "(k%zu=v|x=%zu)&", (size_t)(p - s), (size_t)(p - s) % 97);
+		p += sprintf(p, "(k%zu=v|x=%zu)&", (size_t)(p - s),
+			     (size_t)(p - s) % 97);
 	}
 	p[-1] = '\0';
 	return s;
@@ -118,8 +120,7 @@ static void bench_large(void)
 		}
 		t = (now() - t0) / reps;
 		printf("large:   %8zu bytes parsed in %8.3f ms (%5.1f ns/byte)%s\n",
-		       len, t * 1e3, t * 1e9 / (double)len,
-		       e ? "" : " ERROR");
+		       len, t * 1e3, t * 1e9 / (double)len, e ? "" : " ERROR");
 		xc_expr_destroy(e);
 		t0 = now();
 		e = xc_parse(s, NULL, &err);

@@ -43,7 +43,10 @@ static const struct valid_row valid_rows[] = {
 	{ "o/x=1", "o/x=1" },
 	{ "o.x=1", "o.x=1" },
 	{ "k{:~}=v.~{}:", "k{:~}=v.~{}:" },
-	{ "gr\xc3\xb6\xc3\x9f" "e=\xe2\x82\xac", "gr\xc3\xb6\xc3\x9f" "e=\xe2\x82\xac" },
+	{ "gr\xc3\xb6\xc3\x9f"
+	  "e=\xe2\x82\xac",
+	  "gr\xc3\xb6\xc3\x9f"
+	  "e=\xe2\x82\xac" },
 	{ "a<1", "a<1" },
 	{ "a<=1", "a<=1" },
 	{ "a>1", "a>1" },
@@ -61,7 +64,7 @@ static const struct valid_row valid_rows[] = {
 struct error_row {
 	const char *request;
 	xc_errcode_t code;
-	size_t offset, end;   /* the offending token: [offset, end) */
+	size_t offset, end; /* the offending token: [offset, end) */
 	const char *message;
 };
 
@@ -79,8 +82,7 @@ static const struct error_row error_rows[] = {
 	  "invalid comparison operator '====' (use =, !=, >, >=, <, <=)" },
 	{ "b<=<=5", XC_E_BAD_CMPOP, 1, 5,
 	  "invalid comparison operator '<=<=' (use =, !=, >, >=, <, <=)" },
-	{ "a=5&()", XC_E_ITEM_EXPECTED, 4, 6,
-	  "empty parentheses" },
+	{ "a=5&()", XC_E_ITEM_EXPECTED, 4, 6, "empty parentheses" },
 	{ "a=5&b=5|c=5", XC_E_MIXED_BOOLOPS, 7, 8,
 	  "cannot mix '&' and '|' in one group; add parentheses" },
 	{ "(a=1)&(b=2)|(c=3)", XC_E_MIXED_BOOLOPS, 11, 12,
@@ -106,12 +108,9 @@ static const struct error_row error_rows[] = {
 	  "invalid comparison operator '<>' (use =, !=, >, >=, <, <=)" },
 	{ "i!5", XC_E_BAD_CMPOP, 1, 2,
 	  "invalid comparison operator '!' (use =, !=, >, >=, <, <=)" },
-	{ "=5", XC_E_EMPTY_KEY, 0, 1,
-	  "key expected before '='" },
-	{ "i=", XC_E_EMPTY_VALUE, 2, 2,
-	  "value expected after 'i='" },
-	{ "e=", XC_E_EMPTY_VALUE, 2, 2,
-	  "value expected after 'e='" },
+	{ "=5", XC_E_EMPTY_KEY, 0, 1, "key expected before '='" },
+	{ "i=", XC_E_EMPTY_VALUE, 2, 2, "value expected after 'i='" },
+	{ "e=", XC_E_EMPTY_VALUE, 2, 2, "value expected after 'e='" },
 	{ "a=b=c", XC_E_VALUE_CMPOP, 3, 4,
 	  "unexpected '=' in the value of key 'a' (one comparison per leaf)" },
 	{ "a=b!", XC_E_VALUE_CMPOP, 3, 4,
@@ -135,26 +134,20 @@ static const struct error_row error_rows[] = {
 	{ "(a=1|b=2&c=3)", XC_E_MIXED_BOOLOPS, 8, 9,
 	  "cannot mix '|' and '&' in one group; add parentheses" },
 	/* 1.4 */
-	{ "&i=5", XC_E_ITEM_EXPECTED, 0, 1,
-	  "leaf or '(' expected, found '&'" },
+	{ "&i=5", XC_E_ITEM_EXPECTED, 0, 1, "leaf or '(' expected, found '&'" },
 	{ "i=5&", XC_E_ITEM_EXPECTED, 4, 4,
 	  "leaf or '(' expected after '&', found the end of the request" },
 	{ "i=5|", XC_E_ITEM_EXPECTED, 4, 4,
 	  "leaf or '(' expected after '|', found the end of the request" },
 	{ "(i=5&)", XC_E_ITEM_EXPECTED, 5, 6,
 	  "leaf or '(' expected after '&', found ')'" },
-	{ "()", XC_E_ITEM_EXPECTED, 0, 2,
-	  "empty parentheses" },
-	{ "i=5)", XC_E_UNMATCHED_PAREN, 3, 4,
-	  "unmatched ')'" },
-	{ "(i=5))", XC_E_UNMATCHED_PAREN, 5, 6,
-	  "unmatched ')'" },
-	{ "", XC_E_EMPTY, 0, 0,
-	  "empty request" },
+	{ "()", XC_E_ITEM_EXPECTED, 0, 2, "empty parentheses" },
+	{ "i=5)", XC_E_UNMATCHED_PAREN, 3, 4, "unmatched ')'" },
+	{ "(i=5))", XC_E_UNMATCHED_PAREN, 5, 6, "unmatched ')'" },
+	{ "", XC_E_EMPTY, 0, 0, "empty request" },
 	{ "(", XC_E_ITEM_EXPECTED, 1, 1,
 	  "leaf or '(' expected, found the end of the request" },
-	{ ")", XC_E_ITEM_EXPECTED, 0, 1,
-	  "leaf or '(' expected, found ')'" },
+	{ ")", XC_E_ITEM_EXPECTED, 0, 1, "leaf or '(' expected, found ')'" },
 	{ "(a=1", XC_E_UNCLOSED_PAREN, 4, 4,
 	  "')' expected (to close '(' at column 1) before the end of the request" },
 	{ "a", XC_E_NO_CMPOP, 1, 1,
@@ -169,10 +162,11 @@ static const struct error_row error_rows[] = {
 	  "'&', ',' or '|' expected before 'b'" },
 };
 
-#define DOC_NODE "{ \"a\": 1.23, \"b\": true, \"c\": 0, \"foo\": \"bar\", \"zed\": 23 }"
+#define DOC_NODE                                                               \
+	"{ \"a\": 1.23, \"b\": true, \"c\": 0, \"foo\": \"bar\", \"zed\": 23 }"
 
 struct eval_row {
-	const char *extra;   /* node Extra text; NULL for unset */
+	const char *extra; /* node Extra text; NULL for unset */
 	const char *request;
 	bool match;
 };
@@ -186,7 +180,8 @@ static const struct eval_row eval_rows[] = {
 	{ DOC_NODE, "b=true", true },
 	{ DOC_NODE, "foo<baz", true },
 	{ DOC_NODE, "(c<=0.0001&a=1.25)|zed=23.0", true },
-	{ DOC_NODE, "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00000001)", true },
+	{ DOC_NODE, "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00000001)",
+	  true },
 	{ DOC_NODE, "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=true|c>=0.1)", true },
 	/* not fulfilled */
 	{ DOC_NODE, "a=   b", false },
@@ -196,7 +191,8 @@ static const struct eval_row eval_rows[] = {
 	{ DOC_NODE, "foo>baz", false },
 	{ DOC_NODE, "c>=0.0001", false },
 	{ DOC_NODE, "c=0.00001", false },
-	{ DOC_NODE, "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00001)", false },
+	{ DOC_NODE, "((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00001)",
+	  false },
 	/* 3.2 consequences */
 	{ "{\"c\":0}", "c=0.0000099999", true },
 	{ "{\"c\":0}", "c>=0.00000001", true },
@@ -324,15 +320,18 @@ static const struct eval_row eval_rows[] = {
 	{ "{\"n\": 99999999999999999999}", "n=9223372036854775807", true },
 	{ "{\"n\": -99999999999999999999}", "n=-9223372036854775808", true },
 	{ "{\"n\": 1e400}", "n>1e308", true },
-	{ "{\"n\": 1e400}", "n=inf", false }, /* inf - inf is NaN: GT (sem 3.2) */
+	{ "{\"n\": 1e400}", "n=inf",
+	  false }, /* inf - inf is NaN: GT (sem 3.2) */
 	{ "{\"n\": 1e-400}", "n=0", true },
 	{ "{\"s\": \"\\ud800\"}", "s=\xef\xbf\xbd", true },
 	{ "{\"s\": \"ab\\u0000cd\"}", "s=ab", true },
 	{ "{\"k\\u0000x\": 1}", "k=1", true },
 	{ "{\"k\": 1, \"k\": null}", "k!=x", false },
 	/* 31 containers holding a scalar are read; 32 are not, under any key */
-	{ "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]], \"gpu\": true}", "gpu=true", true },
-	{ "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]], \"gpu\": true}", "gpu=true", false },
+	{ "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]], \"gpu\": true}",
+	  "gpu=true", true },
+	{ "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]], \"gpu\": true}",
+	  "gpu=true", false },
 	/* ...what it refuses: the node then matches nothing */
 	{ "{gpu: true}", "gpu=true", false },
 	{ "{\"gpu\": true,, \"x\": 1}", "gpu=true", false },
@@ -375,15 +374,18 @@ static const struct flux_row flux_rows[] = {
 	{ "{ \"not\": [{ \"properties\": [ \"foo\", \"bar\" ]}] }",
 	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
 	{ "{ \"or\": [ { \"properties\": [ \"ssd\" ] }, { \"properties\": [ \"huge\" ] } ] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$.or[0]: 'properties' has no --extra equivalent" },
+	  XC_E_FLUX_NO_EQUIVALENT,
+	  "$.or[0]: 'properties' has no --extra equivalent" },
 	{ "{ \"or\": [{ \"properties\": [ \"foo\" ]}, { \"properties\": [ \"bar\" ]}] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$.or[0]: 'properties' has no --extra equivalent" },
+	  XC_E_FLUX_NO_EQUIVALENT,
+	  "$.or[0]: 'properties' has no --extra equivalent" },
 	{ "{ \"hostlist\": [ \"host[0-1]\" ] }", XC_E_FLUX_NO_EQUIVALENT,
 	  "$: 'hostlist' has no --extra equivalent" },
 	{ "{ \"not\": [ { \"hostlist\": [ \"host[0-1]\" ] } ] }",
 	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
 	{ "{ \"and\": [ { \"hostlist\": [ \"host[0-1]\" ] }, { \"properties\": [ \"ssd\" ] } ] }",
-	  XC_E_FLUX_NO_EQUIVALENT, "$.and[0]: 'hostlist' has no --extra equivalent" },
+	  XC_E_FLUX_NO_EQUIVALENT,
+	  "$.and[0]: 'hostlist' has no --extra equivalent" },
 	{ "{ \"ranks\": [ \"0\" ] }", XC_E_FLUX_NO_EQUIVALENT,
 	  "$: 'ranks' has no --extra equivalent" },
 	{ "{ \"or\": [] }", XC_E_FLUX_NO_EQUIVALENT,
@@ -400,24 +402,30 @@ static const struct flux_row flux_rows[] = {
 	{ "{ \"not\": [ { \"queue\": [ \"foobar\" ] } ] }",
 	  XC_E_FLUX_NO_EQUIVALENT, "$: 'not' has no --extra equivalent" },
 	{ "{ \"states\": [ \"depend\", \"priority\", \"sched\" ] }",
-	  XC_E_FLUX_OPERATOR, "$: unknown operator 'states' (expected and, or, extra)" },
+	  XC_E_FLUX_OPERATOR,
+	  "$: unknown operator 'states' (expected and, or, extra)" },
 	{ "{ \"and\": [ { \"userid\": [ 42 ] }, { \"t_submit\": [ \">946713600.0\" ] } ] }",
-	  XC_E_FLUX_OPERATOR, "$.and[0]: unknown operator 'userid' (expected and, or, extra)" },
+	  XC_E_FLUX_OPERATOR,
+	  "$.and[0]: unknown operator 'userid' (expected and, or, extra)" },
 	{ "{ \"and\": [ { \"queue\": [ \"foobar\" ] }, { \"userid\": [ 42 ] } ] }",
-	  XC_E_FLUX_OPERATOR, "$.and[0]: unknown operator 'queue' (expected and, or, extra)" },
+	  XC_E_FLUX_OPERATOR,
+	  "$.and[0]: unknown operator 'queue' (expected and, or, extra)" },
 	{ "{ \"and\": [ { \"userid\": [ 42 ] }, { \"queue\": [ \"foobar\" ] } ] }",
-	  XC_E_FLUX_OPERATOR, "$.and[0]: unknown operator 'userid' (expected and, or, extra)" },
+	  XC_E_FLUX_OPERATOR,
+	  "$.and[0]: unknown operator 'userid' (expected and, or, extra)" },
 	{ "{ \"states\": [ \"run\" ] }", XC_E_FLUX_OPERATOR,
 	  "$: unknown operator 'states' (expected and, or, extra)" },
 	/* flux.md's example and the symbolic form */
 	{ "{\"or\":[{\"and\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"b=2\"]}]},{\"extra\":[\"c>=3.5\"]}]}",
 	  XC_OK, "(a=1&b=2)|c>=3.5" },
 	{ "{\"extra\":[\"a=1\"]}", XC_OK, "a=1" },
-	{ "{\"extra\":[\"a=1\",\"b!=x\",\" c<= 2\"]}", XC_OK, "a=1&b!=x& c<= 2" },
-	{ "{\"and\":[{\"extra\":[\"a=1\",\"b=2\"]},{\"extra\":[\"c=3\"]}]}", XC_OK, "(a=1&b=2)&c=3" },
+	{ "{\"extra\":[\"a=1\",\"b!=x\",\" c<= 2\"]}", XC_OK,
+	  "a=1&b!=x& c<= 2" },
+	{ "{\"and\":[{\"extra\":[\"a=1\",\"b=2\"]},{\"extra\":[\"c=3\"]}]}",
+	  XC_OK, "(a=1&b=2)&c=3" },
 	{ "{\"or\":[{\"extra\":[\"a=1\"]}]}", XC_OK, "a=1" },
-	{ "{\"and\":[{\"or\":[{\"extra\":[\"t_submit>946713600.0\"]}]}]}", XC_OK,
-	  "t_submit>946713600.0" },
+	{ "{\"and\":[{\"or\":[{\"extra\":[\"t_submit>946713600.0\"]}]}]}",
+	  XC_OK, "t_submit>946713600.0" },
 	{ "{\"extra\":[\"s=\\\"Hello\\\"\"]}", XC_OK, "s=\"Hello\"" },
 	/* shapes */
 	{ "[1]", XC_E_FLUX_SHAPE,
@@ -426,11 +434,14 @@ static const struct flux_row flux_rows[] = {
 	  "$.and[0]: a constraint must be a JSON object like {\"extra\": [\"gpu=true\"]}" },
 	{ "{\"extra\":[\"a=1\"],\"or\":[]}", XC_E_FLUX_SHAPE,
 	  "$: a constraint has exactly one operator, found 2" },
-	{ "{\"extra\":\"a=1\"}", XC_E_FLUX_SHAPE, "$: the value of 'extra' must be an array" },
-	{ "{\"extra\":[]}", XC_E_FLUX_SHAPE, "$: 'extra' needs at least one leaf" },
+	{ "{\"extra\":\"a=1\"}", XC_E_FLUX_SHAPE,
+	  "$: the value of 'extra' must be an array" },
+	{ "{\"extra\":[]}", XC_E_FLUX_SHAPE,
+	  "$: 'extra' needs at least one leaf" },
 	{ "{\"extra\":[1]}", XC_E_FLUX_SHAPE,
 	  "$.extra[0]: a leaf must be a string like \"gpu=true\"" },
-	{ "{\"or\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"gpu\"]}]}", XC_E_NO_CMPOP,
+	{ "{\"or\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"gpu\"]}]}",
+	  XC_E_NO_CMPOP,
 	  "$.or[1].extra[0]: comparison operator expected after key 'gpu'" },
 	{ "{\"extra\":[\"a=1&b=2\"]}", XC_E_FLUX_SHAPE,
 	  "$.extra[0]: '&' cannot appear in a leaf (column 4)" },
@@ -441,7 +452,8 @@ static const struct flux_row flux_rows[] = {
 	{ "{\"extra\":[\"\"]}", XC_E_EMPTY, "$.extra[0]: empty leaf" },
 	{ "{\"extra\":[\"a=1\\u0000\"]}", XC_E_JSON, NULL },
 	{ "{\"and\":[{\"extra\":[\"a=1\"]},{\"or\":[{\"extra\":[\"b=1\"]},{\"ranks\":[\"0\"]}]}]}",
-	  XC_E_FLUX_NO_EQUIVALENT, "$.and[1].or[1]: 'ranks' has no --extra equivalent" },
+	  XC_E_FLUX_NO_EQUIVALENT,
+	  "$.and[1].or[1]: 'ranks' has no --extra equivalent" },
 	{ "{\"\\u0001op\":[]}", XC_E_FLUX_OPERATOR,
 	  "$: unknown operator '\\x01op' (expected and, or, extra)" },
 };
@@ -457,8 +469,10 @@ static const struct to_row to_rows[] = {
 	{ "a=1", "{\"extra\":[\"a=1\"]}" },
 	{ "((((i=5))))", "{\"extra\":[\"i=5\"]}" },
 	{ "( a=   b)", "{\"extra\":[\" a=   b\"]}" },
-	{ "s=\"Hello\",t!=x", "{\"and\":[{\"extra\":[\"s=\\\"Hello\\\"\"]},{\"extra\":[\"t!=x\"]}]}" },
-	{ "gpu=true&mem>=512", "{\"and\":[{\"extra\":[\"gpu=true\"]},{\"extra\":[\"mem>=512\"]}]}" },
+	{ "s=\"Hello\",t!=x",
+	  "{\"and\":[{\"extra\":[\"s=\\\"Hello\\\"\"]},{\"extra\":[\"t!=x\"]}]}" },
+	{ "gpu=true&mem>=512",
+	  "{\"and\":[{\"extra\":[\"gpu=true\"]},{\"extra\":[\"mem>=512\"]}]}" },
 };
 
 #endif

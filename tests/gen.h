@@ -29,14 +29,15 @@ static inline unsigned gen_below(gen_t *g, unsigned n)
 }
 
 static const char *const gen_keys[] = {
-	"a", "b", "c", "gpu", "mem", "arch", " a", "x y", "\"q\"",
-	"k.1", "o/x", "\xc3\xa9t\xc3\xa9", "~t", "{", "Key",
+	"a",  "b",   "c",     "gpu", "mem", "arch",
+	" a", "x y", "\"q\"", "k.1", "o/x", "\xc3\xa9t\xc3\xa9",
+	"~t", "{",   "Key",
 };
 static const char *const gen_values[] = {
-	"1", "0", "5.5", "-3", "1.23", "0.00001", "true", "false", "yes",
-	"no", "abc", "1e3", "0x10", "nan", "inf", "-inf", " 5", "Hello ",
-	"\"x\"", "x86_64", "~", "null", "0x", ".5", "5.", "+7", "200",
-	"\xe2\x82\xac",
+	"1",	 "0",	 "5.5", "-3",	  "1.23",  "0.00001", "true",
+	"false", "yes",	 "no",	"abc",	  "1e3",   "0x10",    "nan",
+	"inf",	 "-inf", " 5",	"Hello ", "\"x\"", "x86_64",  "~",
+	"null",	 "0x",	 ".5",	"5.",	  "+7",	   "200",     "\xe2\x82\xac",
 };
 static const char *const gen_ops[] = { "=", "!=", ">", ">=", "<", "<=" };
 
@@ -59,12 +60,15 @@ static inline void gen_request(gen_t *g, char *buf, size_t size, int depth,
 			snprintf(buf + len, size - len, "%s%s%s",
 				 gen_keys[gen_below(g, GEN_COUNT(gen_keys))],
 				 gen_ops[gen_below(g, 6)],
-				 gen_values[gen_below(g, GEN_COUNT(gen_values))]);
+				 gen_values[gen_below(g,
+						      GEN_COUNT(gen_values))]);
 		return;
 	}
 	{
 		int n = 2 + (int)gen_below(g, 3);
-		const char *op = gen_below(g, 2) ? "|" : gen_below(g, 2) ? "&" : ",";
+		const char *op = gen_below(g, 2)   ? "|"
+				 : gen_below(g, 2) ? "&"
+						   : ",";
 
 		if (!top)
 			snprintf(buf + len, size - len, "(");
@@ -73,7 +77,9 @@ static inline void gen_request(gen_t *g, char *buf, size_t size, int depth,
 				len = strlen(buf);
 				/* ',' and '&' mix freely (sem 1.2) */
 				snprintf(buf + len, size - len, "%s",
-					 *op == '|' ? "|" : gen_below(g, 2) ? "&" : ",");
+					 *op == '|'	   ? "|"
+					 : gen_below(g, 2) ? "&"
+							   : ",");
 			}
 			gen_request(g, buf, size, depth - 1, 0);
 		}
@@ -102,13 +108,35 @@ static inline char *gen_node(gen_t *g)
 		const char *key = gen_keys[k];
 
 		switch (gen_below(g, 9)) {
-		case 0: json_object_set_new(o, key, json_integer((int)gen_below(g, 2000) - 1000)); break;
-		case 1: json_object_set_new(o, key, json_real((double)gen_below(g, 1000) / 100.0)); break;
-		case 2: json_object_set_new(o, key, json_boolean(gen_below(g, 2))); break;
-		case 3: json_object_set_new(o, key, json_string(gen_values[gen_below(g, GEN_COUNT(gen_values))])); break;
-		case 4: json_object_set_new(o, key, json_integer(gen_below(g, 3))); break;
-		case 5: json_object_set_new(o, key, json_null()); break;
-		default: break; /* missing */
+		case 0:
+			json_object_set_new(
+				o, key,
+				json_integer((int)gen_below(g, 2000) - 1000));
+			break;
+		case 1:
+			json_object_set_new(
+				o, key,
+				json_real((double)gen_below(g, 1000) / 100.0));
+			break;
+		case 2:
+			json_object_set_new(o, key,
+					    json_boolean(gen_below(g, 2)));
+			break;
+		case 3:
+			json_object_set_new(
+				o, key,
+				json_string(gen_values[gen_below(
+					g, GEN_COUNT(gen_values))]));
+			break;
+		case 4:
+			json_object_set_new(o, key,
+					    json_integer(gen_below(g, 3)));
+			break;
+		case 5:
+			json_object_set_new(o, key, json_null());
+			break;
+		default:
+			break; /* missing */
 		}
 	}
 	text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));

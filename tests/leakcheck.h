@@ -28,7 +28,8 @@
 static void xc_leak_check(void)
 {
 	if (__lsan_do_recoverable_leak_check()) {
-		fprintf(stderr, "LEAK: this test leaked memory (report above)\n");
+		fprintf(stderr,
+			"LEAK: this test leaked memory (report above)\n");
 		abort();
 	}
 }

@@ -2,7 +2,8 @@
 # run-all.sh - every test of slurm-extra, from a fresh clone on a fresh
 # Debian 12 machine, as root (CI runs exactly this):
 #   1. installs the packages, builds and installs (plugins into Slurm's
-#      PluginDir, the command into /usr/local/bin);
+#      PluginDir, the command into /usr/local/bin); checks the formatting
+#      (clang-format 14, .clang-format);
 #   2. make check: the Criterion unit tests and the fuzz corpus replay;
 #   3. the same unit tests built with ASan and UBSan (a leak fails a test);
 #   4. make distcheck;
@@ -10,7 +11,8 @@
 #   6. the command under valgrind over every test input;
 #   7. end to end on a real local Slurm cluster: placement, faults, load
 #      (XC_LOAD_JOBS submissions, default 400; the full form is
-#      `bash tests/load.sh 2000`).
+#      `bash tests/load.sh 2000`);
+#   8. the build and the tests left the tree as git has it.
 # Closes with "tests: N passed, M failed"; exits non-zero on any failure.
 # XC_QUICK=1 runs steps 1, 2 and 7 only.
 set -uo pipefail
@@ -82,7 +84,7 @@ step "setup: packages, build, install"
 bash contrib/local-cluster.sh setup || { echo "setup failed" >&2; exit 1; }
 if [ "${XC_QUICK:-0}" != 1 ]; then
 	missing=()
-	for p in valgrind clang libclang-rt-14-dev; do
+	for p in valgrind clang libclang-rt-14-dev clang-format-14; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 			missing+=("$p")
 	done
@@ -91,6 +93,19 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 		apt-get update -qq
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
 			{ echo "cannot install ${missing[*]}" >&2; exit 1; }
+	fi
+fi
+
+if [ "${XC_QUICK:-0}" != 1 ]; then
+	step "the C sources are formatted as .clang-format says (clang-format 14)"
+	if git -C "$SRC" ls-files '*.c' '*.h' | (cd "$SRC" && xargs clang-format-14 --dry-run --Werror) \
+		>"$LOGS/format.log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok - clang-format-14 --dry-run --Werror: no change"
+	else
+		failed=$((failed + 1))
+		status=1
+		head -30 "$LOGS/format.log"
 	fi
 fi
 

@@ -62,7 +62,8 @@ static int set_extra(const char *node, const char *path)
 static int submit(const char *path)
 {
 	static const char prefix[] = "_SLURM_SPANK_OPTION_extra_extra=";
-	char *request = read_file(path), *env_var, *envp[] = { "PATH=/bin:/usr/bin", NULL };
+	char *request = read_file(path), *env_var,
+	     *envp[] = { "PATH=/bin:/usr/bin", NULL };
 	char cwd[4096];
 	job_desc_msg_t job;
 	submit_response_msg_t *resp = NULL;
@@ -109,7 +110,8 @@ static int digest(void)
 	for (uint32_t i = 0; i < msg->record_count; i++) {
 		node_info_t *n = &msg->node_array[i];
 
-		if (n->name && xc_nodes_add(t, n->name, n->extra, NULL, NULL) < 0)
+		if (n->name &&
+		    xc_nodes_add(t, n->name, n->extra, NULL, NULL) < 0)
 			return 2;
 	}
 	printf("%016llx\n", xc_nodes_digest(t));
@@ -127,6 +129,7 @@ int main(int argc, char **argv)
 		return submit(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "digest") == 0)
 		return digest();
-	fprintf(stderr, "usage: slurm-helper set-extra NODE FILE | submit FILE | digest\n");
+	fprintf(stderr,
+		"usage: slurm-helper set-extra NODE FILE | submit FILE | digest\n");
 	return 2;
 }

@@ -15,19 +15,19 @@
 
 #define ROWS(rows) (sizeof(rows) / sizeof((rows)[0]))
 
-#define ROW_TEST(suite, name, type, rows)                                     \
-	static void suite##_##name##_row(const type *row);                    \
-	ParameterizedTestParameters(suite, name)                              \
-	{                                                                     \
-		static size_t idx[ROWS(rows)];                                \
-		for (size_t k = 0; k < ROWS(rows); k++)                       \
-			idx[k] = k;                                           \
-		return cr_make_param_array(size_t, idx, ROWS(rows));          \
-	}                                                                     \
-	ParameterizedTest(size_t *k, suite, name)                             \
-	{                                                                     \
-		suite##_##name##_row(&(rows)[*k]);                            \
-	}                                                                     \
+#define ROW_TEST(suite, name, type, rows)                                      \
+	static void suite##_##name##_row(const type *row);                     \
+	ParameterizedTestParameters(suite, name)                               \
+	{                                                                      \
+		static size_t idx[ROWS(rows)];                                 \
+		for (size_t k = 0; k < ROWS(rows); k++)                        \
+			idx[k] = k;                                            \
+		return cr_make_param_array(size_t, idx, ROWS(rows));           \
+	}                                                                      \
+	ParameterizedTest(size_t *k, suite, name)                              \
+	{                                                                      \
+		suite##_##name##_row(&(rows)[*k]);                             \
+	}                                                                      \
 	static void suite##_##name##_row(const type *row)
 
 #endif

@@ -30,7 +30,8 @@ static void run(struct run *r, const char *input, const char *args)
 	if (input) {
 		fd = mkstemp(in);
 		cr_assert_geq(fd, 0);
-		cr_assert_eq(write(fd, input, strlen(input)), (ssize_t)strlen(input));
+		cr_assert_eq(write(fd, input, strlen(input)),
+			     (ssize_t)strlen(input));
 		close(fd);
 	}
 	snprintf(cmd, sizeof(cmd), "{ %s %s; } 2>&1 <%s", CLI_PATH, args,
@@ -46,24 +47,24 @@ static void run(struct run *r, const char *input, const char *args)
 }
 
 /* What --help prints, and what follows a usage error. */
-#define USAGE \
-	"Usage: slurm-extra check REQUEST\n" \
-	"       slurm-extra eval REQUEST (--extra JSON | --nodes FILE | --slurm)\n" \
-	"       slurm-extra eval --batch  < lines.jsonl\n" \
-	"       slurm-extra explain REQUEST --extra JSON\n" \
+#define USAGE                                                                                          \
+	"Usage: slurm-extra check REQUEST\n"                                                           \
+	"       slurm-extra eval REQUEST (--extra JSON | --nodes FILE | --slurm)\n"                    \
+	"       slurm-extra eval --batch  < lines.jsonl\n"                                             \
+	"       slurm-extra explain REQUEST --extra JSON\n"                                            \
 	"       slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm)] [--jobspec [FILE]]\n" \
-	"       slurm-extra from-flux (JSON | -)\n" \
-	"Options:\n" \
-	"  --extra JSON        one node's Extra (a JSON object)\n" \
-	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n" \
-	"  --slurm             the nodes of the running Slurm cluster\n" \
-	"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n" \
-	"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n" \
-	"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n" \
-	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n" \
-	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n" \
-	"  -v, --verbose       say how many nodes were checked\n" \
-	"  -h, --help          this text\n" \
+	"       slurm-extra from-flux (JSON | -)\n"                                                    \
+	"Options:\n"                                                                                   \
+	"  --extra JSON        one node's Extra (a JSON object)\n"                                     \
+	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"                         \
+	"  --slurm             the nodes of the running Slurm cluster\n"                               \
+	"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"                       \
+	"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"                    \
+	"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"         \
+	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n"            \
+	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n"              \
+	"  -v, --verbose       say how many nodes were checked\n"                                      \
+	"  -h, --help          this text\n"                                                            \
 	"Exit status: 0 valid or match, 1 no match, 2 invalid.\n"
 
 struct cli_row {
@@ -102,13 +103,14 @@ static const struct cli_row cli_rows[] = {
 	{ "check --max-length -5 a=1", NULL, 2,
 	  "slurm-extra: --max-length: a number from 1 to 16777216 expected\n" },
 	{ "check", NULL, 2, "slurm-extra: check needs a REQUEST\n" USAGE },
-	{ "frobnicate 'a=1'", NULL, 2, "slurm-extra: unknown command 'frobnicate'\n" USAGE },
+	{ "frobnicate 'a=1'", NULL, 2,
+	  "slurm-extra: unknown command 'frobnicate'\n" USAGE },
 	{ "check a=1 b=2", NULL, 2,
 	  "slurm-extra: unexpected argument 'b=2' (quote the request)\n" },
 	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":1024}'",
 	  NULL, 0, "match\n" },
-	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":256}'",
-	  NULL, 1, "no match\n" },
+	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":256}'", NULL,
+	  1, "no match\n" },
 	{ "eval 'k!=x' --extra '[1]'", NULL, 1,
 	  "slurm-extra: note: node Extra is JSON but not an object: no request matches it\nno match\n" },
 	{ "eval 'a=1|' --extra '{}'", NULL, 2,
@@ -116,20 +118,21 @@ static const struct cli_row cli_rows[] = {
 	  "  a=1|\n"
 	  "      ^\n" },
 	/* node Extra is read as Slurm reads it: json-c, not strict (sem 2) */
-	{ "eval 'gpu=true' --extra '{\"gpu\": True, /* json-c */}'", NULL, 0, "match\n" },
+	{ "eval 'gpu=true' --extra '{\"gpu\": True, /* json-c */}'", NULL, 0,
+	  "match\n" },
 	{ "eval 'n=7' --extra \"{'n': 007} trailing\"", NULL, 0, "match\n" },
 	{ "eval 'gpu=true' --extra '{gpu: true}'", NULL, 1,
 	  "slurm-extra: note: node Extra is not valid JSON: no request matches it\nno match\n" },
 	{ "eval 'a=1'", NULL, 2,
 	  "slurm-extra: eval needs one of --extra, --nodes, --slurm\n" },
-	{ "eval 'gpu=true&mem>=512' --nodes " EXAMPLES_DIR "/nodes.json",
-	  NULL, 0, "n[1,4]\n" },
+	{ "eval 'gpu=true&mem>=512' --nodes " EXAMPLES_DIR "/nodes.json", NULL,
+	  0, "n[1,4]\n" },
 	{ "eval 'arch=aarch64|ssd=nvme' --nodes -",
 	  "{\"n3\":\"{\\\"arch\\\":\\\"aarch64\\\"}\",\"n4\":{\"ssd\":\"nvme\"},"
 	  "\"n5\":null,\"n6\":\"{broken\"}",
 	  0, "n[3-4]\n" },
-	{ "eval 'gpu=true&mem>4096' --nodes " EXAMPLES_DIR "/nodes.json",
-	  NULL, 1, "slurm-extra: no node satisfies the request (4 checked)\n" },
+	{ "eval 'gpu=true&mem>4096' --nodes " EXAMPLES_DIR "/nodes.json", NULL,
+	  1, "slurm-extra: no node satisfies the request (4 checked)\n" },
 	{ "eval 'a=1' --nodes -", "[1]", 2,
 	  "slurm-extra: -: expected a JSON object mapping node names to Extra\n" },
 	{ "eval 'a=1' --nodes -", "{\"n1\": 5}", 2,
@@ -163,7 +166,8 @@ static const struct cli_row cli_rows[] = {
 	  "result: match\n" },
 	{ "explain 'x=1' --extra '{}'", NULL, 1,
 	  "x=1: no match (no key 'x' in the node's Extra)\nresult: no match\n" },
-	{ "explain 'x=1'", NULL, 2, "slurm-extra: explain needs --extra JSON\n" },
+	{ "explain 'x=1'", NULL, 2,
+	  "slurm-extra: explain needs --extra JSON\n" },
 	{ "--help", NULL, 0, USAGE },
 	/* Flux: symbolic and resolved forms, jobspecs, and back */
 	{ "to-flux '(a=1&b=2)|c>=3.5'", NULL, 0,
@@ -172,9 +176,11 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: error: leaf or '(' expected after '|', found the end of the request (column 5)\n"
 	  "  a=1|\n"
 	  "      ^\n" },
-	{ "to-flux 'gpu=true&mem>=512' --resolve --nodes " EXAMPLES_DIR "/nodes.json",
+	{ "to-flux 'gpu=true&mem>=512' --resolve --nodes " EXAMPLES_DIR
+	  "/nodes.json",
 	  NULL, 0, "{\"hostlist\":[\"n[1,4]\"]}\n" },
-	{ "to-flux 'gpu=true&mem>4096' --resolve --nodes " EXAMPLES_DIR "/nodes.json",
+	{ "to-flux 'gpu=true&mem>4096' --resolve --nodes " EXAMPLES_DIR
+	  "/nodes.json",
 	  NULL, 1, "slurm-extra: no node satisfies the request (4 checked)\n" },
 	{ "to-flux a=1 --resolve", NULL, 2,
 	  "slurm-extra: --resolve needs one of --nodes, --slurm\n" },
@@ -185,8 +191,10 @@ static const struct cli_row cli_rows[] = {
 	  0, "{\"hostlist\":[\"n[01-02],n3\"]}\n" },
 	{ "to-flux 'a=1' --jobspec", NULL, 0,
 	  "{\"attributes\":{\"system\":{\"constraints\":{\"extra\":[\"a=1\"]}}}}\n" },
-	{ "to-flux 'gpu=true&mem>=512' --resolve --nodes " EXAMPLES_DIR "/nodes.json --jobspec",
-	  NULL, 0, "{\"attributes\":{\"system\":{\"constraints\":{\"hostlist\":[\"n[1,4]\"]}}}}\n" },
+	{ "to-flux 'gpu=true&mem>=512' --resolve --nodes " EXAMPLES_DIR
+	  "/nodes.json --jobspec",
+	  NULL, 0,
+	  "{\"attributes\":{\"system\":{\"constraints\":{\"hostlist\":[\"n[1,4]\"]}}}}\n" },
 	{ "to-flux 'a=1' --jobspec -",
 	  "{\"version\":1,\"resources\":[{\"type\":\"slot\",\"count\":1}],"
 	  "\"attributes\":{\"system\":{\"duration\":0.1,\"constraints\":{\"properties\":[\"ssd\"]}},\"user\":{\"x\":1}}}",
@@ -201,8 +209,10 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: error: - is not valid JSON: string or '}' expected near end of file (line 1, column 1)\n" },
 	{ "from-flux '{\"or\":[{\"and\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"b=2\"]}]},{\"extra\":[\"c>=3.5\"]}]}'",
 	  NULL, 0, "(a=1&b=2)|c>=3.5\n" },
-	{ "from-flux -", "{\"extra\":[\"gpu=true\",\"mem>=512\"]}", 0, "gpu=true&mem>=512\n" },
-	{ "from-flux '{\"or\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"gpu\"]}]}'", NULL, 2,
+	{ "from-flux -", "{\"extra\":[\"gpu=true\",\"mem>=512\"]}", 0,
+	  "gpu=true&mem>=512\n" },
+	{ "from-flux '{\"or\":[{\"extra\":[\"a=1\"]},{\"extra\":[\"gpu\"]}]}'",
+	  NULL, 2,
 	  "slurm-extra: error: $.or[1].extra[0]: comparison operator expected after key 'gpu'\n" },
 	{ "from-flux '{\"not\":[{\"properties\":[\"slowgpu\"]}]}'", NULL, 2,
 	  "slurm-extra: error: $: 'not' has no --extra equivalent\n" },
@@ -217,8 +227,9 @@ ROW_TEST(cli, rows, struct cli_row, cli_rows)
 	struct run r;
 
 	run(&r, row->input, row->args);
-	cr_assert_eq(r.status, row->status, "slurm-extra %s: exit %d, expected %d\n%s",
-		     row->args, r.status, row->status, r.out);
+	cr_assert_eq(r.status, row->status,
+		     "slurm-extra %s: exit %d, expected %d\n%s", row->args,
+		     r.status, row->status, r.out);
 	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
 }
 
@@ -228,9 +239,14 @@ Test(cli, batch_handles_many_lines)
 	struct run r;
 
 	for (int i = 0; i < 5000; i++)
-		p += sprintf(p, "{\"extra\": \"{\\\"n\\\": %d}\", \"expr\": \"n>=2500\"}\n", i);
+		p += sprintf(
+			p,
+			"{\"extra\": \"{\\\"n\\\": %d}\", \"expr\": \"n>=2500\"}\n",
+			i);
 	run(&r, input, "eval --batch | sort | uniq -c | sed 's/^ *//'");
 	cr_assert_eq(r.status, 0);
-	cr_assert_str_eq(r.out, "2500 {\"result\":\"match\"}\n2500 {\"result\":\"nomatch\"}\n");
+	cr_assert_str_eq(
+		r.out,
+		"2500 {\"result\":\"match\"}\n2500 {\"result\":\"nomatch\"}\n");
 	free(input);
 }

@@ -38,13 +38,16 @@ Test(config, missing_file_gives_defaults)
 {
 	struct xc_plugin_config cfg;
 
-	cr_assert_eq(xc_plugin_config_read(&cfg, "/nonexistent/extra.conf", complain), 0);
+	cr_assert_eq(xc_plugin_config_read(&cfg, "/nonexistent/extra.conf",
+					   complain),
+		     0);
 	cr_assert_not(cfg.found);
 	cr_assert_float_eq(cfg.refresh_interval, 1.0, 1e-9);
 	cr_assert_eq(cfg.limits.max_request_length, 1024);
 	cr_assert_eq(cfg.limits.max_depth, 1024);
 	cr_assert_eq(cfg.limits.max_extra_length, 65536);
-	cr_assert_eq(cfg.limits.max_extra_depth, 0, "json-c's depth, as Slurm's: not a setting");
+	cr_assert_eq(cfg.limits.max_extra_depth, 0,
+		     "json-c's depth, as Slurm's: not a setting");
 }
 
 Test(config, every_setting)
@@ -67,8 +70,9 @@ Test(config, bad_lines_are_reported_and_ignored)
 	struct xc_plugin_config cfg;
 
 	complaints = 0;
-	write_file("RefreshInterval=0\nMaxRequestLength=abc\nMaxDepth=-1\n"
-		   "Colour=blue\njust words\nMaxExtraLength=1e9\nRefreshInterval=2\n");
+	write_file(
+		"RefreshInterval=0\nMaxRequestLength=abc\nMaxDepth=-1\n"
+		"Colour=blue\njust words\nMaxExtraLength=1e9\nRefreshInterval=2\n");
 	cr_assert_eq(xc_plugin_config_read(&cfg, path, complain), 6);
 	cr_assert_eq(complaints, 6);
 	cr_assert(strstr(last, ":6: ignored"), "%s", last);
@@ -87,15 +91,20 @@ Test(config, limits_at_and_past_their_bounds)
 	write_file("MaxDepth=1024\nMaxRequestLength=16777216\n");
 	cr_assert_eq(xc_plugin_config_read(&cfg, path, complain), 0);
 	cr_assert_eq(cfg.limits.max_depth, XC_MAX_DEPTH_LIMIT);
-	cr_assert_eq(cfg.limits.max_request_length, XC_MAX_REQUEST_LENGTH_LIMIT);
+	cr_assert_eq(cfg.limits.max_request_length,
+		     XC_MAX_REQUEST_LENGTH_LIMIT);
 	unlink(path);
 	complaints = 0;
-	write_file("MaxDepth=1025\nMaxRequestLength=16777217\nMaxExtraDepth=64\n");
+	write_file(
+		"MaxDepth=1025\nMaxRequestLength=16777217\nMaxExtraDepth=64\n");
 	cr_assert_eq(xc_plugin_config_read(&cfg, path, complain), 3);
 	cr_assert_eq(complaints, 3);
-	cr_assert(strstr(last, ":3: ignored: unknown setting or value out of range"), "%s", last);
+	cr_assert(strstr(last,
+			 ":3: ignored: unknown setting or value out of range"),
+		  "%s", last);
 	cr_assert_eq(cfg.limits.max_depth, XC_DEFAULT_MAX_DEPTH);
-	cr_assert_eq(cfg.limits.max_request_length, XC_DEFAULT_MAX_REQUEST_LENGTH);
+	cr_assert_eq(cfg.limits.max_request_length,
+		     XC_DEFAULT_MAX_REQUEST_LENGTH);
 	unlink(path);
 }
 

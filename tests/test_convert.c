@@ -84,31 +84,62 @@ struct bool_row {
 
 static const struct bool_row bool_rows[] = {
 	/* 1. empty, '~', null */
-	{ "", false }, { "~", false }, { "~yes", false }, { "null", false },
+	{ "", false },
+	{ "~", false },
+	{ "~yes", false },
+	{ "null", false },
 	{ "NuLL", false },
 	/* 2. digits, 0x */
-	{ "0", false }, { "000", false }, { "1", true }, { "200", true },
-	{ "99999999999999999999999999", true }, { "0x", false },
-	{ "0x0", false }, { "0X00", false }, { "0x10", true }, { "0xfF", true },
+	{ "0", false },
+	{ "000", false },
+	{ "1", true },
+	{ "200", true },
+	{ "99999999999999999999999999", true },
+	{ "0x", false },
+	{ "0x0", false },
+	{ "0X00", false },
+	{ "0x10", true },
+	{ "0xfF", true },
 	/* 3. numbers by 3.1 */
-	{ "-0", false }, { "0.0", false }, { "1e-400", false }, { "nan", true },
-	{ "0.5", true }, { "-1", true }, { "+0", false }, { "inf", true },
-	{ "0e", false }, { "1e", true }, { "0.e-", false }, { "2.5E+", true },
+	{ "-0", false },
+	{ "0.0", false },
+	{ "1e-400", false },
+	{ "nan", true },
+	{ "0.5", true },
+	{ "-1", true },
+	{ "+0", false },
+	{ "inf", true },
+	{ "0e", false },
+	{ "1e", true },
+	{ "0.e-", false },
+	{ "2.5E+", true },
 	/* 4. sscanf %SCNd64 */
-	{ " 0", false }, { " 5", true }, { "\t-3", true }, { " +0", false },
+	{ " 0", false },
+	{ " 5", true },
+	{ "\t-3", true },
+	{ " +0", false },
 	/* 5. words */
-	{ "y", true }, { "YES", true }, { "t", true }, { "True", true },
-	{ "on", true }, { "n", false }, { "No", false }, { "f", false },
-	{ "FALSE", false }, { "off", false },
+	{ "y", true },
+	{ "YES", true },
+	{ "t", true },
+	{ "True", true },
+	{ "on", true },
+	{ "n", false },
+	{ "No", false },
+	{ "f", false },
+	{ "FALSE", false },
+	{ "off", false },
 	/* 6. anything else */
-	{ "anything", true }, { "falsey", true }, { "0.0.0", true },
-	{ "5 ", true }, { "nope", true },
+	{ "anything", true },
+	{ "falsey", true },
+	{ "0.0.0", true },
+	{ "5 ", true },
+	{ "nope", true },
 };
 
 ROW_TEST(convert, boolean, struct bool_row, bool_rows)
 {
-	cr_assert_eq(xc_text_to_bool(row->text), row->value, "'%s'",
-		     row->text);
+	cr_assert_eq(xc_text_to_bool(row->text), row->value, "'%s'", row->text);
 }
 
 Test(convert, fuzzy_compare)

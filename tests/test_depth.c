@@ -73,7 +73,8 @@ static void *every_entry_point(void *arg)
 		if (again) {
 			char *text2 = xc_format(again);
 
-			r->formatted_same = text && text2 && strcmp(text, text2) == 0;
+			r->formatted_same =
+				text && text2 && strcmp(text, text2) == 0;
 			free(text2);
 		}
 		r->equal = xc_expr_equal(e, again);
@@ -89,10 +90,11 @@ static void *every_entry_point(void *arg)
 		 * here: a clean error, not a crash. */
 		jt = json_dumps(j, JSON_COMPACT);
 		xc_expr_destroy(back);
-		back = xc_from_flux_text(jt, strlen(jt), &(xc_limits_t){
-			.max_flux_length = 1 << 20 }, &err);
-		r->flux_text_clean = back ? xc_expr_equal(e, back)
-					  : err.code == XC_E_JSON;
+		back = xc_from_flux_text(
+			jt, strlen(jt),
+			&(xc_limits_t){ .max_flux_length = 1 << 20 }, &err);
+		r->flux_text_clean =
+			back ? xc_expr_equal(e, back) : err.code == XC_E_JSON;
 		xc_expr_destroy(back);
 		free(jt);
 		json_decref(j);
@@ -162,8 +164,8 @@ static void *from_flux_past_limit(void *arg)
 	for (unsigned i = 0; i <= XC_MAX_DEPTH_LIMIT; i++)
 		j = json_pack("{s:[{s:[s]},o]}", i % 2 ? "and" : "or", "extra",
 			      "z=1", j);
-	xc_expr_destroy(xc_from_flux(j, &(xc_limits_t){ .max_depth = 100000 },
-				     err));
+	xc_expr_destroy(
+		xc_from_flux(j, &(xc_limits_t){ .max_depth = 100000 }, err));
 	json_decref(j);
 	return NULL;
 }

@@ -56,8 +56,9 @@ Test(eval, extra_states)
 	memset(deep + 5, '[', 10000);
 	memset(deep + 10005, ']', 10000);
 	memcpy(deep + 20005, "}", 2);
-	cr_assert_null(xc_extra_load(deep, strlen(deep), &(xc_limits_t){
-		.max_extra_length = 1 << 20 }, &st, NULL));
+	cr_assert_null(xc_extra_load(
+		deep, strlen(deep),
+		&(xc_limits_t){ .max_extra_length = 1 << 20 }, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_TOO_DEEP);
 	free(deep);
 	cr_assert_str_eq(xc_extra_state_text(XC_EXTRA_INVALID),
@@ -85,7 +86,8 @@ Test(eval, extra_limits_at_and_past)
 	xc_extra_t *v;
 
 	v = xc_extra_load(at, strlen(at), NULL, &st, NULL);
-	cr_assert_not_null(v, "31 containers holding a scalar are within json-c's depth");
+	cr_assert_not_null(
+		v, "31 containers holding a scalar are within json-c's depth");
 	xc_extra_destroy(v);
 	cr_assert_null(xc_extra_load(past, strlen(past), NULL, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_TOO_DEEP);
@@ -95,7 +97,9 @@ Test(eval, extra_limits_at_and_past)
 	{
 		const char *t = "{\"a\":\"[[[[[[\\\"[[[\"}";
 
-		v = xc_extra_load(t, strlen(t), &(xc_limits_t){ .max_extra_depth = 3 }, &st, NULL);
+		v = xc_extra_load(t, strlen(t),
+				  &(xc_limits_t){ .max_extra_depth = 3 }, &st,
+				  NULL);
 	}
 	cr_assert_not_null(v);
 	xc_extra_destroy(v);
@@ -105,7 +109,8 @@ Test(eval, extra_limits_at_and_past)
 	v = xc_extra_load(text, XC_DEFAULT_MAX_EXTRA_LENGTH, NULL, &st, NULL);
 	cr_assert_not_null(v, "65536 bytes is within the default");
 	xc_extra_destroy(v);
-	cr_assert_null(xc_extra_load(text, XC_DEFAULT_MAX_EXTRA_LENGTH + 1, NULL, &st, NULL));
+	cr_assert_null(xc_extra_load(text, XC_DEFAULT_MAX_EXTRA_LENGTH + 1,
+				     NULL, &st, NULL));
 	cr_assert_eq(st, XC_EXTRA_TOO_LONG);
 	cr_assert_str_eq(xc_extra_state_explain(st, NULL, buf, sizeof(buf)),
 			 "longer than the limit of 65536 bytes");
@@ -142,7 +147,8 @@ static const struct explain_row explain_rows[] = {
 	  "    a=1.25: no match (node value 1.23 is a number; 1.23 < 1.25)\n"
 	  "  zed=23.0: match (node value 23 is a number; 23 = 23.0 (within 0.00001))\n"
 	  "result: match\n" },
-	{ DOC_NODE, "x=1", "x=1: no match (no key 'x' in the node's Extra)\nresult: no match\n" },
+	{ DOC_NODE, "x=1",
+	  "x=1: no match (no key 'x' in the node's Extra)\nresult: no match\n" },
 	{ DOC_NODE, "a!=abc",
 	  "a!=abc: no match (node value 1.23 is a number; request value 'abc' is not a number)\nresult: no match\n" },
 	{ DOC_NODE, "b=200",
@@ -158,8 +164,8 @@ static const struct explain_row explain_rows[] = {
 ROW_TEST(eval, explain, struct explain_row, explain_rows)
 {
 	xc_expr_t *e = xc_parse(row->request, NULL, NULL);
-	xc_extra_t *extra = xc_extra_load(row->extra, strlen(row->extra), NULL,
-					  NULL, NULL);
+	xc_extra_t *extra =
+		xc_extra_load(row->extra, strlen(row->extra), NULL, NULL, NULL);
 	char *text = xc_explain(e, extra);
 
 	cr_assert_not_null(text);

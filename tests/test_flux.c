@@ -38,8 +38,9 @@ ROW_TEST(flux, from, struct flux_row, flux_rows)
 		free(text);
 	} else {
 		cr_assert_null(e, "%s", row->json);
-		cr_assert_eq(err.code, row->code, "%s: %s, expected %s", row->json,
-			     xc_errcode_name(err.code), xc_errcode_name(row->code));
+		cr_assert_eq(err.code, row->code, "%s: %s, expected %s",
+			     row->json, xc_errcode_name(err.code),
+			     xc_errcode_name(row->code));
 		cr_assert_str_eq(err.message, row->text);
 	}
 	xc_expr_destroy(e);
@@ -83,12 +84,14 @@ Test(flux, limits)
 	char big[2000];
 
 	for (int i = 0; i < 4; i++)
-		deep = json_pack("{s:[o,{s:[s]}]}", "and", deep, "extra", "b=2");
+		deep = json_pack("{s:[o,{s:[s]}]}", "and", deep, "extra",
+				 "b=2");
 	e = xc_from_flux(deep, &shallow, &err);
 	cr_assert_null(e);
 	cr_assert_eq(err.code, XC_E_TOO_DEEP);
-	cr_assert_str_eq(err.message,
-			 "$.and[0].and[0].and[0].and[0]: constraints nested deeper than the limit of 3");
+	cr_assert_str_eq(
+		err.message,
+		"$.and[0].and[0].and[0].and[0]: constraints nested deeper than the limit of 3");
 	e = xc_from_flux(deep, NULL, &err);
 	cr_assert_not_null(e);
 	xc_expr_destroy(e);
@@ -100,8 +103,9 @@ Test(flux, limits)
 	deep = json_pack("{s:[s]}", "extra", big);
 	cr_assert_null(xc_from_flux(deep, NULL, &err));
 	cr_assert_eq(err.code, XC_E_TOO_LONG);
-	cr_assert_str_eq(err.message,
-			 "$: the request is 1999 bytes, longer than the limit of 1024");
+	cr_assert_str_eq(
+		err.message,
+		"$: the request is 1999 bytes, longer than the limit of 1024");
 	json_decref(deep);
 }
 
@@ -114,9 +118,11 @@ Test(flux, long_paths_keep_their_end)
 		j = json_pack("{s:[{s:[s]},o]}", "or", "extra", "a=1", j);
 	cr_assert_null(xc_from_flux(j, NULL, &err));
 	cr_assert_eq(err.code, XC_E_FLUX_NO_EQUIVALENT);
-	cr_assert_eq(strncmp(err.message, "$...or[1].or[1]", 15), 0, "%s", err.message);
-	cr_assert(strstr(err.message, ".or[1]: 'ranks' has no --extra equivalent"), "%s",
-		  err.message);
+	cr_assert_eq(strncmp(err.message, "$...or[1].or[1]", 15), 0, "%s",
+		     err.message);
+	cr_assert(strstr(err.message,
+			 ".or[1]: 'ranks' has no --extra equivalent"),
+		  "%s", err.message);
 	json_decref(j);
 }
 
@@ -124,7 +130,10 @@ Test(flux, long_paths_keep_their_end)
  * same nodes; over thousands of seeded random requests and nodes. */
 Test(flux, generated_round_trip)
 {
-	enum { REQUESTS = 4000, NODES = 40 };
+	enum {
+		REQUESTS = 4000,
+		NODES = 40
+	};
 	gen_t g = { 0x5eed5eedULL };
 	xc_extra_t *nodes[NODES];
 	int valid = 0;
@@ -142,7 +151,8 @@ Test(flux, generated_round_trip)
 		json_t *j;
 		char *t1, *t2;
 
-		gen_request(&g, req, sizeof(req) - 64, 1 + (int)gen_below(&g, 4), 1);
+		gen_request(&g, req, sizeof(req) - 64,
+			    1 + (int)gen_below(&g, 4), 1);
 		e = xc_parse(req, NULL, NULL);
 		if (!e)
 			continue; /* cut short by the buffer */
@@ -156,15 +166,17 @@ Test(flux, generated_round_trip)
 		t2 = xc_format(back);
 		cr_assert_str_eq(t1, t2);
 		for (int i = 0; i < NODES; i++)
-			cr_assert_eq(xc_match(e, nodes[i]), xc_match(back, nodes[i]),
-				     "%s on node %d", req, i);
+			cr_assert_eq(xc_match(e, nodes[i]),
+				     xc_match(back, nodes[i]), "%s on node %d",
+				     req, i);
 		free(t1);
 		free(t2);
 		json_decref(j);
 		xc_expr_destroy(e);
 		xc_expr_destroy(back);
 	}
-	cr_assert_geq(valid, REQUESTS * 9 / 10, "only %d valid requests", valid);
+	cr_assert_geq(valid, REQUESTS * 9 / 10, "only %d valid requests",
+		      valid);
 	for (int i = 0; i < NODES; i++)
 		xc_extra_destroy(nodes[i]);
 }
@@ -179,9 +191,12 @@ Test(flux, text_length_limit_and_bad_json)
 	e = xc_from_flux_text(ok, strlen(ok), &small, &err);
 	cr_assert_not_null(e, "%s", err.message);
 	xc_expr_destroy(e);
-	cr_assert_null(xc_from_flux_text("{\"extra\":[\"a=12\"]}", 19, &small, &err));
+	cr_assert_null(
+		xc_from_flux_text("{\"extra\":[\"a=12\"]}", 19, &small, &err));
 	cr_assert_eq(err.code, XC_E_TOO_LONG);
-	cr_assert_str_eq(err.message, "the constraint is 19 bytes, longer than the limit of 18");
+	cr_assert_str_eq(
+		err.message,
+		"the constraint is 19 bytes, longer than the limit of 18");
 	cr_assert_null(xc_from_flux_text("{\"or\":", 6, NULL, &err));
 	cr_assert_eq(err.code, XC_E_JSON);
 	cr_assert_leq(err.offset, 6);
@@ -213,7 +228,8 @@ Test(flux, depth_limit_at_and_past)
 	xc_expr_destroy(e);
 	cr_assert_null(xc_from_flux(past, &limits, &err));
 	cr_assert_eq(err.code, XC_E_TOO_DEEP);
-	cr_assert(strstr(err.message, "constraints nested deeper than the limit of 1024"),
+	cr_assert(strstr(err.message,
+			 "constraints nested deeper than the limit of 1024"),
 		  "%s", err.message);
 	json_decref(at);
 	json_decref(past);

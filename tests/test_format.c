@@ -12,11 +12,19 @@
 LEAK_CHECKED(format);
 
 static const char *const requests[] = {
-	"a=1.23", "a=   b", "a!=1.23|foo!=blah", "( a=b)", "((((i=5))))",
+	"a=1.23",
+	"a=   b",
+	"a!=1.23|foo!=blah",
+	"( a=b)",
+	"((((i=5))))",
 	"(c<=0.0001&a=1.25)|zed=23.0",
 	"((c<=0.0001&a=1.25)|zed=23.0)&(a<1|b=false|c>=0.00000001)",
-	"i=5&s=Hello,f>2", "(a=1&b=2)&c=3", "((a=1&(b=2|(c=3&(d=4)))))",
-	"x=\"q\"&y= ", "k\t=\tv", "(a=1|(b=2|(c=3)))",
+	"i=5&s=Hello,f>2",
+	"(a=1&b=2)&c=3",
+	"((a=1&(b=2|(c=3&(d=4)))))",
+	"x=\"q\"&y= ",
+	"k\t=\tv",
+	"(a=1|(b=2|(c=3)))",
 };
 
 ROW_TEST(format, round_trip, char *const, requests)

@@ -20,7 +20,7 @@
 LEAK_CHECKED(hostlist);
 
 struct hl_row {
-	const char *names; /* space-separated */
+	const char *names;    /* space-separated */
 	const char *hostlist; /* NULL: refused */
 };
 
@@ -54,7 +54,8 @@ static char **split_names(const char *names, size_t *n)
 	char *copy = strdup(names), **v = calloc(64, sizeof(*v)), *save;
 
 	*n = 0;
-	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+	for (char *t = strtok_r(copy, " ", &save); t;
+	     t = strtok_r(NULL, " ", &save))
 		v[(*n)++] = t;
 	if (*n == 0)
 		v[0] = copy;
@@ -78,7 +79,9 @@ ROW_TEST(hostlist, rows, struct hl_row, hl_rows)
 
 Test(hostlist, thousands_of_nodes)
 {
-	enum { N = 5000 };
+	enum {
+		N = 5000
+	};
 	char **names = calloc(N, sizeof(*names));
 	char *hl;
 
@@ -94,8 +97,10 @@ Test(hostlist, thousands_of_nodes)
 		snprintf(names[i], 16, "node%04d", 3 * i + 1);
 	hl = rfc29_hostlist((const char *const *)names, N);
 	cr_assert_eq(strncmp(hl, "node[0001,0004,0007,", 20), 0, "%.40s", hl);
-	cr_assert(strstr(hl, ",9997],node[10000,10003,"), "widths 4 and 5 apart");
-	cr_assert_eq(strcmp(hl + strlen(hl) - 7, ",14998]"), 0, "%s", hl + strlen(hl) - 20);
+	cr_assert(strstr(hl, ",9997],node[10000,10003,"),
+		  "widths 4 and 5 apart");
+	cr_assert_eq(strcmp(hl + strlen(hl) - 7, ",14998]"), 0, "%s",
+		     hl + strlen(hl) - 20);
 	free(hl);
 	for (int i = 0; i < N; i++)
 		free(names[i]);
@@ -122,13 +127,15 @@ static void assert_no_mixed_widths(const char *hl)
 			width = width ? width : len;
 			q += len + 1;
 		}
-		cr_assert_not(padded && unpadded_other, "mixed widths in %s", hl);
+		cr_assert_not(padded && unpadded_other, "mixed widths in %s",
+			      hl);
 	}
 }
 
 Test(hostlist, generated_resolved_form_expands_to_eval)
 {
-	static const char *const prefixes[] = { "n", "node", "gpu-", "r1n", "login" };
+	static const char *const prefixes[] = { "n", "node", "gpu-", "r1n",
+						"login" };
 	gen_t g = { 0x40575e1dULL };
 
 	for (int round = 0; round < 300; round++) {
@@ -145,8 +152,8 @@ Test(hostlist, generated_resolved_form_expands_to_eval)
 			char *extra = gen_node(&g);
 
 			snprintf(name, sizeof(name), "%s%0*u",
-				 prefixes[gen_below(&g, 5)], (int)gen_below(&g, 4),
-				 gen_below(&g, 120));
+				 prefixes[gen_below(&g, 5)],
+				 (int)gen_below(&g, 4), gen_below(&g, 120));
 			xc_nodes_add(t, name, extra, NULL, NULL);
 			free(extra);
 		}

@@ -13,7 +13,8 @@ LEAK_CHECKED(nodes);
 
 Test(nodes, states_and_matching)
 {
-	xc_nodes_t *t = xc_nodes_create(&(xc_limits_t){ .max_extra_length = 64 });
+	xc_nodes_t *t =
+		xc_nodes_create(&(xc_limits_t){ .max_extra_length = 64 });
 	xc_expr_t *e = xc_parse("gpu=true", NULL, NULL);
 	bool matched[6];
 
@@ -22,9 +23,12 @@ Test(nodes, states_and_matching)
 	cr_assert_eq(xc_nodes_add(t, "n3", NULL, NULL, NULL), 0);
 	cr_assert_eq(xc_nodes_add(t, "n4", "{gpu", NULL, NULL), 0);
 	cr_assert_eq(xc_nodes_add(t, "n5", "[true]", NULL, NULL), 0);
-	cr_assert_eq(xc_nodes_add(t, "n6",
-		"{\"gpu\":true,\"pad\":\"0123456789012345678901234567890123456789012345678901234567890\"}",
-		NULL, NULL), 0);
+	cr_assert_eq(
+		xc_nodes_add(
+			t, "n6",
+			"{\"gpu\":true,\"pad\":\"0123456789012345678901234567890123456789012345678901234567890\"}",
+			NULL, NULL),
+		0);
 	cr_assert_eq(xc_nodes_count(t), 6);
 	cr_assert_eq(xc_nodes_state(t, 0), XC_EXTRA_OBJECT);
 	cr_assert_eq(xc_nodes_state(t, 2), XC_EXTRA_UNSET);
@@ -96,13 +100,16 @@ Test(nodes, live_objects_come_back_to_the_same_count)
 	xc_nodes_t *a = xc_nodes_create(NULL), *b = xc_nodes_create(NULL);
 	xc_expr_t *e = xc_parse("(a=1&b=2)|c=3", NULL, NULL);
 
-	cr_assert_eq(xc_live_objects() - before, 2 + 5, "2 tables, 3 leaves and 2 groups");
+	cr_assert_eq(xc_live_objects() - before, 2 + 5,
+		     "2 tables, 3 leaves and 2 groups");
 	xc_nodes_add(a, "n1", "{\"x\":1}", NULL, NULL);
 	xc_nodes_add(a, "n2", "not json", NULL, NULL);
 	xc_nodes_add(b, "n1", "{\"x\":1}", a, NULL);
-	cr_assert_eq(xc_live_objects() - before, 2 + 5 + 1, "one Extra, shared");
+	cr_assert_eq(xc_live_objects() - before, 2 + 5 + 1,
+		     "one Extra, shared");
 	xc_nodes_destroy(a);
-	cr_assert_eq(xc_live_objects() - before, 1 + 5 + 1, "the shared Extra lives on");
+	cr_assert_eq(xc_live_objects() - before, 1 + 5 + 1,
+		     "the shared Extra lives on");
 	xc_nodes_destroy(b);
 	xc_expr_destroy(e);
 	cr_assert_eq(xc_live_objects(), before);

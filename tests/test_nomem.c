@@ -41,10 +41,11 @@ extern void __libc_free(void *);
  * functions "leaf" (they never call back into this file), so the compiler
  * could otherwise move or drop the stores around a call to strdup. */
 static __thread volatile bool armed;
-static __thread volatile long countdown; /* allocations left before the failure */
-static __thread volatile bool injected;  /* the failure happened */
-static __thread volatile bool spared;    /* ...or it was spared: inside json-c */
-static __thread volatile long net;       /* blocks taken minus blocks freed */
+static __thread volatile long
+	countdown; /* allocations left before the failure */
+static __thread volatile bool injected; /* the failure happened */
+static __thread volatile bool spared;	/* ...or it was spared: inside json-c */
+static __thread volatile long net;	/* blocks taken minus blocks freed */
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
 
 static void arm(long n)
@@ -167,22 +168,29 @@ static long every_allocation_fails(const char *name, op_t op)
 		r = op();
 		disarm();
 		leaked = net;
-		cr_assert_eq(leaked, 0, "%s: allocation %ld failed: %ld blocks not freed",
+		cr_assert_eq(leaked, 0,
+			     "%s: allocation %ld failed: %ld blocks not freed",
 			     name, n, leaked);
 		if (spared) {
-			cr_assert_eq(r, 0, "%s: wrong result with all its memory", name);
+			cr_assert_eq(r, 0,
+				     "%s: wrong result with all its memory",
+				     name);
 			in_jsonc++;
 			continue;
 		}
 		if (!injected) {
-			cr_assert_eq(r, 0, "%s: wrong result with all its memory", name);
+			cr_assert_eq(r, 0,
+				     "%s: wrong result with all its memory",
+				     name);
 			break;
 		}
 		/* json-c gets over some failures on its own (its locale
 		 * copy, for one): a right result is as good as a clean
 		 * failure. */
-		cr_assert_neq(r, -1, "%s: allocation %ld failed: wrong result, or not XC_E_NOMEM",
-			      name, n);
+		cr_assert_neq(
+			r, -1,
+			"%s: allocation %ld failed: wrong result, or not XC_E_NOMEM",
+			name, n);
 		recovered += r == 0;
 	}
 	cr_assert_gt(n - in_jsonc, 0, "%s allocates", name);
@@ -191,7 +199,8 @@ static long every_allocation_fails(const char *name, op_t op)
 	       name, n, n - in_jsonc, n - in_jsonc - recovered, recovered,
 	       in_jsonc ? "" : "\n");
 	if (in_jsonc)
-		printf(", %ld inside json-c %s not failed\n", in_jsonc, JSON_C_VERSION);
+		printf(", %ld inside json-c %s not failed\n", in_jsonc,
+		       JSON_C_VERSION);
 	fflush(stdout);
 	return n - in_jsonc;
 }
@@ -268,7 +277,9 @@ static int op_format(void)
 
 static int render_fn(const xc_expr_t *e)
 {
-	xc_error_t err = { .code = XC_E_MIXED_BOOLOPS, .offset = 7, .end = 8,
+	xc_error_t err = { .code = XC_E_MIXED_BOOLOPS,
+			   .offset = 7,
+			   .end = 8,
 			   .message = "cannot mix" };
 	char *t = xc_error_render("a=5&b=5|c=5", &err, NULL);
 	int r = !t ? 1 : strstr(t, "         ^") ? 0 : -1;
@@ -286,8 +297,9 @@ static int op_render(void)
 /* Node Extra read with json-c, then matched and explained. */
 static int op_extra(void)
 {
-	static const char text[] = "{\"a\": 1.23, \"b\": true, \"c\": 0, "
-				   "\"foo\": \"bar\", \"zed\": 23, \"l\": [1, {\"x\": 2}],}";
+	static const char text[] =
+		"{\"a\": 1.23, \"b\": true, \"c\": 0, "
+		"\"foo\": \"bar\", \"zed\": 23, \"l\": [1, {\"x\": 2}],}";
 	xc_extra_state_t st;
 	xc_error_t err;
 	xc_extra_t *x = xc_extra_load(text, strlen(text), NULL, &st, &err);
@@ -307,7 +319,9 @@ static int op_extra(void)
 		return err.code == XC_E_NOMEM ? 1 : -1;
 	}
 	why = xc_explain(e, x);
-	r = !why ? 1 : (xc_match(e, x) && strstr(why, "result: match\n")) ? 0 : -1;
+	r = !why						 ? 1
+	    : (xc_match(e, x) && strstr(why, "result: match\n")) ? 0
+								 : -1;
 	free(why);
 	xc_expr_destroy(e);
 	xc_extra_destroy(x);
@@ -322,7 +336,8 @@ static int op_nodes(void)
 
 	if (!a)
 		return 1;
-	if (xc_nodes_add(a, "n1", "{\"gpu\": true, \"mem\": 1024}", NULL, &err) < 0 ||
+	if (xc_nodes_add(a, "n1", "{\"gpu\": true, \"mem\": 1024}", NULL,
+			 &err) < 0 ||
 	    xc_nodes_add(a, "n2", "not json", NULL, &err) < 0 ||
 	    xc_nodes_add(a, "n3", NULL, NULL, &err) < 0) {
 		xc_nodes_destroy(a);
@@ -332,10 +347,12 @@ static int op_nodes(void)
 		xc_nodes_destroy(a);
 		return 1;
 	}
-	if (xc_nodes_add(b, "n1", "{\"gpu\": true, \"mem\": 1024}", a, &err) < 0 ||
+	if (xc_nodes_add(b, "n1", "{\"gpu\": true, \"mem\": 1024}", a, &err) <
+		    0 ||
 	    xc_nodes_add(b, "n2", "{'gpu': false}", a, &err) < 0)
 		r = err.code == XC_E_NOMEM ? 1 : -1;
-	else if (xc_nodes_count(b) != 2 || xc_nodes_state(a, 1) != XC_EXTRA_INVALID ||
+	else if (xc_nodes_count(b) != 2 ||
+		 xc_nodes_state(a, 1) != XC_EXTRA_INVALID ||
 		 xc_nodes_state(b, 1) != XC_EXTRA_OBJECT)
 		r = -1;
 	xc_nodes_destroy(a);

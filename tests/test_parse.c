@@ -126,8 +126,9 @@ Test(parse, length_limit)
 	cr_assert_null(xc_parse(s, NULL, &err));
 	cr_assert_eq(err.code, XC_E_TOO_LONG);
 	cr_assert_eq(err.offset, 1024);
-	cr_assert_str_eq(err.message,
-			 "request is 1025 bytes, longer than the limit of 1024");
+	cr_assert_str_eq(
+		err.message,
+		"request is 1025 bytes, longer than the limit of 1024");
 	cr_assert_null(xc_parse("abc=12", &small, &err));
 	cr_assert_eq(err.code, XC_E_TOO_LONG);
 	e = xc_parse("ab=12", &small, &err);

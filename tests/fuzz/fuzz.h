@@ -18,13 +18,13 @@
 
 #include "xc.h"
 
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: property failed: %s\n",      \
-				__FILE__, __LINE__, #cond);                  \
-			abort();                                             \
-		}                                                            \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: property failed: %s\n",        \
+				__FILE__, __LINE__, #cond);                    \
+			abort();                                               \
+		}                                                              \
 	} while (0)
 
 typedef void (*fuzz_emit_t)(const void *data, size_t len, void *ctx);
@@ -34,11 +34,11 @@ void fuzz_seeds(fuzz_emit_t emit, void *ctx);
 
 /* An error the library reported is well formed: a known code, a message,
  * and a byte range that does not end before it starts. */
-#define CHECK_ERROR(err)                                                     \
-	do {                                                                 \
-		CHECK((err).code > XC_OK && (err).code < XC_E__COUNT);       \
-		CHECK((err).message[0] != '\0');                             \
-		CHECK((err).offset <= (err).end);                            \
+#define CHECK_ERROR(err)                                                       \
+	do {                                                                   \
+		CHECK((err).code > XC_OK && (err).code < XC_E__COUNT);         \
+		CHECK((err).message[0] != '\0');                               \
+		CHECK((err).offset <= (err).end);                              \
 	} while (0)
 
 /* A NUL-terminated copy of the input (malloc'd; the caller frees). */

@@ -32,13 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m = xc_match(e, x);
 	why = xc_explain(e, x);
 	CHECK(why != NULL);
-	CHECK(strstr(why, m ? "result: match\n" : "result: no match\n") != NULL);
+	CHECK(strstr(why, m ? "result: match\n" : "result: no match\n") !=
+	      NULL);
 	free(why);
 	/* The node table reads the NUL-terminated text the same way (when
 	 * the bytes hold no NUL). */
 	if (strlen(extra) == elen) {
 		t = xc_nodes_create(NULL);
-		CHECK(xc_nodes_add(t, "n1", elen ? extra : NULL, NULL, NULL) == 0);
+		CHECK(xc_nodes_add(t, "n1", elen ? extra : NULL, NULL, NULL) ==
+		      0);
 		CHECK(xc_nodes_match(t, e, matched) == (size_t)m);
 		xc_nodes_destroy(t);
 	}
@@ -54,7 +56,8 @@ void fuzz_seeds(fuzz_emit_t emit, void *ctx)
 {
 	for (size_t i = 0; i < sizeof(eval_rows) / sizeof(eval_rows[0]); i++) {
 		const struct eval_row *r = &eval_rows[i];
-		size_t rl = strlen(r->request), el = r->extra ? strlen(r->extra) : 0;
+		size_t rl = strlen(r->request),
+		       el = r->extra ? strlen(r->extra) : 0;
 		char *buf = malloc(rl + el + 2);
 
 		memcpy(buf, r->request, rl);

@@ -106,7 +106,8 @@ int main(int argc, char **argv)
 	} else {
 		fuzz_seeds(run, NULL);
 		if (corpus) {
-			snprintf(dir, sizeof(dir), "%s/%s", corpus, FUZZ_TARGET);
+			snprintf(dir, sizeof(dir), "%s/%s", corpus,
+				 FUZZ_TARGET);
 			if (run_dir(dir) < 0)
 				rc = 1;
 		}
