@@ -1,14 +1,18 @@
 /*
  * bench.c - speed figures for the library, printed, never asserted:
- * parse and evaluation rates, a 10,000-node table, and parse time per
- * byte as requests grow to 1 MiB (linear time shows as a flat ns/byte).
+ * parse and evaluation rates, a 10,000-node table, parse time per byte as
+ * requests grow to 1 MiB (linear time shows as a flat ns/byte), and the
+ * stack each entry point takes per level of nesting.
  *
  *   make tests/bench && tests/bench
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <jansson.h>
 
 #include "xc.h"
 
@@ -130,11 +134,141 @@ static void bench_large(void)
 	}
 }
 
+/* ---- stack bytes per level of nesting, for each entry point: the
+ * figures behind XC_MAX_DEPTH_LIMIT (xc.h).  Each entry point runs in a
+ * thread whose stack was painted; the bytes it touched are counted at two
+ * depths, and the difference divided by the levels between them. */
+
+#define PAINTED (8u << 20)
+
+enum entry {
+	E_PARSE,
+	E_FORMAT,
+	E_MATCH,
+	E_EXPLAIN,
+	E_EQUAL,
+	E_DESTROY,
+	E_TO_FLUX,
+	E_FROM_FLUX,
+	E_COUNT
+};
+static const char *const entry_names[E_COUNT] = {
+	"xc_parse",	 "xc_format",	    "xc_match",	  "xc_explain",
+	"xc_expr_equal", "xc_expr_destroy", "xc_to_flux", "xc_from_flux",
+};
+
+struct probe {
+	enum entry which;
+	const char *request;
+	xc_expr_t *tree; /* parsed beforehand (not for E_PARSE) */
+	json_t *flux;	 /* the tree's RFC 31 form, for E_FROM_FLUX */
+	xc_extra_t *extra;
+};
+
+/* A request `depth` levels deep that xc_match must walk to the bottom (as
+ * in tests/test_depth.c). */
+static char *deep_request(unsigned depth)
+{
+	size_t cap = 8 * (size_t)depth + 16;
+	char *s = malloc(cap), *t = malloc(cap), *x;
+
+	strcpy(s, "a=1");
+	for (unsigned i = 0; i < depth; i++) {
+		snprintf(t, cap, i % 2 ? "a=1&(%s)" : "z=1|(%s)", s);
+		x = s, s = t, t = x;
+	}
+	free(t);
+	return s;
+}
+
+static void *run_entry(void *arg)
+{
+	struct probe *p = arg;
+	xc_limits_t limits = { .max_request_length = 1 << 20 };
+
+	switch (p->which) {
+	case E_PARSE:
+		xc_expr_destroy(xc_parse(p->request, &limits, NULL));
+		break;
+	case E_FORMAT:
+		free(xc_format(p->tree));
+		break;
+	case E_MATCH:
+		xc_match(p->tree, p->extra);
+		break;
+	case E_EXPLAIN:
+		free(xc_explain(p->tree, p->extra));
+		break;
+	case E_EQUAL:
+		xc_expr_equal(p->tree, p->tree);
+		break;
+	case E_DESTROY:
+		xc_expr_destroy(p->tree);
+		p->tree = NULL;
+		break;
+	case E_TO_FLUX:
+		json_decref(xc_to_flux(p->tree, NULL));
+		break;
+	case E_FROM_FLUX:
+		xc_expr_destroy(xc_from_flux(p->flux, NULL, NULL));
+		break;
+	default:
+		break;
+	}
+	return NULL;
+}
+
+/* Stack bytes `which` touches at `depth` levels. */
+static size_t stack_used(enum entry which, unsigned depth)
+{
+	static unsigned char *stack;
+	xc_limits_t limits = { .max_request_length = 1 << 20 };
+	struct probe p = { .which = which };
+	pthread_attr_t attr;
+	pthread_t th;
+	size_t i = 0;
+
+	if (!stack)
+		stack = aligned_alloc(4096, PAINTED);
+	p.request = deep_request(depth);
+	p.tree = xc_parse(p.request, &limits, NULL);
+	p.flux = xc_to_flux(p.tree, NULL);
+	p.extra = xc_extra_load("{\"a\": 1}", 8, NULL, NULL, NULL);
+	memset(stack, 0xa5, PAINTED);
+	pthread_attr_init(&attr);
+	pthread_attr_setstack(&attr, stack, PAINTED);
+	pthread_create(&th, &attr, run_entry, &p);
+	pthread_join(th, NULL);
+	pthread_attr_destroy(&attr);
+	while (i < PAINTED && stack[i] == 0xa5)
+		i++;
+	xc_expr_destroy(p.tree);
+	json_decref(p.flux);
+	xc_extra_destroy(p.extra);
+	free((char *)p.request);
+	return PAINTED - i;
+}
+
+static void bench_stack(void)
+{
+	const unsigned lo = 100, hi = XC_MAX_DEPTH_LIMIT;
+
+	printf("stack:   bytes per level of nesting (%u to %u levels), and at %u:\n",
+	       lo, hi, hi);
+	for (int w = 0; w < E_COUNT; w++) {
+		size_t a = stack_used(w, lo), b = stack_used(w, hi);
+
+		printf("         %-16s %5.0f bytes/level   %7zu bytes at %u levels\n",
+		       entry_names[w], (double)(b - a) / (hi - lo), b, hi);
+	}
+}
+
 int main(void)
 {
 	bench_parse();
 	bench_eval();
 	bench_table();
 	bench_large();
+	bench_stack();
 	return 0;
 }
