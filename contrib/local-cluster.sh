@@ -8,14 +8,18 @@
 #   contrib/local-cluster.sh extra    give the nodes contrib/examples/nodes.json
 #   contrib/local-cluster.sh stop     stop the cluster
 #   contrib/local-cluster.sh env      print the SLURM_CONF line for a shell
-#   (for tests: ctld-restart, ctld-stop, ctld-start, slurmd stop|start NODE...,
-#    wait-nodes)
+#   (for tests: ctld-restart, ctld-stop, ctld-start, ctld-reconfig-nodes,
+#    slurmd stop|start NODE..., wait-nodes)
 #
 # Runs as root on Debian 12 (or a machine with Slurm 22.05+ installed).
 # Everything the cluster writes is under $XC_STATE
 # (default /var/lib/slurm-extra-cluster); it never touches /etc/slurm.
 # For tests: XC_REFRESH (RefreshInterval), XC_MIN_JOB_AGE, XC_JOBCOMP,
-# XC_CPUS (job slots per node), XC_JOB_SUBMIT (JobSubmitPlugins).
+# XC_CPUS (job slots per node), XC_JOB_SUBMIT (JobSubmitPlugins),
+# XC_PARTITIONS=2 (a second partition "other" over the same nodes),
+# XC_SCHED_PARAMS (SchedulerParameters; default batch_sched_delay=0),
+# XC_NODE5=1 (a fifth node, without slurmd; `ctld-reconfig-nodes` writes
+# it into slurm.conf and restarts slurmctld).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -54,6 +58,8 @@ build_and_install() {
 }
 
 write_config() {
+	local PART_NODES=n[1-4]
+	[ "${XC_NODE5:-0}" = 1 ] && PART_NODES=n[1-5]
 	mkdir -p "$STATE"/{ctld,log,spool}
 	cat >"$STATE/slurm.conf" <<EOF
 # Written by slurm-extra's contrib/local-cluster.sh
@@ -80,6 +86,7 @@ AccountingStorageType=accounting_storage/none
 JobCompType=${XC_JOBCOMP:-jobcomp/none}
 JobCompLoc=$STATE/jobcomp.log
 SchedulerType=sched/backfill
+$( [ -n "${XC_SCHED_PARAMS-batch_sched_delay=0}" ] && echo "SchedulerParameters=${XC_SCHED_PARAMS-batch_sched_delay=0}" )
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
@@ -88,7 +95,9 @@ $( [ -n "${XC_JOB_SUBMIT-extra}" ] && echo "JobSubmitPlugins=${XC_JOB_SUBMIT-ext
 PlugStackConfig=$STATE/plugstack.conf
 $( [ "${XC_CPUS:-1}" -gt 1 ] && echo "SlurmdParameters=config_overrides" )
 NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=${XC_CPUS:-1} State=UNKNOWN
-PartitionName=debug Nodes=n[1-4] Default=YES MaxTime=INFINITE State=UP
+$( [ "${XC_NODE5:-0}" = 1 ] && echo "NodeName=n5 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17005 CPUs=${XC_CPUS:-1} State=UNKNOWN" )
+PartitionName=debug Nodes=$PART_NODES Default=YES MaxTime=INFINITE State=UP
+$( [ "${XC_PARTITIONS:-1}" = 2 ] && echo "PartitionName=other Nodes=$PART_NODES MaxTime=INFINITE State=UP" )
 EOF
 	echo "required spank_extra.so" >"$STATE/plugstack.conf"
 	printf 'RefreshInterval=%s\n' "${XC_REFRESH:-1}" >"$STATE/extra.conf"
@@ -238,18 +247,70 @@ demo_job() {
 	fi
 }
 
+# wait_until SECONDS COMMAND...: runs COMMAND every 0.25 s until it
+# succeeds; status 1 after SECONDS.
+wait_until() {
+	local tries=$(($1 * 4))
+	shift
+	for _ in $(seq "$tries"); do
+		"$@" && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+# The plugin logged a node table after line $1 of slurmctld's log.  (A
+# table loaded before the Extra was set only holds jobs back: unset Extra
+# matches no request, and the plugin re-filters them a second later.)
+plugin_refreshed_after() {
+	tail -n +"$(($1 + 1))" "$STATE/log/slurmctld.log" | grep -q 'job_submit/extra: node table:'
+}
+
+job_state() { scontrol show job "$1" | grep -oP '\bJobState=\K\S+'; }
+job_running() { case "$(job_state "$1")" in RUNNING | COMPLETED) return 0 ;; esac; return 1; }
+job_reason_is() { [ "$(squeue -h -j "$1" -o %r)" = "$2" ]; }
+
+# A job that no node satisfies: it waits, and starts when an Extra update
+# makes a node satisfy it.
+demo_wait() {
+	local request='gpu=true&mem>4096' id t0 t1
+	printf "\n\$ sbatch --extra '%s' --wrap 'echo \$SLURMD_NODENAME'\n" "$request"
+	id=$(sbatch --parsable --extra "$request" -o "$STATE/job-%j.out" \
+		--wrap 'echo $SLURMD_NODENAME')
+	printf '    Submitted batch job %s\n' "$id"
+	wait_until 15 job_reason_is "$id" BadConstraints || true
+	printf '$ squeue -j %s -o "%%i %%T %%r"\n' "$id"
+	squeue -j "$id" -o '%i %T %r' | sed 's/^/    /'
+	printf '$ scontrol show job %s | grep AdminComment\n' "$id"
+	scontrol show job "$id" | grep -o 'AdminComment=.*' | sed 's/^/    /'
+	printf "\$ scontrol update nodename=n2 extra='{\"gpu\":true,\"mem\":8192}'\n"
+	t0=$(date +%s%3N)
+	scontrol update nodename=n2 extra='{"gpu":true,"mem":8192}'
+	if wait_until 30 job_running "$id"; then
+		t1=$(date +%s%3N)
+		wait_job "$id" >/dev/null
+		printf '    job %s started %d.%03d s later, on %s\n' "$id" \
+			$(((t1 - t0) / 1000)) $(((t1 - t0) % 1000)) \
+			"$(scontrol show job "$id" | grep -oP '\bNodeList=\K\S+')"
+	else
+		printf '    job %s did not start within 30 s\n' "$id"
+	fi
+}
+
 demo() {
 	install_packages
 	build_and_install
 	start_cluster
+	local mark
+	mark=$(wc -l <"$STATE/log/slurmctld.log")
 	set_extra
-	sleep 2 # one refresh interval, so the plugin has the new Extra
+	wait_until 20 plugin_refreshed_after "$mark" || true
 	say "sample jobs"
 	demo_job 'gpu=true&mem>=512'
 	demo_job 'arch=aarch64|ssd=nvme'
 	demo_job 'rack=2&(mem<512|ssd=nvme)'
 	demo_job 'gpu=true&mem>=512|x=1'
-	demo_job 'gpu=true&mem>4096'
+	demo_wait
 	printf '\nThe cluster is still running. In a shell:\n  export SLURM_CONF=%s\n' "$SLURM_CONF"
 	printf 'Stop it with: bash %s stop\n' "$0"
 }
@@ -262,6 +323,7 @@ extra) set_extra "${2:-}" ;;
 stop) stop_daemons; say "cluster stopped" ;;
 env) echo "export SLURM_CONF=$SLURM_CONF" ;;
 ctld-restart) stop_ctld; start_ctld ;;
+ctld-reconfig-nodes) write_config; stop_ctld; start_ctld ;; # the nodes of XC_NODE5
 ctld-stop) stop_ctld ;;
 ctld-start) start_ctld ;;
 slurmd) shift; slurmd_ctl "$@" ;;

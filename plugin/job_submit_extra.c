@@ -1,14 +1,21 @@
 /*
  * job_submit_extra.c - JobSubmitPlugins=extra: keeps a job with an
- * `--extra` request off the nodes whose Extra data do not satisfy it.
+ * `--extra` request off the nodes whose Extra data do not satisfy it, as
+ * Slurm 23.11+ does with its own extra constraints (semantics.md 7): an
+ * invalid request is refused at submission; a valid one is accepted and
+ * the job waits until some node satisfies it, following Extra changes.
  *
  * The request comes from job_desc->extra (Slurm 23.02+ clients) or, from
  * clients without `--extra`, from the SPANK option of spank_extra.so, which
  * reaches slurmctld in job_desc->spank_job_env.  It is parsed and evaluated
- * with the library (parser/), against a node table that a thread of this
- * plugin keeps current with slurm_load_node(): job_submit() runs with
- * slurmctld's node lock held and must not call the Slurm API itself.  The
- * non-matching nodes are added to the job's excluded nodes.
+ * with the library (parser/) against a node table that a thread of this
+ * plugin keeps current with slurm_load_node(): job_submit() and
+ * job_modify() run with slurmctld's locks held and must not call the
+ * Slurm API themselves.  The non-matching nodes join the job's excluded
+ * nodes; the job's request and the user's own exclusions are kept in its
+ * AdminComment (job_state.h).  The same thread re-filters every pending
+ * job with a request whenever the node data or the jobs change
+ * (refilter.h), and sends only the updates that change something.
  *
  * Everything here must be safe inside slurmctld: no abort, every failure a
  * refusal with a message or a log line, request text escaped in logs.
@@ -25,7 +32,9 @@
 #include <time.h>
 
 #include "slurm_compat.h"
+#include "job_state.h"
 #include "plugin_config.h"
+#include "refilter.h"
 #include "xc.h"
 
 const char plugin_name[] = "Job submit plugin for --extra node filters";
@@ -52,15 +61,20 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
  * init() marks the plugin RTLD_NODELETE.
  */
 struct refresher {
-	pthread_mutex_t lock; /* guards everything below */
+	pthread_mutex_t lock; /* guards table, known and the flags */
 	pthread_cond_t wake;  /* fini -> thread: stop; thread -> fini: done */
 	struct xc_plugin_config cfg;
-	xc_nodes_t *table; /* NULL until the first load */
-	time_t table_time; /* last_update of the loaded node data */
-	bool stopping;	   /* fini asked the thread to stop */
-	bool exited;	   /* the thread has left its loop */
-	bool failing;	   /* the last load failed (log once) */
-	int refs;	   /* plugin + thread */
+	xc_nodes_t *table;	    /* NULL until the first load */
+	time_t table_time;	    /* last_update of the loaded node data */
+	struct xc_known_jobs known; /* pending jobs with a request, by id */
+	struct xc_job_mod *mods;    /* job_modify() for jobs not known yet */
+	size_t nmods, capmods;
+	job_info_msg_t *jobs; /* the thread's own: the jobs last loaded */
+	time_t jobs_time;     /* their last_update */
+	bool stopping;	      /* fini asked the thread to stop */
+	bool exited;	      /* the thread has left its loop */
+	bool failing;	      /* the last load failed (log once) */
+	int refs;	      /* plugin + thread */
 	pthread_t thread;
 };
 
@@ -73,6 +87,13 @@ static void log_config_problem(const char *message)
 	slurm_error("%s: %s", plugin_type, message);
 }
 
+static void free_mods(struct xc_job_mod *mods, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(mods[i].exclude);
+	free(mods);
+}
+
 /* Drops one reference, with r->lock held; frees `r` at the last one. */
 static void release(struct refresher *r)
 {
@@ -82,15 +103,18 @@ static void release(struct refresher *r)
 	if (!last)
 		return;
 	xc_nodes_destroy(r->table);
+	xc_known_jobs_free(&r->known);
+	free_mods(r->mods, r->nmods);
+	xc_free_job_info_msg(r->jobs);
 	pthread_cond_destroy(&r->wake);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
 }
 
-/* Loads the node data when it changed since r->table_time and swaps in a
- * new table.  Only the thread writes the table, so it reads the old one
- * without the lock. */
-static void refresh(struct refresher *r)
+/* Loads the node data when they changed since r->table_time and swaps in
+ * a new table; true when it did.  Only the thread writes the table, so it
+ * reads the old one without the lock. */
+static bool load_nodes(struct refresher *r)
 {
 	node_info_msg_t *msg = NULL;
 	xc_nodes_t *fresh, *old;
@@ -105,14 +129,14 @@ static void refresh(struct refresher *r)
 				      plugin_type, slurm_strerror(e));
 			r->failing = true;
 		}
-		return;
+		return false;
 	}
 	if (r->failing)
 		slurm_verbose("%s: node data loaded", plugin_type);
 	r->failing = false;
 	if (!(fresh = xc_nodes_create(&r->cfg.limits))) {
 		xc_free_node_info_msg(msg);
-		return;
+		return false;
 	}
 	for (uint32_t i = 0; i < msg->record_count; i++) {
 		node_info_t *n = &msg->node_array[i];
@@ -127,7 +151,7 @@ static void refresh(struct refresher *r)
 			slurm_error("%s: %s", plugin_type, err.message);
 			xc_nodes_destroy(fresh);
 			xc_free_node_info_msg(msg);
-			return;
+			return false;
 		}
 		anew += rc == 0;
 		/* Say once, when it is read, that a node's Extra is unusable. */
@@ -152,6 +176,94 @@ static void refresh(struct refresher *r)
 		"%s: node table: %zu nodes, %zu read anew, digest %016llx; library objects live: %ld",
 		plugin_type, xc_nodes_count(fresh), anew,
 		xc_nodes_digest(fresh), xc_live_objects());
+	return true;
+}
+
+/* With r->lock held: queues a copy of `mod` (its exclude string is taken
+ * over); -1 when out of memory. */
+static int queue_mod(struct refresher *r, const struct xc_job_mod *mod)
+{
+	if (r->nmods == r->capmods) {
+		size_t cap = r->capmods ? 2 * r->capmods : 8;
+		struct xc_job_mod *m = realloc(r->mods, cap * sizeof(*m));
+
+		if (!m)
+			return -1;
+		r->mods = m;
+		r->capmods = cap;
+	}
+	r->mods[r->nmods++] = *mod;
+	return 0;
+}
+
+/* Loads the jobs when they changed since r->jobs_time; true when it did. */
+static bool load_jobs(struct refresher *r)
+{
+	job_info_msg_t *msg = NULL;
+
+	if (slurm_load_jobs(r->jobs_time, &msg, SHOW_ALL) != SLURM_SUCCESS)
+		return false; /* no change, or not now: the next round */
+	xc_free_job_info_msg(r->jobs);
+	r->jobs = msg;
+	r->jobs_time = msg->last_update;
+	return true;
+}
+
+/* One round of the thread: the node data and the jobs, and when either
+ * changed, every pending job with a request re-filtered. */
+static void refresh(struct refresher *r)
+{
+	struct xc_refilter_stats stats = { 0 };
+	struct xc_job_update *updates = NULL;
+	struct xc_known_jobs known, old;
+	bool nodes = load_nodes(r), jobs = load_jobs(r);
+	struct xc_job_mod *mods;
+	size_t n = 0, nmods, keep = 0;
+	time_t now = time(NULL);
+	int rc;
+
+	if (!r->table || !r->jobs || (!nodes && !jobs))
+		return;
+	pthread_mutex_lock(&r->lock);
+	mods = r->mods;
+	nmods = r->nmods;
+	r->mods = NULL;
+	r->nmods = r->capmods = 0;
+	pthread_mutex_unlock(&r->lock);
+	rc = xc_refilter_plan(r->table, r->jobs, &r->cfg.limits, mods, nmods,
+			      &updates, &n, &known, &stats);
+	/* A change for a job this round did not see waits for the next
+	 * (10 s at most: the job has ended, or is not one with a request). */
+	for (size_t i = 0; i < nmods; i++) {
+		if ((rc < 0 || !mods[i].applied) && now - mods[i].at < 10)
+			mods[keep++] = mods[i];
+		else
+			free(mods[i].exclude);
+	}
+	pthread_mutex_lock(&r->lock);
+	for (size_t i = 0; i < keep; i++)
+		if (queue_mod(r, &mods[i]) < 0)
+			free(mods[i].exclude);
+	pthread_mutex_unlock(&r->lock);
+	free(mods);
+	if (rc < 0) {
+		slurm_error("%s: out of memory re-filtering jobs", plugin_type);
+		return;
+	}
+	pthread_mutex_lock(&r->lock);
+	old = r->known;
+	r->known = known;
+	pthread_mutex_unlock(&r->lock);
+	xc_known_jobs_free(&old);
+	/* Not under r->lock: each update runs job_modify() in slurmctld. */
+	xc_refilter_send(updates, n, &stats);
+	xc_job_updates_free(updates, n);
+	if (n)
+		slurm_verbose(
+			"%s: re-filtered %zu pending jobs (%zu requests) in %.1f ms; %zu updates sent in %.1f ms, %zu refused",
+			plugin_type, stats.pending, stats.requests,
+			stats.plan_ms, stats.updates, stats.send_ms,
+			stats.failed);
 }
 
 static void *refresh_thread(void *arg)
@@ -294,74 +406,114 @@ static int refuse(char **err_msg, int rc, const char *text)
 	return rc;
 }
 
-/* With the table's lock held: adds the nodes of `table` that `expr` does
- * not match to job_desc->exc_nodes.  Returns SLURM_SUCCESS or refuses. */
-static int filter_nodes(job_desc_msg_t *job_desc, const xc_nodes_t *table,
-			const xc_expr_t *expr, const char *request,
-			uint32_t uid, char **err_msg)
+/* Replaces a job_desc string with a copy of `text` from Slurm's allocator
+ * (Slurm frees it); -1 when out of memory. */
+static int set_desc_string(char **field, const char *text)
 {
-	size_t count = xc_nodes_count(table), n;
-	bool *matched = calloc(count ? count : 1, sizeof(*matched));
-	hostlist_t hl;
-	char msg[512], ebuf[256];
+	char *copy = slurm_xstrdup(text);
+
+	if (!copy)
+		return -1;
+	slurm_xfree((void **)field);
+	*field = copy;
+	return 0;
+}
+
+/*
+ * With current->lock held: the filter of a job with request `expr`, its
+ * state `st` (the user's own exclusions) and required nodes `req_nodes`,
+ * against the current table, written into job_desc: exc_nodes, the hold
+ * when `may_hold`, and admin_comment from `st`.  Returns SLURM_SUCCESS or
+ * refuses.  Without a table yet (right after slurmctld starts) the job is
+ * held, and the thread sets it right.
+ */
+static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
+			struct xc_job_state *st, const char *req_nodes,
+			bool may_hold, char **err_msg)
+{
+	const xc_nodes_t *table = current->table;
+	struct xc_filter f = { 0 };
+	bool *matched = NULL, hold;
+	char *comment = NULL;
 	int rc = SLURM_SUCCESS;
 
-	if (!matched)
-		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	n = xc_nodes_match(table, expr, matched);
-	if (n == 0) {
-		slurm_info("%s: uid %u: no node satisfies '%s' (%zu checked)",
-			   plugin_type, uid,
-			   xc_escape(request, ebuf, sizeof(ebuf)), count);
-		snprintf(msg, sizeof(msg),
-			 "--extra: no node satisfies the request (%zu checked)",
-			 count);
-		free(matched);
-		return refuse(err_msg, ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE,
-			      msg);
-	}
-	hl = slurm_hostlist_create(job_desc->exc_nodes ? job_desc->exc_nodes
-						       : "");
-	if (!hl) {
-		free(matched);
-		return refuse(
-			err_msg, ESLURM_INVALID_NODE_NAME,
-			"--extra: the job's excluded nodes are not a valid hostlist");
-	}
-	for (size_t i = 0; i < count; i++)
-		if (!matched[i])
-			slurm_hostlist_push_host(hl, xc_nodes_name(table, i));
-	free(matched);
-	if (slurm_hostlist_count(hl) > 0) {
-		char *exc;
+	free(st->status);
+	st->status = NULL;
+	if (table) {
+		size_t count = xc_nodes_count(table);
 
-		slurm_hostlist_uniq(hl);
-		exc = slurm_hostlist_ranged_string_xmalloc(hl);
-		if (!exc) {
+		if (!(matched = calloc(count ? count : 1, sizeof(*matched))))
+			return refuse(err_msg, SLURM_ERROR,
+				      "--extra: out of memory");
+		xc_nodes_match(table, expr, matched);
+		if (xc_filter_compute(table, matched, st->exclude, req_nodes,
+				      &f) < 0) {
+			free(matched);
+			return refuse(
+				err_msg, ESLURM_INVALID_NODE_NAME,
+				"--extra: the job's excluded or required nodes are not a valid hostlist");
+		}
+		free(matched);
+		st->status = xc_filter_status(&f);
+		/* No node left: Slurm would refuse the submission itself, so
+		 * the job starts held; the thread releases it, and Slurm then
+		 * holds it as BadConstraints until a node matches. */
+		hold = f.allowed == 0 || xc_filter_must_hold(&f);
+		if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") <
+		    0)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
+	} else {
+		st->status = strdup("held until the node data are loaded");
+		hold = true;
+	}
+	if (hold && may_hold) {
+		if (job_desc->priority == 0) {
+			st->held = false; /* the user's own hold */
 		} else {
-			slurm_xfree((void **)&job_desc->exc_nodes);
-			job_desc->exc_nodes = exc;
+			job_desc->priority = 0;
+			st->held = true;
 		}
 	}
-	slurm_hostlist_destroy(hl);
-	if (rc == SLURM_SUCCESS)
-		slurm_verbose(
-			"%s: uid %u: '%s' matches %zu of %zu nodes; excluded %s",
-			plugin_type, uid,
-			xc_escape(request, ebuf, sizeof(ebuf)), n, count,
-			job_desc->exc_nodes ? job_desc->exc_nodes : "none");
+	if (rc == SLURM_SUCCESS &&
+	    (!st->status || !(comment = xc_job_state_format(st)) ||
+	     set_desc_string(&job_desc->admin_comment, comment) < 0))
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	free(comment);
+	xc_filter_free(&f);
 	return rc;
+}
+
+/* Parses `request`; NULL and *rc set after refusing it with the rendered
+ * error. */
+static xc_expr_t *parse_or_refuse(const char *request, uint32_t uid,
+				  char **err_msg, int *rc)
+{
+	xc_error_t err;
+	xc_expr_t *expr = xc_parse(request, &current->cfg.limits, &err);
+	char ebuf[256], mbuf[2 * XC_ERROR_MESSAGE_SIZE];
+	char *text;
+
+	if (expr)
+		return expr;
+	text = xc_error_render(request, &err, "--extra: ");
+	/* The message quotes the request: escaped too. */
+	slurm_info("%s: uid %u: invalid request '%s': %s", plugin_type, uid,
+		   xc_escape(request, ebuf, sizeof(ebuf)),
+		   xc_escape(err.message, mbuf, sizeof(mbuf)));
+	*rc = refuse(err_msg, ESLURM_INVALID_FEATURE,
+		     text ? text : err.message);
+	free(text);
+	return NULL;
 }
 
 int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
+	struct xc_job_state st = { 0 };
 	const char *request;
 	xc_expr_t *expr;
-	xc_error_t err;
 	char ebuf[256];
-	int rc;
+	int rc = SLURM_SUCCESS;
 
 	if (!job_desc || !(request = job_request(job_desc)))
 		return SLURM_SUCCESS;
@@ -369,39 +521,155 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		return refuse(
 			err_msg, SLURM_ERROR,
 			"--extra: the job_submit/extra plugin is not running");
-	if (!(expr = xc_parse(request, &current->cfg.limits, &err))) {
-		char *text = xc_error_render(request, &err, "--extra: ");
-		char mbuf[2 * XC_ERROR_MESSAGE_SIZE];
-
-		/* The message quotes the request: escaped too. */
-		slurm_info("%s: uid %u: invalid request '%s': %s", plugin_type,
-			   submit_uid, xc_escape(request, ebuf, sizeof(ebuf)),
-			   xc_escape(err.message, mbuf, sizeof(mbuf)));
-		rc = refuse(err_msg, ESLURM_INVALID_FEATURE,
-			    text ? text : err.message);
-		free(text);
+	if (!(expr = parse_or_refuse(request, submit_uid, err_msg, &rc)))
 		return rc;
-	}
-	pthread_mutex_lock(&current->lock);
-	if (!current->table)
+	if (!(st.exclude = xc_hostlist_normal(job_desc->exc_nodes))) {
 		rc = refuse(
-			err_msg, SLURM_ERROR,
-			"--extra: node data are not loaded yet; submit again in a few seconds");
-	else
-		rc = filter_nodes(job_desc, current->table, expr, request,
-				  submit_uid, err_msg);
-	pthread_mutex_unlock(&current->lock);
+			err_msg, ESLURM_INVALID_NODE_NAME,
+			"--extra: the job's excluded nodes are not a valid hostlist");
+	} else if (!(st.request = strdup(request)) ||
+		   (job_desc->admin_comment && *job_desc->admin_comment &&
+		    !(st.admin = strdup(job_desc->admin_comment)))) {
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	} else {
+		pthread_mutex_lock(&current->lock);
+		rc = apply_filter(job_desc, expr, &st, job_desc->req_nodes,
+				  true, err_msg);
+		pthread_mutex_unlock(&current->lock);
+	}
+	if (rc == SLURM_SUCCESS)
+		slurm_verbose("%s: uid %u: '%s': %s; excluded %s%s",
+			      plugin_type, submit_uid,
+			      xc_escape(request, ebuf, sizeof(ebuf)), st.status,
+			      job_desc->exc_nodes && *job_desc->exc_nodes
+				      ? job_desc->exc_nodes
+				      : "none",
+			      st.held ? "; held until it is re-filtered" : "");
+	xc_job_state_free(&st);
 	xc_expr_destroy(expr);
 	return rc;
 }
 
-/* The filter is applied at submission; a later update keeps it. */
+/* A copy of the state of a known job; -1 when out of memory. */
+static int copy_state(const struct xc_job_state *from, struct xc_job_state *to)
+{
+	memset(to, 0, sizeof(*to));
+	to->held = from->held;
+	if (!(to->request = strdup(from->request)) ||
+	    !(to->exclude = strdup(from->exclude)) ||
+	    !(to->status = strdup(from->status)) ||
+	    (from->admin && !(to->admin = strdup(from->admin)))) {
+		xc_job_state_free(to);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * An update of a job with a request keeps the plugin's filter: a new
+ * ExcNodeList becomes the user's own exclusions (kept in the state) and
+ * the plugin's are added back; new required nodes are not excluded; a new
+ * request (23.02+: `scontrol update job=N extra=...`) is checked as at
+ * submission, so an invalid one never reaches Slurm's own parser; a hold
+ * by anyone takes the place of the plugin's own; an admin's new
+ * AdminComment keeps the plugin's state after it.  The thread's own
+ * updates (they carry the state) pass as they are.  A job the thread has
+ * not seen yet (submitted within the last RefreshInterval) is left alone.
+ */
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 	       char **err_msg)
 {
-	(void)job_desc;
+	const struct xc_known_job *k;
+	struct xc_job_state st = { 0 };
+	const char *req_nodes;
+	xc_expr_t *expr = NULL;
+	bool refilter, newcomment = false;
+	char *comment = NULL;
+	uint32_t job_id;
+	int rc = SLURM_SUCCESS;
+
 	(void)job_ptr;
-	(void)submit_uid;
-	(void)err_msg;
-	return SLURM_SUCCESS;
+	if (!job_desc || !current)
+		return SLURM_SUCCESS;
+	if (job_desc->admin_comment &&
+	    strstr(job_desc->admin_comment, XC_STATE_MARK))
+		return SLURM_SUCCESS; /* the thread's own update */
+	if (job_desc->extra && *job_desc->extra &&
+	    !(expr = parse_or_refuse(job_desc->extra, submit_uid, err_msg,
+				     &rc)))
+		return rc;
+	pthread_mutex_lock(&current->lock);
+	job_id = xc_update_job_id(job_desc);
+	k = xc_known_job_find(&current->known, job_id);
+	if (!k) {
+		/* Perhaps a job submitted since the thread's last round: what
+		 * the update changes for the plugin is queued for its next. */
+		struct xc_job_mod mod = { .job_id = job_id,
+					  .hold_taken = job_desc->priority == 0,
+					  .at = time(NULL) };
+
+		if (job_desc->exc_nodes &&
+		    !(mod.exclude = xc_hostlist_normal(job_desc->exc_nodes)))
+			goto out;
+		if ((mod.exclude || mod.hold_taken) &&
+		    queue_mod(current, &mod) < 0)
+			free(mod.exclude);
+		goto out;
+	}
+	if (copy_state(&k->st, &st) < 0) {
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+		goto out;
+	}
+	req_nodes = job_desc->req_nodes ? job_desc->req_nodes : k->req_nodes;
+	refilter = expr || job_desc->exc_nodes || job_desc->req_nodes;
+	if (expr) {
+		free(st.request);
+		if (!(st.request = strdup(job_desc->extra))) {
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+			goto out;
+		}
+	}
+	if (job_desc->exc_nodes) {
+		free(st.exclude);
+		if (!(st.exclude = xc_hostlist_normal(job_desc->exc_nodes))) {
+			rc = refuse(
+				err_msg, ESLURM_INVALID_NODE_NAME,
+				"--extra: the excluded nodes are not a valid hostlist");
+			goto out;
+		}
+	}
+	if (job_desc->priority == 0 && st.held) {
+		st.held = false; /* held by someone: theirs to release */
+		newcomment = true;
+	}
+	if (job_desc->admin_comment) {
+		free(st.admin);
+		st.admin = NULL;
+		if (*job_desc->admin_comment &&
+		    !(st.admin = strdup(job_desc->admin_comment))) {
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+			goto out;
+		}
+		newcomment = true;
+	}
+	if (refilter) {
+		if (!expr) /* a stored request that no longer parses: leave */
+			expr = xc_parse(st.request, &current->cfg.limits, NULL);
+		if (expr)
+			rc = apply_filter(job_desc, expr, &st, req_nodes, false,
+					  err_msg);
+	} else if (newcomment) {
+		if (!(comment = xc_job_state_format(&st)) ||
+		    set_desc_string(&job_desc->admin_comment, comment) < 0)
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+	}
+out:
+	pthread_mutex_unlock(&current->lock);
+	free(comment);
+	xc_job_state_free(&st);
+	xc_expr_destroy(expr);
+	return rc;
 }

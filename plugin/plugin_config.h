@@ -4,7 +4,7 @@
  * `extra.conf` beside slurm.conf (or the file named by $SLURM_EXTRA_CONF):
  * one `Key=Value` a line, keys in any case, '#' starts a comment.
  *
- *   RefreshInterval=1       seconds between node data refreshes (0.1-60)
+ *   RefreshInterval=1       seconds between re-filtering rounds (0.1-60)
  *   MaxRequestLength=1024   longest --extra request, bytes (as Slurm)
  *   MaxDepth=1024           deepest parentheses (1 to 1024: the stack bound)
  *   MaxExtraLength=65536    longest node Extra read, bytes; longer: skipped

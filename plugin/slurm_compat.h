@@ -50,4 +50,26 @@ static inline void xc_free_node_info_msg(node_info_msg_t *msg)
 	slurm_free_node_info_msg(msg);
 }
 
+/* Likewise slurm_free_job_info_msg() of Slurm 22.05 does not free each
+ * job's admin_comment, cluster_features, cronspec, prefer and
+ * system_comment (slurm_free_job_info_members() in Slurm's
+ * src/common/slurm_protocol_defs.c lacks them): the re-filtering thread,
+ * which loads the jobs whenever they change, would grow by every job's
+ * AdminComment each time. */
+static inline void xc_free_job_info_msg(job_info_msg_t *msg)
+{
+	if (!msg)
+		return;
+	for (uint32_t i = 0; msg->job_array && i < msg->record_count; i++) {
+		slurm_job_info_t *j = &msg->job_array[i];
+
+		slurm_xfree((void **)&j->admin_comment);
+		slurm_xfree((void **)&j->cluster_features);
+		slurm_xfree((void **)&j->cronspec);
+		slurm_xfree((void **)&j->prefer);
+		slurm_xfree((void **)&j->system_comment);
+	}
+	slurm_free_job_info_msg(msg);
+}
+
 #endif

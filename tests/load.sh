@@ -91,15 +91,57 @@ client() {
 	done >"$TMP/client-$k"
 }
 
+# rewriter: rewrites a random node's Extra every 100 ms; one line each in
+# $TMP/rewrites: "<epoch ms, after the update> <node> <A|B>".
 rewriter() {
-	local n state
+	local n state label
 	while [ ! -f "$TMP/stop" ]; do
 		n=n$((RANDOM % 4 + 1))
-		if (( RANDOM % 2 )); then state=${A[$n]}; else state=${B[$n]}; fi
+		if (( RANDOM % 2 )); then label=A; else label=B; fi
+		if [ $label = A ]; then state=${A[$n]}; else state=${B[$n]}; fi
 		scontrol update nodename="$n" extra="$state" 2>/dev/null
-		echo . >>"$TMP/rewrites"
+		echo "$(date +%s%3N) $n $label" >>"$TMP/rewrites"
 		sleep 0.1
 	done
+}
+
+# Which node states satisfy which request (the A and B tables above).
+SAT="R1 n1 A 1 R1 n1 B 1 R1 n2 A 0 R1 n2 B 0 R1 n3 A 1 R1 n3 B 0 R1 n4 A 1 R1 n4 B 0
+R2 n1 A 1 R2 n1 B 0 R2 n2 A 1 R2 n2 B 1 R2 n3 A 0 R2 n3 B 0 R2 n4 A 1 R2 n4 B 0"
+# WINDOW: seconds before a job's start in which its node must have
+# satisfied its request: the plugin's refresh interval (1 s), its round
+# and update (well under 1 s), and the start time's one-second rounding.
+WINDOW=3
+
+# bad_starts: the jobs of $TMP/all that started (job completion log) on a
+# node whose Extra satisfied their request at no time in the WINDOW seconds
+# before the start; one line each.
+bad_starts() {
+	local id node start
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	       print f["JobId"], f["NodeList"], f["StartTime"] }' \
+		"$XC_STATE/jobcomp.log" >"$TMP/starts.raw"
+	while read -r id node start; do
+		printf '%s %s %s\n' "$id" "$node" "$(date -d "$start" +%s)"
+	done <"$TMP/starts.raw" >"$TMP/starts"
+	awk -v sat="$SAT" -v win="$WINDOW" -v r1="$R1" -v r2="$R2" '
+	BEGIN { n = split(sat, f, /[ \n]+/)
+		for (i = 1; i + 3 <= n; i += 4) ok[f[i] " " f[i+1] " " f[i+2]] = f[i+3] }
+	FILENAME ~ /rewrites$/ { w++; wt[w] = $1; wn[w] = $2; ws[w] = $3; next }
+	FILENAME ~ /all$/ { if ($2 != "refused") req[$2] = ($1 == r1 ? "R1" : "R2"); next }
+	{ id = $1; node = $2; t = $3
+	  if (!(id in req)) next
+	  from = (t - win) * 1000; to = (t + 1) * 1000
+	  st = "A"; good = 0
+	  for (k = 1; k <= w; k++) {
+		if (wn[k] != node) continue
+		if (wt[k] <= from) { st = ws[k]; continue }
+		if (wt[k] >= to) break
+		if (ok[req[id] " " node " " ws[k]]) good = 1
+	  }
+	  if (ok[req[id] " " node " " st]) good = 1
+	  if (!good) print "job " id " (" req[id] ") started on " node " at " t
+	}' "$TMP/rewrites.all" "$TMP/all" "$TMP/starts"
 }
 
 [ "$(id -u)" = 0 ] || { echo "load.sh: run as root" >&2; exit 2; }
@@ -122,7 +164,7 @@ fi
 run_load() {
 	local per=$((JOBS / CLIENTS)) t0 t1 rewriter_pid k pids=()
 	rm -f "$TMP/stop" "$TMP/rewrites" "$TMP"/client-*
-	touch "$TMP/rewrites"
+	touch "$TMP/rewrites" "$TMP/rewrites.all"
 	t0=$(date +%s)
 	rewriter &
 	rewriter_pid=$!
@@ -135,6 +177,7 @@ run_load() {
 	wait "$rewriter_pid"
 	t1=$(date +%s)
 	cat "$TMP"/client-* >"$TMP/all"
+	cat "$TMP/rewrites" >>"$TMP/rewrites.all"
 	printf '  %d submissions in %d s, %d accepted, %d refused, %d Extra rewrites\n' \
 		"$(wc -l <"$TMP/all")" $((t1 - t0)) "$(grep -cv ' refused ' "$TMP/all")" \
 		"$(grep -c ' refused ' "$TMP/all")" "$(wc -l <"$TMP/rewrites")"
@@ -204,6 +247,10 @@ for _ in $(seq 40); do
 done
 done_after=$(completed)
 expect "every accepted job completed (job completion log)" $((done_after - done_before)) "$accepted"
+bad=$(bad_starts)
+expect "no job started on a node that did not satisfy its request within ${WINDOW} s before" \
+	"$(grep -c . <<<"$bad")" 0
+[ -n "$bad" ] && head -5 <<<"$bad"
 expect "nothing left in the queue" "$(squeue -h | wc -l)" 0
 wait_purged || not_ok "finished jobs not purged within 3 minutes"
 rss_after=$(rss)

@@ -146,7 +146,7 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 	count "$LOGS/valgrind.log"
 fi
 
-for t in e2e-cluster e2e-fault load; do
+for t in e2e-cluster e2e-wait e2e-fault load; do
 	step "on a local Slurm cluster: tests/$t.sh"
 	if [ "$t" = load ]; then
 		XC_LOAD_JOBS=${XC_LOAD_JOBS:-400} bash "tests/$t.sh" >"$LOGS/$t.log" 2>&1 || status=1

@@ -1,0 +1,53 @@
+/*
+ * job_state.h - what job_submit/extra keeps with each job that has a
+ * request, in the job's AdminComment, so that it survives a slurmctld
+ * restart and the re-filtering thread can read it with slurm_load_jobs().
+ *
+ * Why AdminComment: on Slurm 22.05 it is the only job field that slurmctld
+ * stores, returns through the API and lets a job_submit plugin set (it is
+ * checked against the user *before* the plugin runs, "so that the
+ * job_submit plugin can make changes to the field without triggering an
+ * auth issue", src/slurmctld/job_mgr.c).  job_desc->extra is not returned
+ * there; system_comment is not in job_desc.  The job's excluded nodes mix
+ * the user's own and the plugin's, so the user's own are kept here too.
+ *
+ * The text, after any AdminComment an admin gave (kept, with a space):
+ *
+ *   slurm-extra: <status>; held=<0|1>; exclude=<hostlist>; request=<request>
+ *
+ * <status> says in words what the plugin does with the job (shown by
+ * `scontrol show job`), held=1 means the plugin itself holds the job
+ * (priority 0) and will release it, exclude= is the user's own excluded
+ * nodes, and the request runs to the end of the text (it may hold any
+ * byte but NUL, so it comes last and needs no quoting).
+ */
+#ifndef SLURM_EXTRA_JOB_STATE_H
+#define SLURM_EXTRA_JOB_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define XC_STATE_MARK "slurm-extra: "
+
+struct xc_job_state {
+	char *admin;   /* the admin's own AdminComment before ours, or NULL */
+	char *status;  /* what the plugin does, in words */
+	bool held;     /* the plugin holds the job and will release it */
+	char *exclude; /* the user's own excluded nodes ("" for none) */
+	char *request; /* the job's --extra request */
+};
+
+/* Reads `comment` (a job's AdminComment, may be NULL).  Returns true and
+ * fills `st` (strings malloc'd; xc_job_state_free) when it holds the
+ * plugin's state; false when it does not (no mark, or a mangled one) or
+ * when out of memory, with `st` left empty. */
+bool xc_job_state_parse(const char *comment, struct xc_job_state *st);
+
+/* The AdminComment text of `st`: "<admin> slurm-extra: ...".  malloc'd;
+ * NULL when out of memory. */
+char *xc_job_state_format(const struct xc_job_state *st);
+
+/* Frees the strings of `st` and empties it. */
+void xc_job_state_free(struct xc_job_state *st);
+
+#endif

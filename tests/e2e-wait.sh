@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# e2e-wait.sh - jobs wait for a node whose Extra satisfies their request and
+# follow Extra changes while they wait (semantics.md 7), on the real local
+# cluster, each scenario from the user's side (sbatch, scontrol, squeue):
+# waits then runs; never starts on a node that stopped matching; a node
+# added to the cluster is filtered; the user's --exclude and a later
+# ExcNodeList kept; slurmctld restarted with jobs waiting; holds untouched;
+# arrays, srun/salloc and partition lists wait too.  Prints the measured
+# times; closes with "wait: N passed, M failed".
+# Needs root, `make install` and `make check` (tests/slurm-helper).
+set -uo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CLUSTER="$SRC/contrib/local-cluster.sh"
+export XC_STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
+export SLURM_CONF="$XC_STATE/slurm.conf"
+
+. "$SRC/tests/cluster-lib.sh"
+
+[ "$(id -u)" = 0 ] || { echo "e2e-wait.sh: run as root" >&2; exit 2; }
+[ -x "$HELPER" ] || { echo "e2e-wait.sh: run make check first (tests/slurm-helper)" >&2; exit 2; }
+
+# A second partition over the same nodes, for --partition lists.
+export XC_PARTITIONS=2
+bash "$CLUSTER" start >/dev/null || exit 1
+[ "${XC_KEEP:-0}" = 1 ] || trap 'bash "$CLUSTER" stop >/dev/null 2>&1' EXIT
+bash "$CLUSTER" extra >/dev/null || exit 1
+wait_refresh
+
+now_ms() { date +%s%3N; }
+state() { field "$1" JobState; }
+reason() { squeue -h -j "$1" -o %r 2>/dev/null; }
+# is_state JOB STATE...: the job is in one of the states
+is_state() { local s; s=$(state "$1"); shift; for w in "$@"; do [ "$s" = "$w" ] && return 0; done; return 1; }
+# exc_is JOB LIST: the job's ExcNodeList is LIST
+exc_is() { [ "$(field "$1" ExcNodeList)" = "$2" ]; }
+started() { is_state "$1" RUNNING COMPLETED; }
+set_extra() { scontrol update nodename="$1" extra="$2"; }
+# The job's AdminComment, spaces and all (scontrol gives it a line).
+admin_comment() { scontrol show job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
+# Back to contrib/examples/nodes.json: n1, n4 gpu with mem >= 512.
+reset_extra() { bash "$CLUSTER" extra >/dev/null; wait_refresh; }
+
+echo "# a request no node satisfies: accepted, waits, runs when a node comes to match"
+id=$(submit --extra 'gpu=true&mem>4096')
+expect "accepted (not refused)" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+wait_for 15 eval '[ "$(reason "$id")" = BadConstraints ]'
+expect "squeue: PENDING" "$(squeue -h -j "$id" -o %T)" PENDING
+expect "squeue reason: BadConstraints" "$(reason "$id")" BadConstraints
+expect_has "scontrol show job says why" "$(scontrol show job "$id")" \
+	"AdminComment=slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does); held=0; exclude=; request=gpu=true&mem>4096"
+expect "ExcNodeList: every node" "$(field "$id" ExcNodeList)" "n[1-4]"
+t0=$(now_ms)
+set_extra n2 '{"gpu":true,"mem":8192,"arch":"x86_64","rack":1}'
+wait_for 30 started "$id"
+t1=$(now_ms)
+expect "it starts once n2's Extra satisfies it" "$(started "$id" && echo yes)" yes
+expect "on n2" "$(field "$id" NodeList)" n2
+printf '  from the Extra update to the job running: %d ms\n' $((t1 - t0))
+echo "start_after_update_ms $((t1 - t0))" >>"${XC_WAIT_FIGURES:-/dev/null}"
+wait_job "$id" >/dev/null
+reset_extra
+
+echo "# a pending job never starts on a node that stopped satisfying it"
+blocker=$(sbatch --parsable -o /dev/null -w n1 --wrap 'sleep 300')
+wait_for 20 started "$blocker"
+id=$(submit --extra 'gpu=true&mem>=1024') # only n1 (busy)
+expect "waits for busy n1: ExcNodeList n[2-4]" "$(field "$id" ExcNodeList)" "n[2-4]"
+t0=$(now_ms)
+set_extra n1 '{"gpu":false,"mem":1024}'
+set_extra n3 '{"gpu":true,"mem":4096,"arch":"aarch64","rack":2}'
+wait_for 20 exc_is "$id" "n[1-2,4]"
+t1=$(now_ms)
+expect "re-filtered: ExcNodeList n[1-2,4]" "$(field "$id" ExcNodeList)" "n[1-2,4]"
+printf '  from the Extra update to the new ExcNodeList: %d ms\n' $((t1 - t0))
+echo "exclusion_after_update_ms $((t1 - t0))" >>"${XC_WAIT_FIGURES:-/dev/null}"
+wait_for 20 started "$id"
+expect "it runs on n3, the node that matches now" "$(field "$id" NodeList)" n3
+scancel "$blocker"
+wait_job "$id" >/dev/null
+reset_extra
+
+echo "# the user's --exclude, and a later scontrol update ExcNodeList, are kept"
+id=$(submit -H --exclude n4 --extra 'gpu=true&mem>=512') # n1, n4 match
+expect "--exclude n4 merged: ExcNodeList n[2-4]" "$(field "$id" ExcNodeList)" "n[2-4]"
+expect_has "the user's own exclusion is kept apart" "$(admin_comment "$id")" "exclude=n4;"
+# Right after submission the thread has not seen the job yet: the update
+# is merged at its next round (within RefreshInterval).
+scontrol update job="$id" ExcNodeList=n1
+wait_for 10 exc_is "$id" "n[1-3]"
+expect "ExcNodeList=n1 by the user: merged n[1-3]" "$(field "$id" ExcNodeList)" "n[1-3]"
+expect_has "  and kept as the user's own" "$(admin_comment "$id")" "exclude=n1;"
+set_extra n2 '{"gpu":true,"mem":2048}'
+wait_for 20 exc_is "$id" "n[1,3]"
+expect "n2 comes to match: ExcNodeList n[1,3] (n1 still the user's)" "$(field "$id" ExcNodeList)" "n[1,3]"
+# A job the thread knows: merged by job_modify() in the update itself.
+scontrol update job="$id" ExcNodeList=n2
+expect "ExcNodeList=n2 later: merged at once, n[2-3]" "$(field "$id" ExcNodeList)" "n[2-3]"
+expect_has "  and kept as the user's own" "$(admin_comment "$id")" "exclude=n2;"
+expect "the user's hold is untouched" "$(reason "$id")" JobHeldUser
+scontrol release "$id"
+wait_for 30 started "$id"
+expect_in "released by the user, it runs on n1 or n4" "$(field "$id" NodeList)" n1 n4
+wait_job "$id" >/dev/null
+reset_extra
+
+echo "# holds are never released by the plugin"
+id=$(submit -H --extra 'gpu=true&mem>4096')
+wait_refresh
+expect "sbatch -H, no node matches: held by the user" "$(reason "$id")" JobHeldUser
+id2=$(submit --extra 'gpu=true&mem>4096')
+wait_for 15 eval '[ "$(reason "$id2")" = BadConstraints ]'
+scontrol hold "$id2"
+expect "scontrol hold of a waiting job: held by an admin" "$(reason "$id2")" JobHeldAdmin
+set_extra n2 '{"gpu":true,"mem":8192}'
+wait_for 20 exc_is "$id2" "n[1,3-4]"
+expect "  its ExcNodeList follows the Extra change" "$(field "$id2" ExcNodeList)" "n[1,3-4]"
+wait_for 20 exc_is "$id" "n[1,3-4]"
+expect "user-held job still held" "$(reason "$id")" JobHeldUser
+expect "admin-held job still held" "$(reason "$id2")" JobHeldAdmin
+scancel "$id" "$id2"
+reset_extra
+
+echo "# job arrays, srun and salloc, partition lists wait and follow too"
+id=$(submit --array=1-3 --extra 'mem>4096')
+wait_for 15 eval '[ "$(squeue -h -j "$id" -t PD | wc -l)" -ge 1 ]'
+set_extra n3 '{"gpu":true,"mem":8192,"arch":"aarch64","rack":2}'
+for t in 1 2 3; do
+	wait_for 60 eval "started ${id}_$t || is_state ${id}_$t COMPLETED"
+done
+ran=$(for t in 1 2 3; do wait_job "${id}_$t" >/dev/null; field "${id}_$t" NodeList; done | sort -u | paste -sd,)
+expect "every array task ran on n3" "$ran" n3
+reset_extra
+out=$(mktemp)
+(timeout 60 srun --extra 'mem>4096' printenv SLURMD_NODENAME >"$out" 2>&1) &
+srun_pid=$!
+wait_for 15 eval '[ "$(squeue -h -t PD | wc -l)" -ge 1 ]'
+expect "srun --extra waits (pending)" "$(squeue -h -t PD -o %T | head -1)" PENDING
+set_extra n4 '{"gpu":true,"mem":8192,"arch":"x86_64","rack":2,"ssd":"nvme"}'
+wait "$srun_pid"
+expect "srun runs once n4 matches, on n4" "$(tail -1 "$out")" n4
+reset_extra
+(timeout 60 salloc --extra 'mem>4096' srun printenv SLURMD_NODENAME >"$out" 2>/dev/null) &
+salloc_pid=$!
+wait_for 15 eval '[ "$(squeue -h -t PD | wc -l)" -ge 1 ]'
+set_extra n1 '{"gpu":true,"mem":8192}'
+wait "$salloc_pid"
+expect "salloc gets n1 once it matches" "$(tail -1 "$out")" n1
+rm -f "$out"
+reset_extra
+id=$(submit -p debug,other --extra 'mem>4096')
+wait_for 10 eval '[ "$(state "$id")" = PENDING ]'
+set_extra n2 '{"gpu":true,"mem":8192}'
+wait_for 30 started "$id"
+expect "-p debug,other: runs on n2 once it matches" "$(field "$id" NodeList)" n2
+wait_job "$id" >/dev/null
+reset_extra
+
+echo "# slurmctld restarted with jobs waiting"
+id=$(submit --extra 'gpu=true&mem>4096')
+wait_for 15 eval '[ "$(reason "$id")" = BadConstraints ]'
+mark=$(log_lines)
+bash "$CLUSTER" ctld-restart >/dev/null
+wait_refresh "$mark"
+expect "the waiting job is still there" "$(state "$id")" PENDING
+expect_has "  with its request" "$(admin_comment "$id")" "request=gpu=true&mem>4096"
+set_extra n4 '{"gpu":true,"mem":8192,"ssd":"nvme"}'
+wait_for 30 started "$id"
+expect "after the restart it runs when n4 matches, on n4" "$(field "$id" NodeList)" n4
+wait_job "$id" >/dev/null
+reset_extra
+
+echo "# a node added to the cluster is filtered for waiting jobs"
+id=$(submit -H --extra 'gpu=true&mem>=512')
+expect "before: ExcNodeList n[2-3]" "$(field "$id" ExcNodeList)" "n[2-3]"
+mark=$(log_lines)
+XC_NODE5=1 bash "$CLUSTER" ctld-reconfig-nodes >/dev/null
+wait_refresh "$mark"
+wait_for 20 exc_is "$id" "n[2-3,5]"
+expect "n5 (no Extra) is excluded too" "$(field "$id" ExcNodeList)" "n[2-3,5]"
+scancel "$id"
+
+echo "# invalid requests are still refused before submission, with the caret"
+out=$(sbatch --extra 'gpu=true&mem>=512|x=1' --wrap hostname 2>&1)
+expect_has "refused with the message" "$out" \
+	"sbatch: error: --extra: cannot mix '&' and '|' in one group; add parentheses (column 18)"
+expect_has "and the caret" "$out" "$(printf '%19s' '^')"
+
+expect "slurmctld still answers" "$(scontrol ping | grep -o UP | head -1)" UP
+summary wait

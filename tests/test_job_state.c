@@ -1,0 +1,81 @@
+/*
+ * test_job_state.c - the plugin's state in a job's AdminComment
+ * (plugin/job_state.h): written and read back, an admin's own comment kept
+ * before it, requests with any byte, and texts that are not the state.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job_state.h"
+#include "leakcheck.h"
+#include "table.h"
+
+LEAK_CHECKED(job_state);
+
+struct state_row {
+	const char *admin, *status;
+	bool held;
+	const char *exclude, *request;
+	const char *text;
+};
+
+static const struct state_row state_rows[] = {
+	{ NULL, "2 of 4 nodes satisfy the request", false, "",
+	  "gpu=true&mem>=512",
+	  "slurm-extra: 2 of 4 nodes satisfy the request; held=0; exclude=; request=gpu=true&mem>=512" },
+	{ "reboot n3 first",
+	  "waiting for a node whose Extra satisfies the request (none of 4 does)",
+	  true, "n[1-2]", "mem>4096",
+	  "reboot n3 first slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does); held=1; exclude=n[1-2]; request=mem>4096" },
+	/* the request runs to the end: separators inside it are its own */
+	{ NULL, "s", false, "n1", "a=; request=x|b=; held=1",
+	  "slurm-extra: s; held=0; exclude=n1; request=a=; request=x|b=; held=1" },
+	{ NULL, "s", false, "", "k=v w\tx\"y'z%s",
+	  "slurm-extra: s; held=0; exclude=; request=k=v w\tx\"y'z%s" },
+};
+
+ROW_TEST(job_state, round_trip, struct state_row, state_rows)
+{
+	struct xc_job_state st = { .admin = (char *)row->admin,
+				   .status = (char *)row->status,
+				   .held = row->held,
+				   .exclude = (char *)row->exclude,
+				   .request = (char *)row->request },
+			    back;
+	char *text = xc_job_state_format(&st);
+
+	cr_assert_str_eq(text, row->text);
+	cr_assert(xc_job_state_parse(text, &back), "%s", text);
+	if (row->admin)
+		cr_assert_str_eq(back.admin, row->admin);
+	else
+		cr_assert_null(back.admin);
+	cr_assert_str_eq(back.status, row->status);
+	cr_assert_eq(back.held, row->held);
+	cr_assert_str_eq(back.exclude, row->exclude);
+	cr_assert_str_eq(back.request, row->request);
+	xc_job_state_free(&back);
+	free(text);
+}
+
+static const char *const not_state[] = {
+	"",
+	"an admin's comment",
+	"slurm-extra: no fields",
+	"slurm-extra: s; held=2; exclude=; request=a=1",
+	"slurm-extra: s; held=1; request=a=1",
+	"slurm-extra: s; held=1; exclude=n1",
+};
+
+Test(job_state, texts_that_are_not_the_state)
+{
+	struct xc_job_state st;
+
+	cr_assert_not(xc_job_state_parse(NULL, &st));
+	for (size_t i = 0; i < sizeof(not_state) / sizeof(*not_state); i++) {
+		cr_assert_not(xc_job_state_parse(not_state[i], &st), "%s",
+			      not_state[i]);
+		cr_assert_null(st.request);
+	}
+}
