@@ -29,6 +29,10 @@ NODES=(n1 n2 n3 n4)
 PACKAGES=(slurm-wlm libslurm-dev munge libjansson-dev libjson-c-dev libcriterion-dev
 	autoconf automake libtool pkg-config make gcc jq)
 
+# wait_for and wait_job, shared with the cluster tests.
+XC_STATE=$STATE
+. "$SRC/tests/cluster-lib.sh"
+
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'local-cluster: %s\n' "$*" >&2; exit 1; }
 
@@ -211,18 +215,6 @@ set_extra() {
 	done
 }
 
-# Waits for job $1 to end; prints its state.
-wait_job() {
-	local st
-	for _ in $(seq 120); do
-		st=$(scontrol show job "$1" 2>/dev/null | grep -oP 'JobState=\K\S+' || true)
-		case "$st" in
-		COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) echo "$st"; return 0 ;;
-		esac
-		sleep 0.25
-	done
-	echo "${st:-UNKNOWN}"
-}
 
 demo_job() {
 	local request=$1 out id matched
@@ -247,17 +239,6 @@ demo_job() {
 	fi
 }
 
-# wait_until SECONDS COMMAND...: runs COMMAND every 0.25 s until it
-# succeeds; status 1 after SECONDS.
-wait_until() {
-	local tries=$(($1 * 4))
-	shift
-	for _ in $(seq "$tries"); do
-		"$@" && return 0
-		sleep 0.25
-	done
-	return 1
-}
 
 # The plugin logged a node table after line $1 of slurmctld's log.  (A
 # table loaded before the Extra was set only holds jobs back: unset Extra
@@ -278,7 +259,7 @@ demo_wait() {
 	id=$(sbatch --parsable --extra "$request" -o "$STATE/job-%j.out" \
 		--wrap 'echo $SLURMD_NODENAME')
 	printf '    Submitted batch job %s\n' "$id"
-	wait_until 15 job_reason_is "$id" BadConstraints || true
+	wait_for 15 job_reason_is "$id" BadConstraints || true
 	printf '$ squeue -j %s -o "%%i %%T %%r"\n' "$id"
 	squeue -j "$id" -o '%i %T %r' | sed 's/^/    /'
 	printf '$ scontrol show job %s | grep AdminComment\n' "$id"
@@ -286,7 +267,7 @@ demo_wait() {
 	printf "\$ scontrol update nodename=n2 extra='{\"gpu\":true,\"mem\":8192}'\n"
 	t0=$(date +%s%3N)
 	scontrol update nodename=n2 extra='{"gpu":true,"mem":8192}'
-	if wait_until 30 job_running "$id"; then
+	if wait_for 30 job_running "$id"; then
 		t1=$(date +%s%3N)
 		wait_job "$id" >/dev/null
 		printf '    job %s started %d.%03d s later, on %s\n' "$id" \
@@ -304,7 +285,7 @@ demo() {
 	local mark
 	mark=$(wc -l <"$STATE/log/slurmctld.log")
 	set_extra
-	wait_until 20 plugin_refreshed_after "$mark" || true
+	wait_for 20 plugin_refreshed_after "$mark" || true
 	say "sample jobs"
 	demo_job 'gpu=true&mem>=512'
 	demo_job 'arch=aarch64|ssd=nvme'

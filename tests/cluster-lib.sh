@@ -1,5 +1,6 @@
-# cluster-lib.sh - what the cluster tests share (sourced): checks that
-# count, and job helpers.  Expects SLURM_CONF set.
+# cluster-lib.sh - what the cluster tests and contrib/local-cluster.sh
+# share (sourced): checks that count, waits on conditions, job helpers.
+# Expects SLURM_CONF and XC_STATE set.
 # shellcheck shell=bash
 
 passed=0
@@ -66,13 +67,15 @@ log_has() { grep -qF -- "$1" "$LOG"; }
 # queue_empty: no job left pending or running.
 queue_empty() { [ "$(squeue -h | wc -l)" = 0 ]; }
 
-field() { scontrol show job "$1" 2>/dev/null | grep -oP "(?<![A-Za-z])$2=\K\S+" | head -1; }
+# field JOB NAME: a field of `scontrol show job` (nothing when absent; never
+# a failure, so that it is safe under `set -e`, as local-cluster.sh runs).
+field() { scontrol show job "$1" 2>/dev/null | grep -oP "(?<![A-Za-z])$2=\K\S+" | head -1 || true; }
 
 wait_job() {
 	local st
 	for _ in $(seq 240); do
 		st=$(field "$1" JobState)
-		case "$st" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL) echo "$st"; return ;; esac
+		case "$st" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) echo "$st"; return ;; esac
 		sleep 0.25
 	done
 	echo "${st:-UNKNOWN}"
