@@ -256,7 +256,7 @@ static void refresh(struct refresher *r)
 	pthread_mutex_unlock(&r->lock);
 	xc_known_jobs_free(&old);
 	/* Not under r->lock: each update runs job_modify() in slurmctld. */
-	xc_refilter_send(updates, n, &stats);
+	xc_refilter_send(updates, n, &stats, &r->stopping);
 	xc_job_updates_free(updates, n);
 	if (n)
 		slurm_verbose(
@@ -357,7 +357,7 @@ int fini(void)
 		until.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&r->lock);
-	r->stopping = true;
+	__atomic_store_n(&r->stopping, true, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&r->wake);
 	while (!r->exited &&
 	       pthread_cond_timedwait(&r->wake, &r->lock, &until) == 0)

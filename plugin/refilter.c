@@ -437,12 +437,14 @@ out:
 }
 
 void xc_refilter_send(const struct xc_job_update *updates, size_t n,
-		      struct xc_refilter_stats *stats)
+		      struct xc_refilter_stats *stats, const bool *stop)
 {
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (size_t i = 0; i < n; i++) {
+		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+			break;
 		const struct xc_job_update *u = &updates[i];
 		job_desc_msg_t desc;
 		job_array_resp_msg_t *resp = NULL;

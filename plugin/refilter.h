@@ -121,9 +121,11 @@ int xc_refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		     struct xc_refilter_stats *stats);
 
 /* Sends the updates (slurm_update_job2; the Slurm API: never with
- * slurmctld's locks held).  Counts the refused ones in stats->failed. */
+ * slurmctld's locks held).  Counts the refused ones in stats->failed.
+ * Stops early once *stop (may be NULL) is true: the plugin is being
+ * unloaded, and the next round starts over anyway. */
 void xc_refilter_send(const struct xc_job_update *updates, size_t n,
-		      struct xc_refilter_stats *stats);
+		      struct xc_refilter_stats *stats, const bool *stop);
 
 void xc_job_updates_free(struct xc_job_update *updates, size_t n);
 void xc_known_jobs_free(struct xc_known_jobs *known);
