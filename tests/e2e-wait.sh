@@ -156,6 +156,27 @@ expect "-p debug,other: runs on n2 once it matches" "$(field "$id" NodeList)" n2
 wait_job "$id" >/dev/null
 reset_extra
 
+echo "# --nodelist: a required node is never excluded; the job waits held until it matches"
+id=$(submit -w n2 --extra 'gpu=true') # n2: gpu false
+wait_for 15 eval '[ "$(reason "$id")" = JobHeldUser ] || [ "$(reason "$id")" = JobHeldAdmin ]'
+expect_in "held by the plugin while required n2 does not satisfy it" "$(reason "$id")" JobHeldUser JobHeldAdmin
+expect_in "  n2 is not excluded (n1, n3, n4 match: nothing is)" "$(field "$id" ExcNodeList)" "" "(null)"
+expect_has "  and the AdminComment says why" "$(admin_comment "$id")" \
+	"held: a required node does not satisfy the request"
+set_extra n2 '{"gpu":true,"mem":64}'
+wait_for 30 started "$id"
+expect "released when n2 matches: runs on n2" "$(field "$id" NodeList)" n2
+wait_job "$id" >/dev/null
+reset_extra
+
+echo "# a heterogeneous job: each component filtered"
+id=$(sbatch --parsable -o /dev/null --extra 'gpu=true&mem>=512' -n1 --wrap true : -n1 2>&1)
+id=${id%%+*}
+wait_for 30 eval '[ "$(field "$id" JobState)" = COMPLETED ]'
+expect "het job: component 0 ran on a matching node" \
+	"$(case "$(field "$id" NodeList)" in n1 | n4) echo yes ;; esac)" yes
+expect "het job: component 0 excluded the others" "$(field "$id" ExcNodeList)" "n[2-3]"
+
 echo "# slurmctld restarted with jobs waiting"
 id=$(submit --extra 'gpu=true&mem>4096')
 wait_for 15 eval '[ "$(reason "$id")" = BadConstraints ]'
