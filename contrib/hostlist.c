@@ -12,6 +12,8 @@
 
 #include <slurm/slurm.h>
 
+#include "slurm_compat.h"
+
 #include "hostlist.h"
 
 struct host {
@@ -176,7 +178,7 @@ char *rfc29_hostlist(const char *const *names, size_t n)
 		const struct group *gr = &groups[g];
 
 		if (gr->first->digits) {
-			hostlist_t hl = slurm_hostlist_create("");
+			xc_hostlist_t hl = slurm_hostlist_create("");
 			char *range;
 
 			if (!hl)
@@ -185,7 +187,7 @@ char *rfc29_hostlist(const char *const *names, size_t n)
 				slurm_hostlist_push_host(hl, hosts[k].name);
 			if (ok) {
 				slurm_hostlist_uniq(hl);
-				range = slurm_hostlist_ranged_string_malloc(hl);
+				range = xc_hostlist_string(hl);
 				if (range)
 					fprintf(out, "%s%s", g ? "," : "",
 						range);

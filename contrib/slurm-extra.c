@@ -222,7 +222,7 @@ static int load_nodes_slurm(xc_nodes_t *t)
 	slurm_init(NULL);
 	if (slurm_load_node((time_t)0, &msg, SHOW_ALL) != SLURM_SUCCESS) {
 		fprintf(stderr, "%s: cannot read the cluster's nodes: %s\n",
-			prog, slurm_strerror(slurm_get_errno()));
+			prog, slurm_strerror(xc_slurm_errno()));
 		return -1;
 	}
 	for (uint32_t i = 0; i < msg->record_count; i++) {
@@ -244,7 +244,7 @@ static int load_nodes_slurm(xc_nodes_t *t)
 /* Prints the matching nodes of `t` as one Slurm hostlist. */
 static int print_hostlist(const xc_nodes_t *t, const bool *matched)
 {
-	hostlist_t hl = slurm_hostlist_create("");
+	xc_hostlist_t hl = slurm_hostlist_create("");
 	char *text;
 
 	if (!hl)
@@ -253,7 +253,7 @@ static int print_hostlist(const xc_nodes_t *t, const bool *matched)
 		if (matched[i])
 			slurm_hostlist_push_host(hl, xc_nodes_name(t, i));
 	slurm_hostlist_uniq(hl);
-	text = slurm_hostlist_ranged_string_malloc(hl);
+	text = xc_hostlist_string(hl);
 	slurm_hostlist_destroy(hl);
 	if (!text)
 		return -1;

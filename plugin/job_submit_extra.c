@@ -122,7 +122,7 @@ static bool load_nodes(struct refresher *r)
 	size_t anew = 0;
 
 	if (slurm_load_node(r->table_time, &msg, SHOW_ALL) != SLURM_SUCCESS) {
-		int e = slurm_get_errno();
+		int e = xc_slurm_errno();
 
 		if (e != SLURM_NO_CHANGE_IN_DATA && !r->failing) {
 			slurm_verbose("%s: cannot load node data yet: %s",

@@ -11,23 +11,9 @@
 
 #include "refilter.h"
 
-/* A Slurm ranged string of `hl` as a malloc'd string ("" when empty). */
-static char *ranged(hostlist_t hl)
-{
-	char *x, *s;
-
-	if (slurm_hostlist_count(hl) == 0)
-		return strdup("");
-	if (!(x = slurm_hostlist_ranged_string_xmalloc(hl)))
-		return NULL;
-	s = strdup(x);
-	slurm_xfree((void **)&x);
-	return s;
-}
-
 char *xc_hostlist_normal(const char *hostlist)
 {
-	hostlist_t hl;
+	xc_hostlist_t hl;
 	char *s;
 
 	if (!hostlist || !*hostlist)
@@ -35,7 +21,7 @@ char *xc_hostlist_normal(const char *hostlist)
 	if (!(hl = slurm_hostlist_create(hostlist)))
 		return NULL;
 	slurm_hostlist_uniq(hl);
-	s = ranged(hl);
+	s = xc_hostlist_string(hl);
 	slurm_hostlist_destroy(hl);
 	return s;
 }
@@ -44,7 +30,7 @@ int xc_filter_compute(const xc_nodes_t *table, const bool *matched,
 		      const char *user_exc, const char *req,
 		      struct xc_filter *f)
 {
-	hostlist_t exc = NULL, user = NULL, required = NULL;
+	xc_hostlist_t exc = NULL, user = NULL, required = NULL;
 	size_t count = xc_nodes_count(table);
 	int rc = -1;
 
@@ -69,7 +55,8 @@ int xc_filter_compute(const xc_nodes_t *table, const bool *matched,
 		}
 	}
 	slurm_hostlist_uniq(exc);
-	if (slurm_hostlist_count(exc) > 0 && !(f->exc = ranged(exc)))
+	if (slurm_hostlist_count(exc) > 0 &&
+	    !(f->exc = xc_hostlist_string(exc)))
 		goto out;
 	rc = 0;
 out:
@@ -265,8 +252,8 @@ uint32_t xc_update_job_id(const job_desc_msg_t *job_desc)
 	unsigned long id;
 	char *end;
 
-	if (job_desc->job_id && job_desc->job_id != NO_VAL)
-		return job_desc->job_id;
+	if (XC_DESC_JOB_ID(job_desc) && XC_DESC_JOB_ID(job_desc) != NO_VAL)
+		return XC_DESC_JOB_ID(job_desc);
 	if (!job_desc->job_id_str)
 		return 0;
 	id = strtoul(job_desc->job_id_str, &end, 10);
@@ -459,7 +446,7 @@ void xc_refilter_send(const struct xc_job_update *updates, size_t n,
 			slurm_verbose(
 				"job_submit/extra: update of job %s refused: %s",
 				u->job_id_str,
-				slurm_strerror(slurm_get_errno()));
+				slurm_strerror(xc_slurm_errno()));
 		}
 		if (resp)
 			slurm_free_job_array_resp(resp);

@@ -12,6 +12,9 @@
 #ifndef SLURM_EXTRA_SLURM_COMPAT_H
 #define SLURM_EXTRA_SLURM_COMPAT_H
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
@@ -27,6 +30,50 @@ extern void slurm_verbose(const char *format, ...)
 	__attribute__((format(printf, 1, 2)));
 extern void slurm_debug(const char *format, ...)
 	__attribute__((format(printf, 1, 2)));
+
+/* ---- The differences between the Slurm versions this project builds
+ * against (22.05 to 26.05), each checked here and nowhere else. ---- */
+
+/* Slurm 23.11 made hostlist_t the struct itself: callers hold pointers. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+typedef hostlist_t *xc_hostlist_t;
+#else
+typedef hostlist_t xc_hostlist_t;
+#endif
+
+/* `hl` as a Slurm ranged string in a malloc'd copy ("" when empty), NULL
+ * when out of memory.  (slurm_hostlist_ranged_string_malloc() is gone
+ * since 23.11; the xmalloc'd form is in every version.) */
+static inline char *xc_hostlist_string(xc_hostlist_t hl)
+{
+	char *x, *s;
+
+	if (slurm_hostlist_count(hl) == 0)
+		return strdup("");
+	if (!(x = slurm_hostlist_ranged_string_xmalloc(hl)))
+		return NULL;
+	s = strdup(x);
+	slurm_xfree((void **)&x);
+	return s;
+}
+
+/* Slurm 24.11 removed slurm_get_errno(): the API leaves errno set. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#include <errno.h>
+#define xc_slurm_errno() (errno)
+#else
+#define xc_slurm_errno() (slurm_get_errno())
+#endif
+
+/* Slurm 25.11 names a job by step_id in job_desc_msg_t and in
+ * submit_response_msg_t. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+#define XC_DESC_JOB_ID(desc) ((desc)->step_id.job_id)
+#define XC_SUBMIT_JOB_ID(resp) ((resp)->step_id.job_id)
+#else
+#define XC_DESC_JOB_ID(desc) ((desc)->job_id)
+#define XC_SUBMIT_JOB_ID(resp) ((resp)->job_id)
+#endif
 
 /* Slurm 23.02 added `--extra` to sbatch, salloc and srun; its value reaches
  * slurmctld in job_desc->extra.  Older clients need the SPANK option. */

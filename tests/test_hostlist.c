@@ -13,6 +13,7 @@
 
 #include "gen.h"
 #include "hostlist.h"
+#include "slurm_compat.h"
 #include "table.h"
 #include "xc.h"
 #include "leakcheck.h"
@@ -145,7 +146,7 @@ Test(hostlist, generated_resolved_form_expands_to_eval)
 		const char **names = calloc(count, sizeof(*names));
 		char req[512] = "", name[32];
 		xc_expr_t *e;
-		hostlist_t back;
+		xc_hostlist_t back;
 		char *hl, *h;
 
 		for (size_t i = 0; i < count; i++) {
