@@ -24,24 +24,25 @@ enum {
 	REQUESTS = 100
 };
 
-static void node_extra(char *buf, size_t size, size_t i, int version)
-{
-	snprintf(
-		buf, size,
-		"{\"gpu\": %s, \"mem\": %zu, \"rack\": %zu, \"arch\": \"%s\", \"v\": %d}",
-		i % 3 ? "true" : "false", 256 * (i % 16), i / 40,
-		i % 5 ? "x86_64" : "aarch64", version);
-}
-
-static xc_nodes_t *make_table(size_t changed, int version)
+/* The node table: NODES nodes, node `changed` (NODES for none) with
+ * {"gpu": false}, the others' Extra made from their index; Extra that
+ * did not change is shared with `prev`, as the plugin's thread does. */
+static xc_nodes_t *make_table(size_t changed, const xc_nodes_t *prev)
 {
 	xc_nodes_t *t = xc_nodes_create(NULL);
 	char name[32], extra[160];
 
 	for (size_t i = 0; i < NODES; i++) {
 		snprintf(name, sizeof(name), "n%05zu", i);
-		node_extra(extra, sizeof(extra), i, i == changed ? version : 0);
-		xc_nodes_add(t, name, extra, NULL, NULL);
+		if (i == changed)
+			snprintf(extra, sizeof(extra), "{\"gpu\": false}");
+		else
+			snprintf(
+				extra, sizeof(extra),
+				"{\"gpu\": %s, \"mem\": %zu, \"rack\": %zu, \"arch\": \"%s\"}",
+				i % 3 ? "true" : "false", 256 * (i % 16),
+				i / 40, i % 5 ? "x86_64" : "aarch64");
+		xc_nodes_add(t, name, extra, prev, NULL);
 	}
 	return t;
 }
@@ -83,7 +84,7 @@ int main(void)
 	xc_nodes_t *t0, *t1;
 	char request[128];
 
-	t0 = make_table(NODES, 0);
+	t0 = make_table(NODES, NULL);
 	msg.record_count = JOBS;
 	msg.job_array = calloc(JOBS, sizeof(*msg.job_array));
 	for (size_t j = 0; j < JOBS; j++) {
@@ -106,22 +107,7 @@ int main(void)
 	round_once("nothing changed:", t0, &msg);
 	/* node 7: gpu=true, mem 1792, rack 0: matches several requests; its
 	 * new Extra makes it match none (gpu false) */
-	t1 = make_table(7, 1);
-	{
-		/* the changed node, by hand: gpu false */
-		xc_nodes_t *t2 = xc_nodes_create(NULL);
-		char name[32], extra[160];
-
-		for (size_t i = 0; i < NODES; i++) {
-			snprintf(name, sizeof(name), "n%05zu", i);
-			node_extra(extra, sizeof(extra), i, 0);
-			if (i == 7)
-				strcpy(extra, "{\"gpu\": false}");
-			xc_nodes_add(t2, name, extra, t0, NULL);
-		}
-		xc_nodes_destroy(t1);
-		t1 = t2;
-	}
+	t1 = make_table(7, t0);
 	round_once("one node's Extra changed:", t1, &msg);
 	round_once("nothing changed again:", t1, &msg);
 	for (size_t j = 0; j < JOBS; j++) {
