@@ -75,6 +75,63 @@ Test(flux, not_utf8_and_bad_arguments)
 	xc_expr_destroy(e);
 }
 
+/* Values whose UTF-8 validity decides whether a leaf can be carried in
+ * JSON: xc_to_flux checks it itself, and must agree with jansson's own
+ * check (json_stringn refuses exactly the invalid ones). */
+static const char *const utf8_values[] = {
+	"plain",
+	"\xc3\xa9",
+	"\xe2\x82\xac",
+	"\xf0\x9f\x98\x80",
+	"\xf4\x8f\xbf\xbf", /* U+10FFFF, the last */
+	"\xed\x9f\xbf",	    /* U+D7FF, before surrogates */
+	"\xee\x80\x80",	    /* U+E000, after them */
+	"\xff",
+	"\x80",
+	"x\xbf", /* no lead byte */
+	"\xc0\x80",
+	"\xc1\xbf", /* overlong 2 bytes */
+	"\xe0\x80\x80",
+	"\xe0\x9f\xbf", /* overlong 3 bytes */
+	"\xf0\x80\x80\x80",
+	"\xf0\x8f\xbf\xbf", /* overlong 4 bytes */
+	"\xed\xa0\x80",
+	"\xed\xbf\xbf", /* surrogates */
+	"\xf4\x90\x80\x80",
+	"\xf5\x80\x80\x80", /* above U+10FFFF */
+	"\xe2\x82",
+	"\xc3",
+	"\xf0\x9f\x98", /* cut short */
+	"\xc3\x41",
+	"\xe2\x41\xa1", /* bad continuation */
+};
+
+Test(flux, utf8_check_agrees_with_jansson)
+{
+	for (size_t i = 0; i < sizeof(utf8_values) / sizeof(*utf8_values);
+	     i++) {
+		const char *v = utf8_values[i];
+		char req[64];
+		json_t *jansson = json_stringn(v, strlen(v)), *j;
+		xc_expr_t *e;
+		xc_error_t err;
+
+		snprintf(req, sizeof(req), "k=%s", v);
+		e = xc_parse(req, NULL, NULL);
+		cr_assert_not_null(e, "value %zu", i);
+		j = xc_to_flux(e, &err);
+		if (jansson)
+			cr_assert_not_null(j, "value %zu is valid UTF-8: %s", i,
+					   err.message);
+		else
+			cr_assert(!j && err.code == XC_E_NOT_UTF8,
+				  "value %zu is not valid UTF-8", i);
+		json_decref(j);
+		json_decref(jansson);
+		xc_expr_destroy(e);
+	}
+}
+
 Test(flux, limits)
 {
 	xc_limits_t shallow = { .max_depth = 3 };
