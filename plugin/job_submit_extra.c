@@ -17,6 +17,13 @@
  * job with a request whenever the node data or the jobs change
  * (refilter.h), and sends only the updates that change something.
  *
+ * On Slurm 23.11 and later with SchedulerParameters=extra_constraints,
+ * Slurm filters by `extra` itself: this plugin then only checks each
+ * request (positioned errors; and the requests that crash 23.11.0-23.11.6's
+ * parser never reach it), hands a SPANK request over to job_desc->extra,
+ * and its thread stands idle.  Without extra_constraints, it filters as on
+ * 22.05, from job_desc->extra.
+ *
  * Everything here must be safe inside slurmctld: no abort, every failure a
  * refusal with a message or a log line, request text escaped in logs.
  */
@@ -74,6 +81,7 @@ struct refresher {
 	bool stopping;	      /* fini asked the thread to stop */
 	bool exited;	      /* the thread has left its loop */
 	bool failing;	      /* the last load failed (log once) */
+	bool slurm_filters;   /* Slurm's extra_constraints was on last round */
 	int refs;	      /* plugin + thread */
 	pthread_t thread;
 };
@@ -209,6 +217,14 @@ static bool load_jobs(struct refresher *r)
 	return true;
 }
 
+/* What the plugin does, for the log. */
+static const char *mode_text(bool slurm_filters)
+{
+	return slurm_filters
+		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
+		       : "this plugin filters jobs by --extra";
+}
+
 /* One round of the thread: the node data and the jobs, and when either
  * changed, every pending job with a request re-filtered. */
 static void refresh(struct refresher *r)
@@ -216,12 +232,19 @@ static void refresh(struct refresher *r)
 	struct xc_refilter_stats stats = { 0 };
 	struct xc_job_update *updates = NULL;
 	struct xc_known_jobs known, old;
-	bool nodes = load_nodes(r), jobs = load_jobs(r);
+	bool nodes, jobs, slurm = xc_slurm_filters_extra();
 	struct xc_job_mod *mods;
 	size_t n = 0, nmods, keep = 0;
 	time_t now = time(NULL);
 	int rc;
 
+	if (slurm != r->slurm_filters)
+		slurm_info("%s: %s", plugin_type, mode_text(slurm));
+	r->slurm_filters = slurm;
+	if (slurm)
+		return; /* Slurm filters: nothing to keep current */
+	nodes = load_nodes(r);
+	jobs = load_jobs(r);
 	if (!r->table || !r->jobs || (!nodes && !jobs))
 		return;
 	pthread_mutex_lock(&r->lock);
@@ -317,11 +340,17 @@ int init(void)
 		return SLURM_ERROR;
 	xc_plugin_config_path(path, sizeof(path));
 	xc_plugin_config_read(&r->cfg, path, log_config_problem);
+	r->slurm_filters = xc_slurm_filters_extra();
 	slurm_info(
-		"%s: %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu",
-		plugin_type, r->cfg.found ? "read" : "no", path,
-		r->cfg.refresh_interval, r->cfg.limits.max_request_length,
-		r->cfg.limits.max_depth, r->cfg.limits.max_extra_length);
+		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu",
+		plugin_type, PACKAGE_VERSION,
+		SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+		SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+		SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER),
+		r->cfg.found ? "read" : "no", path, r->cfg.refresh_interval,
+		r->cfg.limits.max_request_length, r->cfg.limits.max_depth,
+		r->cfg.limits.max_extra_length);
+	slurm_info("%s: %s", plugin_type, mode_text(r->slurm_filters));
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->wake, NULL);
 	r->refs = 2;
@@ -523,6 +552,16 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 			"--extra: the job_submit/extra plugin is not running");
 	if (!(expr = parse_or_refuse(request, submit_uid, err_msg, &rc)))
 		return rc;
+	if (xc_slurm_filters_extra()) {
+		/* Slurm filters; a request from the SPANK option (an older
+		 * client) becomes the job's `extra` for it. */
+		if ((!job_desc->extra || !*job_desc->extra) &&
+		    set_desc_string(&job_desc->extra, request) < 0)
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+		xc_expr_destroy(expr);
+		return rc;
+	}
 	if (!(st.exclude = xc_hostlist_normal(job_desc->exc_nodes))) {
 		rc = refuse(
 			err_msg, ESLURM_INVALID_NODE_NAME,
@@ -572,7 +611,8 @@ static int copy_state(const struct xc_job_state *from, struct xc_job_state *to)
  * request (23.02+: `scontrol update job=N extra=...`) is checked as at
  * submission, so an invalid one never reaches Slurm's own parser; a hold
  * by anyone takes the place of the plugin's own; an admin's new
- * AdminComment keeps the plugin's state after it.  The thread's own
+ * AdminComment keeps the plugin's state after it.  With Slurm's own
+ * extra_constraints on, a new request is only checked.  The thread's own
  * updates (they carry the state) pass as they are.  A job the thread has
  * not seen yet (submitted within the last RefreshInterval) is left alone.
  */
@@ -598,6 +638,10 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 	    !(expr = parse_or_refuse(job_desc->extra, submit_uid, err_msg,
 				     &rc)))
 		return rc;
+	if (xc_slurm_filters_extra()) { /* checked: the rest is Slurm's */
+		xc_expr_destroy(expr);
+		return SLURM_SUCCESS;
+	}
 	pthread_mutex_lock(&current->lock);
 	job_id = xc_update_job_id(job_desc);
 	k = xc_known_job_find(&current->known, job_id);

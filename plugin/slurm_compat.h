@@ -12,6 +12,7 @@
 #ifndef SLURM_EXTRA_SLURM_COMPAT_H
 #define SLURM_EXTRA_SLURM_COMPAT_H
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,25 @@ static inline char *xc_hostlist_string(xc_hostlist_t hl)
  * slurmctld in job_desc->extra.  Older clients need the SPANK option. */
 #define XC_SLURM_HAS_EXTRA_OPTION                                              \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
+
+/* Slurm 23.11 filters by `extra` itself when SchedulerParameters has
+ * extra_constraints: extra_constraints_enabled() (src/common/
+ * extra_constraints.c, exported by libslurmfull) answers what slurmctld
+ * read from slurm.conf, at start and at every reconfigure, with the same
+ * xstrcasestr() test.  A plain flag read: safe under any lock and in any
+ * thread.  Weak, so that a process without it reads "off". */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+extern bool extra_constraints_enabled(void) __attribute__((weak));
+static inline bool xc_slurm_filters_extra(void)
+{
+	return extra_constraints_enabled && extra_constraints_enabled();
+}
+#else
+static inline bool xc_slurm_filters_extra(void)
+{
+	return false;
+}
+#endif
 
 /* slurm_free_node_info_msg() of Slurm 22.05 does not free each node's
  * `extra` and `comment` strings: a process that calls slurm_load_node()

@@ -118,12 +118,12 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 	rm -rf "$LOGS/san" && mkdir -p "$LOGS/san"
 	(tar --exclude=.git -cf - .) | (cd "$LOGS/san" && tar -xf -)
 	(cd "$LOGS/san" && make -s distclean >/dev/null 2>&1
-	 ./configure --quiet --enable-sanitizers >/dev/null &&
+	 ./configure --quiet --enable-sanitizers --with-slurm="${XC_SLURM_PREFIX:-/usr}" >/dev/null &&
 		make -s -j"$(nproc)" check) >"$LOGS/san.log" 2>&1 || { status=1; tail -30 "$LOGS/san.log"; }
 	count_unit "$LOGS/san" sanitizers
 
 	step "make distcheck"
-	if make -s distcheck >"$LOGS/distcheck.log" 2>&1; then
+	if make -s distcheck DISTCHECK_CONFIGURE_FLAGS="--with-slurm=${XC_SLURM_PREFIX:-/usr}" >"$LOGS/distcheck.log" 2>&1; then
 		passed=$((passed + 1))
 		grep -A1 'archives ready' "$LOGS/distcheck.log"
 	else
@@ -146,7 +146,7 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 	count "$LOGS/valgrind.log"
 fi
 
-for t in e2e-cluster e2e-wait e2e-fault load; do
+for t in e2e-cluster e2e-wait e2e-fault e2e-slurm-filter load; do
 	step "on a local Slurm cluster: tests/$t.sh"
 	if [ "$t" = load ]; then
 		XC_LOAD_JOBS=${XC_LOAD_JOBS:-400} bash "tests/$t.sh" >"$LOGS/$t.log" 2>&1 || status=1

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# e2e-slurm-filter.sh - Slurm 23.11+ with its own filter on
+# (SchedulerParameters=extra_constraints), on the real local cluster: the
+# job_submit plugin only checks requests (positioned errors) and leaves
+# filtering to Slurm; the requests that crash 23.11.0-23.11.6's parser
+# (unbalanced parentheses, SchedMD ticket 18133) are refused before they
+# reach it, at submission and in `scontrol update job=N extra=...`.
+# Before 23.11 there is no such filter: it says so and checks nothing.
+# Closes with "slurm-filter: N passed, M failed".
+# Needs root, `make install` and `make check` (tests/slurm-helper).
+set -uo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CLUSTER="$SRC/contrib/local-cluster.sh"
+export XC_STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
+export SLURM_CONF="$XC_STATE/slurm.conf"
+
+. "$SRC/tests/cluster-lib.sh"
+
+[ "$(id -u)" = 0 ] || { echo "e2e-slurm-filter.sh: run as root" >&2; exit 2; }
+[ -x "$HELPER" ] || { echo "e2e-slurm-filter.sh: run make check first (tests/slurm-helper)" >&2; exit 2; }
+
+if ! slurm_at_least 23 11; then
+	echo "# $(scontrol --version) has no extra_constraints: nothing to check"
+	summary slurm-filter
+	exit
+fi
+
+export XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints
+bash "$CLUSTER" start >/dev/null || exit 1
+[ "${XC_KEEP:-0}" = 1 ] || trap 'bash "$CLUSTER" stop >/dev/null 2>&1' EXIT
+bash "$CLUSTER" extra >/dev/null || exit 1
+
+reason() { squeue -h -j "$1" -o %r 2>/dev/null; }
+started() { case "$(field "$1" JobState)" in RUNNING | COMPLETED) return 0 ;; esac; return 1; }
+alive() { expect "slurmctld still answers after $1" "$(scontrol ping 2>/dev/null | grep -o UP | head -1)" UP; }
+# The job's AdminComment, spaces and all (scontrol gives it a line).
+admin_comment() { scontrol show job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
+
+echo "# the plugin sees Slurm's filter and stands aside"
+expect_has "it says so in slurmctld's log" "$(cat "$LOG")" \
+	"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
+
+echo "# a valid request: accepted as it is, Slurm places the job"
+id=$(submit --extra 'gpu=true&mem>=512')
+expect "accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+expect "no ExcNodeList from the plugin" "$(field "$id" ExcNodeList)" "(null)"
+expect "no AdminComment from the plugin" "$(admin_comment "$id")" ""
+expect "Extra is the request" "$(field "$id" Extra)" "gpu=true&mem>=512"
+expect "completed" "$(wait_job "$id")" COMPLETED
+expect_in "on a node that satisfies it" "$(field "$id" NodeList)" n1 n4
+
+echo "# a request no node satisfies waits (Slurm's reason) and runs when one does"
+id=$(submit --extra 'gpu=true&mem>4096')
+wait_for 15 eval '[ "$(reason "$id")" = Constraints ]'
+expect "squeue reason: Constraints" "$(reason "$id")" Constraints
+scontrol update nodename=n2 extra='{"gpu":true,"mem":8192}'
+wait_for 30 started "$id"
+expect "it runs on n2 once n2 satisfies it" "$(field "$id" NodeList)" n2
+wait_job "$id" >/dev/null
+bash "$CLUSTER" extra >/dev/null
+
+echo "# job arrays and srun"
+id=$(submit --array=1-4 --extra 'gpu=true&mem>=512')
+for t in 1 2 3 4; do
+	expect "array task $t completed" "$(wait_job "${id}_$t")" COMPLETED
+	expect_in "  on n1 or n4" "$(field "${id}_$t" NodeList)" n1 n4
+done
+expect_in "srun --extra runs on n1 or n4" \
+	"$(timeout 60 srun --extra 'gpu=true&mem>=512' printenv SLURMD_NODENAME 2>&1)" n1 n4
+
+echo "# requests that crash Slurm 23.11.0-23.11.6 are refused with the caret"
+for req in 'a=1)' '(a=1))' 'a=1)&b=2' 'a=1)|(b=2'; do
+	out=$(sbatch --extra "$req" --wrap hostname 2>&1)
+	expect_has "'$req': refused with the plugin's message" "$out" \
+		"sbatch: error: --extra: unmatched ')' (column"
+	expect_has "'$req': and a caret" "$out" "^"
+	alive "'$req'"
+done
+
+echo "# scontrol update job=N extra=... is checked too"
+id=$(submit -H --extra 'gpu=true')
+out=$(scontrol update job="$id" extra='a=1)' 2>&1)
+expect_has "extra='a=1)' refused with the plugin's message" "$out" "--extra: unmatched ')' (column 4)"
+alive "scontrol update extra='a=1)'"
+expect "the job's Extra is unchanged" "$(field "$id" Extra)" "gpu=true"
+scontrol update job="$id" extra='gpu=true&mem>=512'
+expect "a valid new request is taken" "$(field "$id" Extra)" "gpu=true&mem>=512"
+scontrol release "$id"
+expect "the released job completed" "$(wait_job "$id")" COMPLETED
+expect_in "  on a node that satisfies the new request" "$(field "$id" NodeList)" n1 n4
+
+alive "all of the above"
+summary slurm-filter
