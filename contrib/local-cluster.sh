@@ -20,6 +20,12 @@
 # XC_SCHED_PARAMS (SchedulerParameters; default batch_sched_delay=0),
 # XC_NODE5=1 (a fifth node, without slurmd; `ctld-reconfig-nodes` writes
 # it into slurm.conf and restarts slurmctld).
+# XC_SLURM_PREFIX=PREFIX: use the Slurm installed under PREFIX (e.g. one
+# built from SchedMD's sources with --enable-multiple-slurmd) instead of
+# the system's: its commands and daemons, and `setup` builds against its
+# headers and installs the plugins into its plugin directory.
+# XC_NO_BUILD=1: `setup` and `demo` use the slurm-extra already installed
+# (a package) instead of building this tree.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -52,10 +58,19 @@ install_packages() {
 }
 
 build_and_install() {
-	say "building slurm-extra in $SRC"
+	local with="--with-slurm=${XC_SLURM_PREFIX:-/usr}"
+	if [ "${XC_NO_BUILD:-0}" = 1 ]; then
+		say "using the installed slurm-extra: $(command -v slurm-extra || echo none)"
+		return 0
+	fi
+	say "building slurm-extra in $SRC ($with)"
 	cd "$SRC"
 	[ -x configure ] || ./bootstrap >/dev/null 2>&1
-	[ -f Makefile ] || ./configure --quiet
+	# A tree configured for another Slurm is configured anew.
+	if [ -f Makefile ] && ! grep -qF -- "'$with'" config.status; then
+		make -s distclean >/dev/null 2>&1 || true
+	fi
+	[ -f Makefile ] || ./configure --quiet "$with"
 	make -s -j"$(nproc)" >/dev/null
 	make -s install >/dev/null
 	cd - >/dev/null

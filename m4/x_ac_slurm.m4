@@ -13,7 +13,7 @@ AC_DEFUN([X_AC_SLURM], [
     [SLURM_PLUGINDIR="$withval"], [SLURM_PLUGINDIR=])
 
   SLURM_CPPFLAGS=
-  test "x$x_ac_slurm_prefix" != x/usr && SLURM_CPPFLAGS="-I$x_ac_slurm_prefix/include"
+  test "x$x_ac_slurm_prefix" != x/usr && SLURM_CPPFLAGS="-isystem $x_ac_slurm_prefix/include"
   x_ac_save_CPPFLAGS="$CPPFLAGS"
   CPPFLAGS="$CPPFLAGS $SLURM_CPPFLAGS"
   AC_CHECK_HEADER([slurm/slurm.h], [],

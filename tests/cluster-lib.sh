@@ -3,6 +3,14 @@
 # Expects SLURM_CONF and XC_STATE set.
 # shellcheck shell=bash
 
+# XC_SLURM_PREFIX=PREFIX runs the Slurm installed there (its bin/sbatch,
+# sbin/slurmctld ...; the build takes its headers and plugin directory
+# from the same prefix) instead of the system's.
+if [ -n "${XC_SLURM_PREFIX:-}" ]; then
+	PATH="$XC_SLURM_PREFIX/sbin:$XC_SLURM_PREFIX/bin:$PATH"
+	export PATH
+fi
+
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); printf 'ok   - %s\n' "$1"; }
@@ -57,6 +65,17 @@ wait_refresh() {
 	wait_for 20 plugin_has_current_data "${1:-0}" ||
 		not_ok "the plugin loaded the current node data within 20 s"
 }
+
+# slurm_at_least MAJOR MINOR: the Slurm run here is MAJOR.MINOR or later.
+slurm_at_least() {
+	local v
+	v=$(scontrol --version | grep -oP '[0-9]+\.[0-9]+' | head -1)
+	[ $((10#${v%.*} * 100 + 10#${v#*.})) -ge $(($1 * 100 + $2)) ]
+}
+
+# plugin_inits_since FROM: how many times job_submit/extra's init() ran
+# after log line FROM.
+plugin_inits_since() { tail -n +"$(($1 + 1))" "$LOG" | grep -c 'job_submit/extra: slurm-extra .* built for Slurm'; }
 
 # log_lines: the current length of slurmctld's log, a mark for the above.
 log_lines() { wc -l <"$LOG"; }
