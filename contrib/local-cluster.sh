@@ -119,6 +119,10 @@ PartitionName=debug Nodes=$PART_NODES Default=YES MaxTime=INFINITE State=UP
 $( [ "${XC_PARTITIONS:-1}" = 2 ] && echo "PartitionName=other Nodes=$PART_NODES MaxTime=INFINITE State=UP" )
 EOF
 	echo "required spank_extra.so" >"$STATE/plugstack.conf"
+	# Slurm 23.11.4 built from source wants these (empty is enough), or
+	# its scheduler marks every job InvalidAccount; the rest ignore them.
+	: >"$STATE/mpi.conf"
+	: >"$STATE/acct_gather.conf"
 	printf 'RefreshInterval=%s\n' "${XC_REFRESH:-1}" >"$STATE/extra.conf"
 }
 

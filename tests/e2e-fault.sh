@@ -95,10 +95,12 @@ wait_for 20 queue_empty || not_ok "scancel emptied the queue within 20 s"
 echo "# scontrol reconfigure with jobs queued"
 for _ in 1 2 3; do submit --hold --extra 'gpu=true' >/dev/null; done
 before=$(squeue -h -t all | wc -l)
+mark=$(log_lines)
 scontrol reconfigure
 alive "reconfigure"
 expect "no job lost over reconfigure" "$(squeue -h -t all | wc -l)" "$before"
-wait_refresh
+# 23.11+ runs a new slurmctld, whose plugin loads the node data anew.
+if slurm_at_least 23 11; then wait_refresh "$mark"; else wait_refresh; fi
 job_on "filtering works after reconfigure" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
 
 echo "# reconfigure that reloads the plugins (fini and init) with jobs queued"
@@ -113,8 +115,8 @@ for plugins in extra,all_partitions extra; do
 done
 alive "plugin reload"
 expect "no job lost over the plugin reloads" "$(squeue -h -t all | wc -l)" "$before"
-if slurm_at_least 24 5; then
-	# Slurm 24.05+ reconfigures by starting a new slurmctld (the old one
+if slurm_at_least 23 11; then
+	# Slurm 23.11+ reconfigures by starting a new slurmctld (the old one
 	# _exit()s without unloading plugins): each reconfigure is an init.
 	expect "each reconfigure loaded the plugin anew" "$(plugin_inits_since "$mark")" 2
 else
@@ -139,7 +141,7 @@ for i in $(seq 10); do
 		sleep "0.$((RANDOM % 10))"
 	done
 done
-if slurm_at_least 24 5; then
+if slurm_at_least 23 11; then
 	expect "20 reconfigures, 20 plugin loads" "$(plugin_inits_since "$mark")" 20
 else
 	stops=$(grep -oP 'node data thread stopped in \K[0-9]+' "$LOG")
