@@ -26,6 +26,9 @@
 # headers and installs the plugins into its plugin directory.
 # XC_NO_BUILD=1: `setup` and `demo` use the slurm-extra already installed
 # (a package) instead of building this tree.
+# XC_PLUGSTACK: the cluster's plugstack.conf line (default
+# `required spank_extra.so`; the package test includes the package's
+# /etc/slurm/plugstack.conf.d/*.conf).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -118,7 +121,7 @@ $( [ "${XC_NODE5:-0}" = 1 ] && echo "NodeName=n5 NodeHostname=localhost NodeAddr
 PartitionName=debug Nodes=$PART_NODES Default=YES MaxTime=INFINITE State=UP
 $( [ "${XC_PARTITIONS:-1}" = 2 ] && echo "PartitionName=other Nodes=$PART_NODES MaxTime=INFINITE State=UP" )
 EOF
-	echo "required spank_extra.so" >"$STATE/plugstack.conf"
+	echo "${XC_PLUGSTACK:-required spank_extra.so}" >"$STATE/plugstack.conf"
 	# Slurm 23.11.4 built from source wants these (empty is enough), or
 	# its scheduler marks every job InvalidAccount; the rest ignore them.
 	: >"$STATE/mpi.conf"

@@ -12,9 +12,14 @@
 #   7. end to end on a real local Slurm cluster: placement, faults, load
 #      (XC_LOAD_JOBS submissions, default 400; the full form is
 #      `bash tests/load.sh 2000`);
-#   8. the build and the tests left the tree as git has it.
+#   8. the Debian package: built with dpkg-buildpackage from a copy of the
+#      tree, installed in place of step 1's install, and the end-to-end
+#      placement and wait tests run against it (tests/package-deb.sh);
+#   9. the build and the tests left the tree as git has it.
 # Closes with "tests: N passed, M failed"; exits non-zero on any failure.
-# XC_QUICK=1 runs steps 1, 2 and 7 only.
+# XC_QUICK=1 runs steps 1, 2 and 7 only.  XC_SLURM_PREFIX=PREFIX runs
+# against the Slurm installed there (step 8 is then skipped: the package
+# is built against the system's Slurm).
 set -uo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -84,7 +89,7 @@ step "setup: packages, build, install"
 bash contrib/local-cluster.sh setup || { echo "setup failed" >&2; exit 1; }
 if [ "${XC_QUICK:-0}" != 1 ]; then
 	missing=()
-	for p in valgrind clang libclang-rt-14-dev clang-format-14; do
+	for p in valgrind clang libclang-rt-14-dev clang-format-14 debhelper; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 			missing+=("$p")
 	done
@@ -156,6 +161,27 @@ for t in e2e-cluster e2e-wait e2e-fault e2e-slurm-filter load; do
 	grep -vE '^ok ' "$LOGS/$t.log"
 	count "$LOGS/$t.log"
 done
+
+if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
+	step "the Debian package: dpkg-buildpackage -b, installed, end to end on it"
+	if bash tests/package-deb.sh "$LOGS/pkg" >"$LOGS/package.log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok - built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
+		for t in e2e-cluster e2e-wait; do
+			XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
+				bash "tests/$t.sh" >"$LOGS/package-$t.log" 2>&1 || status=1
+			grep -vE '^ok ' "$LOGS/package-$t.log"
+			count "$LOGS/package-$t.log"
+		done
+	else
+		failed=$((failed + 1))
+		status=1
+		tail -30 "$LOGS/package.log"
+	fi
+	# Back to this tree's build, as after step 1.
+	dpkg -P slurm-extra >/dev/null 2>&1
+	make -s install >/dev/null 2>&1 || { echo "make install failed" >&2; status=1; }
+fi
 
 step "the build and the tests left the tree as git has it"
 if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then

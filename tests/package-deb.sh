@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# package-deb.sh DIR - builds the Debian package from a copy of this tree
+# (the files git tracks, plus new ones not ignored) in DIR, and installs it
+# in place of `make install`'s files: the plugins and the command then come
+# from the package only.  Prints the package's dependencies and file list,
+# and "built: FILE" at the end.  Needs root; debhelper.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DIR=${1:?usage: package-deb.sh DIR}
+version=$(dpkg-parsechangelog -l "$SRC/debian/changelog" -S Version)
+
+rm -rf "$DIR"
+mkdir -p "$DIR/slurm-extra-$version"
+git -C "$SRC" ls-files -co --exclude-standard -z |
+	(cd "$SRC" && tar --null -T - -cf -) | tar -C "$DIR/slurm-extra-$version" -xf -
+
+echo "# dpkg-buildpackage -b (nocheck: make check ran on this tree)"
+(cd "$DIR/slurm-extra-$version" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -b -us -uc)
+deb=$(ls "$DIR"/slurm-extra_"$version"_*.deb)
+
+echo "# make uninstall, then the package"
+if [ -f "$SRC/Makefile" ]; then make -s -C "$SRC" uninstall; fi
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb"
+
+echo "# what it holds"
+dpkg-deb -f "$deb" Depends
+dpkg -L slurm-extra
+[ "$(command -v slurm-extra)" = /usr/bin/slurm-extra ] ||
+	{ echo "slurm-extra on PATH is $(command -v slurm-extra), not the package's" >&2; exit 1; }
+for f in job_submit_extra.so spank_extra.so; do
+	dpkg -L slurm-extra | grep -q "/$f\$" || { echo "no $f in the package" >&2; exit 1; }
+done
+echo "built: $(basename "$deb")"
