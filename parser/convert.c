@@ -12,8 +12,6 @@
 
 #include "xc_private.h"
 
-#define XC_EPSILON 0.00001
-
 bool xc_text_to_number(const char *text, double *out)
 {
 	const char *p = text;

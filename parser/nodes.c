@@ -19,6 +19,7 @@ struct xc_nodes {
 	xc_limits_t limits;
 	struct node *nodes;
 	size_t count, cap;
+	struct xc_columns *cols; /* xc_nodes_compile(); NULL: not compiled */
 };
 
 xc_nodes_t *xc_nodes_create(const xc_limits_t *limits)
@@ -42,6 +43,7 @@ void xc_nodes_destroy(xc_nodes_t *t)
 		xc_extra_destroy(t->nodes[i].extra);
 	}
 	free(t->nodes);
+	xc_columns_destroy(t->cols);
 	free(t);
 	xc_live_add(-1);
 }
@@ -88,6 +90,9 @@ int xc_nodes_add(xc_nodes_t *t, const char *name, const char *extra,
 		    (extra && strcmp(old->text, extra) != 0))
 			old = NULL;
 	}
+	/* The table changes: its columns no longer hold. */
+	xc_columns_destroy(t->cols);
+	t->cols = NULL;
 	if (!(n = append(t, name, err)))
 		return -1;
 	if (extra && !(n->text = strdup(extra))) {
@@ -159,12 +164,45 @@ unsigned long long xc_nodes_digest(const xc_nodes_t *t)
 	return h;
 }
 
+int xc_nodes_compile(xc_nodes_t *t, xc_error_t *err)
+{
+	const xc_extra_t **extras;
+
+	xc_error_clear(err);
+	if (!t)
+		return xc_error_set(err, XC_E_INVALID_ARG, 0, 0,
+				    "no node table");
+	xc_columns_destroy(t->cols);
+	t->cols = NULL;
+	if (!(extras = malloc((t->count ? t->count : 1) * sizeof(*extras))))
+		return xc_error_set(err, XC_E_NOMEM, 0, 0, "out of memory");
+	for (size_t i = 0; i < t->count; i++)
+		extras[i] = t->nodes[i].extra;
+	t->cols = xc_columns_build(extras, t->count);
+	free(extras);
+	if (!t->cols)
+		return xc_error_set(err, XC_E_NOMEM, 0, 0, "out of memory");
+	return 0;
+}
+
+bool xc_nodes_compiled(const xc_nodes_t *t)
+{
+	return t && t->cols;
+}
+
 size_t xc_nodes_match(const xc_nodes_t *t, const xc_expr_t *expr, bool *matched)
 {
 	size_t n = 0;
 
 	if (!t || !matched)
 		return 0;
+	if (t->cols && expr &&
+	    xc_columns_match(t->cols, expr, (uint8_t *)matched) == 0) {
+		for (size_t i = 0; i < t->count; i++)
+			n += matched[i];
+		return n;
+	}
+	/* Not compiled, or out of memory: node by node. */
 	for (size_t i = 0; i < t->count; i++) {
 		matched[i] = xc_match(expr, t->nodes[i].extra);
 		n += matched[i];

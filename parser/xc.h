@@ -290,8 +290,22 @@ xc_extra_state_t xc_nodes_state(const xc_nodes_t *nodes, size_t i);
  * wait until it equals the digest of the live node data. 0 for NULL. */
 unsigned long long xc_nodes_digest(const xc_nodes_t *nodes);
 
+/* Compiles the filled table into columns, one per key (issue 10): then
+ * xc_nodes_match() evaluates each leaf of a request as one loop over an
+ * array per key instead of walking every node's Extra, with the same
+ * result node for node (sem 3, 4).  Call it once the table is filled
+ * (xc_nodes_add() afterwards drops the columns).  The columns hold a
+ * reference to each node's Extra.  Returns 0, or -1 with `err` set
+ * (XC_E_NOMEM, XC_E_INVALID_ARG); the table then still works, uncompiled. */
+int xc_nodes_compile(xc_nodes_t *nodes, xc_error_t *err);
+
+/* Whether `nodes` is compiled (xc_nodes_compile). */
+bool xc_nodes_compiled(const xc_nodes_t *nodes);
+
 /* Evaluates `expr` against every node: matched[i] is set for node i
- * (`matched` has xc_nodes_count() entries).  Returns how many matched. */
+ * (`matched` has xc_nodes_count() entries), by the columns when the table
+ * is compiled, else node by node with xc_match().  Returns how many
+ * matched. */
 size_t xc_nodes_match(const xc_nodes_t *nodes, const xc_expr_t *expr,
 		      bool *matched);
 

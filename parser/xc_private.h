@@ -127,6 +127,9 @@ bool xc_text_to_number(const char *text, double *out);
 /* Sem 3.3: `text` read as a boolean. */
 bool xc_text_to_bool(const char *text);
 
+/* Sem 3.2: two numbers closer than this are equal (strictly). */
+#define XC_EPSILON 0.00001
+
 /* Sem 3.2: -1, 0 or 1 for node LT, EQ, GT value (NaN compares GT). */
 int xc_fuzzy_compare(double node, double value);
 
@@ -145,5 +148,24 @@ int xc_group_add(struct xc_expr *group, struct xc_expr *item);
 
 /* Writes the canonical text of `expr` to `out`. */
 void xc_format_to(FILE *out, const struct xc_expr *expr, bool top);
+
+/* ---- columns (columns.c): a node table compiled per key ---- */
+
+struct xc_columns;
+
+/* Compiles the Extras of `n` nodes (each may be NULL: no keys) into
+ * columns; each Extra gains a reference.  NULL when out of memory. */
+struct xc_columns *xc_columns_build(const xc_extra_t *const *extras, size_t n);
+
+/* Frees `cols` (may be NULL) and drops its references. */
+void xc_columns_destroy(struct xc_columns *cols);
+
+/* Evaluates `expr` for every node: out[i] (n bytes) is 1 when node i
+ * satisfies it, else 0, exactly as xc_match would say (sem 3, 4).
+ * Returns 0; 1 for a request nested more than 32 levels deep, which it
+ * leaves to the tree evaluator (its memory is one array per level); -1
+ * when out of memory.  `out` is undefined unless it returns 0. */
+int xc_columns_match(const struct xc_columns *cols, const struct xc_expr *expr,
+		     uint8_t *out);
 
 #endif /* XC_PRIVATE_H */

@@ -92,6 +92,123 @@ static void bench_table(void)
 	xc_nodes_destroy(t2);
 }
 
+/* The longest request the default limit allows (1024 bytes): OR groups
+ * of short leaves over the keys of columns_node(), ANDed. */
+static char *long_request(size_t *leaves)
+{
+	static const char *const leaf[] = {
+		"gpu=true", "mem>=512", "arch=x86_64", "load<0.5",
+		"ib_pod=2", "rack>3",	"ssd=nvme",    "mem<64",
+	};
+	char *s = calloc(1, 1100), *p = s;
+	size_t n = 0;
+
+	while (p - s < 1000) {
+		p += sprintf(p, "%s(%s|%s|%s)", p == s ? "" : "&", leaf[n % 8],
+			     leaf[(n + 3) % 8], leaf[(n + 5) % 8]);
+		n += 3;
+	}
+	*leaves = n;
+	return s;
+}
+
+/* Node i's Extra: 7 or 8 keys of every type. */
+static void columns_node(size_t i, char *buf, size_t size)
+{
+	static const char *const arch[] = { "x86_64", "aarch64", "ppc64le" };
+
+	snprintf(
+		buf, size,
+		"{\"gpu\": %s, \"mem\": %zu, \"arch\": \"%s\", \"load\": %.2f, "
+		"\"ib_pod\": %zu, \"rack\": %zu, \"ssd\": \"%s\"%s}",
+		i % 3 ? "true" : "false", (size_t)64 << (i % 5), arch[i % 3],
+		(double)(i % 100) / 100, i % 7, i / 40, i % 2 ? "nvme" : "sata",
+		i % 4 ? "" : ", \"fpga\": 1");
+}
+
+/* Evaluation over 10,000 and 100,000 nodes: the tree evaluator (each
+ * node's Extra walked) against the compiled columns, for a 6-leaf request
+ * and the longest one the default limit allows; the counts must agree. */
+static void bench_columns(void)
+{
+	size_t nleaves;
+	char *longest = long_request(&nleaves);
+	const char *reqs[2] = {
+		"gpu=true&mem>=512&(arch=x86_64|arch=aarch64)&load<0.5&ib_pod=2",
+		longest
+	};
+	char label[2][48];
+	size_t sizes[2] = { 10000, 100000 };
+
+	snprintf(label[0], sizeof(label[0]), "6 leaves");
+	snprintf(label[1], sizeof(label[1]), "%zu leaves, %zu bytes", nleaves,
+		 strlen(longest));
+	printf("columns: evaluation per pass over all nodes, tree vs columns (xc_nodes_compile):\n");
+	for (int si = 0; si < 2; si++) {
+		size_t count = sizes[si];
+		xc_nodes_t *t = xc_nodes_create(NULL);
+		bool *matched = calloc(count, sizeof(*matched));
+		char name[32], extra[192];
+		double t0, build;
+
+		for (size_t i = 0; i < count; i++) {
+			snprintf(name, sizeof(name), "n%zu", i + 1);
+			columns_node(i, extra, sizeof(extra));
+			xc_nodes_add(t, name, extra, NULL, NULL);
+		}
+		for (int ri = 0; ri < 2; ri++) {
+			xc_expr_t *e = xc_parse(reqs[ri], NULL, NULL);
+			size_t ntree = 0, ncol = 0;
+			int reps = 0;
+			double tree, col;
+
+			if (!e) {
+				printf("         cannot parse the request\n");
+				continue;
+			}
+			if (xc_nodes_compiled(
+				    t)) { /* a fresh, uncompiled table */
+				xc_nodes_destroy(t);
+				t = xc_nodes_create(NULL);
+				for (size_t i = 0; i < count; i++) {
+					snprintf(name, sizeof(name), "n%zu",
+						 i + 1);
+					columns_node(i, extra, sizeof(extra));
+					xc_nodes_add(t, name, extra, NULL,
+						     NULL);
+				}
+			}
+			t0 = now();
+			do {
+				ntree = xc_nodes_match(t, e, matched);
+				reps++;
+			} while (now() - t0 < 0.3);
+			tree = (now() - t0) / reps;
+			t0 = now();
+			xc_nodes_compile(t, NULL);
+			build = now() - t0;
+			reps = 0;
+			t0 = now();
+			do {
+				ncol = xc_nodes_match(t, e, matched);
+				reps++;
+			} while (now() - t0 < 0.3);
+			col = (now() - t0) / reps;
+			printf("         %6zu nodes, %-24s tree %8.3f ms (%6.1f ns/node)   columns %7.3f ms (%5.2f ns/node)   %5.0fx   %zu match%s\n",
+			       count, label[ri], tree * 1e3, tree * 1e9 / count,
+			       col * 1e3, col * 1e9 / count, tree / col, ncol,
+			       ncol == ntree ? "" : "  MISMATCH");
+			if (ri == 0)
+				printf("         %6zu nodes: columns built in %.1f ms\n",
+				       count, build * 1e3);
+			xc_expr_destroy(e);
+		}
+		free(matched);
+		xc_nodes_destroy(t);
+	}
+	free(longest);
+}
+
 /* A request of about `size` bytes: `k=v&` leaves in nested groups. */
 static char *big_request(size_t size)
 {
@@ -268,6 +385,7 @@ int main(void)
 	bench_parse();
 	bench_eval();
 	bench_table();
+	bench_columns();
 	bench_large();
 	bench_stack();
 	return 0;

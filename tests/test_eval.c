@@ -29,6 +29,60 @@ ROW_TEST(eval, rows, struct eval_row, eval_rows)
 	xc_expr_destroy(e);
 }
 
+/* The columns of a compiled table (xc_nodes_compile) agree with xc_match
+ * on every row, the row's node alone in its table. */
+ROW_TEST(eval, rows_by_columns, struct eval_row, eval_rows)
+{
+	xc_expr_t *e = xc_parse(row->request, NULL, NULL);
+	xc_nodes_t *t = xc_nodes_create(NULL);
+	bool matched[1];
+
+	cr_assert_eq(xc_nodes_add(t, "n1", row->extra, NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_compile(t, NULL), 0);
+	cr_assert(xc_nodes_compiled(t));
+	cr_assert_eq(xc_nodes_match(t, e, matched), row->match ? 1 : 0,
+		     "%s against %s", row->request,
+		     row->extra ? row->extra : "(unset)");
+	xc_nodes_destroy(t);
+	xc_expr_destroy(e);
+}
+
+/* One table with the node of every row (so each key's column mixes types
+ * and many strings), every row's request: the columns agree with xc_match
+ * for every request and every node. */
+Test(eval, every_request_every_node_by_columns)
+{
+	size_t n = ROWS(eval_rows), checked = 0;
+	xc_nodes_t *t = xc_nodes_create(NULL);
+	bool *matched = calloc(n, sizeof(*matched));
+
+	for (size_t i = 0; i < n; i++)
+		cr_assert_geq(
+			xc_nodes_add(t, "n", eval_rows[i].extra, NULL, NULL),
+			0);
+	cr_assert_eq(xc_nodes_compile(t, NULL), 0);
+	for (size_t r = 0; r < n; r++) {
+		xc_expr_t *e = xc_parse(eval_rows[r].request, NULL, NULL);
+		size_t count = xc_nodes_match(t, e, matched), want = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			bool m = xc_match(e, xc_nodes_extra(t, i));
+
+			cr_assert_eq(matched[i], m, "'%s' against %s",
+				     eval_rows[r].request,
+				     eval_rows[i].extra ? eval_rows[i].extra
+							: "(unset)");
+			want += m;
+			checked++;
+		}
+		cr_assert_eq(count, want);
+		xc_expr_destroy(e);
+	}
+	cr_assert_eq(checked, n * n);
+	free(matched);
+	xc_nodes_destroy(t);
+}
+
 Test(eval, extra_states)
 {
 	xc_limits_t small = { .max_extra_length = 8 };

@@ -1,13 +1,26 @@
 /*
  * fuzz_eval.c - evaluating a request against arbitrary node Extra bytes.
  * Input: the request, a newline, then the Extra bytes.  Properties: no
- * crash, no leak; the node table and explain agree with xc_match.
+ * crash, no leak; the node table and explain agree with xc_match; so do
+ * the table's columns (xc_nodes_compile), with the node among others whose
+ * values of the same keys have other types and strings.
  */
 #include <string.h>
 
 #include "../cases.h"
 #include "fuzz.h"
 #include "xc.h"
+
+/* Nodes beside the fuzzed one in a compiled table: the request's keys
+ * meet every type and other strings in the same column. */
+static const char *const neighbours[] = {
+	DOC_NODE,
+	"{\"a\":\"x\",\"b\":\"\",\"c\":\"zz\",\"foo\":1,\"zed\":\"23\"}",
+	"{\"a\":true,\"b\":1e400,\"c\":null,\"foo\":false,\"zed\":[1]}",
+	"{\"a\":-5,\"b\":\"bar\",\"c\":{},\"foo\":\"baz\",\"zed\":0}",
+	NULL,
+	"not json",
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -21,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	xc_nodes_t *t;
 	xc_expr_t *e;
 	xc_extra_t *x;
-	bool m, matched[1];
+	bool m, matched[1], many[8];
 	char *why;
 
 	e = xc_parse(request, NULL, NULL);
@@ -42,6 +55,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(xc_nodes_add(t, "n1", elen ? extra : NULL, NULL, NULL) ==
 		      0);
 		CHECK(xc_nodes_match(t, e, matched) == (size_t)m);
+		CHECK(xc_nodes_compile(t, NULL) == 0);
+		CHECK(xc_nodes_match(t, e, matched) == (size_t)m);
+		xc_nodes_destroy(t);
+		t = xc_nodes_create(NULL);
+		for (size_t i = 0; i < sizeof(neighbours) / sizeof(*neighbours);
+		     i++)
+			CHECK(xc_nodes_add(t, "n", neighbours[i], NULL, NULL) >=
+			      0);
+		CHECK(xc_nodes_add(t, "x", elen ? extra : NULL, NULL, NULL) ==
+		      0);
+		CHECK(xc_nodes_compile(t, NULL) == 0);
+		xc_nodes_match(t, e, many);
+		for (size_t i = 0; i < xc_nodes_count(t); i++)
+			CHECK(many[i] == xc_match(e, xc_nodes_extra(t, i)));
 		xc_nodes_destroy(t);
 	}
 	xc_extra_destroy(x);
