@@ -159,6 +159,7 @@ struct draft {
 	size_t nstrs, capstrs;
 };
 
+/* Frees a draft's arrays and clears it (so freeing it again is safe). */
 static void draft_free(struct draft *d)
 {
 	free(d->cls);
@@ -166,6 +167,7 @@ static void draft_free(struct draft *d)
 	free(d->sid);
 	free(d->strs);
 	strmap_free(&d->strings);
+	memset(d, 0, sizeof(*d));
 }
 
 static void column_free(struct column *c)

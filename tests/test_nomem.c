@@ -360,6 +360,43 @@ static int op_nodes(void)
 	return r;
 }
 
+/* Compiling a table into columns, and matching by them: a failed
+ * allocation in xc_nodes_compile is XC_E_NOMEM; one in the match falls
+ * back to the tree evaluator, with the same result. */
+static int op_columns(void)
+{
+	xc_nodes_t *t = xc_nodes_create(NULL);
+	xc_expr_t *e;
+	xc_error_t err;
+	bool matched[3];
+	int r = 0;
+
+	if (!t)
+		return 1;
+	if (xc_nodes_add(t, "n1", "{\"a\": \"x\", \"b\": 3, \"c\": true}", NULL,
+			 &err) < 0 ||
+	    xc_nodes_add(t, "n2", "{\"a\": \"y\", \"b\": 1.5, \"c\": true}",
+			 NULL, &err) < 0 ||
+	    xc_nodes_add(t, "n3", "{\"a\": 1, \"c\": false}", NULL, &err) < 0) {
+		xc_nodes_destroy(t);
+		return err.code == XC_E_NOMEM ? 1 : -1;
+	}
+	if (xc_nodes_compile(t, &err) < 0) {
+		xc_nodes_destroy(t);
+		return err.code == XC_E_NOMEM ? 1 : -1;
+	}
+	if (!(e = xc_parse("(a=x|b>=2)&c=true", NULL, &err))) {
+		xc_nodes_destroy(t);
+		return err.code == XC_E_NOMEM ? 1 : -1;
+	}
+	if (xc_nodes_match(t, e, matched) != 1 || !matched[0] || matched[1] ||
+	    matched[2])
+		r = -1;
+	xc_expr_destroy(e);
+	xc_nodes_destroy(t);
+	return r;
+}
+
 static int to_flux_fn(const xc_expr_t *e)
 {
 	xc_error_t err;
@@ -410,6 +447,7 @@ Test(nomem, every_allocation)
 	total += every_allocation_fails("render", op_render);
 	total += every_allocation_fails("extra", op_extra);
 	total += every_allocation_fails("nodes", op_nodes);
+	total += every_allocation_fails("columns", op_columns);
 	total += every_allocation_fails("to-flux", op_to_flux);
 	total += every_allocation_fails("from-flux", op_from_flux_text);
 	printf("nomem: %ld allocations failed in all, each cleanly; %ld inside json-c not failed\n",
