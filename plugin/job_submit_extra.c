@@ -126,6 +126,8 @@ static bool load_nodes(struct refresher *r)
 {
 	node_info_msg_t *msg = NULL;
 	xc_nodes_t *fresh, *old;
+	struct timespec t0, t1;
+	xc_error_t cerr;
 	char ebuf[256], why[96];
 	size_t anew = 0;
 
@@ -172,6 +174,14 @@ static bool load_nodes(struct refresher *r)
 				xc_extra_state_explain(st, &r->cfg.limits, why,
 						       sizeof(why)));
 	}
+	/* Columns per key: job_submit() then evaluates a request in one pass
+	 * per leaf (without them, node by node: slower, same result). */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (xc_nodes_compile(fresh, &cerr) < 0)
+		slurm_error(
+			"%s: cannot compile the node table (%s): requests are evaluated node by node",
+			plugin_type, cerr.message);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pthread_mutex_lock(&r->lock);
 	old = r->table;
 	r->table = fresh;
@@ -181,9 +191,11 @@ static bool load_nodes(struct refresher *r)
 	xc_free_node_info_msg(msg);
 	/* The live count is the load test's proof that nothing leaks. */
 	slurm_verbose(
-		"%s: node table: %zu nodes, %zu read anew, digest %016llx; library objects live: %ld",
+		"%s: node table: %zu nodes, %zu read anew, digest %016llx; library objects live: %ld; compiled in %.1f ms",
 		plugin_type, xc_nodes_count(fresh), anew,
-		xc_nodes_digest(fresh), xc_live_objects());
+		xc_nodes_digest(fresh), xc_live_objects(),
+		(double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+			(double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 	return true;
 }
 

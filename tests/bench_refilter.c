@@ -44,6 +44,7 @@ static xc_nodes_t *make_table(size_t changed, const xc_nodes_t *prev)
 				i / 40, i % 5 ? "x86_64" : "aarch64");
 		xc_nodes_add(t, name, extra, prev, NULL);
 	}
+	xc_nodes_compile(t, NULL); /* as the plugin's thread does */
 	return t;
 }
 
