@@ -90,5 +90,22 @@ scontrol release "$id"
 expect "the released job completed" "$(wait_job "$id")" COMPLETED
 expect_in "  on a node that satisfies the new request" "$(field "$id" NodeList)" n1 n4
 
+# Slurm 23.11 still takes jobs from 22.05 clients, whose --extra is the
+# SPANK option: the plugin hands the request over to Slurm as the job's
+# extra.  Run when the system's Slurm is a 22.05 with spank_extra.so.
+old=/usr/bin/sbatch
+if slurm_at_least 23 11 && ! slurm_at_least 24 5 && [ -x "$old" ] &&
+	"$old" --version | grep -q '^slurm 22\.05' &&
+	ls /usr/lib/*/slurm-wlm/spank_extra.so >/dev/null 2>&1; then
+	echo "# a 22.05 client's --extra (the SPANK option) is handed to Slurm"
+	id=$("$old" --parsable -o /dev/null --extra 'gpu=true&mem>=512' --wrap hostname 2>&1)
+	expect "accepted from $("$old" --version)" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+	expect "the job's Extra is the request" "$(field "$id" Extra)" "gpu=true&mem>=512"
+	expect "completed" "$(wait_job "$id")" COMPLETED
+	expect_in "on a node that satisfies it" "$(field "$id" NodeList)" n1 n4
+	out=$("$old" --extra 'a=1)' --wrap hostname 2>&1)
+	expect_has "an invalid one is refused in the 22.05 client" "$out" "--extra: unmatched ')' (column 4)"
+fi
+
 alive "all of the above"
 summary slurm-filter
