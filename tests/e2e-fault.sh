@@ -83,11 +83,16 @@ for req in 'k=%s%n%x%p' '%s%n%x%p' 'a=1&%n%n%n' '$(reboot)`id`;|x' 'a=1&&b' "k=$
 	*) not_ok "handled: ${req:0:40}" "$out" ;;
 	esac
 done
-expect "format directives never reach the log raw" "$(grep -c '%s%n%x%p\|%n%n%n' "$LOG")" 0
+# The plugin's own lines: Slurm quotes job fields itself, through its own
+# "%s" (`_update_job: setting admin_comment to ... request=k=%s%n%x%p`
+# when the thread updates a job's AdminComment, which depends on timing).
+plugin_lines() { grep -a 'job_submit/extra' "$LOG"; }
+raw=$(plugin_lines | grep -a '%s%n%x%p\|%n%n%n')
+expect "format directives never reach the plugin's log lines raw" "$raw" ""
 expect_has "an invalid one is logged escaped" "$(cat "$LOG")" \
 	"invalid request '\x25s\x25n\x25x\x25p': comparison operator expected after key '\x25s\x25n\x25x\x25p'"
-expect "no control byte in the log" "$(grep -caP '[\x01-\x08\x0b-\x1f\x7f]' "$LOG")" 0
-expect "no byte >= 0x80 from requests in the log" "$(grep -caP '[\x80-\xff]' "$LOG")" 0
+expect "no control byte in the plugin's log lines" "$(plugin_lines | grep -caP '[\x01-\x08\x0b-\x1f\x7f]')" 0
+expect "no byte >= 0x80 from requests in the plugin's log lines" "$(plugin_lines | grep -caP '[\x80-\xff]')" 0
 alive "hostile requests"
 scancel -u root
 wait_for 20 queue_empty || not_ok "scancel emptied the queue within 20 s"

@@ -95,7 +95,7 @@ expect_in "  on a node that satisfies the new request" "$(field "$id" NodeList)"
 # extra.  Run when the system's Slurm is a 22.05 with spank_extra.so.
 old=/usr/bin/sbatch
 if slurm_at_least 23 11 && ! slurm_at_least 24 5 && [ -x "$old" ] &&
-	"$old" --version | grep -q '^slurm 22\.05' &&
+	"$old" --version | grep -qE '^slurm(-wlm)? 22\.05' &&
 	ls /usr/lib/*/slurm-wlm/spank_extra.so >/dev/null 2>&1; then
 	echo "# a 22.05 client's --extra (the SPANK option) is handed to Slurm"
 	id=$("$old" --parsable -o /dev/null --extra 'gpu=true&mem>=512' --wrap hostname 2>&1)
