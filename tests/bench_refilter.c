@@ -79,8 +79,63 @@ static void round_once(const char *what, const xc_nodes_t *table,
 	xc_job_updates_free(u, n);
 }
 
+static double ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* What job_submit() does for one submission with `count` nodes: evaluate
+ * the request (compiled table) and build the job's excluded nodes
+ * (xc_filter_compute, through Slurm's hostlist functions). */
+static void submission(size_t count)
+{
+	xc_nodes_t *t = xc_nodes_create(NULL);
+	xc_expr_t *e = xc_parse(
+		"gpu=true&mem>=512&(arch=x86_64|arch=aarch64)&rack<100", NULL,
+		NULL);
+	bool *matched = calloc(count, sizeof(*matched));
+	char name[32], extra[160];
+	double t0, t_match, t_filter;
+	struct xc_filter f;
+	size_t n = 0;
+	int reps = 20;
+
+	for (size_t i = 0; i < count; i++) {
+		snprintf(name, sizeof(name), "n%zu", i + 1);
+		snprintf(
+			extra, sizeof(extra),
+			"{\"gpu\": %s, \"mem\": %zu, \"rack\": %zu, \"arch\": \"%s\"}",
+			i % 3 ? "true" : "false", 256 * (i % 16), i / 40,
+			i % 5 ? "x86_64" : "aarch64");
+		xc_nodes_add(t, name, extra, NULL, NULL);
+	}
+	xc_nodes_compile(t, NULL);
+	t0 = ms_now();
+	for (int r = 0; r < reps; r++)
+		n = xc_nodes_match(t, e, matched);
+	t_match = (ms_now() - t0) / reps;
+	t0 = ms_now();
+	for (int r = 0; r < reps; r++) {
+		xc_filter_compute(t, matched, "", NULL, &f);
+		if (r < reps - 1)
+			xc_filter_free(&f);
+	}
+	t_filter = (ms_now() - t0) / reps;
+	printf("submission: %6zu nodes (%zu match): evaluate %.3f ms, excluded nodes %.3f ms (%zu bytes)\n",
+	       count, n, t_match, t_filter, f.exc ? strlen(f.exc) : 0);
+	xc_filter_free(&f);
+	free(matched);
+	xc_expr_destroy(e);
+	xc_nodes_destroy(t);
+}
+
 int main(void)
 {
+	submission(10000);
+	submission(100000);
 	job_info_msg_t msg = { 0 };
 	xc_nodes_t *t0, *t1;
 	char request[128];
