@@ -42,11 +42,22 @@ struct xc_filter {
 
 /* Computes the filter of a job from `matched` (xc_nodes_match() of its
  * request over `table`), the user's own excluded nodes `user_exc` and the
- * job's required nodes `req` (hostlists; NULL or "" for none).  Returns 0,
- * or -1 when a hostlist cannot be read or memory runs out. */
+ * job's required nodes `req` (hostlists; NULL or "" for none).  On a
+ * compiled table (xc_nodes_compile) the excluded nodes are written in one
+ * pass in table order (xc_nodes_hostlist), and the user's and required
+ * hostlists are looked up by name; otherwise, or when the user excluded a
+ * node the table does not know, it is xc_filter_compute_slurm().  Returns
+ * 0, or -1 when a hostlist cannot be read or memory runs out. */
 int xc_filter_compute(const xc_nodes_t *table, const bool *matched,
 		      const char *user_exc, const char *req,
 		      struct xc_filter *f);
+
+/* The same with Slurm's hostlist functions alone: the user's exclusions,
+ * then each excluded node pushed, then sorted and ranged by Slurm.  The
+ * reference the tests hold xc_filter_compute() to. */
+int xc_filter_compute_slurm(const xc_nodes_t *table, const bool *matched,
+			    const char *user_exc, const char *req,
+			    struct xc_filter *f);
 
 /* The status words of a job's state for a filter (malloc'd), e.g.
  * "2 of 4 nodes satisfy the request". */

@@ -360,9 +360,10 @@ static int op_nodes(void)
 	return r;
 }
 
-/* Compiling a table into columns, and matching by them: a failed
- * allocation in xc_nodes_compile is XC_E_NOMEM; one in the match falls
- * back to the tree evaluator, with the same result. */
+/* Compiling a table into columns, matching by them, writing a hostlist: a
+ * failed allocation in xc_nodes_compile is XC_E_NOMEM; one in the match
+ * falls back to the tree evaluator, with the same result; the hostlist is
+ * NULL. */
 static int op_columns(void)
 {
 	xc_nodes_t *t = xc_nodes_create(NULL);
@@ -390,8 +391,15 @@ static int op_columns(void)
 		return err.code == XC_E_NOMEM ? 1 : -1;
 	}
 	if (xc_nodes_match(t, e, matched) != 1 || !matched[0] || matched[1] ||
-	    matched[2])
+	    matched[2]) {
 		r = -1;
+	} else {
+		bool all[3] = { true, true, true };
+		char *h = xc_nodes_hostlist(t, all);
+
+		r = !h ? 1 : strcmp(h, "n[1-3]") == 0 ? 0 : -1;
+		free(h);
+	}
 	xc_expr_destroy(e);
 	xc_nodes_destroy(t);
 	return r;
