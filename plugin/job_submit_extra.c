@@ -550,6 +550,7 @@ static xc_expr_t *parse_or_refuse(const char *request, uint32_t uid,
 
 int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
+	struct timespec t0, t1;
 	struct xc_job_state st = { 0 };
 	const char *request;
 	xc_expr_t *expr;
@@ -558,6 +559,7 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 
 	if (!job_desc || !(request = job_request(job_desc)))
 		return SLURM_SUCCESS;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!current)
 		return refuse(
 			err_msg, SLURM_ERROR,
@@ -588,14 +590,18 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				  true, err_msg);
 		pthread_mutex_unlock(&current->lock);
 	}
-	if (rc == SLURM_SUCCESS)
-		slurm_verbose("%s: uid %u: '%s': %s; excluded %s%s",
+	if (rc == SLURM_SUCCESS) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		slurm_verbose("%s: uid %u: '%s': %s; excluded %s%s (%.3f ms)",
 			      plugin_type, submit_uid,
 			      xc_escape(request, ebuf, sizeof(ebuf)), st.status,
 			      job_desc->exc_nodes && *job_desc->exc_nodes
 				      ? job_desc->exc_nodes
 				      : "none",
-			      st.held ? "; held until it is re-filtered" : "");
+			      st.held ? "; held until it is re-filtered" : "",
+			      (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+				      (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	}
 	xc_job_state_free(&st);
 	xc_expr_destroy(expr);
 	return rc;

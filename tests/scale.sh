@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# scale.sh [NODES] - what job_submit/extra adds to a submission on a real
+# slurmctld with NODES nodes (default 10000), printed, never asserted.
+#
+# A second controller of its own (state in $XC_SCALE_STATE, default
+# /var/lib/slurm-extra-scale; port 16818) whose nodes are defined in
+# slurm.conf without any slurmd: they are DOWN from the start and, with
+# SlurmdTimeout=0, never pinged (Slurm 22.05 pings every UNKNOWN node at
+# start, and with 50,000 of them ran out of threads).  Every node gets an
+# Extra of 7 or 8 keys, in blocks of 100 nodes alike.  Then held batch
+# jobs are submitted in turn without --extra, with a 6-leaf request, and
+# with the longest request the default limit allows (about 1016 bytes), and
+# the median time slurmctld spent on each kind is printed (the usec= of its
+# submit RPC log line): the difference is the plugin's.
+# Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
+# cluster tests); needs root and tests/slurm-helper (make check).
+set -uo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NODES=${1:-10000}
+ROUNDS=${XC_SCALE_ROUNDS:-40}
+export XC_STATE=${XC_SCALE_STATE:-/var/lib/slurm-extra-scale}
+export SLURM_CONF="$XC_STATE/slurm.conf"
+. "$SRC/tests/cluster-lib.sh"
+
+[ "$(id -u)" = 0 ] || { echo "scale.sh: run as root" >&2; exit 2; }
+[ -x "$HELPER" ] || { echo "scale.sh: run make check first (tests/slurm-helper)" >&2; exit 2; }
+
+stop() {
+	local pid
+	pid=$(cat "$XC_STATE/slurmctld.pid" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+	kill -9 "$pid" 2>/dev/null
+}
+stop
+rm -rf "$XC_STATE"
+mkdir -p "$XC_STATE"/{ctld,log}
+cat >"$SLURM_CONF" <<EOF
+# Written by slurm-extra's tests/scale.sh
+ClusterName=xcscale
+SlurmctldHost=localhost
+SlurmctldPort=16818
+SlurmUser=root
+AuthType=auth/munge
+StateSaveLocation=$XC_STATE/ctld
+SlurmctldPidFile=$XC_STATE/slurmctld.pid
+SlurmctldLogFile=$XC_STATE/log/slurmctld.log
+SlurmctldDebug=verbose
+SlurmdTimeout=0
+ReturnToService=0
+MaxJobCount=200000
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+MpiDefault=none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+JobSubmitPlugins=extra
+PlugStackConfig=$XC_STATE/plugstack.conf
+NodeName=s[1-$NODES] NodeAddr=127.0.0.1 CPUs=1 State=DOWN
+PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+echo "required spank_extra.so" >"$XC_STATE/plugstack.conf"
+: >"$XC_STATE/mpi.conf"
+: >"$XC_STATE/acct_gather.conf"
+printf 'RefreshInterval=1\n' >"$XC_STATE/extra.conf"
+[ "${XC_KEEP:-0}" = 1 ] || trap stop EXIT
+
+t0=$(date +%s)
+slurmctld -c -i || exit 1
+wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "slurmctld did not answer"; exit 1; }
+printf 'slurmctld up with %d nodes in %d s (%s)\n' "$NODES" $(($(date +%s) - t0)) "$(scontrol --version)"
+
+# Extra for every node: 1000 blocks of nodes alike (1 node each at 1,000
+# nodes, 100 at 100,000).
+t0=$(date +%s)
+size=$(((NODES + 999) / 1000))
+for ((b = 0; b * size < NODES; b++)); do
+	lo=$((b * size + 1)) hi=$(((b + 1) * size))
+	[ "$hi" -gt "$NODES" ] && hi=$NODES
+	arch=(x86_64 aarch64 ppc64le)
+	extra=$(printf '{"gpu":%s,"mem":%d,"arch":"%s","load":%s,"ib_pod":%d,"rack":%d,"ssd":"%s"%s}' \
+		"$([ $((b % 3)) = 0 ] && echo false || echo true)" $((64 << (b % 5))) "${arch[b % 3]}" \
+		"0.$((b % 10))" $((b % 7)) $((b / 4)) "$([ $((b % 2)) = 0 ] && echo sata || echo nvme)" \
+		"$([ $((b % 4)) = 0 ] && echo ',"fpga":1')")
+	scontrol update nodename="s[$lo-$hi]" extra="$extra" || exit 1
+done
+wait_refresh
+printf 'Extra set on %d nodes in %d s; the plugin loaded them: %s\n' "$NODES" $(($(date +%s) - t0)) \
+	"$(grep -oP 'node table: \K.*' "$LOG" | tail -1)"
+
+six='gpu=true&mem>=512&(arch=x86_64|arch=aarch64)&load<0.5&ib_pod=2'
+long=$(
+	s='' n=0
+	leaves=('gpu=true' 'mem>=512' 'arch=x86_64' 'load<0.5' 'ib_pod=2' 'rack>3' 'ssd=nvme' 'mem<64')
+	while :; do
+		next="${leaves[n % 8]}|${leaves[(n + 3) % 8]}|${leaves[(n + 5) % 8]}"
+		add="${s:+&}($next)"
+		[ $((${#s} + ${#add})) -gt 1016 ] && break
+		s+=$add n=$((n + 3))
+	done
+	printf '%s' "$s"
+)
+# Each submission's time in slurmctld (the usec its RPC logs), by kind;
+# "exclude" is a job without --extra given the ExcNodeList the plugin
+# gives the 6-leaf request: what Slurm itself spends on those exclusions.
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+: >"$XC_STATE/kinds"
+id=$(sbatch --parsable -H -o /dev/null --extra "$six" --wrap true)
+six_exc=$(field "$id" ExcNodeList)
+scancel "$id"
+for ((r = 0; r < ROUNDS; r++)); do
+	id=$(sbatch --parsable -H -o /dev/null --exclude "$six_exc" --wrap true) && echo "$id exclude" >>"$XC_STATE/kinds"
+	id=$(sbatch --parsable -H -o /dev/null --wrap true) && echo "$id none" >>"$XC_STATE/kinds"
+	id=$(sbatch --parsable -H -o /dev/null --extra "$six" --wrap true) && echo "$id six" >>"$XC_STATE/kinds"
+	id=$(sbatch --parsable -H -o /dev/null --extra "$long" --wrap true) && echo "$id long" >>"$XC_STATE/kinds"
+done
+grep -oP '_slurm_rpc_submit_batch_job: JobId=\K[0-9]+ .*usec=[0-9]+' "$LOG" |
+	awk '{sub(/.*usec=/, "", $NF); print $1, $NF}' >"$XC_STATE/usec"
+usec_of() { awk -v k="$1" 'NR == FNR {u[$1] = $2; next} $2 == k && ($1 in u) {print u[$1]}' "$XC_STATE/usec" "$XC_STATE/kinds" | median; }
+none=$(usec_of none) six_t=$(usec_of six) long_t=$(usec_of long) exc_t=$(usec_of exclude)
+leaves() { echo $(($(tr -cd '&|' <<<"$1" | wc -c) + 1)); }
+row() { awk -v l="$1" -v t="$2" -v b="$none" -v w="${3:-added}" 'BEGIN {printf "  %-38s %7.2f ms", l, t / 1000; if (b != t) printf "   %s: %+.2f ms", w, (t - b) / 1000; print ""}'; }
+printf '%d nodes, %d rounds, %d jobs accepted; median time in slurmctld per submission (its usec=):\n' \
+	"$NODES" "$ROUNDS" "$(squeue -h | wc -l)"
+row "without --extra" "$none"
+row "$(leaves "$six") leaves ($(printf %s "$six" | wc -c) bytes)" "$six_t"
+row "$(leaves "$long") leaves ($(printf %s "$long" | wc -c) bytes)" "$long_t"
+row "no --extra, --exclude that ExcNodeList" "$exc_t" "Slurm alone"
+# The plugin's own part: job_submit() logs how long it took.
+own=$(grep -oP 'job_submit/extra: uid [0-9]+: .*\(\K[0-9.]+(?= ms\)$)' "$LOG" | median)
+printf '  of which job_submit/extra itself (its log lines): %s ms; the rest is Slurm reading the ExcNodeList\n' "$own"
+six_id=$(awk '$2 == "six" {print $1; exit}' "$XC_STATE/kinds")
+long_id=$(awk '$2 == "long" {print $1; exit}' "$XC_STATE/kinds")
+printf '  ExcNodeList: %d bytes (6 leaves), %d bytes (long request)\n' \
+	"$(field "$six_id" ExcNodeList | tr -d '\n' | wc -c)" "$(field "$long_id" ExcNodeList | tr -d '\n' | wc -c)"
+printf '  the 6-leaf request: %s\n' "$(scontrol show job "$six_id" | grep -oP '[0-9]+ of [0-9]+ nodes satisfy' || true)"
