@@ -108,15 +108,35 @@ expect "no job lost over reconfigure" "$(squeue -h -t all | wc -l)" "$before"
 if slurm_at_least 23 11; then wait_refresh "$mark"; else wait_refresh; fi
 job_on "filtering works after reconfigure" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
 
+# wait_reconfigured FROM N: from 23.11, where `scontrol reconfigure`
+# starts a new slurmctld, waits (30 s at most) until the plugin's init has
+# run N times after log line FROM and slurmctld answers: the new process
+# is up.  Slurm 25.05.8 itself dies (a worker thread calls a NULL pointer)
+# when a second reconfigure reaches the new process while it starts, with
+# no job_submit plugin at all; that is not what this test is about.
+wait_reconfigured() {
+	local from=$1 n=$2
+	slurm_at_least 23 11 || return 0
+	wait_for 30 eval '[ "$(plugin_inits_since "$from")" -ge "$n" ]' &&
+		wait_for 30 eval 'scontrol ping 2>/dev/null | grep -q UP'
+}
+reconfigure_once() {
+	scontrol reconfigure
+	wait_reconfigured "$@"
+}
+
 echo "# reconfigure that reloads the plugins (fini and init) with jobs queued"
 before=$(squeue -h -t all | wc -l)
 mark=$(log_lines) # the reloaded plugin loads the node data anew
+k=0
 for plugins in extra,all_partitions extra; do
 	sed -i "s/^JobSubmitPlugins=.*/JobSubmitPlugins=$plugins/" "$SLURM_CONF"
 	t0=$(date +%s%N)
 	scontrol reconfigure
 	expect "reconfigure to $plugins returned within 5 s" \
 		"$(( ($(date +%s%N) - t0) / 1000000000 < 5 ))" 1
+	k=$((k + 1))
+	wait_reconfigured "$mark" "$k"
 done
 alive "plugin reload"
 expect "no job lost over the plugin reloads" "$(squeue -h -t all | wc -l)" "$before"
@@ -137,10 +157,12 @@ echo "# 20 plugin reloads while the thread loads large node data"
 { printf '{"gpu":true,"mem":1024,"pad":"'; head -c 60000 /dev/zero | tr '\0' x; printf '"}'; } >"$TMP/60k.json"
 for n in n1 n2 n3 n4; do "$HELPER" set-extra "$n" "$TMP/60k.json"; done
 mark=$(log_lines)
+k=0
 for i in $(seq 10); do
 	for plugins in extra,all_partitions extra; do
 		sed -i "s/^JobSubmitPlugins=.*/JobSubmitPlugins=$plugins/" "$SLURM_CONF"
-		scontrol reconfigure
+		k=$((k + 1))
+		reconfigure_once "$mark" "$k"
 		# a random gap, so that reloads fall at every point of a
 		# refresh (the load being tested, not a wait)
 		sleep "0.$((RANDOM % 10))"
