@@ -55,6 +55,13 @@ count_unit() {
 		passed=$((passed + p))
 		failed=$((failed + t - p))
 		[ -n "$line" ] || failed=$((failed + 1))
+		# every test passed but the program failed (a leak found at
+		# exit by the sanitizers): one failure more
+		if [ -n "$line" ] && [ "$p" = "$t" ] &&
+			grep -q ':test-result: FAIL' "${log%.log}.trs" 2>/dev/null; then
+			printf '%-10s %-22s %s\n' "$label" "$(basename "$log" .log)" "FAILED at exit (see its log)"
+			failed=$((failed + 1))
+		fi
 	done
 	for log in "$dir"/tests/check-*.log; do
 		[ -f "$log" ] || continue
