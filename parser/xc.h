@@ -257,8 +257,9 @@ char *xc_explain(const xc_expr_t *expr, const xc_extra_t *extra);
 
 /* ------------------------------------------------------------ node table */
 
-/* A table of nodes (name and parsed Extra), in insertion order.  Opaque;
- * read-only once filled, so several threads may evaluate against it. */
+/* A table of nodes (name and parsed Extra), in insertion order.  Opaque.
+ * Several threads may evaluate against one table while nobody changes it
+ * (xc_nodes_add, xc_nodes_update, xc_nodes_compile). */
 typedef struct xc_nodes xc_nodes_t;
 
 /* Creates an empty table; `limits` (copied; NULL: defaults) bounds each
@@ -269,34 +270,55 @@ xc_nodes_t *xc_nodes_create(const xc_limits_t *limits);
 void xc_nodes_destroy(xc_nodes_t *nodes);
 
 /* Adds a node.  `name` is copied; `extra` is its Extra text as Slurm keeps
- * it (NULL for unset) and is read by xc_extra_load.  When `prev` (may be
- * NULL) holds a node of the same name at the same position with the same
- * Extra text, its parsed Extra is shared instead of read again.
- * Returns 1 when it was shared, 0 when parsed, or -1 with `err` set
- * (XC_E_NOMEM, XC_E_INVALID_ARG). */
+ * it (NULL for unset) and is read by xc_extra_load (the table keeps its
+ * length and 64-bit FNV-1a hash, not the text).  When `prev` (may be
+ * NULL; not compiled) holds a node of the same name at the same position
+ * with the same Extra text, its parsed Extra is shared instead of read
+ * again.  Returns 1 when it was shared, 0 when parsed, or -1 with `err`
+ * set (XC_E_NOMEM; XC_E_INVALID_ARG, also when `nodes` is compiled: a
+ * compiled table takes no more nodes). */
 int xc_nodes_add(xc_nodes_t *nodes, const char *name, const char *extra,
 		 const xc_nodes_t *prev, xc_error_t *err);
 
+/* Whether node `i` is named `name` and has the Extra text `extra` (NULL:
+ * unset), as far as the text's length and 64-bit hash tell: what a
+ * refresh asks of each node before it updates only those that changed.
+ * False for a NULL table or name, or `i` out of range. */
+bool xc_nodes_unchanged(const xc_nodes_t *nodes, size_t i, const char *name,
+			const char *extra);
+
+/* Node `i` has the Extra text `extra` (NULL: unset) from now on: read by
+ * xc_extra_load, and, on a compiled table, put in its columns in place,
+ * in time proportional to the node's keys and the table's columns, not to
+ * the number of nodes (issue 10).  Returns 1 when the text changed, 0
+ * when it is the same (nothing done), -1 with `err` set (XC_E_NOMEM,
+ * XC_E_INVALID_ARG for `i` out of range): the node is then unchanged. */
+int xc_nodes_update(xc_nodes_t *nodes, size_t i, const char *extra,
+		    xc_error_t *err);
+
 size_t xc_nodes_count(const xc_nodes_t *nodes);
 const char *xc_nodes_name(const xc_nodes_t *nodes, size_t i); /* borrowed */
-const xc_extra_t *
-xc_nodes_extra(const xc_nodes_t *nodes,
-	       size_t i); /* borrowed; NULL unless an object */
+/* Node i's parsed Extra (borrowed), NULL unless an object, and NULL once
+ * the table is compiled (the columns hold the values then). */
+const xc_extra_t *xc_nodes_extra(const xc_nodes_t *nodes, size_t i);
 xc_extra_state_t xc_nodes_state(const xc_nodes_t *nodes, size_t i);
 
 /* A 64-bit digest (FNV-1a) of the table's content: every node's name and
- * Extra text, in order.  Two tables built from the same node data have the
- * same digest: the plugin logs it at each refresh, and the cluster tests
- * wait until it equals the digest of the live node data. 0 for NULL. */
+ * the hash of its Extra text, in order.  Two tables of the same node data
+ * have the same digest, however they were built or updated: the plugin
+ * logs it at each refresh, and the cluster tests wait until it equals the
+ * digest of the live node data.  0 for NULL. */
 unsigned long long xc_nodes_digest(const xc_nodes_t *nodes);
 
 /* Compiles the filled table into columns, one per key (issue 10): then
  * xc_nodes_match() evaluates each leaf of a request as one loop over an
  * array per key instead of walking every node's Extra, with the same
- * result node for node (sem 3, 4).  Call it once the table is filled
- * (xc_nodes_add() afterwards drops the columns).  The columns hold a
- * reference to each node's Extra.  Returns 0, or -1 with `err` set
- * (XC_E_NOMEM, XC_E_INVALID_ARG); the table then still works, uncompiled. */
+ * result node for node (sem 3, 4), and xc_nodes_update() changes a node
+ * in place.  The parsed Extras are released (the columns hold what
+ * evaluation needs: about a quarter of the memory); xc_nodes_extra() is
+ * NULL afterwards.  Compiling a compiled table does nothing.  Returns 0,
+ * or -1 with `err` set (XC_E_NOMEM, XC_E_INVALID_ARG); the table then
+ * still works, uncompiled. */
 int xc_nodes_compile(xc_nodes_t *nodes, xc_error_t *err);
 
 /* Whether `nodes` is compiled (xc_nodes_compile). */
@@ -325,7 +347,8 @@ char *xc_nodes_hostlist(const xc_nodes_t *nodes, const bool *selected);
 /* Evaluates `expr` against every node: matched[i] is set for node i
  * (`matched` has xc_nodes_count() entries), by the columns when the table
  * is compiled, else node by node with xc_match().  Returns how many
- * matched. */
+ * matched.  On a compiled table, when memory runs out no node matches (a
+ * job then waits, the safe side; its next evaluation tries again). */
 size_t xc_nodes_match(const xc_nodes_t *nodes, const xc_expr_t *expr,
 		      bool *matched);
 

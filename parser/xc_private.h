@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "xc.h"
 
@@ -66,6 +67,27 @@ extern long xc_live;
 static inline void xc_live_add(long n)
 {
 	__atomic_add_fetch(&xc_live, n, __ATOMIC_RELAXED);
+}
+
+/* FNV-1a, 64 bits: of `n` bytes of `p`, continuing from `h` (start with
+ * XC_FNV_START).  The library's one hash: node names, column keys, the
+ * node table's digest and each node's Extra text. */
+#define XC_FNV_START 0xcbf29ce484222325ULL
+static inline uint64_t xc_hash(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* The same of a C string. */
+static inline uint64_t xc_hash_str(const char *s)
+{
+	return xc_hash(XC_FNV_START, s, strlen(s));
 }
 
 /* ---- lexer (lexer.c): one token of lookahead over the request ---- */
@@ -154,17 +176,24 @@ void xc_format_to(FILE *out, const struct xc_expr *expr, bool top);
 struct xc_columns;
 
 /* Compiles the Extras of `n` nodes (each may be NULL: no keys) into
- * columns; each Extra gains a reference.  NULL when out of memory. */
+ * columns, which keep copies of what they need (not the Extras).  NULL
+ * when out of memory. */
 struct xc_columns *xc_columns_build(const xc_extra_t *const *extras, size_t n);
 
-/* Frees `cols` (may be NULL) and drops its references. */
+/* Frees `cols` (may be NULL). */
 void xc_columns_destroy(struct xc_columns *cols);
 
+/* Node `i` (< the n built with) holds the values of `extra` (NULL: none)
+ * from now on, in every column; work in proportion to the node's keys and
+ * the table's columns, not to the nodes (but for a rare respacing of one
+ * column's codes).  Returns 0, or -1 when out of memory or `i` is out of
+ * range: the columns are then unchanged. */
+int xc_columns_set(struct xc_columns *cols, size_t i, const xc_extra_t *extra);
+
 /* Evaluates `expr` for every node: out[i] (n bytes) is 1 when node i
- * satisfies it, else 0, exactly as xc_match would say (sem 3, 4).
- * Returns 0; 1 for a request nested more than 32 levels deep, which it
- * leaves to the tree evaluator (its memory is one array per level); -1
- * when out of memory.  `out` is undefined unless it returns 0. */
+ * satisfies it, else 0, exactly as xc_match would say (sem 3, 4), at any
+ * depth of nesting (deep requests are evaluated a slice of nodes at a
+ * time).  Returns 0, or -1 when out of memory (`out` is then undefined). */
 int xc_columns_match(const struct xc_columns *cols, const struct xc_expr *expr,
 		     uint8_t *out);
 

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include "cases.h"
 #include "table.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,39 +48,221 @@ ROW_TEST(eval, rows_by_columns, struct eval_row, eval_rows)
 	xc_expr_destroy(e);
 }
 
-/* One table with the node of every row (so each key's column mixes types
- * and many strings), every row's request: the columns agree with xc_match
- * for every request and every node. */
-Test(eval, every_request_every_node_by_columns)
+/* The parsed Extra of every row's node, by xc_extra_load (the table
+ * keeps none once compiled). */
+static xc_extra_t **row_extras(void)
 {
-	size_t n = ROWS(eval_rows), checked = 0;
-	xc_nodes_t *t = xc_nodes_create(NULL);
+	size_t n = ROWS(eval_rows);
+	xc_extra_t **x = calloc(n, sizeof(*x));
+
+	cr_assert_not_null(x);
+	for (size_t i = 0; i < n; i++)
+		x[i] = xc_extra_load(
+			eval_rows[i].extra,
+			eval_rows[i].extra ? strlen(eval_rows[i].extra) : 0,
+			NULL, NULL, NULL);
+	return x;
+}
+
+static void free_extras(xc_extra_t **x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		xc_extra_destroy(x[i]);
+	free(x);
+}
+
+/* Every row's request against table `t`, whose node i has the Extra of
+ * row which[i]: the table agrees with xc_match on each; returns the
+ * pairs checked. */
+static size_t check_all(const xc_nodes_t *t, const size_t *which,
+			xc_extra_t *const *extras)
+{
+	size_t n = xc_nodes_count(t), checked = 0;
 	bool *matched = calloc(n, sizeof(*matched));
 
-	for (size_t i = 0; i < n; i++)
-		cr_assert_geq(
-			xc_nodes_add(t, "n", eval_rows[i].extra, NULL, NULL),
-			0);
-	cr_assert_eq(xc_nodes_compile(t, NULL), 0);
-	for (size_t r = 0; r < n; r++) {
+	cr_assert_not_null(matched);
+	for (size_t r = 0; r < ROWS(eval_rows); r++) {
 		xc_expr_t *e = xc_parse(eval_rows[r].request, NULL, NULL);
 		size_t count = xc_nodes_match(t, e, matched), want = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			bool m = xc_match(e, xc_nodes_extra(t, i));
+			bool m = xc_match(e, extras[which[i]]);
 
-			cr_assert_eq(matched[i], m, "'%s' against %s",
+			cr_assert_eq(matched[i], m,
+				     "'%s' against %s (node %zu)",
 				     eval_rows[r].request,
-				     eval_rows[i].extra ? eval_rows[i].extra
-							: "(unset)");
+				     eval_rows[which[i]].extra
+					     ? eval_rows[which[i]].extra
+					     : "(unset)",
+				     i);
 			want += m;
 			checked++;
 		}
 		cr_assert_eq(count, want);
 		xc_expr_destroy(e);
 	}
-	cr_assert_eq(checked, n * n);
 	free(matched);
+	return checked;
+}
+
+/* One table with the node of every row (so each key's column mixes types
+ * and many strings), every row's request: the columns agree with xc_match
+ * for every request and every node. */
+Test(eval, every_request_every_node_by_columns)
+{
+	size_t n = ROWS(eval_rows), *which = calloc(n, sizeof(*which));
+	xc_extra_t **extras = row_extras();
+	xc_nodes_t *t = xc_nodes_create(NULL);
+
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_geq(
+			xc_nodes_add(t, "n", eval_rows[i].extra, NULL, NULL),
+			0);
+		which[i] = i;
+	}
+	cr_assert_eq(xc_nodes_compile(t, NULL), 0);
+	cr_assert_null(xc_nodes_extra(t, 0), "compiled: no parsed Extra kept");
+	cr_assert_eq(check_all(t, which, extras), n * n);
+	free(which);
+	free_extras(extras, n);
+	xc_nodes_destroy(t);
+}
+
+/* A compiled table changed node by node (xc_nodes_update) stays exact:
+ * after each of many seeded rounds, each changing some nodes to another
+ * row's Extra (so values come and go from each column, and keys appear
+ * and vanish), every request agrees with xc_match on every node, and the
+ * table has the digest of one built anew from the same data. */
+Test(eval, columns_updated_in_place)
+{
+	size_t n = ROWS(eval_rows), *which = calloc(n, sizeof(*which));
+	xc_extra_t **extras = row_extras();
+	xc_nodes_t *t = xc_nodes_create(NULL);
+	unsigned seed = 12345;
+	size_t changed = 0, same = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		which[i] = (i * 7) % n;
+		cr_assert_geq(xc_nodes_add(t, "n", eval_rows[which[i]].extra,
+					   NULL, NULL),
+			      0);
+	}
+	cr_assert_eq(xc_nodes_compile(t, NULL), 0);
+	for (int round = 0; round < 12; round++) {
+		xc_nodes_t *fresh = xc_nodes_create(NULL);
+		size_t k = round == 0 ? 1 : 1 + (size_t)rand_r(&seed) % n;
+
+		for (size_t j = 0; j < k; j++) {
+			size_t i = (size_t)rand_r(&seed) % n;
+			size_t to = (size_t)rand_r(&seed) % n;
+			bool differs = !xc_nodes_unchanged(t, i, "n",
+							   eval_rows[to].extra);
+			int rc = xc_nodes_update(t, i, eval_rows[to].extra,
+						 NULL);
+
+			cr_assert_eq(rc, differs ? 1 : 0);
+			changed += rc == 1;
+			same += rc == 0;
+			which[i] = to;
+			cr_assert(xc_nodes_unchanged(t, i, "n",
+						     eval_rows[to].extra));
+			{
+				xc_extra_state_t st;
+				const char *text = eval_rows[to].extra;
+
+				xc_extra_destroy(xc_extra_load(
+					text, text ? strlen(text) : 0, NULL,
+					&st, NULL));
+				cr_assert_eq(xc_nodes_state(t, i), st);
+			}
+		}
+		check_all(t, which, extras);
+		for (size_t i = 0; i < n; i++)
+			cr_assert_geq(xc_nodes_add(fresh, "n",
+						   eval_rows[which[i]].extra,
+						   NULL, NULL),
+				      0);
+		cr_assert_eq(xc_nodes_digest(t), xc_nodes_digest(fresh),
+			     "round %d", round);
+		xc_nodes_destroy(fresh);
+	}
+	cr_assert_gt(changed, n, "the rounds changed many nodes");
+	cr_assert_gt(same, 0, "and set some to the text they had");
+	cr_assert_eq(xc_nodes_update(t, n, "{}", NULL), -1);
+	free(which);
+	free_extras(extras, n);
+	xc_nodes_destroy(t);
+}
+
+/* Values that leave no gap between their codes: node i holds 1 + 2^-i
+ * (each new one between the last two), then the same with strings "a",
+ * "aa", ..., inserted before each other; the column respaces its codes
+ * and stays exact, checked against the tree evaluator on thresholds
+ * between all the values. */
+Test(eval, columns_respace)
+{
+	enum {
+		N = 70
+	};
+	xc_nodes_t *t = xc_nodes_create(NULL);
+	xc_extra_t *x[N];
+	bool matched[N];
+	char text[160], req[200];
+
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(xc_nodes_add(t, "n", NULL, NULL, NULL), 0);
+	cr_assert_eq(xc_nodes_compile(t, NULL), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < N; i++) {
+			if (pass == 0) {
+				snprintf(text, sizeof(text),
+					 "{\"v\": %.17g, \"w\": 1}",
+					 1 + ldexp(1, -i / 2) *
+							 (i % 2 ? 1 : -1));
+			} else {
+				int len = snprintf(text, sizeof(text),
+						   "{\"v\": \"");
+
+				for (int c = 0; c < N - i; c++)
+					text[len++] = 'a';
+				snprintf(text + len, sizeof(text) - (size_t)len,
+					 "\"}");
+			}
+			cr_assert_eq(xc_nodes_update(t, (size_t)i, text, NULL),
+				     1);
+			x[i] = xc_extra_load(text, strlen(text), NULL, NULL,
+					     NULL);
+		}
+		for (int i = 0; i < N; i++) {
+			const char *ops[] = { "<", "<=", "=", "!=", ">=", ">" };
+
+			for (int o = 0; o < 6; o++) {
+				xc_expr_t *e;
+
+				if (pass == 0)
+					snprintf(req, sizeof(req), "v%s%.17g",
+						 ops[o],
+						 1 + ldexp(1, -i / 2) *
+								 (i % 2 ? 1
+									: -1));
+				else
+					snprintf(
+						req, sizeof(req), "v%s%.*s",
+						ops[o], N - i,
+						"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+				e = xc_parse(req, NULL, NULL);
+				cr_assert_not_null(e, "%s", req);
+				xc_nodes_match(t, e, matched);
+				for (int j = 0; j < N; j++)
+					cr_assert_eq(matched[j],
+						     xc_match(e, x[j]),
+						     "%s on node %d", req, j);
+				xc_expr_destroy(e);
+			}
+		}
+		for (int i = 0; i < N; i++)
+			xc_extra_destroy(x[i]);
+	}
 	xc_nodes_destroy(t);
 }
 

@@ -360,16 +360,31 @@ static int op_nodes(void)
 	return r;
 }
 
-/* Compiling a table into columns, matching by them, writing a hostlist: a
- * failed allocation in xc_nodes_compile is XC_E_NOMEM; one in the match
- * falls back to the tree evaluator, with the same result; the hostlist is
- * NULL. */
+/* Compiling a table into columns, matching by them, changing a node in
+ * place, writing a hostlist: a failed allocation in xc_nodes_compile is
+ * XC_E_NOMEM; one in the match leaves no node matched (the safe side);
+ * one in xc_nodes_update is XC_E_NOMEM with the node as it was; the
+ * hostlist is NULL. */
+static int match_is(const xc_nodes_t *t, const xc_expr_t *e, bool m0, bool m1,
+		    bool m2)
+{
+	bool matched[3];
+	size_t n = xc_nodes_match(t, e, matched);
+
+	if (n == 0 && !matched[0] && !matched[1] && !matched[2] &&
+	    (m0 || m1 || m2))
+		return 1;
+	return n == (size_t)(m0 + m1 + m2) && matched[0] == m0 &&
+			       matched[1] == m1 && matched[2] == m2
+		       ? 0
+		       : -1;
+}
+
 static int op_columns(void)
 {
 	xc_nodes_t *t = xc_nodes_create(NULL);
 	xc_expr_t *e;
 	xc_error_t err;
-	bool matched[3];
 	int r = 0;
 
 	if (!t)
@@ -390,10 +405,21 @@ static int op_columns(void)
 		xc_nodes_destroy(t);
 		return err.code == XC_E_NOMEM ? 1 : -1;
 	}
-	if (xc_nodes_match(t, e, matched) != 1 || !matched[0] || matched[1] ||
-	    matched[2]) {
-		r = -1;
-	} else {
+	r = match_is(t, e, true, false, false);
+	if (r == 0) {
+		int u = xc_nodes_update(
+			t, 2,
+			"{\"a\": \"z\", \"b\": 9, \"c\": true, \"d\": \"w\"}",
+			&err);
+
+		if (u < 0 && err.code != XC_E_NOMEM)
+			r = -1;
+		else if (u < 0) /* unchanged */
+			r = match_is(t, e, true, false, false) < 0 ? -1 : 1;
+		else
+			r = match_is(t, e, true, false, true);
+	}
+	if (r == 0) {
 		bool all[3] = { true, true, true };
 		char *h = xc_nodes_hostlist(t, all);
 

@@ -65,10 +65,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      0);
 		CHECK(xc_nodes_add(t, "x", elen ? extra : NULL, NULL, NULL) ==
 		      0);
+		for (size_t i = 0; i < xc_nodes_count(t); i++)
+			CHECK(!xc_nodes_extra(t, i) ==
+			      (xc_nodes_state(t, i) != XC_EXTRA_OBJECT));
 		CHECK(xc_nodes_compile(t, NULL) == 0);
 		xc_nodes_match(t, e, many);
-		for (size_t i = 0; i < xc_nodes_count(t); i++)
-			CHECK(many[i] == xc_match(e, xc_nodes_extra(t, i)));
+		for (size_t i = 0; i + 1 < xc_nodes_count(t); i++) {
+			const char *nb = neighbours[i];
+			xc_extra_t *y = xc_extra_load(nb, nb ? strlen(nb) : 0,
+						      NULL, NULL, NULL);
+
+			CHECK(many[i] == xc_match(e, y));
+			xc_extra_destroy(y);
+		}
+		CHECK(many[xc_nodes_count(t) - 1] == m);
+		/* The fuzzed node changed in place to a neighbour's Extra and
+		 * back: the columns follow. */
+		CHECK(xc_nodes_update(t, 0, elen ? extra : NULL, NULL) >= 0);
+		xc_nodes_match(t, e, many);
+		CHECK(many[0] == m);
+		CHECK(xc_nodes_update(t, 0, neighbours[0], NULL) >= 0);
+		xc_nodes_match(t, e, many);
+		{
+			xc_extra_t *y = xc_extra_load(neighbours[0],
+						      strlen(neighbours[0]),
+						      NULL, NULL, NULL);
+
+			CHECK(many[0] == xc_match(e, y));
+			xc_extra_destroy(y);
+		}
 		xc_nodes_destroy(t);
 	}
 	xc_extra_destroy(x);
