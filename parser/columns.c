@@ -17,9 +17,11 @@
  * (numbers increasing, NaN last; strings in strcmp order), with gaps
  * between them: each region has a dictionary of the distinct values its
  * nodes hold, sorted, each with its code and how many nodes hold it.  A
- * new value takes a code between its neighbours'; only when they leave no
- * gap is the region's dictionary spaced out again (and its nodes' codes
- * rewritten), which at 2^30 codes a region comes seldom.
+ * new value takes a code between its neighbours' (past the last or the
+ * first, a small step: keys whose values only grow are common); only when
+ * they leave no gap is the region's dictionary spaced out again (and its
+ * nodes' codes rewritten), which at 2^30 codes a region comes seldom:
+ * values that only grow respace after about 12,000 new ones.
  *
  * For a given request value, each class splits into at most three runs of
  * codes, LT, EQ and GT (sem 3):
@@ -148,12 +150,14 @@ static uint32_t code_at(const struct dict *d, size_t k)
 	return k < d->n ? d->code[k] : d->hi;
 }
 
-/* The code entry k of m gets when the region is spaced evenly. */
+/* The code entry k of m gets when the region is spaced out: evenly over
+ * its middle half, so that values beyond either end (a key whose values
+ * only grow, say) find a quarter of the region free. */
 static uint32_t spaced(const struct dict *d, size_t k, size_t m)
 {
-	uint64_t step = ((uint64_t)d->hi - d->lo) / (m + 1);
+	uint64_t width = ((uint64_t)d->hi - d->lo) / 2;
 
-	return (uint32_t)(d->lo + (k + 1) * step);
+	return (uint32_t)(d->lo + width / 2 + (k + 1) * (width / (m + 1)));
 }
 
 static void dict_free(struct dict *d)
@@ -220,7 +224,16 @@ static uint32_t dict_insert(struct column *c, struct dict *d, size_t p,
 	uint32_t right = code_at(d, p), code;
 
 	if (right - left >= 2) {
-		code = left + (right - left) / 2;
+		uint32_t span = right - left;
+
+		/* Past either end, a small step, which leaves room for the
+		 * next value there; between two values, the middle. */
+		if (p == d->n && span >= 2048)
+			code = left + span / 1024;
+		else if (p == 0 && span >= 2048)
+			code = right - span / 1024;
+		else
+			code = left + span / 2;
 	} else {
 		for (size_t i = 0; i < npad; i++) {
 			uint32_t x = c->code[i];

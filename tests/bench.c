@@ -6,6 +6,7 @@
  *
  *   make tests/bench && tests/bench
  */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,25 @@ static void columns_node(size_t i, char *buf, size_t size)
 		i % 4 ? "" : ", \"fpga\": 1");
 }
 
+/* A table of `count` nodes n1, n2, ... with columns_node()'s Extra;
+ * *text (may be NULL) gets the bytes of Extra text it holds. */
+static xc_nodes_t *columns_table(size_t count, size_t *text)
+{
+	xc_nodes_t *t = xc_nodes_create(NULL);
+	char name[32], extra[192];
+
+	if (text)
+		*text = 0;
+	for (size_t i = 0; i < count; i++) {
+		snprintf(name, sizeof(name), "n%zu", i + 1);
+		columns_node(i, extra, sizeof(extra));
+		if (text)
+			*text += strlen(extra);
+		xc_nodes_add(t, name, extra, NULL, NULL);
+	}
+	return t;
+}
+
 /* Evaluation over 10,000 and 100,000 nodes: the tree evaluator (each
  * node's Extra walked) against the compiled columns, for a 6-leaf request
  * and the longest one the default limit allows; the counts must agree. */
@@ -146,16 +166,10 @@ static void bench_columns(void)
 	printf("columns: evaluation per pass over all nodes, tree vs columns (xc_nodes_compile):\n");
 	for (int si = 0; si < 2; si++) {
 		size_t count = sizes[si];
-		xc_nodes_t *t = xc_nodes_create(NULL);
+		xc_nodes_t *t = columns_table(count, NULL);
 		bool *matched = calloc(count, sizeof(*matched));
-		char name[32], extra[192];
 		double t0, build;
 
-		for (size_t i = 0; i < count; i++) {
-			snprintf(name, sizeof(name), "n%zu", i + 1);
-			columns_node(i, extra, sizeof(extra));
-			xc_nodes_add(t, name, extra, NULL, NULL);
-		}
 		for (int ri = 0; ri < 2; ri++) {
 			xc_expr_t *e = xc_parse(reqs[ri], NULL, NULL);
 			size_t ntree = 0, ncol = 0;
@@ -167,16 +181,9 @@ static void bench_columns(void)
 				continue;
 			}
 			if (xc_nodes_compiled(
-				    t)) { /* a fresh, uncompiled table */
+				    t)) { /* a fresh, uncompiled one */
 				xc_nodes_destroy(t);
-				t = xc_nodes_create(NULL);
-				for (size_t i = 0; i < count; i++) {
-					snprintf(name, sizeof(name), "n%zu",
-						 i + 1);
-					columns_node(i, extra, sizeof(extra));
-					xc_nodes_add(t, name, extra, NULL,
-						     NULL);
-				}
+				t = columns_table(count, NULL);
 			}
 			t0 = now();
 			do {
@@ -207,6 +214,134 @@ static void bench_columns(void)
 		xc_nodes_destroy(t);
 	}
 	free(longest);
+}
+
+/* Bytes the C library has handed out (glibc's count). */
+static size_t heap_used(void)
+{
+	struct mallinfo2 m = mallinfo2();
+
+	return m.uordblks + m.hblkhd; /* the heap's and the mmap'd blocks */
+}
+
+/* Node i's Extra after its change in round r: a new load (random, 6
+ * digits), a new health string, a rack past every other; keys as
+ * before but one. */
+static void changed_node(size_t i, int r, char *buf, size_t size)
+{
+	unsigned long x = (i + 1) * 2654435761UL + (unsigned long)r * 40503UL;
+
+	snprintf(
+		buf, size,
+		"{\"gpu\": true, \"mem\": 4096, \"arch\": \"x86_64\", \"load\": 0.%06lu, \"health\": \"checked-%d-%zu\", \"rack\": %zu}",
+		x % 1000000, r, i, 3000 + i);
+}
+
+/* Keeping a 100,000-node table current (issue 10): a refresh compares
+ * each node's new Extra with the table's (xc_nodes_unchanged: length and
+ * hash) and changes in place only the nodes that differ
+ * (xc_nodes_update); the other way is to build and compile the table
+ * anew.  Also what the table takes in memory against its Extra text. */
+static void bench_refresh(void)
+{
+	const size_t count = 100000, changes[2] = { 1, 10000 };
+	size_t text, before = heap_used(), plain, compiled;
+	xc_nodes_t *t = columns_table(count, &text);
+	xc_expr_t *e = xc_parse(
+		"gpu=true&mem>=512&(arch=x86_64|arch=aarch64)&load<0.5&ib_pod=2",
+		NULL, NULL);
+	bool *matched = calloc(count, sizeof(*matched));
+	char extra[192], name[32];
+	double t0, rebuild;
+
+	plain = heap_used() - before;
+	xc_nodes_compile(t, NULL);
+	compiled = heap_used() - before;
+	printf("refresh: a table of %zu nodes holding %.1f MB of Extra text (%.0f bytes a node):\n",
+	       count, text / 1e6, (double)text / count);
+	printf("         %.1f MB uncompiled (%.2fx the text), %.1f MB compiled (%.2fx; goal: at most 2x)\n",
+	       plain / 1e6, (double)plain / text, compiled / 1e6,
+	       (double)compiled / text);
+	t0 = now();
+	{
+		xc_nodes_t *fresh = columns_table(count, NULL);
+
+		xc_nodes_compile(fresh, NULL);
+		xc_nodes_destroy(fresh);
+	}
+	rebuild = now() - t0;
+	printf("         built and compiled anew: %.1f ms\n", rebuild * 1e3);
+	for (int ci = 0; ci < 2; ci++) {
+		size_t k = changes[ci], differ = 0, step = count / k;
+		double scan, update;
+		int reps = ci == 0 ? 200 : 3;
+
+		/* each changed node gets values no node had (changed_node) */
+		scan = update = 0;
+		for (int r = 0; r < reps; r++) {
+			double t1 = now(), t2;
+
+			differ = 0;
+			for (size_t i = 0; i < count; i++) {
+				snprintf(name, sizeof(name), "n%zu", i + 1);
+				if (i % step == 0 && i / step < k)
+					changed_node(i, r, extra,
+						     sizeof(extra));
+				else
+					columns_node(i, extra, sizeof(extra));
+				if (!xc_nodes_unchanged(t, i, name, extra))
+					differ++;
+			}
+			t2 = now();
+			scan += t2 - t1;
+			/* the scan includes writing every node's text (the
+			 * plugin gets them from Slurm); the updates alone: */
+			for (size_t i = 0; i < count; i += step) {
+				if (i / step >= k)
+					break;
+				changed_node(i, r, extra, sizeof(extra));
+				t1 = now();
+				xc_nodes_update(t, i, extra, NULL);
+				update += now() - t1;
+			}
+		}
+		scan /= reps;
+		update /= reps;
+		printf("         %5zu of %zu nodes changed: found by comparing every node %.1f ms (%zu differ; incl. writing each node's text), updated in place %.3f ms (%.2f us a node), %.0fx less than anew\n",
+		       k, count, scan * 1e3, differ, update * 1e3,
+		       update * 1e6 / k, rebuild / update);
+	}
+	{
+		/* the updated table against one built anew from the same
+		 * data: the last round changed every 10th node (r = 2) */
+		xc_nodes_t *fresh = xc_nodes_create(NULL);
+		bool *again = calloc(count, sizeof(*again));
+		size_t n1, n2, differ = 0;
+
+		for (size_t i = 0; i < count; i++) {
+			snprintf(name, sizeof(name), "n%zu", i + 1);
+			if (i % 10 == 0)
+				changed_node(i, 2, extra, sizeof(extra));
+			else
+				columns_node(i, extra, sizeof(extra));
+			xc_nodes_add(fresh, name, extra, NULL, NULL);
+		}
+		xc_nodes_compile(fresh, NULL);
+		n1 = xc_nodes_match(t, e, matched);
+		n2 = xc_nodes_match(fresh, e, again);
+		for (size_t i = 0; i < count; i++)
+			differ += matched[i] != again[i];
+		printf("         after the changes: %zu nodes match the 6-leaf request, %zu in a table built anew%s\n",
+		       n1, n2,
+		       differ || xc_nodes_digest(t) != xc_nodes_digest(fresh)
+			       ? "  MISMATCH"
+			       : " (same nodes, same digest)");
+		free(again);
+		xc_nodes_destroy(fresh);
+	}
+	free(matched);
+	xc_expr_destroy(e);
+	xc_nodes_destroy(t);
 }
 
 /* A request of about `size` bytes: `k=v&` leaves in nested groups. */
@@ -386,6 +521,7 @@ int main(void)
 	bench_eval();
 	bench_table();
 	bench_columns();
+	bench_refresh();
 	bench_large();
 	bench_stack();
 	return 0;
