@@ -137,3 +137,22 @@ long_id=$(awk '$2 == "long" {print $1; exit}' "$XC_STATE/kinds")
 printf '  ExcNodeList: %d bytes (6 leaves), %d bytes (long request)\n' \
 	"$(field "$six_id" ExcNodeList | tr -d '\n' | wc -c)" "$(field "$long_id" ExcNodeList | tr -d '\n' | wc -c)"
 printf '  the 6-leaf request: %s\n' "$(scontrol show job "$six_id" | grep -oP '[0-9]+ of [0-9]+ nodes satisfy' || true)"
+
+# Keeping current: the Extra of 1 node, then of 10,000 (or every tenth
+# node's worth, if fewer), changed with one scontrol update each; the
+# plugin's thread finds the changed nodes among all (outside any lock) and
+# updates them in place under its lock: its log line gives both times.
+refresh_cost() {
+	local count=$1 from line
+	from=$(log_lines)
+	scontrol update nodename="s[1-$count]" \
+		extra="{\"gpu\":true,\"mem\":8192,\"arch\":\"x86_64\",\"load\":0.$RANDOM,\"health\":\"checked-$count-$RANDOM\",\"rack\":$((90000 + RANDOM))}" || return 1
+	wait_for 60 plugin_has_current_data "$from" || { echo "  the plugin did not load the change within 60 s"; return 1; }
+	line=$(tail -n +"$((from + 1))" "$LOG" | grep -oP 'node table: \K.*' | tail -1)
+	printf '  %6d of %d nodes changed: %s\n' "$count" "$NODES" "$line"
+}
+echo "node Extra changed while slurmctld runs (the plugin's log line):"
+refresh_cost 1
+refresh_cost $((NODES >= 100000 ? 10000 : NODES / 10))
+rss=$(awk '/VmRSS/ {print $2}' /proc/"$(cat "$XC_STATE/slurmctld.pid")"/status)
+printf 'slurmctld resident memory: %d MB\n' $((rss / 1024))
