@@ -144,6 +144,9 @@ static double ms_since(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+/* Nodes updated in place per hold of the lock (a few microseconds each). */
+#define UPDATE_BATCH 256
+
 /* A node whose Extra changed: its index in the table and in the node
  * data. */
 struct change {
@@ -244,6 +247,7 @@ static bool load_nodes(struct refresher *r)
 	xc_nodes_t *fresh, *old;
 	struct timespec t0;
 	struct change *changed = NULL;
+	struct timespec start;
 	long nchanged = -1;
 	double compile_ms = 0, lock_ms = 0, scan_ms;
 
@@ -275,27 +279,46 @@ static bool load_nodes(struct refresher *r)
 	}
 	if (nchanged > 0) {
 		size_t done = 0;
-		xc_error_t err;
+		xc_error_t err = { 0 };
+		bool failed = false;
 
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		pthread_mutex_lock(&r->lock);
-		for (; done < (size_t)nchanged; done++)
-			if (xc_nodes_update(
-				    r->table, changed[done].node,
-				    msg->node_array[changed[done].rec].extra,
-				    &err) < 0)
-				break;
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		/* In batches, so that a job_submit() waits for one batch at
+		 * most: a submission between two sees each node either as it
+		 * was or as it is now, as if the changes had come in several
+		 * updates, and the round's re-filtering, which follows, sees
+		 * them all. */
+		while (done < (size_t)nchanged && !failed) {
+			size_t end = done + UPDATE_BATCH;
+			double held;
+
+			if (end > (size_t)nchanged)
+				end = (size_t)nchanged;
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			pthread_mutex_lock(&r->lock);
+			for (; done < end; done++) {
+				if (xc_nodes_update(
+					    r->table, changed[done].node,
+					    msg->node_array[changed[done].rec]
+						    .extra,
+					    &err) < 0) {
+					failed = true;
+					break;
+				}
+			}
+			pthread_mutex_unlock(&r->lock);
+			held = ms_since(&t0);
+			lock_ms = held > lock_ms ? held : lock_ms;
+		}
 		r->table_time = msg->last_update;
-		pthread_mutex_unlock(&r->lock);
-		lock_ms = ms_since(&t0);
 		for (size_t k = 0; k < done; k++)
 			log_unusable(r, r->table, changed[k].node);
 		if (done == (size_t)nchanged) {
 			slurm_verbose(
-				"%s: node table: %zu nodes, %ld changed in place in %.2f ms (found in %.1f ms), digest %016llx; library objects live: %ld",
+				"%s: node table: %zu nodes, %ld changed in place in %.2f ms, the lock held %.2f ms at most (found in %.1f ms), digest %016llx; library objects live: %ld",
 				plugin_type, xc_nodes_count(r->table), nchanged,
-				lock_ms, scan_ms, xc_nodes_digest(r->table),
-				xc_live_objects());
+				ms_since(&start), lock_ms, scan_ms,
+				xc_nodes_digest(r->table), xc_live_objects());
 			free(changed);
 			xc_free_node_info_msg(msg);
 			return true;

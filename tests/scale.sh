@@ -4,9 +4,13 @@
 #
 # A second controller of its own (state in $XC_SCALE_STATE, default
 # /var/lib/slurm-extra-scale; port 16818) whose nodes are defined in
-# slurm.conf without any slurmd: they are DOWN from the start and, with
-# SlurmdTimeout=0, never pinged (Slurm 22.05 pings every UNKNOWN node at
-# start, and with 50,000 of them ran out of threads).  Every node gets an
+# slurm.conf without any slurmd, as State=CLOUD: powered down, so that
+# slurmctld never pings them nor asks them to register (ping_nodes() skips
+# powered-down nodes; with State=DOWN it asks every node that never
+# booted to register after a restart, which with 50,000 or 100,000 nodes
+# ends in "fatal: _start_msg_tree_internal: pthread_create error Resource
+# temporarily unavailable"), and PrivateData=cloud so that the node data
+# show them; SlurmdTimeout=0.  Every node gets an
 # Extra of 7 or 8 keys, in blocks of 100 nodes alike.  Then held batch
 # jobs are submitted in turn without --extra, with a 6-leaf request, and
 # with the longest request the default limit allows (about 1016 bytes), and
@@ -48,6 +52,7 @@ SlurmctldPidFile=$XC_STATE/slurmctld.pid
 SlurmctldLogFile=$XC_STATE/log/slurmctld.log
 SlurmctldDebug=verbose
 SlurmdTimeout=0
+PrivateData=cloud
 ReturnToService=0
 MaxJobCount=200000
 ProctrackType=proctrack/linuxproc
@@ -59,9 +64,13 @@ SchedulerType=sched/builtin
 SelectType=select/cons_tres
 JobSubmitPlugins=extra
 PlugStackConfig=$XC_STATE/plugstack.conf
-NodeName=s[1-$NODES] NodeAddr=127.0.0.1 CPUs=1 State=DOWN
 PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
+# one line per 10,000 nodes: Slurm reads at most 65,536 hosts in a range
+for ((lo = 1; lo <= NODES; lo += 10000)); do
+	hi=$((lo + 9999 > NODES ? NODES : lo + 9999))
+	echo "NodeName=s[$lo-$hi] NodeAddr=127.0.0.1 CPUs=1 State=CLOUD" >>"$SLURM_CONF"
+done
 echo "required spank_extra.so" >"$XC_STATE/plugstack.conf"
 : >"$XC_STATE/mpi.conf"
 : >"$XC_STATE/acct_gather.conf"
