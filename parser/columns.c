@@ -903,11 +903,12 @@ static void add_range(struct ranges *r, uint32_t lo, uint32_t hi)
 static void add_runs(struct ranges *r, struct keep k, const struct dict *d,
 		     size_t a, size_t b)
 {
-	if (k.lt)
+	/* a run with no value adds no range (and no pass over the nodes) */
+	if (k.lt && a > 0)
 		add_range(r, d->lo, code_at(d, a));
-	if (k.eq)
+	if (k.eq && b > a)
 		add_range(r, code_at(d, a), code_at(d, b));
-	if (k.gt)
+	if (k.gt && b < d->n)
 		add_range(r, code_at(d, b), d->hi);
 }
 

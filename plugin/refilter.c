@@ -111,15 +111,14 @@ int xc_filter_compute(const xc_nodes_t *table, const bool *matched,
 					       f);
 	memset(f, 0, sizeof(*f));
 	f->total = count;
-	if (!(exc = calloc(count ? count : 1, sizeof(*exc))) ||
-	    !(user = calloc(count ? count : 1, sizeof(*user))) ||
-	    !(required = calloc(count ? count : 1, sizeof(*required))))
-		goto out;
+	/* three arrays of one allocation: excluded, user's, required */
+	if (!(exc = calloc(count ? 3 * count : 1, sizeof(*exc))))
+		return -1;
+	user = exc + count;
+	required = user + count;
 	if (has_user && (m = mark_hosts(table, user_exc, user)) != 0) {
 		if (m > 0) {
 			free(exc);
-			free(user);
-			free(required);
 			return xc_filter_compute_slurm(table, matched, user_exc,
 						       req, f);
 		}
@@ -147,8 +146,6 @@ int xc_filter_compute(const xc_nodes_t *table, const bool *matched,
 	rc = 0;
 out:
 	free(exc);
-	free(user);
-	free(required);
 	return rc;
 }
 
