@@ -421,19 +421,20 @@ static void close_group(struct sbuf *b, struct group *g)
 	g->first = NULL;
 }
 
-char *xc_nodes_hostlist(const xc_nodes_t *t, const bool *selected)
+/* The hostlist of the nodes[i] with selected[i] (NULL: all of them), in
+ * their order: see xc_nodes_hostlist(). */
+static char *write_hostlist(const struct node *nodes, size_t count,
+			    const bool *selected)
 {
 	struct sbuf b = { 0 };
 	struct group g = { 0 };
 	bool any = false;
 
-	if (!t || !selected)
-		return NULL;
 	sb_add(&b, "", 0);
-	for (size_t i = 0; i < t->count; i++) {
-		const struct node *n = &t->nodes[i];
+	for (size_t i = 0; i < count; i++) {
+		const struct node *n = &nodes[i];
 
-		if (!selected[i])
+		if (selected && !selected[i])
 			continue;
 		if (g.first &&
 		    joins(g.first, n, g.padded, g.lo_digits, g.hi_digits)) {
@@ -475,6 +476,93 @@ char *xc_nodes_hostlist(const xc_nodes_t *t, const bool *selected)
 		return NULL;
 	}
 	return b.s;
+}
+
+char *xc_nodes_hostlist(const xc_nodes_t *t, const bool *selected)
+{
+	if (!t || !selected)
+		return NULL;
+	return write_hostlist(t->nodes, t->count, selected);
+}
+
+/* Node order: by prefix, then number, then width (n1, n01, n001, n2),
+ * then name; names without a number by name, before numbered ones of the
+ * same prefix. */
+static int cmp_node_order(const void *a, const void *b)
+{
+	const struct node *x = a, *y = b;
+	size_t px = x->digits ? x->prefix_len : strlen(x->name);
+	size_t py = y->digits ? y->prefix_len : strlen(y->name);
+	int c = memcmp(x->name, y->name, px < py ? px : py);
+
+	if (c)
+		return c;
+	if (px != py)
+		return px < py ? -1 : 1;
+	if (!x->digits != !y->digits)
+		return x->digits ? 1 : -1;
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	if (x->digits != y->digits)
+		return x->digits < y->digits ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Whether `name` can stand in a hostlist. */
+static bool writable(const char *name)
+{
+	if (!*name)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (*p == ',' || *p == '[' || *p == ']' || *p == ' ' ||
+		    (*p >= '\t' && *p <= '\r'))
+			return false;
+	return true;
+}
+
+char *xc_hostlist_of(const char *const *names, size_t n, xc_error_t *err)
+{
+	struct node *v;
+	size_t k = 0;
+	char *s;
+
+	xc_error_clear(err);
+	if (!names && n)
+		return (xc_error_set(err, XC_E_INVALID_ARG, 0, 0, "no names"),
+			NULL);
+	if (!(v = calloc(n ? n : 1, sizeof(*v))))
+		return (xc_error_set(err, XC_E_NOMEM, 0, 0, "out of memory"),
+			NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (!writable(names[i])) {
+			xc_error_set(
+				err, XC_E_INVALID_ARG, 0, 0,
+				"node name '%s' cannot be written in a hostlist",
+				names[i]);
+			free(v);
+			return NULL;
+		}
+		v[i].name = (char *)names[i]; /* borrowed: only read */
+		split_name(&v[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp_node_order);
+	for (size_t i = 0; i < n; i++) { /* duplicates go */
+		if (k && strcmp(v[k - 1].name, v[i].name) == 0)
+			continue;
+		v[k] = v[i];
+		/* neighbours with the same prefix share an id (as in
+		 * xc_nodes_add) */
+		v[k].prefix_id = k ? v[k - 1].prefix_id + 1 : 0;
+		if (k && v[k].digits && v[k - 1].digits &&
+		    v[k].prefix_len == v[k - 1].prefix_len &&
+		    memcmp(v[k].name, v[k - 1].name, v[k].prefix_len) == 0)
+			v[k].prefix_id = v[k - 1].prefix_id;
+		k++;
+	}
+	if (!(s = write_hostlist(v, k, NULL)))
+		xc_error_set(err, XC_E_NOMEM, 0, 0, "out of memory");
+	free(v);
+	return s;
 }
 
 bool xc_nodes_compiled(const xc_nodes_t *t)

@@ -344,6 +344,18 @@ long xc_nodes_find(const xc_nodes_t *nodes, const char *name);
  * or NULL when out of memory. */
 char *xc_nodes_hostlist(const xc_nodes_t *nodes, const bool *selected);
 
+/* The `n` node names (borrowed) as one hostlist expression, the form
+ * every output of the command uses: sorted in node order (by prefix, then
+ * number, then width: n1, n01, n2), duplicates removed, and compressed by
+ * the rules of xc_nodes_hostlist() (consecutive numbers as ranges, a
+ * zero-padded number only in a bracket of its width), so that both
+ * Slurm's parser and RFC 29's read it back as exactly these names:
+ * "x[01-02],x[3,10]", "login,n[1-4]".  Returns a malloc'd string ("" for
+ * none), or NULL with `err` set: XC_E_INVALID_ARG for a name that cannot
+ * stand in a hostlist (empty, or holding ',', '[', ']' or whitespace),
+ * XC_E_NOMEM. */
+char *xc_hostlist_of(const char *const *names, size_t n, xc_error_t *err);
+
 /* Evaluates `expr` against every node: matched[i] is set for node i
  * (`matched` has xc_nodes_count() entries), by the columns when the table
  * is compiled, else node by node with xc_match().  Returns how many

@@ -47,6 +47,15 @@ expect "slurm-extra to-flux --resolve --slurm" \
 expect "slurm-extra to-flux --resolve --slurm --jobspec" \
 	"$(slurm-extra to-flux 'arch=aarch64|ssd=nvme' --resolve --slurm --jobspec)" \
 	'{"attributes":{"system":{"constraints":{"hostlist":["n[3-4]"]}}}}'
+expect "slurm-extra eval --slurm --within: only those nodes count" \
+	"$(slurm-extra eval 'gpu=true&mem>=512' --slurm --within 'n[3-4]')" "n4"
+expect "a Flux instance's hosts on stdin (scontrol show hostnames, one a line)" \
+	"$(scontrol show hostnames 'n[1-3]' | slurm-extra to-flux 'gpu=true&mem>=512' --resolve --slurm --within -)" \
+	'{"hostlist":["n1"]}'
+expect "no matching node within: says how many match outside" \
+	"$(slurm-extra eval 'gpu=true&mem>=512' --slurm --within 'n[2-3]' 2>&1; echo "exit $?")" \
+	"slurm-extra: no node satisfies the request (2 checked within --within; 2 outside it do)
+exit 1"
 expect "to-flux then from-flux gives the request back" \
 	"$(slurm-extra to-flux 'rack=2&(mem<512|ssd=nvme)' | slurm-extra from-flux -)" 'rack=2&(mem<512|ssd=nvme)'
 

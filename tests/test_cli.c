@@ -47,25 +47,31 @@ static void run(struct run *r, const char *input, const char *args)
 }
 
 /* What --help prints, and what follows a usage error. */
-#define USAGE                                                                                          \
-	"Usage: slurm-extra check REQUEST\n"                                                           \
-	"       slurm-extra eval REQUEST (--extra JSON | --nodes FILE | --slurm)\n"                    \
-	"       slurm-extra eval --batch  < lines.jsonl\n"                                             \
-	"       slurm-extra explain REQUEST --extra JSON\n"                                            \
-	"       slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm)] [--jobspec [FILE]]\n" \
-	"       slurm-extra from-flux (JSON | -)\n"                                                    \
-	"Options:\n"                                                                                   \
-	"  --extra JSON        one node's Extra (a JSON object)\n"                                     \
-	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"                         \
-	"  --slurm             the nodes of the running Slurm cluster\n"                               \
-	"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"                       \
-	"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"                    \
-	"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"         \
-	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n"            \
-	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n"              \
-	"  -v, --verbose       say how many nodes were checked\n"                                      \
-	"  -h, --help          this text\n"                                                            \
+#define USAGE                                                                                                              \
+	"Usage: slurm-extra check REQUEST\n"                                                                               \
+	"       slurm-extra eval REQUEST (--extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]\n"                    \
+	"       slurm-extra eval --batch  < lines.jsonl\n"                                                                 \
+	"       slurm-extra explain REQUEST --extra JSON\n"                                                                \
+	"       slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm) [--within HOSTLIST]] [--jobspec [FILE]]\n" \
+	"       slurm-extra from-flux (JSON | -)\n"                                                                        \
+	"Options:\n"                                                                                                       \
+	"  --extra JSON        one node's Extra (a JSON object)\n"                                                         \
+	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"                                             \
+	"  --slurm             the nodes of the running Slurm cluster\n"                                                   \
+	"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"                                           \
+	"  --within HOSTLIST   only these of the nodes count ('-': stdin)\n"                                               \
+	"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"                                        \
+	"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"                             \
+	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n"                                \
+	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n"                                  \
+	"  -v, --verbose       say how many nodes were checked\n"                                                          \
+	"  -h, --help          this text\n"                                                                                \
 	"Exit status: 0 valid or match, 1 no match, 2 invalid.\n"
+
+/* Nodes x01, x02, x3, x10 (k=v) and x4 (unset), in no order. */
+#define PADDED                                                                 \
+	"{\"x3\":{\"k\":\"v\"},\"x10\":{\"k\":\"v\"},\"x4\":null,"             \
+	"\"x02\":{\"k\":\"v\"},\"x01\":{\"k\":\"v\"}}"
 
 struct cli_row {
 	const char *args;
@@ -185,10 +191,50 @@ static const struct cli_row cli_rows[] = {
 	{ "to-flux a=1 --resolve", NULL, 2,
 	  "slurm-extra: --resolve needs one of --nodes, --slurm\n" },
 	{ "to-flux a=1 --nodes x.json", NULL, 2,
-	  "slurm-extra: --nodes and --slurm go with --resolve\n" },
+	  "slurm-extra: --nodes, --slurm and --within go with --resolve\n" },
 	{ "to-flux 'k=v' --resolve --nodes -",
 	  "{\"n01\":{\"k\":\"v\"},\"n02\":{\"k\":\"v\"},\"n3\":{\"k\":\"v\"},\"n4\":{}}",
 	  0, "{\"hostlist\":[\"n[01-02],n3\"]}\n" },
+	/* One hostlist style for every output: in node order, compressed,
+	 * a zero-padded number only in a bracket of its width. */
+	{ "eval 'k=v' --nodes -", PADDED, 0, "x[01-02],x[3,10]\n" },
+	{ "to-flux 'k=v' --resolve --nodes -", PADDED, 0,
+	  "{\"hostlist\":[\"x[01-02],x[3,10]\"]}\n" },
+	{ "eval 'k=v' --nodes -", "{\"b 1\":{\"k\":\"v\"}}", 2,
+	  "slurm-extra: error: node name 'b 1' cannot be written in a hostlist\n" },
+	/* --within: only the nodes of a hostlist count */
+	{ "eval 'gpu=true' --nodes " EXAMPLES_DIR
+	  "/nodes.json --within 'n[1-2]'",
+	  NULL, 0, "n1\n" },
+	{ "eval 'gpu=true' --nodes " EXAMPLES_DIR "/nodes.json --within n2",
+	  NULL, 1,
+	  "slurm-extra: no node satisfies the request (1 checked within --within; 3 outside it do)\n" },
+	{ "eval 'gpu=true' --nodes " EXAMPLES_DIR
+	  "/nodes.json --within 'x[1-9]'",
+	  NULL, 1,
+	  "slurm-extra: no node satisfies the request: --within names none of the 4 nodes (3 of them do)\n" },
+	{ "eval 'k=v' --nodes - --within 'x[01-02,10],y7'", PADDED, 0,
+	  "x[01-02,10]\n" },
+	{ "eval 'k=v' --nodes - --within x01 -v", PADDED, 0,
+	  "slurm-extra: node x4: Extra is unset\n"
+	  "slurm-extra: 1 of 1 nodes within --within match\nx01\n" },
+	{ "eval 'gpu=true' --nodes " EXAMPLES_DIR "/nodes.json --within -",
+	  "n1\nn4\n\n", 0, "n[1,4]\n" },
+	{ "to-flux 'gpu=true' --resolve --nodes " EXAMPLES_DIR
+	  "/nodes.json --within -",
+	  "n[1-3]\n", 0, "{\"hostlist\":[\"n[1,3]\"]}\n" },
+	{ "to-flux 'gpu=true' --resolve --nodes " EXAMPLES_DIR
+	  "/nodes.json --within n2",
+	  NULL, 1,
+	  "slurm-extra: no node satisfies the request (1 checked within --within; 3 outside it do)\n" },
+	{ "eval 'k=v' --nodes - --within -", PADDED, 2,
+	  "slurm-extra: --within - and --nodes - cannot both read standard input\n" },
+	{ "eval 'gpu=true' --nodes " EXAMPLES_DIR "/nodes.json --within ''",
+	  NULL, 2, "slurm-extra: --within: an empty hostlist\n" },
+	{ "eval 'a=1' --extra '{}' --within n1", NULL, 2,
+	  "slurm-extra: --within goes with --nodes or --slurm\n" },
+	{ "to-flux 'a=1' --within n1", NULL, 2,
+	  "slurm-extra: --nodes, --slurm and --within go with --resolve\n" },
 	{ "to-flux 'a=1' --jobspec", NULL, 0,
 	  "{\"attributes\":{\"system\":{\"constraints\":{\"extra\":[\"a=1\"]}}}}\n" },
 	{ "to-flux 'gpu=true&mem>=512' --resolve --nodes " EXAMPLES_DIR

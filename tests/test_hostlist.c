@@ -1,9 +1,10 @@
 /*
- * test_hostlist.c - RFC 29 hostlists for the resolved Flux form: edge cases
- * as rows (padding widths, non-numeric names, one node, thousands), and a
- * seeded suite: the hostlist of the nodes a request matches expands, read
- * back by Slurm's own hostlist parser, to exactly those nodes, and no
- * bracket mixes zero-padding widths.
+ * test_hostlist.c - the hostlist every output of the command writes
+ * (xc_hostlist_of: eval --nodes/--slurm and the resolved Flux form): edge
+ * cases as rows (padding widths, non-numeric names, one node, thousands),
+ * and a seeded suite: the hostlist of the nodes a request matches expands,
+ * read back by Slurm's own hostlist parser, to exactly those nodes, in node
+ * order, and no bracket mixes zero-padding widths.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -12,7 +13,6 @@
 #include <slurm/slurm.h>
 
 #include "gen.h"
-#include "hostlist.h"
 #include "slurm_compat.h"
 #include "table.h"
 #include "xc.h"
@@ -32,11 +32,14 @@ static const struct hl_row hl_rows[] = {
 	{ "n3 n1 n2", "n[1-3]" },
 	{ "n1 n1 n2", "n[1-2]" },
 	{ "n01 n02 n3", "n[01-02],n3" },
-	{ "n01 n02 n3 n10", "n[01-02,10],n3" },
+	{ "n01 n02 n3 n10", "n[01-02],n[3,10]" },
+	{ "x3 x01 x02 x10", "x[01-02],x[3,10]" },
+	{ "node3 node01", "node01,node3" },
 	{ "n08 n09 n10 n11", "n[08-11]" },
 	{ "n9 n10", "n[9-10]" },
 	{ "n1 n01 n001", "n1,n01,n001" },
-	{ "n001 n002 n01 n1 n2", "n[1-2],n01,n[001-002]" },
+	{ "n001 n002 n01 n1 n2", "n1,n01,n001,n2,n002" },
+	{ "n10 n9 n010 n009", "n9,n009,n10,n010" },
 	{ "login gpu-a n2 n1", "gpu-a,login,n[1-2]" },
 	{ "login login", "login" },
 	{ "a1b2 a1b3 a2b1", "a1b[2-3],a2b1" },
@@ -67,12 +70,14 @@ ROW_TEST(hostlist, rows, struct hl_row, hl_rows)
 {
 	size_t n;
 	char **v = split_names(row->names, &n);
-	char *hl = rfc29_hostlist((const char *const *)v, n);
+	xc_error_t err;
+	char *hl = xc_hostlist_of((const char *const *)v, n, &err);
 
 	if (row->hostlist)
 		cr_assert_str_eq(hl, row->hostlist, "%s", row->names);
 	else
-		cr_assert_null(hl, "%s", row->names);
+		cr_assert(!hl && err.code == XC_E_INVALID_ARG, "%s",
+			  row->names);
 	free(hl);
 	free(v[0]);
 	free(v);
@@ -90,13 +95,13 @@ Test(hostlist, thousands_of_nodes)
 		names[i] = malloc(16);
 		snprintf(names[i], 16, "node%d", N - i);
 	}
-	hl = rfc29_hostlist((const char *const *)names, N);
+	hl = xc_hostlist_of((const char *const *)names, N, NULL);
 	cr_assert_str_eq(hl, "node[1-5000]");
 	free(hl);
 	/* 0001, 0004, ... 9997 (width 4), then 10000 ... 14998 (width 5) */
 	for (int i = 0; i < N; i++)
 		snprintf(names[i], 16, "node%04d", 3 * i + 1);
-	hl = rfc29_hostlist((const char *const *)names, N);
+	hl = xc_hostlist_of((const char *const *)names, N, NULL);
 	cr_assert_eq(strncmp(hl, "node[0001,0004,0007,", 20), 0, "%.40s", hl);
 	cr_assert(strstr(hl, ",9997],node[10000,10003,"),
 		  "widths 4 and 5 apart");
@@ -133,6 +138,39 @@ static void assert_no_mixed_widths(const char *hl)
 	}
 }
 
+/* Node order as the writer promises it: prefix, then number, then
+ * width; names without a number before numbered ones of their prefix. */
+static int node_order(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), pa = la, pb = lb;
+
+	while (pa > 0 && isdigit((unsigned char)a[pa - 1]))
+		pa--;
+	while (pb > 0 && isdigit((unsigned char)b[pb - 1]))
+		pb--;
+	if (pa == 0 || la - pa > 18)
+		pa = la;
+	if (pb == 0 || lb - pb > 18)
+		pb = lb;
+	if (pa != pb || memcmp(a, b, pa) != 0) {
+		int c = memcmp(a, b, pa < pb ? pa : pb);
+
+		return c ? c : pa < pb ? -1 : 1;
+	}
+	if ((pa == la) != (pb == lb))
+		return pa == la ? -1 : 1;
+	if (pa < la) {
+		unsigned long long x = strtoull(a + pa, NULL, 10);
+		unsigned long long y = strtoull(b + pb, NULL, 10);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (la != lb)
+			return la < lb ? -1 : 1;
+	}
+	return strcmp(a, b);
+}
+
 Test(hostlist, generated_resolved_form_expands_to_eval)
 {
 	static const char *const prefixes[] = { "n", "node", "gpu-", "r1n",
@@ -147,7 +185,7 @@ Test(hostlist, generated_resolved_form_expands_to_eval)
 		char req[512] = "", name[32];
 		xc_expr_t *e;
 		xc_hostlist_t back;
-		char *hl, *h;
+		char *hl, *h, *prev;
 
 		for (size_t i = 0; i < count; i++) {
 			char *extra = gen_node(&g);
@@ -167,20 +205,29 @@ Test(hostlist, generated_resolved_form_expands_to_eval)
 			if (matched[i])
 				names[k++] = xc_nodes_name(t, i);
 		cr_assert_eq(k, matched_n);
-		hl = rfc29_hostlist(names, k);
+		hl = xc_hostlist_of(names, k, NULL);
 		cr_assert_not_null(hl);
 		assert_no_mixed_widths(hl);
 		/* Expand with Slurm and compare as sets. */
 		back = slurm_hostlist_create(hl);
 		cr_assert_not_null(back, "%s", hl);
+		prev = NULL;
 		while ((h = slurm_hostlist_shift(back))) {
 			bool found = false;
+
+			/* written in node order, each name once */
+			if (prev)
+				cr_assert_lt(node_order(prev, h), 0,
+					     "%s before %s in %s", prev, h, hl);
+			free(prev);
+			prev = strdup(h);
 
 			for (size_t i = 0; i < k && !found; i++)
 				found = strcmp(names[i], h) == 0;
 			cr_assert(found, "%s in %s was not matched", h, hl);
 			free(h);
 		}
+		free(prev);
 		slurm_hostlist_destroy(back);
 		back = slurm_hostlist_create(hl);
 		for (size_t i = 0; i < k; i++)
