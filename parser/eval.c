@@ -225,6 +225,64 @@ static bool explain(FILE *out, const struct xc_expr *e, const xc_extra_t *extra,
 	return ok;
 }
 
+xc_leaf_outcome_t xc_leaf_check(const xc_expr_t *e, const xc_extra_t *extra)
+{
+	const struct xc_value *v;
+	int c;
+
+	if (!e || e->kind != XC_LEAF)
+		return XC_LEAF_FALSE;
+	if (!extra)
+		return XC_LEAF_NO_EXTRA;
+	if (!(v = xc_extra_get(extra, e->u.leaf.key)))
+		return XC_LEAF_NO_KEY;
+	if (is_number(v) && !e->u.leaf.num_ok)
+		return XC_LEAF_NOT_NUMBER;
+	c = compare(&e->u.leaf, v);
+	if (c == NO_COMPARISON)
+		return XC_LEAF_NOT_COMPARABLE;
+	return holds(e->u.leaf.op, c) ? XC_LEAF_HOLDS : XC_LEAF_FALSE;
+}
+
+const char *xc_leaf_outcome_name(xc_leaf_outcome_t outcome)
+{
+	switch (outcome) {
+	case XC_LEAF_HOLDS:
+		return "holds";
+	case XC_LEAF_FALSE:
+		return "false";
+	case XC_LEAF_NO_KEY:
+		return "no-key";
+	case XC_LEAF_NOT_COMPARABLE:
+		return "not-comparable";
+	case XC_LEAF_NOT_NUMBER:
+		return "not-a-number";
+	case XC_LEAF_NO_EXTRA:
+		return "no-extra";
+	}
+	return "unknown";
+}
+
+char *xc_explain_leaf(const xc_expr_t *leaf, const xc_extra_t *extra)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	if (!leaf || leaf->kind != XC_LEAF ||
+	    !(out = open_memstream(&text, &len)))
+		return NULL;
+	if (extra)
+		explain_leaf(out, &leaf->u.leaf, extra);
+	else
+		fputs("node Extra is not a JSON object", out);
+	if (fclose(out) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 char *xc_explain(const xc_expr_t *expr, const xc_extra_t *extra)
 {
 	char *text = NULL;

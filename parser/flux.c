@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include <jansson.h>
 
 #include "xc_private.h"
@@ -456,4 +458,35 @@ xc_expr_t *xc_from_flux_text(const char *text, size_t len,
 	e = xc_from_flux(j, limits, err);
 	json_decref(j);
 	return e;
+}
+
+json_t *xc_extra_value_json(const xc_extra_t *extra, const char *key)
+{
+	const struct xc_value *v = key ? xc_extra_get(extra, key) : NULL;
+
+	if (!v)
+		return NULL;
+	switch (v->type) {
+	case XC_VALUE_BOOL:
+		return json_boolean(v->u.b);
+	case XC_VALUE_INT:
+		return json_integer((json_int_t)v->u.i);
+	case XC_VALUE_REAL:
+		/* JSON has no NaN or infinity: their names as strings */
+		if (isnan(v->u.d))
+			return json_string("NaN");
+		if (isinf(v->u.d))
+			return json_string(v->u.d > 0 ? "Infinity"
+						      : "-Infinity");
+		return json_real(v->u.d);
+	case XC_VALUE_STRING:
+		return json_string(v->u.s);
+	case XC_VALUE_NULL:
+		return json_null();
+	case XC_VALUE_OBJECT:
+		return json_object();
+	case XC_VALUE_ARRAY:
+		return json_array();
+	}
+	return NULL;
 }

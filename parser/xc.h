@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* jansson's JSON value, used by the Flux functions only: include
- * <jansson.h> to call them.  (Not included here: its names clash with
+/* jansson's JSON value, used by the Flux functions and
+ * xc_extra_value_json only: include <jansson.h> to call them.  (Not included here: its names clash with
  * json-c's, which reads node Extra.) */
 typedef struct json_t json_t;
 
@@ -254,6 +254,40 @@ const char *xc_extra_state_explain(xc_extra_state_t state,
  * (missing key, node value type, request value not a number ...).
  * Returns a malloc'd string the caller frees, or NULL when out of memory. */
 char *xc_explain(const xc_expr_t *expr, const xc_extra_t *extra);
+
+/* Why a leaf holds for a node's Extra or not (sem 3), as `why` groups the
+ * nodes a leaf rules out. */
+typedef enum xc_leaf_outcome {
+	XC_LEAF_HOLDS,		/* the comparison holds */
+	XC_LEAF_FALSE,		/* the values compare, and the comparison is
+				   false */
+	XC_LEAF_NO_KEY,		/* the node's Extra has no such key */
+	XC_LEAF_NOT_COMPARABLE, /* its value is null, an object or an array */
+	XC_LEAF_NOT_NUMBER,	/* its value is a number, the request value
+				   is not (sem 3.1) */
+	XC_LEAF_NO_EXTRA	/* Extra unset, unreadable or not an object */
+} xc_leaf_outcome_t;
+
+/* The outcome of `leaf` (a leaf of a parsed request; anything else is
+ * XC_LEAF_FALSE) against `extra` (borrowed; NULL: XC_LEAF_NO_EXTRA).
+ * XC_LEAF_HOLDS exactly when xc_match(leaf, extra) is true. */
+xc_leaf_outcome_t xc_leaf_check(const xc_expr_t *leaf, const xc_extra_t *extra);
+
+/* A short name of an outcome for scripts: "holds", "false", "no-key",
+ * "not-comparable", "not-a-number", "no-extra".  Static storage. */
+const char *xc_leaf_outcome_name(xc_leaf_outcome_t outcome);
+
+/* Why `leaf` holds or not for `extra`, in the words xc_explain() gives
+ * after the leaf ("node value 2048 is a number; 2048 < 4096").  Returns
+ * a malloc'd string, or NULL when out of memory or `leaf` is not a leaf. */
+char *xc_explain_leaf(const xc_expr_t *leaf, const xc_extra_t *extra);
+
+/* The value of `key` in `extra` as JSON (jansson: a new reference the
+ * caller decrefs): a number, string, boolean or null; objects and arrays,
+ * whose content is not kept, as {} and []; NaN and infinities, which JSON
+ * cannot hold, as the strings "NaN", "Infinity", "-Infinity".  NULL when the key is missing
+ * (or `extra` is NULL) or out of memory. */
+json_t *xc_extra_value_json(const xc_extra_t *extra, const char *key);
 
 /* ------------------------------------------------------------ node table */
 

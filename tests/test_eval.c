@@ -411,3 +411,68 @@ ROW_TEST(eval, explain, struct explain_row, explain_rows)
 	xc_extra_destroy(extra);
 	xc_expr_destroy(e);
 }
+
+/* xc_leaf_check: the outcome of a leaf, by cause (sem 3). */
+struct outcome_row {
+	const char *extra;
+	const char *leaf;
+	xc_leaf_outcome_t outcome;
+};
+
+static const struct outcome_row outcome_rows[] = {
+	{ "{\"a\": 1}", "a=1", XC_LEAF_HOLDS },
+	{ "{\"a\": 1}", "a>1", XC_LEAF_FALSE },
+	{ "{\"a\": \"x\"}", "a<y", XC_LEAF_HOLDS },
+	{ "{\"a\": true}", "a=false", XC_LEAF_FALSE },
+	{ "{\"a\": 1}", "b!=1", XC_LEAF_NO_KEY },
+	{ "{\"a\": null}", "a!=1", XC_LEAF_NOT_COMPARABLE },
+	{ "{\"a\": [1]}", "a=1", XC_LEAF_NOT_COMPARABLE },
+	{ "{\"a\": {}}", "a=1", XC_LEAF_NOT_COMPARABLE },
+	{ "{\"a\": 5}", "a!=abc", XC_LEAF_NOT_NUMBER },
+	{ "{\"a\": \"5\"}", "a!=abc", XC_LEAF_HOLDS },
+	{ NULL, "a=1", XC_LEAF_NO_EXTRA },
+	{ "[1]", "a=1", XC_LEAF_NO_EXTRA },
+};
+
+ROW_TEST(eval, leaf_outcomes, struct outcome_row, outcome_rows)
+{
+	xc_expr_t *e = xc_parse(row->leaf, NULL, NULL);
+	xc_extra_t *x =
+		xc_extra_load(row->extra, row->extra ? strlen(row->extra) : 0,
+			      NULL, NULL, NULL);
+	char *why = xc_explain_leaf(e, x);
+
+	cr_assert_eq(xc_leaf_check(e, x), row->outcome, "%s on %s", row->leaf,
+		     row->extra ? row->extra : "(unset)");
+	cr_assert_str_eq(xc_leaf_outcome_name(xc_leaf_check(e, x)),
+			 xc_leaf_outcome_name(row->outcome));
+	cr_assert_not_null(why);
+	cr_assert_gt(strlen(why), 5);
+	free(why);
+	xc_extra_destroy(x);
+	xc_expr_destroy(e);
+}
+
+/* On every evaluation row whose request is one leaf, the leaf holds
+ * exactly when the request matches. */
+Test(eval, leaf_check_agrees_with_match)
+{
+	size_t leaves = 0;
+
+	for (size_t r = 0; r < ROWS(eval_rows); r++) {
+		xc_expr_t *e = xc_parse(eval_rows[r].request, NULL, NULL);
+		const char *t = eval_rows[r].extra;
+		xc_extra_t *x =
+			xc_extra_load(t, t ? strlen(t) : 0, NULL, NULL, NULL);
+
+		if (e && xc_expr_kind(e) == XC_LEAF) {
+			cr_assert_eq(xc_leaf_check(e, x) == XC_LEAF_HOLDS,
+				     eval_rows[r].match, "%s on %s",
+				     eval_rows[r].request, t ? t : "(unset)");
+			leaves++;
+		}
+		xc_extra_destroy(x);
+		xc_expr_destroy(e);
+	}
+	cr_assert_gt(leaves, 50);
+}

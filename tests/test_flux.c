@@ -291,3 +291,40 @@ Test(flux, depth_limit_at_and_past)
 	json_decref(at);
 	json_decref(past);
 }
+
+/* A node value as JSON, for `why --json`: each type, and NaN and the
+ * infinities (which JSON cannot hold) as their names. */
+Test(flux, extra_value_json)
+{
+	const char *text = "{\"b\": true, \"i\": -7, \"r\": 2.5, \"s\": \"x\", "
+			   "\"n\": null, \"o\": {\"k\": 1}, \"a\": [1], "
+			   "\"nan\": NaN, \"inf\": -Infinity}";
+	xc_extra_t *x = xc_extra_load(text, strlen(text), NULL, NULL, NULL);
+	static const struct {
+		const char *key, *json;
+	} want[] = {
+		{ "b", "true" },
+		{ "i", "-7" },
+		{ "r", "2.5" },
+		{ "s", "\"x\"" },
+		{ "n", "null" },
+		{ "o", "{}" },
+		{ "a", "[]" },
+		{ "nan", "\"NaN\"" },
+		{ "inf", "\"-Infinity\"" },
+	};
+
+	cr_assert_not_null(x);
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
+		json_t *v = xc_extra_value_json(x, want[i].key);
+		char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT)
+			    : NULL;
+
+		cr_assert_str_eq(s, want[i].json, "%s", want[i].key);
+		free(s);
+		json_decref(v);
+	}
+	cr_assert_null(xc_extra_value_json(x, "missing"));
+	cr_assert_null(xc_extra_value_json(NULL, "b"));
+	xc_extra_destroy(x);
+}
