@@ -9,6 +9,11 @@
  *   slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm)
  *                               [--within HOSTLIST]] [--jobspec [FILE]]
  *   slurm-extra from-flux (JSON | -)
+ *   slurm-extra why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]
+ *   slurm-extra why --job ID
+ *   slurm-extra --version
+ *
+ * --json: check, eval, explain and why print JSON.
  *
  * Exit status: 0 valid / match, 1 no match, 2 invalid request or input.
  * See slurm-extra(1).
@@ -26,6 +31,9 @@
 #include <slurm/slurm_errno.h>
 
 #include "slurm_compat.h"
+
+#include "job_state.h"
+#include "why.h"
 
 #include "xc.h"
 
@@ -45,6 +53,8 @@ struct opts {
 	bool jobspec;		  /* --jobspec */
 	const char *jobspec_file; /* --jobspec FILE */
 	const char *within;	  /* --within HOSTLIST ('-': stdin) */
+	const char *job;	  /* --job ID */
+	bool json;		  /* --json */
 	xc_limits_t limits;
 	const char *request;
 };
@@ -58,6 +68,8 @@ static void usage(FILE *out)
 		"       %s explain REQUEST --extra JSON\n"
 		"       %s to-flux REQUEST [--resolve (--nodes FILE | --slurm) [--within HOSTLIST]] [--jobspec [FILE]]\n"
 		"       %s from-flux (JSON | -)\n"
+		"       %s why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]\n"
+		"       %s why --job ID\n"
 		"Options:\n"
 		"  --extra JSON        one node's Extra (a JSON object)\n"
 		"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"
@@ -66,14 +78,26 @@ static void usage(FILE *out)
 		"  --within HOSTLIST   only these of the nodes count ('-': stdin)\n"
 		"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"
 		"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"
+		"  --job ID            why: the request of job ID, on the nodes it may use\n"
+		"  --json              check, eval, explain, why: print JSON\n"
 		"  --max-length N      longest request accepted (default %d, at most %u)\n"
 		"  --max-depth N       deepest parentheses accepted (default and at most %d)\n"
 		"  -v, --verbose       say how many nodes were checked\n"
 		"  -h, --help          this text\n"
+		"  -V, --version       the version, and the Slurm it was built for\n"
 		"Exit status: 0 valid or match, 1 no match, 2 invalid.\n",
-		prog, prog, prog, prog, prog, prog,
+		prog, prog, prog, prog, prog, prog, prog, prog,
 		XC_DEFAULT_MAX_REQUEST_LENGTH, XC_MAX_REQUEST_LENGTH_LIMIT,
 		XC_MAX_DEPTH_LIMIT);
+}
+
+/* --version: this command's, and the Slurm it was built for. */
+static void print_version(void)
+{
+	printf("slurm-extra %s (built for Slurm %d.%02d.%d)\n", PACKAGE_VERSION,
+	       SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+	       SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+	       SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
 }
 
 /* Parses the request or prints the rendered error; NULL on error. */
@@ -108,11 +132,56 @@ static int print_request(xc_expr_t *e)
 	return EXIT_MATCH;
 }
 
+/* Prints `j` (taken over) on one line; false when out of memory. */
+static bool print_json_line(json_t *j)
+{
+	if (!j || json_dumpf(j, stdout, JSON_COMPACT) < 0) {
+		json_decref(j);
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return false;
+	}
+	fputc('\n', stdout);
+	json_decref(j);
+	return true;
+}
+
+/* {"valid": false, "error": {...}} for a request that does not parse. */
+static json_t *error_json(const xc_error_t *err)
+{
+	return json_pack("{s:b,s:{s:s,s:I,s:I,s:s}}", "valid", 0, "error",
+			 "code", xc_errcode_name(err->code), "offset",
+			 (json_int_t)err->offset, "end", (json_int_t)err->end,
+			 "message", err->message);
+}
+
+/* Parses the request; with --json an error is printed as error_json()
+ * on stdout instead of rendered on stderr.  NULL on error. */
+static xc_expr_t *parse_for(const struct opts *o)
+{
+	xc_error_t err;
+	xc_expr_t *e;
+
+	if (!o->json)
+		return parse_or_report(o);
+	if (!(e = xc_parse(o->request, &o->limits, &err)))
+		print_json_line(error_json(&err));
+	return e;
+}
+
 static int cmd_check(const struct opts *o)
 {
-	xc_expr_t *e = parse_or_report(o);
+	xc_expr_t *e = parse_for(o);
+	char *text;
+	bool ok;
 
-	return e ? print_request(e) : EXIT_INVALID;
+	if (!e || !o->json)
+		return e ? print_request(e) : EXIT_INVALID;
+	text = xc_format(e);
+	xc_expr_destroy(e);
+	ok = text && print_json_line(json_pack("{s:b,s:s}", "valid", 1,
+					       "request", text));
+	free(text);
+	return ok ? EXIT_MATCH : EXIT_INVALID;
 }
 
 /* One node's Extra from --extra, or NULL after saying why it matches
@@ -274,7 +343,7 @@ static char *matched_hostlist(const xc_nodes_t *t, const bool *matched)
 static int read_within(const char *arg, const xc_nodes_t *t, bool *in,
 		       size_t *unknown)
 {
-	char *text = NULL, *host;
+	char *text = NULL;
 	xc_hostlist_t hl = NULL;
 	int rc = -1;
 
@@ -321,15 +390,16 @@ static int read_within(const char *arg, const xc_nodes_t *t, bool *in,
 		free(text);
 		return -1;
 	}
-	while ((host = slurm_hostlist_shift(hl))) {
-		long i = xc_nodes_find(t, host);
-
-		if (i < 0)
-			(*unknown)++;
-		else
+	/* Each node looked up in the hostlist (a few ranges, as a Flux
+	 * instance's or a partition's are), not each host in the table. */
+	slurm_hostlist_uniq(hl);
+	*unknown = (size_t)slurm_hostlist_count(hl);
+	for (size_t i = 0; i < xc_nodes_count(t); i++)
+		if (!in[i] &&
+		    slurm_hostlist_find(hl, xc_nodes_name(t, i)) >= 0) {
 			in[i] = true;
-		free(host);
-	}
+			(*unknown)--;
+		}
 	rc = 0;
 out:
 	if (rc < 0)
@@ -338,6 +408,17 @@ out:
 		slurm_hostlist_destroy(hl);
 	free(text);
 	return rc;
+}
+
+/* Fills `t` (may be NULL: out of memory) from --nodes or --slurm; -1
+ * after printing why not. */
+static int load_table(const struct opts *o, xc_nodes_t *t)
+{
+	if (!t) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -1;
+	}
+	return o->slurm ? load_nodes_slurm(t) : load_nodes_file(o->nodes, t);
 }
 
 /* Loads the nodes of --nodes or --slurm and evaluates `e` on them: a new
@@ -352,9 +433,7 @@ static long match_nodes(const struct opts *o, const xc_expr_t *e,
 
 	*tp = t;
 	*mp = NULL;
-	if (!t)
-		return -1;
-	if ((o->slurm ? load_nodes_slurm(t) : load_nodes_file(o->nodes, t)) < 0)
+	if (!t || load_table(o, t) < 0)
 		return -1;
 	/* Columns and the name index: fast at 100,000 nodes (the plugin
 	 * evaluates the same way). */
@@ -430,7 +509,13 @@ static int eval_nodes(const struct opts *o, xc_expr_t *e)
 
 	if (n > 0 && !hl)
 		rc = EXIT_INVALID;
-	else if (hl)
+	else if (o->json && n >= 0 &&
+		 !print_json_line(json_pack("{s:I,s:I,s:s}", "satisfy",
+					    (json_int_t)n, "nodes",
+					    (json_int_t)xc_nodes_count(t),
+					    "hostlist", hl ? hl : "")))
+		rc = EXIT_INVALID;
+	else if (hl && !o->json)
 		printf("%s\n", hl);
 	free(hl);
 	free(matched);
@@ -541,18 +626,60 @@ static int cmd_eval(const struct opts *o)
 			prog);
 		return EXIT_INVALID;
 	}
-	if (!(e = parse_or_report(o)))
+	if (!(e = parse_for(o)))
 		return EXIT_INVALID;
 	if (o->extra) {
 		extra = load_extra_arg(o);
 		rc = xc_match(e, extra) ? EXIT_MATCH : EXIT_NOMATCH;
-		printf("%s\n", rc == EXIT_MATCH ? "match" : "no match");
+		if (!o->json)
+			printf("%s\n", rc == EXIT_MATCH ? "match" : "no match");
+		else if (!print_json_line(json_pack(
+				 "{s:s}", "result",
+				 rc == EXIT_MATCH ? "match" : "nomatch")))
+			rc = EXIT_INVALID;
 		xc_extra_destroy(extra);
 	} else {
 		rc = eval_nodes(o, e);
 	}
 	xc_expr_destroy(e);
 	return rc;
+}
+
+/* The evaluation of `e` against `extra` as JSON: a group
+ * {"group": "and"|"or", "result": ..., "items": [...]}, a leaf
+ * {"leaf": "a=1", "result": ..., "outcome": "no-key", "why": "..."}.
+ * NULL when out of memory. */
+static json_t *explain_json(const xc_expr_t *e, const xc_extra_t *extra)
+{
+	bool ok = xc_match(e, extra);
+	json_t *j;
+
+	if (xc_expr_kind(e) == XC_LEAF) {
+		char *leaf = xc_format(e), *why = xc_explain_leaf(e, extra);
+
+		j = leaf && why ? json_pack("{s:s,s:b,s:s,s:s}", "leaf", leaf,
+					    "result", ok, "outcome",
+					    xc_leaf_outcome_name(
+						    xc_leaf_check(e, extra)),
+					    "why", why)
+				: NULL;
+		free(leaf);
+		free(why);
+		return j;
+	}
+	j = json_pack("{s:s,s:b,s:[]}", "group",
+		      xc_expr_kind(e) == XC_AND ? "and" : "or", "result", ok,
+		      "items");
+	for (size_t i = 0; j && i < xc_expr_count(e); i++) {
+		json_t *c = explain_json(xc_expr_child(e, i), extra);
+
+		if (!c ||
+		    json_array_append_new(json_object_get(j, "items"), c) < 0) {
+			json_decref(j);
+			j = NULL;
+		}
+	}
+	return j;
 }
 
 static int cmd_explain(const struct opts *o)
@@ -566,13 +693,26 @@ static int cmd_explain(const struct opts *o)
 		fprintf(stderr, "%s: explain needs --extra JSON\n", prog);
 		return EXIT_INVALID;
 	}
-	if (!(e = parse_or_report(o)))
+	if (!(e = parse_for(o)))
 		return EXIT_INVALID;
 	extra = load_extra_arg(o);
-	text = xc_explain(e, extra);
 	rc = xc_match(e, extra) ? EXIT_MATCH : EXIT_NOMATCH;
-	fputs(text ? text : "out of memory\n", stdout);
-	free(text);
+	if (o->json) {
+		json_t *tree = extra ? explain_json(e, extra) : NULL;
+
+		if ((extra && !tree) ||
+		    !print_json_line(json_pack(
+			    "{s:s,s:o*,s:s*}", "result",
+			    rc == EXIT_MATCH ? "match" : "nomatch", "tree",
+			    tree, "why",
+			    extra ? NULL
+				  : "node Extra is not a JSON object: no request matches it")))
+			rc = EXIT_INVALID;
+	} else {
+		text = xc_explain(e, extra);
+		fputs(text ? text : "out of memory\n", stdout);
+		free(text);
+	}
 	xc_extra_destroy(extra);
 	xc_expr_destroy(e);
 	return rc;
@@ -779,6 +919,166 @@ static int read_limit(const char *text, size_t max, size_t *out)
 	return 0;
 }
 
+/* The job `id`: its request (*request: the plugin's, from its
+ * AdminComment, or else, from Slurm 23.02, the job's own --extra), and
+ * in `in` the nodes it may use: those of its partitions (all nodes when
+ * none is found), less the nodes the user excluded.  *what gets a short
+ * description of the job.  Returns 0, or -1 after printing why not. */
+static int load_job(const char *id, const xc_nodes_t *t, bool *in,
+		    char **request, char *what, size_t size)
+{
+	job_info_msg_t *jobs = NULL;
+	partition_info_msg_t *parts = NULL;
+	struct xc_job_state st = { 0 };
+	slurm_job_info_t *job;
+	char *end, *pnodes = NULL;
+	unsigned long jid = strtoul(id, &end, 10);
+	size_t unknown, count = xc_nodes_count(t), len = 0;
+	int rc = -1;
+
+	*request = NULL;
+	(void)end; /* checked by cmd_why */
+	if (slurm_load_job(&jobs, (uint32_t)jid, SHOW_ALL) != SLURM_SUCCESS ||
+	    !jobs->record_count) {
+		fprintf(stderr, "%s: cannot read job %lu: %s\n", prog, jid,
+			slurm_strerror(xc_slurm_errno()));
+		goto out;
+	}
+	job = &jobs->job_array[0];
+	if (xc_job_state_parse(job->admin_comment, &st) && st.request)
+		*request = strdup(st.request);
+#if XC_SLURM_HAS_EXTRA_OPTION
+	else if (job->extra && *job->extra)
+		*request = strdup(job->extra);
+#endif
+	if (!*request) {
+		fprintf(stderr, "%s: job %lu has no --extra request\n", prog,
+			jid);
+		goto out;
+	}
+	snprintf(what, size, "job %lu (%s, partition %s)", jid,
+		 (job->job_state & JOB_STATE_BASE) == JOB_PENDING   ? "pending"
+		 : (job->job_state & JOB_STATE_BASE) == JOB_RUNNING ? "running"
+								    : "ended",
+		 job->partition ? job->partition : "none");
+	/* the nodes of its partitions */
+	if (job->partition &&
+	    slurm_load_partitions((time_t)0, &parts, SHOW_ALL) ==
+		    SLURM_SUCCESS) {
+		for (uint32_t p = 0; p < parts->record_count; p++) {
+			const partition_info_t *pi = &parts->partition_array[p];
+			char *list = job->partition, *hit;
+			size_t n = pi->name ? strlen(pi->name) : 0;
+			char *grown;
+
+			for (hit = n ? strstr(list, pi->name) : NULL; hit;
+			     hit = strstr(hit + 1, pi->name))
+				if ((hit == list || hit[-1] == ',') &&
+				    (hit[n] == ',' || hit[n] == '\0'))
+					break;
+			if (!hit || !pi->nodes || !*pi->nodes)
+				continue;
+			if (!(grown = realloc(pnodes,
+					      len + strlen(pi->nodes) + 2)))
+				goto out;
+			pnodes = grown;
+			len += (size_t)sprintf(pnodes + len, "%s%s",
+					       len ? "," : "", pi->nodes);
+		}
+	}
+	if (pnodes) {
+		if (read_within(pnodes, t, in, &unknown) < 0)
+			goto out;
+	} else {
+		for (size_t i = 0; i < count; i++)
+			in[i] = true;
+	}
+	/* less the user's own excluded nodes */
+	if (st.exclude && *st.exclude) {
+		xc_hostlist_t hl = slurm_hostlist_create(st.exclude);
+
+		for (size_t i = 0; hl && i < count; i++)
+			if (slurm_hostlist_find(hl, xc_nodes_name(t, i)) >= 0)
+				in[i] = false;
+		if (hl)
+			slurm_hostlist_destroy(hl);
+	}
+	rc = 0;
+out:
+	if (rc < 0) {
+		free(*request);
+		*request = NULL;
+	}
+	free(pnodes);
+	xc_job_state_free(&st);
+	if (parts)
+		slurm_free_partition_info_msg(parts);
+	if (jobs)
+		xc_free_job_info_msg(jobs);
+	return rc;
+}
+
+static int cmd_why(struct opts *o)
+{
+	xc_nodes_t *t = NULL;
+	xc_expr_t *e = NULL;
+	bool *in = NULL;
+	char *request = NULL, what[256] = "";
+	size_t unknown;
+	long n = -1;
+
+	if (o->job && (o->request || o->nodes || o->within)) {
+		fprintf(stderr,
+			"%s: why --job reads the job's request and nodes: no REQUEST, --nodes or --within\n",
+			prog);
+		return EXIT_INVALID;
+	}
+	if (!o->job && !!o->nodes + o->slurm != 1) {
+		fprintf(stderr,
+			"%s: why needs one of --nodes, --slurm, --job\n", prog);
+		return EXIT_INVALID;
+	}
+	if (o->job) {
+		char *end;
+		unsigned long jid = strtoul(o->job, &end, 10);
+
+		if (!*o->job || *end || jid == 0 || jid > UINT32_MAX) {
+			fprintf(stderr,
+				"%s: --job: a job id expected, not '%s'\n",
+				prog, o->job);
+			return EXIT_INVALID;
+		}
+		o->slurm = true;
+	}
+	/* not compiled: the report reads each node's parsed Extra */
+	if (load_table(o, t = xc_nodes_create(&o->limits)) < 0 ||
+	    !(in = calloc(xc_nodes_count(t) ? xc_nodes_count(t) : 1,
+			  sizeof(*in))))
+		goto out;
+	if (o->job) {
+		if (load_job(o->job, t, in, &request, what, sizeof(what)) < 0)
+			goto out;
+		o->request = request;
+	} else if (o->within) {
+		if (read_within(o->within, t, in, &unknown) < 0)
+			goto out;
+	} else {
+		for (size_t i = 0; i < xc_nodes_count(t); i++)
+			in[i] = true;
+	}
+	if (!(e = parse_for(o)))
+		goto out;
+	if (*what && !o->json)
+		printf("%s\n", what);
+	n = why_report(stdout, e, t, in, o->json);
+out:
+	xc_expr_destroy(e);
+	xc_nodes_destroy(t);
+	free(in);
+	free(request);
+	return n < 0 ? EXIT_INVALID : n == 0 ? EXIT_NOMATCH : EXIT_MATCH;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -792,6 +1092,9 @@ int main(int argc, char **argv)
 		{ "resolve", no_argument, NULL, 'r' },
 		{ "jobspec", no_argument, NULL, 'j' },
 		{ "within", required_argument, NULL, 'w' },
+		{ "job", required_argument, NULL, 'J' },
+		{ "json", no_argument, NULL, 'O' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -808,8 +1111,12 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+		print_version();
+		return 0;
+	}
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o.extra = optarg;
@@ -832,6 +1139,15 @@ int main(int argc, char **argv)
 		case 'w':
 			o.within = optarg;
 			break;
+		case 'J':
+			o.job = optarg;
+			break;
+		case 'O':
+			o.json = true;
+			break;
+		case 'V':
+			print_version();
+			return 0;
 		case 'j':
 			/* --jobspec FILE: the next argument when it names a
 			 * file, or is '-' (stdin). */
@@ -877,7 +1193,8 @@ int main(int argc, char **argv)
 			prog, argv[optind]);
 		return EXIT_INVALID;
 	}
-	if (!o.request && !(strcmp(cmd, "eval") == 0 && o.batch)) {
+	if (!o.request && !(strcmp(cmd, "eval") == 0 && o.batch) &&
+	    !(strcmp(cmd, "why") == 0 && o.job)) {
 		fprintf(stderr, "%s: %s needs %s\n", prog, cmd,
 			strcmp(cmd, "from-flux") == 0
 				? "a JSON constraint (or '-')"
@@ -905,6 +1222,8 @@ int main(int argc, char **argv)
 		return cmd_to_flux(&o);
 	if (strcmp(cmd, "from-flux") == 0)
 		return cmd_from_flux(&o);
+	if (strcmp(cmd, "why") == 0)
+		return cmd_why(&o);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
 	usage(stderr);
 	return EXIT_INVALID;

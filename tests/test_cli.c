@@ -54,6 +54,8 @@ static void run(struct run *r, const char *input, const char *args)
 	"       slurm-extra explain REQUEST --extra JSON\n"                                                                \
 	"       slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm) [--within HOSTLIST]] [--jobspec [FILE]]\n" \
 	"       slurm-extra from-flux (JSON | -)\n"                                                                        \
+	"       slurm-extra why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]\n"                                    \
+	"       slurm-extra why --job ID\n"                                                                                \
 	"Options:\n"                                                                                                       \
 	"  --extra JSON        one node's Extra (a JSON object)\n"                                                         \
 	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"                                             \
@@ -62,10 +64,13 @@ static void run(struct run *r, const char *input, const char *args)
 	"  --within HOSTLIST   only these of the nodes count ('-': stdin)\n"                                               \
 	"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"                                        \
 	"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"                             \
+	"  --job ID            why: the request of job ID, on the nodes it may use\n"                                      \
+	"  --json              check, eval, explain, why: print JSON\n"                                                    \
 	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n"                                \
 	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n"                                  \
 	"  -v, --verbose       say how many nodes were checked\n"                                                          \
 	"  -h, --help          this text\n"                                                                                \
+	"  -V, --version       the version, and the Slurm it was built for\n"                                              \
 	"Exit status: 0 valid or match, 1 no match, 2 invalid.\n"
 
 /* Nodes x01, x02, x3, x10 (k=v) and x4 (unset), in no order. */
@@ -235,6 +240,82 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: --within goes with --nodes or --slurm\n" },
 	{ "to-flux 'a=1' --within n1", NULL, 2,
 	  "slurm-extra: --nodes, --slurm and --within go with --resolve\n" },
+	/* why: each part of the request, how many nodes satisfy it, and
+	 * why the others do not */
+	{ "why 'gpu=true&mem>=4096&(arch=x86_64|arch=aarch64)' --nodes " EXAMPLES_DIR
+	  "/nodes.json",
+	  NULL, 1,
+	  "request: gpu=true&mem>=4096&(arch=x86_64|arch=aarch64)\n"
+	  "0 of 4 nodes satisfy it.\n"
+	  "  gpu=true                       3 of 4 nodes   (n2: false)\n"
+	  "  mem>=4096                      0 of 4 nodes   (n1: 1024, n2: 2048, n3: 256, n4: 512; largest 2048)\n"
+	  "  (arch=x86_64|arch=aarch64)     4 of 4 nodes\n"
+	  "closest: n[1,3-4] (only mem>=4096 fails)\n" },
+	{ "why 'rack<2&(ssd=nvme|mem<300)' --nodes " EXAMPLES_DIR "/nodes.json",
+	  NULL, 1,
+	  "request: rack<2&(ssd=nvme|mem<300)\n"
+	  "0 of 4 nodes satisfy it.\n"
+	  "  rack<2                         2 of 4 nodes   (n3: 2, n4: 2; smallest 2)\n"
+	  "  (ssd=nvme|mem<300)             2 of 4 nodes   (fails on n[1-2])\n"
+	  "closest: n[1-2] (only (ssd=nvme|mem<300) fails)\n"
+	  "         n[3-4] (only rack<2 fails)\n" },
+	{ "why 'gpu=true&ssd=nvme&mem>=abc' --nodes " EXAMPLES_DIR
+	  "/nodes.json",
+	  NULL, 1,
+	  "request: gpu=true&ssd=nvme&mem>=abc\n"
+	  "0 of 4 nodes satisfy it.\n"
+	  "  gpu=true                       3 of 4 nodes   (n2: false)\n"
+	  "  ssd=nvme                       1 of 4 nodes   (no key 'ssd': n[1-3])\n"
+	  "  mem>=abc                       0 of 4 nodes   ('abc' is not a number: n[1-4])\n"
+	  "closest: n4 (only mem>=abc fails)\n" },
+	{ "why a=1 --nodes -",
+	  "{\"n1\":null,\"n2\":\"{bad\",\"n3\":{\"a\":[1]},\"n4\":{\"a\":2},\"n5\":{\"a\":1}}",
+	  0,
+	  "request: a=1\n"
+	  "1 of 5 nodes satisfy it: n5\n"
+	  "  a=1                            1 of 5 nodes   (n4: 2; value is null, an object or an array: n3; Extra unset or not a JSON object: n[1-2])\n" },
+	{ "why 'gpu=true&mem>=512' --nodes " EXAMPLES_DIR
+	  "/nodes.json --within 'n[2-4]' --json",
+	  NULL, 0,
+	  "{\"request\":\"gpu=true&mem>=512\",\"nodes\":3,\"satisfy\":1,\"satisfying\":\"n4\","
+	  "\"items\":[{\"item\":\"gpu=true\",\"satisfy\":2,\"ruled_out\":[{\"why\":\"false\",\"count\":1,\"nodes\":\"n2\",\"values\":{\"n2\":false}}]},"
+	  "{\"item\":\"mem>=512\",\"satisfy\":2,\"ruled_out\":[{\"why\":\"false\",\"count\":1,\"nodes\":\"n3\",\"values\":{\"n3\":256},\"largest\":256}]}],"
+	  "\"closest\":{\"fail\":1,\"sets\":[{\"nodes\":\"n2\",\"count\":1,\"failing\":[\"gpu=true\"]},"
+	  "{\"nodes\":\"n3\",\"count\":1,\"failing\":[\"mem>=512\"]}],\"more\":false}}\n" },
+	{ "why 'a=1' --extra '{}'", NULL, 2,
+	  "slurm-extra: why needs one of --nodes, --slurm, --job\n" },
+	{ "why --job 5 --nodes x.json", NULL, 2,
+	  "slurm-extra: why --job reads the job's request and nodes: no REQUEST, --nodes or --within\n" },
+	{ "why --job x7", NULL, 2,
+	  "slurm-extra: --job: a job id expected, not 'x7'\n" },
+	{ "why 'a=1|' --nodes " EXAMPLES_DIR "/nodes.json", NULL, 2,
+	  "slurm-extra: error: leaf or '(' expected after '|', found the end of the request (column 5)\n"
+	  "  a=1|\n"
+	  "      ^\n" },
+	/* --json on every command that prints results; --version */
+	{ "check --json 'a=1,b=2'", NULL, 0,
+	  "{\"valid\":true,\"request\":\"a=1&b=2\"}\n" },
+	{ "check --json 'a=1|b=2&c=3'", NULL, 2,
+	  "{\"valid\":false,\"error\":{\"code\":\"mixed-boolops\",\"offset\":7,\"end\":8,"
+	  "\"message\":\"cannot mix '|' and '&' in one group; add parentheses\"}}\n" },
+	{ "eval --json 'gpu=true' --nodes " EXAMPLES_DIR "/nodes.json", NULL, 0,
+	  "{\"satisfy\":3,\"nodes\":4,\"hostlist\":\"n[1,3-4]\"}\n" },
+	{ "eval --json 'gpu=true&mem>4096' --nodes " EXAMPLES_DIR "/nodes.json",
+	  NULL, 1,
+	  "slurm-extra: no node satisfies the request (4 checked)\n"
+	  "{\"satisfy\":0,\"nodes\":4,\"hostlist\":\"\"}\n" },
+	{ "eval --json 'gpu=true' --extra '{\"gpu\":1}'", NULL, 1,
+	  "{\"result\":\"nomatch\"}\n" },
+	{ "explain --json 'a=1|(b>2&c=x)' --extra '{\"a\":2,\"b\":3,\"c\":null}'",
+	  NULL, 1,
+	  "{\"result\":\"nomatch\",\"tree\":{\"group\":\"or\",\"result\":false,\"items\":["
+	  "{\"leaf\":\"a=1\",\"result\":false,\"outcome\":\"false\",\"why\":\"node value 2 is a number; 2 > 1\"},"
+	  "{\"group\":\"and\",\"result\":false,\"items\":["
+	  "{\"leaf\":\"b>2\",\"result\":true,\"outcome\":\"holds\",\"why\":\"node value 3 is a number; 3 > 2\"},"
+	  "{\"leaf\":\"c=x\",\"result\":false,\"outcome\":\"not-comparable\",\"why\":\"node value null is null; only strings, numbers and booleans compare\"}]}]}}\n" },
+	{ "explain --json 'a=1' --extra nope", NULL, 1,
+	  "slurm-extra: note: node Extra is not valid JSON: no request matches it\n"
+	  "{\"result\":\"nomatch\",\"why\":\"node Extra is not a JSON object: no request matches it\"}\n" },
 	{ "to-flux 'a=1' --jobspec", NULL, 0,
 	  "{\"attributes\":{\"system\":{\"constraints\":{\"extra\":[\"a=1\"]}}}}\n" },
 	{ "to-flux 'gpu=true&mem>=512' --resolve --nodes " EXAMPLES_DIR
@@ -295,4 +376,72 @@ Test(cli, batch_handles_many_lines)
 		r.out,
 		"2500 {\"result\":\"match\"}\n2500 {\"result\":\"nomatch\"}\n");
 	free(input);
+}
+
+/* The bash completion completes subcommands and each one's options. */
+Test(cli, bash_completion)
+{
+	static const struct {
+		const char *words;
+		int cword;
+		const char *want;
+	} cases[] = {
+		{ "slurm-extra w", 1, "why\n" },
+		{ "slurm-extra ", 1,
+		  "check eval explain to-flux from-flux why --help --version\n" },
+		{ "slurm-extra why --j", 2, "--job --json\n" },
+		{ "slurm-extra eval a=1 --w", 3, "--within\n" },
+		{ "slurm-extra check --", 2,
+		  "--json --max-length --max-depth\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char cmd[1024], out[512];
+		size_t n;
+		FILE *p;
+
+		snprintf(
+			cmd, sizeof(cmd),
+			"bash -c 'source %s/../slurm-extra.bash; "
+			"COMP_WORDS=(%s); [ \"${COMP_WORDS[%d]+x}\" ] || COMP_WORDS+=(\"\"); "
+			"COMP_CWORD=%d; _slurm_extra; echo \"${COMPREPLY[*]}\"'",
+			EXAMPLES_DIR, cases[i].words, cases[i].cword,
+			cases[i].cword);
+		p = popen(cmd, "r");
+		cr_assert_not_null(p);
+		n = fread(out, 1, sizeof(out) - 1, p);
+		out[n] = '\0';
+		cr_assert_eq(pclose(p), 0, "%s", cmd);
+		cr_assert_str_eq(out, cases[i].want, "%s", cases[i].words);
+	}
+}
+
+/* --version, alone or after a subcommand: the package's version and the
+ * Slurm version the command was built for. */
+Test(cli, version)
+{
+	const char *args[] = { "--version", "-V", "why --version" };
+
+	for (size_t i = 0; i < sizeof(args) / sizeof(*args); i++) {
+		struct run r;
+		unsigned major, minor, micro;
+		char end[4];
+
+		run(&r, NULL, args[i]);
+		cr_assert_eq(r.status, 0, "%s: %s", args[i], r.out);
+		cr_assert_eq(strncmp(r.out,
+				     "slurm-extra " PACKAGE_VERSION
+				     " (built for Slurm ",
+				     strlen("slurm-extra " PACKAGE_VERSION
+					    " (built for Slurm ")),
+			     0, "%s", r.out);
+		cr_assert_eq(
+			sscanf(r.out + strlen("slurm-extra " PACKAGE_VERSION
+					      " (built for Slurm "),
+			       "%u.%u.%u%3s", &major, &minor, &micro, end),
+			4, "%s", r.out);
+		cr_assert_str_eq(end, ")", "%s", r.out);
+		cr_assert_eq(r.out[strlen(r.out) - 1], '\n', "%s", r.out);
+		cr_assert(major >= 22 && minor <= 12, "%s", r.out);
+	}
 }

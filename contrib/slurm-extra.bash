@@ -1,0 +1,37 @@
+# bash completion for slurm-extra(1): subcommands, their options, files
+# for --nodes and --jobspec, pending jobs for --job.
+_slurm_extra()
+{
+	local cur prev cmd opts
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
+	if [ "$COMP_CWORD" -eq 1 ]; then
+		mapfile -t COMPREPLY < <(compgen -W 'check eval explain to-flux from-flux why --help --version' -- "$cur")
+		return
+	fi
+	cmd=${COMP_WORDS[1]}
+	case $prev in
+	--nodes | --jobspec)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return
+		;;
+	--job)
+		mapfile -t COMPREPLY < <(compgen -W "$(squeue -h -t PD -o %i 2>/dev/null)" -- "$cur")
+		return
+		;;
+	--extra | --within | --max-length | --max-depth)
+		return
+		;;
+	esac
+	case $cmd in
+	check) opts='--json --max-length --max-depth' ;;
+	eval) opts='--extra --nodes --slurm --within --batch --json --verbose --max-length --max-depth' ;;
+	explain) opts='--extra --json --max-length --max-depth' ;;
+	to-flux) opts='--resolve --nodes --slurm --within --jobspec --verbose --max-length --max-depth' ;;
+	from-flux) opts='--max-length --max-depth' ;;
+	why) opts='--nodes --slurm --within --job --json --max-length --max-depth' ;;
+	*) return ;;
+	esac
+	[[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+}
+complete -F _slurm_extra slurm-extra
