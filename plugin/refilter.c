@@ -157,12 +157,12 @@ char *xc_filter_status(const struct xc_filter *f)
 	if (f->req_unmatched)
 		rc = asprintf(
 			&s,
-			"held: a required node does not satisfy the request (%zu of %zu nodes do)",
+			"held: a required node does not satisfy the request (%zu of %zu nodes do; slurm-extra why --job ID tells why)",
 			f->allowed, f->total);
 	else if (f->allowed == 0)
 		rc = asprintf(
 			&s,
-			"waiting for a node whose Extra satisfies the request (none of %zu does)",
+			"waiting for a node whose Extra satisfies the request (none of %zu does; slurm-extra why --job ID tells why)",
 			f->total);
 	else
 		rc = asprintf(&s, "%zu of %zu nodes satisfy the request",

@@ -48,8 +48,17 @@ wait_for 15 eval '[ "$(reason "$id")" = BadConstraints ]'
 expect "squeue: PENDING" "$(squeue -h -j "$id" -o %T)" PENDING
 expect "squeue reason: BadConstraints" "$(reason "$id")" BadConstraints
 expect_has "scontrol show job says why" "$(scontrol show job "$id")" \
-	"AdminComment=slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does); held=0; exclude=; request=gpu=true&mem>4096"
+	"AdminComment=slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does; slurm-extra why --job ID tells why); held=0; exclude=; request=gpu=true&mem>4096"
 expect "ExcNodeList: every node" "$(field "$id" ExcNodeList)" "n[1-4]"
+out=$(slurm-extra why --job "$id")
+expect "slurm-extra why --job: the waiting job's request, on the nodes it may use" \
+	"$(printf '%s\n' "$out" | head -3)" "job $id (pending, partition debug)
+request: gpu=true&mem>4096
+0 of 4 nodes satisfy it."
+expect_has "why --job: which part rules out which nodes, and why" "$out" \
+	"mem>4096                       0 of 4 nodes   (n1: 1024, n2: 2048, n3: 256, n4: 512; largest 2048)"
+expect "why --job --json" "$(slurm-extra why --job "$id" --json | grep -oP '^\{"request":"[^"]*","nodes":4,"satisfy":0')" \
+	'{"request":"gpu=true&mem>4096","nodes":4,"satisfy":0'
 t0=$(now_ms)
 set_extra n2 '{"gpu":true,"mem":8192,"arch":"x86_64","rack":1}'
 wait_for 30 started "$id"
