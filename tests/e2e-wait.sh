@@ -133,6 +133,8 @@ reset_extra
 echo "# job arrays, srun and salloc, partition lists wait and follow too"
 id=$(submit --array=1-3 --extra 'mem>4096')
 wait_for 15 eval '[ "$(squeue -h -j "$id" -t PD | wc -l)" -ge 1 ]'
+expect "why --job on a waiting array" "$(slurm-extra why --job "$id" | sed -n 2,3p)" "request: mem>4096
+0 of 4 nodes satisfy it."
 set_extra n3 '{"gpu":true,"mem":8192,"arch":"aarch64","rack":2}'
 for t in 1 2 3; do
 	wait_for 60 eval "started ${id}_$t || is_state ${id}_$t COMPLETED"
@@ -145,6 +147,8 @@ out=$(mktemp)
 srun_pid=$!
 wait_for 15 eval '[ "$(squeue -h -t PD | wc -l)" -ge 1 ]'
 expect "srun --extra waits (pending)" "$(squeue -h -t PD -o %T | head -1)" PENDING
+expect "why --job on a waiting srun" "$(slurm-extra why --job "$(squeue -h -t PD -o %i | head -1)" | sed -n 2p)" \
+	"request: mem>4096"
 set_extra n4 '{"gpu":true,"mem":8192,"arch":"x86_64","rack":2,"ssd":"nvme"}'
 wait "$srun_pid"
 expect "srun runs once n4 matches, on n4" "$(tail -1 "$out")" n4
@@ -159,6 +163,9 @@ rm -f "$out"
 reset_extra
 id=$(submit -p debug,other --extra 'mem>4096')
 wait_for 10 eval '[ "$(state "$id")" = PENDING ]'
+expect "why --job with a partition list: the nodes of both" \
+	"$(slurm-extra why --job "$id" | sed -n '1p;3p')" "job $id (pending, partition debug,other)
+0 of 4 nodes satisfy it."
 set_extra n2 '{"gpu":true,"mem":8192}'
 wait_for 30 started "$id"
 expect "-p debug,other: runs on n2 once it matches" "$(field "$id" NodeList)" n2
@@ -172,6 +179,9 @@ expect_in "held by the plugin while required n2 does not satisfy it" "$(reason "
 expect_in "  n2 is not excluded (n1, n3, n4 match: nothing is)" "$(field "$id" ExcNodeList)" "" "(null)"
 expect_has "  and the AdminComment says why" "$(admin_comment "$id")" \
 	"held: a required node does not satisfy the request"
+expect "  why --job: the request holds on the other nodes" "$(slurm-extra why --job "$id" | sed -n 3,4p)" \
+	"3 of 4 nodes satisfy it: n[1,3-4]
+  gpu=true                       3 of 4 nodes   (n2: false)"
 set_extra n2 '{"gpu":true,"mem":64}'
 wait_for 30 started "$id"
 expect "released when n2 matches: runs on n2" "$(field "$id" NodeList)" n2
