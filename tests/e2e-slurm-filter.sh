@@ -54,6 +54,9 @@ echo "# a request no node satisfies waits (Slurm's reason) and runs when one doe
 id=$(submit --extra 'gpu=true&mem>4096')
 wait_for 15 eval '[ "$(reason "$id")" = Constraints ]'
 expect "squeue reason: Constraints" "$(reason "$id")" Constraints
+expect "slurm-extra why --job reads Slurm's own Extra of the waiting job" \
+	"$(slurm-extra why --job "$id" | sed -n 2,3p)" "request: gpu=true&mem>4096
+0 of 4 nodes satisfy it."
 scontrol update nodename=n2 extra='{"gpu":true,"mem":8192}'
 wait_for 30 started "$id"
 expect "it runs on n2 once n2 satisfies it" "$(field "$id" NodeList)" n2
