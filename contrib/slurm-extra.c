@@ -938,7 +938,7 @@ static int load_job(const char *id, const xc_nodes_t *t, bool *in,
 
 	*request = NULL;
 	(void)end; /* checked by cmd_why */
-	if (slurm_load_job(&jobs, (uint32_t)jid, SHOW_ALL) != SLURM_SUCCESS ||
+	if (xc_load_job(&jobs, (uint32_t)jid, SHOW_ALL) != SLURM_SUCCESS ||
 	    !jobs->record_count) {
 		fprintf(stderr, "%s: cannot read job %lu: %s\n", prog, jid,
 			slurm_strerror(xc_slurm_errno()));

@@ -76,6 +76,21 @@ static inline char *xc_hostlist_string(xc_hostlist_t hl)
 #define XC_SUBMIT_JOB_ID(resp) ((resp)->job_id)
 #endif
 
+/* Slurm 26.05 names the job slurm_load_job() reads by a step id. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+static inline int xc_load_job(job_info_msg_t **resp, uint32_t job_id,
+			      uint16_t show_flags)
+{
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+
+	id.job_id = job_id;
+	return slurm_load_job(resp, id, show_flags);
+}
+#else
+#define xc_load_job(resp, job_id, show_flags)                                  \
+	slurm_load_job((resp), (job_id), (show_flags))
+#endif
+
 /* Slurm 23.02 added `--extra` to sbatch, salloc and srun; its value reaches
  * slurmctld in job_desc->extra.  Older clients need the SPANK option. */
 #define XC_SLURM_HAS_EXTRA_OPTION                                              \
