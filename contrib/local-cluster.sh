@@ -286,6 +286,9 @@ demo_wait() {
 	squeue -j "$id" -o '%i %T %r' | sed 's/^/    /'
 	printf '$ scontrol show job %s | grep AdminComment\n' "$id"
 	scontrol show job "$id" | grep -o 'AdminComment=.*' | sed 's/^/    /'
+	printf '$ slurm-extra why --job %s\n' "$id"
+	# (exit 1: no node satisfies the request)
+	slurm-extra why --job "$id" | sed 's/^/    /' || true
 	printf "\$ scontrol update nodename=n2 extra='{\"gpu\":true,\"mem\":8192}'\n"
 	t0=$(date +%s%3N)
 	scontrol update nodename=n2 extra='{"gpu":true,"mem":8192}'
