@@ -335,6 +335,32 @@ static char *matched_hostlist(const xc_nodes_t *t, const bool *matched)
 	return hl;
 }
 
+/* Sets in[i] to `value` for each node of `t` that `hostlist` names,
+ * looked up node by node in the hostlist (a few ranges, as a Flux
+ * instance's or a partition's are), not host by host in the table.
+ * *unknown (may be NULL) gets how many of its names are not among the
+ * nodes.  -1 when it is not a hostlist. */
+static int mark_nodes(const char *hostlist, const xc_nodes_t *t, bool *in,
+		      bool value, size_t *unknown)
+{
+	xc_hostlist_t hl = slurm_hostlist_create(hostlist);
+	size_t names, found = 0;
+
+	if (!hl)
+		return -1;
+	slurm_hostlist_uniq(hl);
+	names = (size_t)slurm_hostlist_count(hl);
+	for (size_t i = 0; i < xc_nodes_count(t); i++)
+		if (slurm_hostlist_find(hl, xc_nodes_name(t, i)) >= 0) {
+			in[i] = value;
+			found++;
+		}
+	slurm_hostlist_destroy(hl);
+	if (unknown)
+		*unknown = found < names ? names - found : 0;
+	return 0;
+}
+
 /* Reads --within: the hostlist itself, or standard input for '-' (where
  * whitespace separates as ',' does: `flux getattr hostlist` and
  * `scontrol show hostnames` both do).  Marks in `in` the
@@ -344,7 +370,6 @@ static int read_within(const char *arg, const xc_nodes_t *t, bool *in,
 		       size_t *unknown)
 {
 	char *text = NULL;
-	xc_hostlist_t hl = NULL;
 	int rc = -1;
 
 	*unknown = 0;
@@ -384,28 +409,16 @@ static int read_within(const char *arg, const xc_nodes_t *t, bool *in,
 		free(text);
 		return -1;
 	}
-	if (!(hl = slurm_hostlist_create(text))) {
+	if (mark_nodes(text, t, in, true, unknown) < 0) {
 		fprintf(stderr, "%s: --within: '%s' is not a hostlist\n", prog,
 			text);
 		free(text);
 		return -1;
 	}
-	/* Each node looked up in the hostlist (a few ranges, as a Flux
-	 * instance's or a partition's are), not each host in the table. */
-	slurm_hostlist_uniq(hl);
-	*unknown = (size_t)slurm_hostlist_count(hl);
-	for (size_t i = 0; i < xc_nodes_count(t); i++)
-		if (!in[i] &&
-		    slurm_hostlist_find(hl, xc_nodes_name(t, i)) >= 0) {
-			in[i] = true;
-			(*unknown)--;
-		}
 	rc = 0;
 out:
 	if (rc < 0)
 		fprintf(stderr, "%s: out of memory\n", prog);
-	if (hl)
-		slurm_hostlist_destroy(hl);
 	free(text);
 	return rc;
 }
@@ -919,28 +932,26 @@ static int read_limit(const char *text, size_t max, size_t *out)
 	return 0;
 }
 
-/* The job `id`: its request (*request: the plugin's, from its
+/* The job `jid`: its request (*request: the plugin's, from its
  * AdminComment, or else, from Slurm 23.02, the job's own --extra), and
  * in `in` the nodes it may use: those of its partitions (all nodes when
  * none is found), less the nodes the user excluded.  *what gets a short
  * description of the job.  Returns 0, or -1 after printing why not. */
-static int load_job(const char *id, const xc_nodes_t *t, bool *in,
-		    char **request, char *what, size_t size)
+static int load_job(uint32_t jid, const xc_nodes_t *t, bool *in, char **request,
+		    char *what, size_t size)
 {
 	job_info_msg_t *jobs = NULL;
 	partition_info_msg_t *parts = NULL;
 	struct xc_job_state st = { 0 };
 	slurm_job_info_t *job;
-	char *end, *pnodes = NULL;
-	unsigned long jid = strtoul(id, &end, 10);
-	size_t unknown, count = xc_nodes_count(t), len = 0;
+	char *pnodes = NULL;
+	size_t count = xc_nodes_count(t), len = 0;
 	int rc = -1;
 
 	*request = NULL;
-	(void)end; /* checked by cmd_why */
-	if (xc_load_job(&jobs, (uint32_t)jid, SHOW_ALL) != SLURM_SUCCESS ||
+	if (xc_load_job(&jobs, jid, SHOW_ALL) != SLURM_SUCCESS ||
 	    !jobs->record_count) {
-		fprintf(stderr, "%s: cannot read job %lu: %s\n", prog, jid,
+		fprintf(stderr, "%s: cannot read job %u: %s\n", prog, jid,
 			slurm_strerror(xc_slurm_errno()));
 		goto out;
 	}
@@ -952,11 +963,11 @@ static int load_job(const char *id, const xc_nodes_t *t, bool *in,
 		*request = strdup(job->extra);
 #endif
 	if (!*request) {
-		fprintf(stderr, "%s: job %lu has no --extra request\n", prog,
+		fprintf(stderr, "%s: job %u has no --extra request\n", prog,
 			jid);
 		goto out;
 	}
-	snprintf(what, size, "job %lu (%s, partition %s)", jid,
+	snprintf(what, size, "job %u (%s, partition %s)", jid,
 		 (job->job_state & JOB_STATE_BASE) == JOB_PENDING   ? "pending"
 		 : (job->job_state & JOB_STATE_BASE) == JOB_RUNNING ? "running"
 								    : "ended",
@@ -987,22 +998,19 @@ static int load_job(const char *id, const xc_nodes_t *t, bool *in,
 		}
 	}
 	if (pnodes) {
-		if (read_within(pnodes, t, in, &unknown) < 0)
+		if (mark_nodes(pnodes, t, in, true, NULL) < 0) {
+			fprintf(stderr,
+				"%s: job %u: its partitions' nodes '%s' are not a hostlist\n",
+				prog, jid, pnodes);
 			goto out;
+		}
 	} else {
 		for (size_t i = 0; i < count; i++)
 			in[i] = true;
 	}
-	/* less the user's own excluded nodes */
-	if (st.exclude && *st.exclude) {
-		xc_hostlist_t hl = slurm_hostlist_create(st.exclude);
-
-		for (size_t i = 0; hl && i < count; i++)
-			if (slurm_hostlist_find(hl, xc_nodes_name(t, i)) >= 0)
-				in[i] = false;
-		if (hl)
-			slurm_hostlist_destroy(hl);
-	}
+	/* less the user's own excluded nodes (kept as Slurm read them) */
+	if (st.exclude && *st.exclude)
+		(void)mark_nodes(st.exclude, t, in, false, NULL);
 	rc = 0;
 out:
 	if (rc < 0) {
@@ -1024,6 +1032,7 @@ static int cmd_why(struct opts *o)
 	xc_expr_t *e = NULL;
 	bool *in = NULL;
 	char *request = NULL, what[256] = "";
+	unsigned long jid = 0;
 	size_t unknown;
 	long n = -1;
 
@@ -1040,8 +1049,8 @@ static int cmd_why(struct opts *o)
 	}
 	if (o->job) {
 		char *end;
-		unsigned long jid = strtoul(o->job, &end, 10);
 
+		jid = strtoul(o->job, &end, 10);
 		if (!*o->job || *end || jid == 0 || jid > UINT32_MAX) {
 			fprintf(stderr,
 				"%s: --job: a job id expected, not '%s'\n",
@@ -1056,7 +1065,8 @@ static int cmd_why(struct opts *o)
 			  sizeof(*in))))
 		goto out;
 	if (o->job) {
-		if (load_job(o->job, t, in, &request, what, sizeof(what)) < 0)
+		if (load_job((uint32_t)jid, t, in, &request, what,
+			     sizeof(what)) < 0)
 			goto out;
 		o->request = request;
 	} else if (o->within) {
