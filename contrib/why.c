@@ -193,15 +193,30 @@ static int compute(struct why *w, const xc_expr_t *expr)
 	return 0;
 }
 
+/* Which extreme of the compared values tells how far a leaf is from
+ * holding: "largest" for > and >=, "smallest" for < and <=, else NULL. */
+static const char *extreme_word(const xc_expr_t *leaf)
+{
+	switch (xc_leaf_cmpop(leaf)) {
+	case XC_GT:
+	case XC_GE:
+		return "largest";
+	case XC_LT:
+	case XC_LE:
+		return "smallest";
+	default:
+		return NULL;
+	}
+}
+
 /* The values a leaf compared on the nodes it is false for: the first
  * SHOWN of them (name -> value, in *values) and the largest or smallest
  * number of all, as its operator asks (*extreme; NULL: none). */
 static int false_values(const struct why *w, const struct item *it,
 			json_t **values, json_t **extreme)
 {
-	xc_cmpop_t op = xc_leaf_cmpop(it->expr);
-	bool want_max = op == XC_GT || op == XC_GE;
-	bool want_min = op == XC_LT || op == XC_LE;
+	const char *want = extreme_word(it->expr);
+	bool want_max = want && strcmp(want, "largest") == 0;
 	double best = 0;
 	bool any = false;
 
@@ -217,7 +232,7 @@ static int false_values(const struct why *w, const struct item *it,
 					xc_leaf_key(it->expr));
 		if (!v)
 			continue;
-		if (json_is_number(v) && (want_max || want_min)) {
+		if (json_is_number(v) && want) {
 			double d = json_number_value(v);
 
 			if (!any || (want_max ? d > best : d < best))
@@ -357,13 +372,7 @@ static int report_text(FILE *out, struct why *w, const xc_expr_t *expr,
 						it->by[c] - shown);
 				if (extreme)
 					fprintf(out, "; %s %.15g",
-						xc_leaf_cmpop(it->expr) ==
-									XC_GT ||
-								xc_leaf_cmpop(
-									it->expr) ==
-									XC_GE
-							? "largest"
-							: "smallest",
+						extreme_word(it->expr),
 						json_number_value(extreme));
 				json_decref(values);
 				json_decref(extreme);
@@ -452,14 +461,7 @@ static json_t *report_json(struct why *w, const xc_expr_t *expr, size_t satisfy)
 				json_object_set_new(jc, "values", values);
 				if (extreme)
 					json_object_set_new(
-						jc,
-						xc_leaf_cmpop(it->expr) ==
-									XC_GT ||
-								xc_leaf_cmpop(
-									it->expr) ==
-									XC_GE
-							? "largest"
-							: "smallest",
+						jc, extreme_word(it->expr),
 						extreme);
 			}
 		}
