@@ -410,7 +410,7 @@ static struct column *column_get(struct xc_columns *t, const char *key)
 }
 
 /* Node `i` of column `c` holds `x` (may be NULL: no value) from now on;
- * room is reserved and a new string is `owned`.  Returns the new code. */
+ * room is reserved and a new string is `owned` (taken over). */
 static void column_put(struct column *c, size_t i, const struct xc_value *x,
 		       char *owned, size_t npad)
 {

@@ -161,7 +161,7 @@ struct change {
 static long changed_nodes(const struct refresher *r, const node_info_msg_t *msg,
 			  struct change **changed)
 {
-	size_t count = xc_nodes_count(r->table), k = 0, n = 0;
+	size_t count = xc_nodes_count(r->table), k = 0, n = 0, cap = 0;
 
 	*changed = NULL;
 	for (uint32_t i = 0; i < msg->record_count; i++)
@@ -179,11 +179,13 @@ static long changed_nodes(const struct refresher *r, const node_info_msg_t *msg,
 			return -1;
 		}
 		if (!xc_nodes_unchanged(r->table, j, node->name, node->extra)) {
-			if (k % 64 == 0) {
-				struct change *c = realloc(
-					*changed, (k + 64) * sizeof(*c));
+			if (k == cap) { /* doubled: 100,000 changes copy
+					   little */
+				struct change *c;
 
-				if (!c) {
+				cap = cap ? 2 * cap : 64;
+				if (!(c = realloc(*changed,
+						  cap * sizeof(*c)))) {
 					free(*changed);
 					*changed = NULL;
 					return -1;
