@@ -94,6 +94,8 @@ echo "# the user's --exclude, and a later scontrol update ExcNodeList, are kept"
 id=$(submit -H --exclude n4 --extra 'gpu=true&mem>=512') # n1, n4 match
 expect "--exclude n4 merged: ExcNodeList n[2-4]" "$(field "$id" ExcNodeList)" "n[2-4]"
 expect_has "the user's own exclusion is kept apart" "$(admin_comment "$id")" "exclude=n4;"
+expect "why --job counts the nodes the job may use: not the user's n4" \
+	"$(slurm-extra why --job "$id" | sed -n 3p)" "1 of 3 nodes satisfy it: n1"
 # Right after submission the thread has not seen the job yet: the update
 # is merged at its next round (within RefreshInterval).
 scontrol update job="$id" ExcNodeList=n1
