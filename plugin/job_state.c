@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE /* asprintf */
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,62 @@ void xc_job_state_free(struct xc_job_state *st)
 static char *dup_range(const char *from, const char *to)
 {
 	return strndup(from, (size_t)(to - from));
+}
+
+/* Whether byte `c` of a request is written %XX: control bytes (a newline
+ * would start a line of its own in `scontrol show job`, which a user could
+ * forge) and '%' itself. */
+static bool encoded(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f || c == '%';
+}
+
+/* `request` with the bytes encoded() says as %XX (malloc'd). */
+static char *encode(const char *request)
+{
+	size_t n = 0;
+	char *out, *o;
+
+	for (const char *p = request; *p; p++)
+		n += encoded((unsigned char)*p) ? 3 : 1;
+	if (!(out = o = malloc(n + 1)))
+		return NULL;
+	for (const char *p = request; *p; p++) {
+		if (encoded((unsigned char)*p))
+			o += sprintf(o, "%%%02X", (unsigned char)*p);
+		else
+			*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+static int hex(char c)
+{
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+/* The request encode() wrote (malloc'd); a '%' not followed by two
+ * upper-case hex digits is kept as it is. */
+static char *decode(const char *text)
+{
+	char *out = malloc(strlen(text) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '%' && hex(p[1]) >= 0 && hex(p[2]) >= 0 &&
+		    (hex(p[1]) << 4 | hex(p[2])) != 0) {
+			*o++ = (char)(hex(p[1]) << 4 | hex(p[2]));
+			p += 2;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	return out;
 }
 
 bool xc_job_state_parse(const char *comment, struct xc_job_state *st)
@@ -54,7 +111,7 @@ bool xc_job_state_parse(const char *comment, struct xc_job_state *st)
 	    !(st->status = dup_range(mark + sizeof(XC_STATE_MARK) - 1, held)) ||
 	    !(st->exclude =
 		      dup_range(exclude + sizeof(EXCLUDE) - 1, request)) ||
-	    !(st->request = strdup(request + sizeof(REQUEST) - 1))) {
+	    !(st->request = decode(request + sizeof(REQUEST) - 1))) {
 		xc_job_state_free(st);
 		return false;
 	}
@@ -63,15 +120,32 @@ bool xc_job_state_parse(const char *comment, struct xc_job_state *st)
 
 char *xc_job_state_format(const struct xc_job_state *st)
 {
-	char *text = NULL;
+	char *text = NULL, *request = encode(st->request ? st->request : "");
+	int rc;
 
-	if (asprintf(&text,
-		     "%s%s" XC_STATE_MARK "%s" HELD "%d" EXCLUDE "%s" REQUEST
-		     "%s",
-		     st->admin ? st->admin : "", st->admin ? " " : "",
-		     st->status ? st->status : "", st->held ? 1 : 0,
-		     st->exclude ? st->exclude : "",
-		     st->request ? st->request : "") < 0)
+	if (!request)
 		return NULL;
-	return text;
+	rc = asprintf(&text,
+		      "%s%s" XC_STATE_MARK "%s" HELD "%d" EXCLUDE "%s" REQUEST
+		      "%s",
+		      st->admin ? st->admin : "", st->admin ? " " : "",
+		      st->status ? st->status : "", st->held ? 1 : 0,
+		      st->exclude ? st->exclude : "", request);
+	free(request);
+	return rc < 0 ? NULL : text;
+}
+
+int xc_job_state_copy(const struct xc_job_state *from, const char *admin,
+		      struct xc_job_state *to)
+{
+	memset(to, 0, sizeof(*to));
+	to->held = from->held;
+	if (!(to->request = strdup(from->request ? from->request : "")) ||
+	    !(to->exclude = strdup(from->exclude ? from->exclude : "")) ||
+	    !(to->status = strdup(from->status ? from->status : "")) ||
+	    (admin && *admin && !(to->admin = strdup(admin)))) {
+		xc_job_state_free(to);
+		return -1;
+	}
+	return 0;
 }

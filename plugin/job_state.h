@@ -19,7 +19,9 @@
  * `scontrol show job`), held=1 means the plugin itself holds the job
  * (priority 0) and will release it, exclude= is the user's own excluded
  * nodes, and the request runs to the end of the text (it may hold any
- * byte but NUL, so it comes last and needs no quoting).
+ * byte but NUL, so it comes last; its control bytes and '%' are written
+ * %XX, so that no request starts a line of its own in `scontrol show
+ * job`).
  */
 #ifndef SLURM_EXTRA_JOB_STATE_H
 #define SLURM_EXTRA_JOB_STATE_H
@@ -46,6 +48,12 @@ bool xc_job_state_parse(const char *comment, struct xc_job_state *st);
 /* The AdminComment text of `st`: "<admin> slurm-extra: ...".  malloc'd;
  * NULL when out of memory. */
 char *xc_job_state_format(const struct xc_job_state *st);
+
+/* Fills `to` with a copy of `from`, with `admin` (may be NULL or "") as
+ * the admin's own AdminComment in place of from->admin.  0, or -1 when out
+ * of memory (`to` left empty). */
+int xc_job_state_copy(const struct xc_job_state *from, const char *admin,
+		      struct xc_job_state *to);
 
 /* Frees the strings of `st` and empties it. */
 void xc_job_state_free(struct xc_job_state *st);

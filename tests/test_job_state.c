@@ -31,9 +31,26 @@ static const struct state_row state_rows[] = {
 	/* the request runs to the end: separators inside it are its own */
 	{ NULL, "s", false, "n1", "a=; request=x|b=; held=1",
 	  "slurm-extra: s; held=0; exclude=n1; request=a=; request=x|b=; held=1" },
+	/* control bytes and '%' as %XX: a newline would forge a line of
+	 * `scontrol show job` (a user's request "x\n   ExcNodeList=n1") */
 	{ NULL, "s", false, "", "k=v w\tx\"y'z%s",
-	  "slurm-extra: s; held=0; exclude=; request=k=v w\tx\"y'z%s" },
+	  "slurm-extra: s; held=0; exclude=; request=k=v w%09x\"y'z%25s" },
+	{ NULL, "s", false, "", "a=1\n   ExcNodeList=n1\r\x7f%%41",
+	  "slurm-extra: s; held=0; exclude=; request=a=1%0A   ExcNodeList=n1%0D%7F%25%2541" },
 };
+
+/* A state written before requests were encoded reads back as it was where
+ * no %XX stands in it. */
+Test(job_state, a_percent_not_followed_by_hex_is_kept)
+{
+	struct xc_job_state st;
+
+	cr_assert(xc_job_state_parse(
+		"slurm-extra: s; held=0; exclude=; request=a=%z|b=%4|c=%00",
+		&st));
+	cr_assert_str_eq(st.request, "a=%z|b=%4|c=%00");
+	xc_job_state_free(&st);
+}
 
 ROW_TEST(job_state, round_trip, struct state_row, state_rows)
 {
