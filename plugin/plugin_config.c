@@ -77,8 +77,19 @@ int xc_plugin_config_read(struct xc_plugin_config *cfg, const char *path,
 
 	xc_plugin_config_defaults(cfg);
 	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
-	if (!(f = fopen(path, "r")))
+	if (!(f = fopen(path, "r"))) {
+		/* Missing: the defaults.  There but unreadable: said, with
+		 * the defaults too (slurmctld must not fail for it). */
+		if (errno != ENOENT) {
+			snprintf(msg, sizeof(msg),
+				 "cannot read %s (%s): using the defaults",
+				 path, strerror(errno));
+			if (complain)
+				complain(msg);
+			return 1;
+		}
 		return 0;
+	}
 	cfg->found = true;
 	while (fgets(line, sizeof(line), f)) {
 		char *key, *value, *eq, *hash;
@@ -135,6 +146,15 @@ int xc_plugin_config_read(struct xc_plugin_config *cfg, const char *path,
 				complain(msg);
 			}
 		}
+	}
+	if (ferror(f)) { /* e.g. a directory: fopen() takes it */
+		snprintf(
+			msg, sizeof(msg),
+			"cannot read %s (%s): the settings before it are used, the rest are the defaults",
+			path, strerror(errno));
+		if (complain)
+			complain(msg);
+		bad++;
 	}
 	fclose(f);
 	return bad;

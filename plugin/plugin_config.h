@@ -35,7 +35,9 @@ void xc_plugin_config_path(char *buf, size_t size);
 /* Reads the file at `path` into `cfg` (defaults first).  A missing file
  * leaves the defaults.  Each bad line is reported by calling `complain`
  * (may be NULL) with a one-line message, and leaves that setting at its
- * default.  Returns the number of bad lines. */
+ * default; a file that is there but cannot be read (no permission, a
+ * directory) is reported the same way, as one bad line.  Returns the
+ * number of bad lines. */
 int xc_plugin_config_read(struct xc_plugin_config *cfg, const char *path,
 			  void (*complain)(const char *message));
 

@@ -34,6 +34,19 @@ static void write_file(const char *text)
 	close(fd);
 }
 
+/* There but unreadable is not "missing": it is said (as slurmctld's log
+ * line), and the defaults hold. */
+Test(config, an_unreadable_file_is_said)
+{
+	struct xc_plugin_config cfg;
+
+	complaints = 0;
+	cr_assert_eq(xc_plugin_config_read(&cfg, "/", complain), 1);
+	cr_assert_eq(complaints, 1);
+	cr_assert(strstr(last, "cannot read / ("), "%s", last);
+	cr_assert_float_eq(cfg.refresh_interval, 1.0, 1e-9);
+}
+
 Test(config, missing_file_gives_defaults)
 {
 	struct xc_plugin_config cfg;
