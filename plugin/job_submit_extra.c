@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slurm_compat.h"
 #include "job_state.h"
@@ -74,8 +75,13 @@ struct refresher {
 	xc_nodes_t *table;	    /* NULL until the first load */
 	time_t table_time;	    /* last_update of the loaded node data */
 	struct xc_known_jobs known; /* pending jobs with a request, by id */
-	struct xc_job_mod *mods;    /* job_modify() for jobs not known yet */
-	size_t nmods, capmods;
+	struct xc_hints hints;	    /* job_modify()'s, for the thread */
+	const struct xc_job_update *inflight; /* the thread's update being
+						 sent, or NULL */
+	uint64_t inflight_since; /* the hints its plan saw: up to this seq */
+	const job_desc_msg_t *last_desc; /* job_modify()'s last job_desc, */
+	const char *last_exc;		 /* the ExcNodeList it set there */
+	uid_t self;			 /* slurmctld's uid: SlurmUser */
 	job_info_msg_t *jobs; /* the thread's own: the jobs last loaded */
 	time_t jobs_time;     /* their last_update */
 	bool stopping;	      /* fini asked the thread to stop */
@@ -95,13 +101,6 @@ static void log_config_problem(const char *message)
 	slurm_error("%s: %s", plugin_type, message);
 }
 
-static void free_mods(struct xc_job_mod *mods, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(mods[i].exclude);
-	free(mods);
-}
-
 /* Drops one reference, with r->lock held; frees `r` at the last one. */
 static void release(struct refresher *r)
 {
@@ -112,7 +111,7 @@ static void release(struct refresher *r)
 		return;
 	xc_nodes_destroy(r->table);
 	xc_known_jobs_free(&r->known);
-	free_mods(r->mods, r->nmods);
+	xc_hints_free(&r->hints);
 	xc_free_job_info_msg(r->jobs);
 	pthread_cond_destroy(&r->wake);
 	pthread_mutex_destroy(&r->lock);
@@ -351,23 +350,6 @@ static bool load_nodes(struct refresher *r)
 	return true;
 }
 
-/* With r->lock held: queues a copy of `mod` (its exclude string is taken
- * over); -1 when out of memory. */
-static int queue_mod(struct refresher *r, const struct xc_job_mod *mod)
-{
-	if (r->nmods == r->capmods) {
-		size_t cap = r->capmods ? 2 * r->capmods : 8;
-		struct xc_job_mod *m = realloc(r->mods, cap * sizeof(*m));
-
-		if (!m)
-			return -1;
-		r->mods = m;
-		r->capmods = cap;
-	}
-	r->mods[r->nmods++] = *mod;
-	return 0;
-}
-
 /* Loads the jobs when they changed since r->jobs_time; true when it did. */
 static bool load_jobs(struct refresher *r)
 {
@@ -389,17 +371,50 @@ static const char *mode_text(bool slurm_filters)
 		       : "this plugin filters jobs by --extra";
 }
 
+/* Sends the round's updates, each marked in flight for job_modify(), which
+ * refuses one whose job someone else updated after the round's hints
+ * (`since`): the next round plans it again from the new data. */
+static void send_updates(struct refresher *r, const struct xc_job_update *ups,
+			 size_t n, uint64_t since,
+			 struct xc_refilter_stats *stats)
+{
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < n; i++) {
+		bool ok;
+
+		if (__atomic_load_n(&r->stopping, __ATOMIC_RELAXED))
+			break; /* unloading: the next round starts over */
+		pthread_mutex_lock(&r->lock);
+		r->inflight = &ups[i];
+		r->inflight_since = since;
+		pthread_mutex_unlock(&r->lock);
+		/* Not under r->lock: the update runs job_modify(). */
+		ok = xc_refilter_send_one(&ups[i]);
+		pthread_mutex_lock(&r->lock);
+		r->inflight = NULL;
+		pthread_mutex_unlock(&r->lock);
+		stats->failed += !ok;
+	}
+	stats->send_ms += ms_since(&t0);
+}
+
 /* One round of the thread: the node data and the jobs, and when either
- * changed, every pending job with a request re-filtered. */
+ * changed, every pending job with a request re-filtered.  The hints of
+ * job_modify() given before the jobs are loaded are reflected in them
+ * (an update holds slurmctld's job write lock from job_modify() until it
+ * is applied); the round takes those, and its updates are refused if a
+ * later one touches their job. */
 static void refresh(struct refresher *r)
 {
 	struct xc_refilter_stats stats = { 0 };
 	struct xc_job_update *updates = NULL;
 	struct xc_known_jobs known, old;
+	struct xc_hints taken;
 	bool nodes, jobs, slurm = xc_slurm_filters_extra();
-	struct xc_job_mod *mods;
-	size_t n = 0, nmods, keep = 0;
-	time_t now = time(NULL);
+	size_t n = 0;
+	uint64_t upto;
 	int rc;
 
 	if (slurm != r->slurm_filters)
@@ -408,31 +423,23 @@ static void refresh(struct refresher *r)
 	if (slurm)
 		return; /* Slurm filters: nothing to keep current */
 	nodes = load_nodes(r);
+	pthread_mutex_lock(&r->lock);
+	upto = r->hints.seq;
+	pthread_mutex_unlock(&r->lock);
 	jobs = load_jobs(r);
-	if (!r->table || !r->jobs || (!nodes && !jobs))
+	if (!r->table || !r->jobs)
 		return;
 	pthread_mutex_lock(&r->lock);
-	mods = r->mods;
-	nmods = r->nmods;
-	r->mods = NULL;
-	r->nmods = r->capmods = 0;
+	xc_hints_take(&r->hints, upto, &taken);
 	pthread_mutex_unlock(&r->lock);
-	rc = xc_refilter_plan(r->table, r->jobs, &r->cfg.limits, mods, nmods,
-			      &updates, &n, &known, &stats);
-	/* A change for a job this round did not see waits for the next
-	 * (10 s at most: the job has ended, or is not one with a request). */
-	for (size_t i = 0; i < nmods; i++) {
-		if ((rc < 0 || !mods[i].applied) && now - mods[i].at < 10)
-			mods[keep++] = mods[i];
-		else
-			free(mods[i].exclude);
+	/* Hints with the jobs unchanged: updates Slurm refused. */
+	if (!nodes && !jobs) {
+		xc_hints_free(&taken);
+		return;
 	}
-	pthread_mutex_lock(&r->lock);
-	for (size_t i = 0; i < keep; i++)
-		if (queue_mod(r, &mods[i]) < 0)
-			free(mods[i].exclude);
-	pthread_mutex_unlock(&r->lock);
-	free(mods);
+	rc = xc_refilter_plan(r->table, r->jobs, &r->cfg.limits, &taken, upto,
+			      &r->known, &updates, &n, &known, &stats);
+	xc_hints_free(&taken);
 	if (rc < 0) {
 		slurm_error("%s: out of memory re-filtering jobs", plugin_type);
 		return;
@@ -442,8 +449,7 @@ static void refresh(struct refresher *r)
 	r->known = known;
 	pthread_mutex_unlock(&r->lock);
 	xc_known_jobs_free(&old);
-	/* Not under r->lock: each update runs job_modify() in slurmctld. */
-	xc_refilter_send(updates, n, &stats, &r->stopping);
+	send_updates(r, updates, n, upto, &stats);
 	xc_job_updates_free(updates, n);
 	if (n)
 		slurm_verbose(
@@ -505,6 +511,7 @@ int init(void)
 	xc_plugin_config_path(path, sizeof(path));
 	xc_plugin_config_read(&r->cfg, path, log_config_problem);
 	r->slurm_filters = xc_slurm_filters_extra();
+	r->self = getuid();
 	slurm_info(
 		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu",
 		plugin_type, PACKAGE_VERSION,
@@ -633,7 +640,7 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 	free(st->status);
 	st->status = NULL;
 	if (table) {
-		size_t count = xc_nodes_count(table);
+		size_t count = xc_nodes_count(table), min_nodes;
 
 		if (!(matched = calloc(count ? count : 1, sizeof(*matched))))
 			return refuse(err_msg, SLURM_ERROR,
@@ -648,10 +655,21 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 		}
 		free(matched);
 		st->status = xc_filter_status(&f);
-		/* No node left: Slurm would refuse the submission itself, so
-		 * the job starts held; the thread releases it, and Slurm then
-		 * holds it as BadConstraints until a node matches. */
-		hold = f.allowed == 0 || xc_filter_must_hold(&f);
+		/* Fewer nodes left than the job asks for, though the cluster
+		 * has enough: Slurm would refuse the submission for the
+		 * plugin's exclusions ("Requested node configuration is not
+		 * available"), where Slurm alone, and 23.11's own filter,
+		 * accept the job and let it wait.  So it starts held; the
+		 * thread releases it, and Slurm's scheduler then keeps it
+		 * waiting (BadConstraints) until enough nodes match.  A job
+		 * asking for more nodes than the cluster has is left to Slurm
+		 * to refuse, as it would without the plugin. */
+		min_nodes = job_desc->min_nodes == NO_VAL ||
+					    job_desc->min_nodes == 0
+				    ? 1
+				    : job_desc->min_nodes;
+		hold = (f.allowed < min_nodes && min_nodes <= count) ||
+		       xc_filter_must_hold(&f);
 		if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") <
 		    0)
 			rc = refuse(err_msg, SLURM_ERROR,
@@ -706,7 +724,7 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	struct xc_job_state st = { 0 };
 	const char *request;
 	xc_expr_t *expr;
-	char ebuf[256];
+	char ebuf[256], xbuf[256];
 	int rc = SLURM_SUCCESS;
 
 	if (!job_desc || !(request = job_request(job_desc)))
@@ -718,13 +736,18 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 			"--extra: the job_submit/extra plugin is not running");
 	if (!(expr = parse_or_refuse(request, submit_uid, err_msg, &rc)))
 		return rc;
+	/* From 23.02 the job's own `extra` holds its request, as a 23.02
+	 * client's `--extra` would: Slurm filters by it when
+	 * extra_constraints is on, and the thread reads it (an update may
+	 * change it).  A request from the SPANK option (an older client)
+	 * is copied there. */
+	if (XC_SLURM_HAS_EXTRA_OPTION &&
+	    (!job_desc->extra || !*job_desc->extra) &&
+	    set_desc_string(&job_desc->extra, request) < 0) {
+		xc_expr_destroy(expr);
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	}
 	if (xc_slurm_filters_extra()) {
-		/* Slurm filters; a request from the SPANK option (an older
-		 * client) becomes the job's `extra` for it. */
-		if ((!job_desc->extra || !*job_desc->extra) &&
-		    set_desc_string(&job_desc->extra, request) < 0)
-			rc = refuse(err_msg, SLURM_ERROR,
-				    "--extra: out of memory");
 		xc_expr_destroy(expr);
 		return rc;
 	}
@@ -748,7 +771,8 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 			      plugin_type, submit_uid,
 			      xc_escape(request, ebuf, sizeof(ebuf)), st.status,
 			      job_desc->exc_nodes && *job_desc->exc_nodes
-				      ? job_desc->exc_nodes
+				      ? xc_escape(job_desc->exc_nodes, xbuf,
+						  sizeof(xbuf))
 				      : "none",
 			      st.held ? "; held until it is re-filtered" : "",
 			      (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
@@ -759,51 +783,134 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	return rc;
 }
 
-/* A copy of the state of a known job; -1 when out of memory. */
-static int copy_state(const struct xc_job_state *from, struct xc_job_state *to)
+/* Slurm 23.02 and later check that the caller may update the job before
+ * job_modify(); 22.05 after it (_update_job(), src/slurmctld/job_mgr.c). */
+#define XC_OWNER_CHECKED_FIRST                                                 \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
+
+/* Replaces a malloc'd string with a copy of `text`; -1 when out of
+ * memory. */
+static int replace_string(char **field, const char *text)
 {
-	memset(to, 0, sizeof(*to));
-	to->held = from->held;
-	if (!(to->request = strdup(from->request)) ||
-	    !(to->exclude = strdup(from->exclude)) ||
-	    !(to->status = strdup(from->status)) ||
-	    (from->admin && !(to->admin = strdup(from->admin)))) {
-		xc_job_state_free(to);
+	char *copy = strdup(text);
+
+	if (!copy)
 		return -1;
-	}
+	free(*field);
+	*field = copy;
 	return 0;
 }
 
 /*
- * An update of a job with a request keeps the plugin's filter: a new
- * ExcNodeList becomes the user's own exclusions (kept in the state) and
- * the plugin's are added back; new required nodes are not excluded; a new
- * request (23.02+: `scontrol update job=N extra=...`) is checked as at
- * submission, so an invalid one never reaches Slurm's own parser; a hold
- * by anyone takes the place of the plugin's own; an admin's new
- * AdminComment keeps the plugin's state after it.  With Slurm's own
- * extra_constraints on, a new request is only checked.  The thread's own
- * updates (they carry the state) pass as they are.  A job the thread has
- * not seen yet (submitted within the last RefreshInterval) is left alone.
+ * With current->lock held: the plugin's filter kept on an update of
+ * pending-only fields of known job `k` by someone else: the excluded nodes
+ * it sets (or, for new required nodes, the user's own) become the user's
+ * own, and the nodes whose Extra does not satisfy the request are added
+ * to job_desc->exc_nodes, a field the caller is setting anyway (Slurm
+ * checks it with their rights, as without the plugin), less the required
+ * ones (Slurm refuses an update whose required nodes are excluded).  `h`
+ * records what was set.  A list that is not a hostlist, or a request that
+ * no longer parses, is left to Slurm as it is.  -1 when out of memory.
+ */
+static int keep_filter(job_desc_msg_t *job_desc, const struct xc_known_job *k,
+		       const xc_expr_t *expr, struct xc_job_hint *h)
+{
+	const xc_nodes_t *table = current->table;
+	const char *req =
+		job_desc->req_nodes ? job_desc->req_nodes : k->req_nodes;
+	struct xc_filter f = { 0 };
+	bool *matched = NULL;
+	char *user;
+	int rc = -1;
+
+	user = job_desc->exc_nodes ? xc_hostlist_normal(job_desc->exc_nodes)
+				   : strdup(k->st.exclude);
+	if (!user)
+		return job_desc->exc_nodes ? 0 : -1;
+	if (!table || !expr) {
+		rc = 0;
+		goto out;
+	}
+	if (!(matched =
+		      calloc(xc_nodes_count(table) ? xc_nodes_count(table) : 1,
+			     sizeof(*matched))))
+		goto out;
+	xc_nodes_match(table, expr, matched);
+	if (xc_filter_compute(table, matched, user, req, &f) < 0) {
+		rc = 0; /* Slurm answers the caller about its hostlists */
+		goto out;
+	}
+	if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") < 0)
+		goto out;
+	current->last_desc = job_desc;
+	current->last_exc = job_desc->exc_nodes;
+	h->exc = true;
+	h->exc_hash = xc_hostlist_hash(job_desc->exc_nodes);
+	h->user_exc = user;
+	user = NULL;
+	rc = 0;
+out:
+	free(user);
+	free(matched);
+	xc_filter_free(&f);
+	return rc;
+}
+
+/*
+ * An update of a job by anyone but this plugin's thread.  Slurm alone
+ * decides whether it is allowed and what it does; the plugin adds nothing
+ * the caller could not set, and never writes its state on a caller's
+ * behalf: AdminComment only where the caller sets it (Slurm checked them
+ * as a super user before job_modify()), so a user's update is never
+ * refused for a field the plugin added.
+ *   - a new request (`extra`, 23.02+) is checked as at submission, so an
+ *     invalid one never reaches Slurm's own parser;
+ *   - new excluded or required nodes of a known pending job keep the
+ *     plugin's exclusions (keep_filter());
+ *   - a new AdminComment of a super user keeps the plugin's state after
+ *     it;
+ *   - everything is recorded as a hint for the thread (refilter.h), which
+ *     takes it only once the job's data show Slurm applied the update.
+ * The thread's own update (in flight, from slurmctld's uid) passes, unless
+ * someone else updated its job after the thread planned it.  With Slurm's
+ * own extra_constraints on, a new request is only checked.
  */
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 	       char **err_msg)
 {
 	const struct xc_known_job *k;
+	struct xc_job_hint h = { 0 };
 	struct xc_job_state st = { 0 };
-	const char *req_nodes;
-	xc_expr_t *expr = NULL;
-	bool refilter, newcomment = false;
+	xc_expr_t *expr = NULL, *kept = NULL;
+	bool het_all, stale;
 	char *comment = NULL;
-	uint32_t job_id;
+	uint32_t id, task, offset;
 	int rc = SLURM_SUCCESS;
 
 	(void)job_ptr;
 	if (!job_desc || !current)
 		return SLURM_SUCCESS;
-	if (job_desc->admin_comment &&
-	    strstr(job_desc->admin_comment, XC_STATE_MARK))
-		return SLURM_SUCCESS; /* the thread's own update */
+	pthread_mutex_lock(&current->lock);
+	if (current->inflight && submit_uid == (uint32_t)current->self &&
+	    job_desc->job_id_str &&
+	    strcmp(job_desc->job_id_str, current->inflight->job_id_str) == 0) {
+		stale = xc_hints_newer(&current->hints, current->inflight->ids,
+				       current->inflight_since);
+		pthread_mutex_unlock(&current->lock);
+		return stale ? refuse(err_msg, SLURM_ERROR,
+				      "--extra: the job changed since this update was planned")
+			     : SLURM_SUCCESS;
+	}
+	/* Slurm calls job_modify() once per record for an update of a whole
+	 * array or heterogeneous job, with the same job_desc: the first
+	 * call did it all. */
+	if (job_desc == current->last_desc && job_desc->exc_nodes &&
+	    job_desc->exc_nodes == current->last_exc) {
+		pthread_mutex_unlock(&current->lock);
+		return SLURM_SUCCESS;
+	}
+	current->last_desc = NULL;
+	pthread_mutex_unlock(&current->lock);
 	if (job_desc->extra && *job_desc->extra &&
 	    !(expr = parse_or_refuse(job_desc->extra, submit_uid, err_msg,
 				     &rc)))
@@ -813,77 +920,56 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 		return SLURM_SUCCESS;
 	}
 	pthread_mutex_lock(&current->lock);
-	job_id = xc_update_job_id(job_desc);
-	k = xc_known_job_find(&current->known, job_id);
-	if (!k) {
-		/* Perhaps a job submitted since the thread's last round: what
-		 * the update changes for the plugin is queued for its next. */
-		struct xc_job_mod mod = { .job_id = job_id,
-					  .hold_taken = job_desc->priority == 0,
-					  .at = time(NULL) };
-
-		if (job_desc->exc_nodes &&
-		    !(mod.exclude = xc_hostlist_normal(job_desc->exc_nodes)))
-			goto out;
-		if ((mod.exclude || mod.hold_taken) &&
-		    queue_mod(current, &mod) < 0)
-			free(mod.exclude);
-		goto out;
-	}
-	if (copy_state(&k->st, &st) < 0) {
-		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-		goto out;
-	}
-	req_nodes = job_desc->req_nodes ? job_desc->req_nodes : k->req_nodes;
-	refilter = expr || job_desc->exc_nodes || job_desc->req_nodes;
-	if (expr) {
-		free(st.request);
-		if (!(st.request = strdup(job_desc->extra))) {
-			rc = refuse(err_msg, SLURM_ERROR,
-				    "--extra: out of memory");
-			goto out;
-		}
-	}
-	if (job_desc->exc_nodes) {
-		free(st.exclude);
-		if (!(st.exclude = xc_hostlist_normal(job_desc->exc_nodes))) {
-			rc = refuse(
-				err_msg, ESLURM_INVALID_NODE_NAME,
-				"--extra: the excluded nodes are not a valid hostlist");
-			goto out;
-		}
-	}
-	if (job_desc->priority == 0 && st.held) {
-		st.held = false; /* held by someone: theirs to release */
-		newcomment = true;
-	}
-	if (job_desc->admin_comment) {
-		free(st.admin);
-		st.admin = NULL;
-		if (*job_desc->admin_comment &&
-		    !(st.admin = strdup(job_desc->admin_comment))) {
-			rc = refuse(err_msg, SLURM_ERROR,
-				    "--extra: out of memory");
-			goto out;
-		}
-		newcomment = true;
-	}
-	if (refilter) {
-		if (!expr) /* a stored request that no longer parses: leave */
-			expr = xc_parse(st.request, &current->cfg.limits, NULL);
-		if (expr)
-			rc = apply_filter(job_desc, expr, &st, req_nodes, false,
-					  err_msg);
-	} else if (newcomment) {
-		if (!(comment = xc_job_state_format(&st)) ||
-		    set_desc_string(&job_desc->admin_comment, comment) < 0)
+	xc_update_target(job_desc, &id, &task, &offset);
+	k = xc_known_target(&current->known, id, task, offset, &het_all);
+	h.id = id;
+	h.task = task;
+	h.offset = offset;
+	/* On 22.05 Slurm has not checked the caller yet: only the owner's,
+	 * root's and SlurmUser's hints are taken (anyone else's update is
+	 * refused, or theirs is an operator's: the job's data then show it,
+	 * and the thread keeps what they set as the user's). */
+	h.trusted = XC_OWNER_CHECKED_FIRST || submit_uid == 0 ||
+		    submit_uid == (uint32_t)current->self ||
+		    submit_uid == (k ? k->user_id : job_desc->user_id);
+	h.hold = job_desc->priority == 0;
+	h.extra = job_desc->extra != NULL;
+	if (k && !het_all && (job_desc->exc_nodes || job_desc->req_nodes)) {
+		/* A request of its own, else the one the job has. */
+		if (!expr && job_desc->extra == NULL)
+			kept = xc_parse(k->st.request, &current->cfg.limits,
+					NULL);
+		if (keep_filter(job_desc, k, expr ? expr : kept, &h) < 0)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
 	}
-out:
+	if (!h.exc && job_desc->exc_nodes) {
+		h.exc = true; /* as the caller set it: all the user's own */
+		h.exc_hash = xc_hostlist_hash(job_desc->exc_nodes);
+	}
+	if (rc == SLURM_SUCCESS && k && !het_all && job_desc->admin_comment) {
+		/* A super user's AdminComment (Slurm checked before us). */
+		if (xc_job_state_copy(&k->st, job_desc->admin_comment, &st) <
+			    0 ||
+		    (h.user_exc && replace_string(&st.exclude, h.user_exc) < 0))
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+		st.held = st.held && !h.hold;
+		if (rc == SLURM_SUCCESS &&
+		    (!(comment = xc_job_state_format(&st)) ||
+		     set_desc_string(&job_desc->admin_comment, comment) < 0))
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+	}
+	if (rc == SLURM_SUCCESS && !xc_hints_add(&current->hints, &h))
+		slurm_verbose(
+			"%s: more updates than the thread can follow (%zu pending); its next updates are planned anew",
+			plugin_type, current->hints.n);
+	free(h.user_exc);
 	pthread_mutex_unlock(&current->lock);
 	free(comment);
 	xc_job_state_free(&st);
+	xc_expr_destroy(kept);
 	xc_expr_destroy(expr);
 	return rc;
 }

@@ -178,11 +178,100 @@ void xc_filter_free(struct xc_filter *f)
 
 /* ------------------------------------------------------ the whole queue */
 
+uint64_t xc_hostlist_hash(const char *hostlist)
+{
+	char *normal = xc_hostlist_normal(hostlist);
+	uint64_t h = 0xcbf29ce484222325ULL; /* 64-bit FNV-1a */
+
+	for (const char *p = normal ? normal : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	free(normal);
+	return h;
+}
+
+bool xc_hints_add(struct xc_hints *hints, struct xc_job_hint *h)
+{
+	size_t len = h->user_exc ? strlen(h->user_exc) + 1 : 0;
+
+	h->seq = ++hints->seq;
+	if (hints->n == XC_HINTS_MAX || hints->bytes + len > XC_HINTS_BYTES) {
+		free(h->user_exc);
+		h->user_exc = NULL;
+		hints->lost_seq = h->seq;
+		return false;
+	}
+	if (hints->n == hints->cap) {
+		size_t cap = hints->cap ? 2 * hints->cap : 64;
+		struct xc_job_hint *v = realloc(hints->v, cap * sizeof(*v));
+
+		if (!v) {
+			free(h->user_exc);
+			h->user_exc = NULL;
+			hints->lost_seq = h->seq;
+			return false;
+		}
+		hints->v = v;
+		hints->cap = cap;
+	}
+	hints->bytes += len;
+	hints->v[hints->n++] = *h;
+	h->user_exc = NULL;
+	return true;
+}
+
+bool xc_hints_newer(const struct xc_hints *hints, const uint32_t ids[3],
+		    uint64_t since)
+{
+	if (hints->lost_seq > since)
+		return true;
+	/* Newest last: look back only as far as `since`. */
+	for (size_t i = hints->n; i-- > 0 && hints->v[i].seq > since;)
+		for (int k = 0; k < 3; k++)
+			if (ids[k] && hints->v[i].id == ids[k])
+				return true;
+	return false;
+}
+
+void xc_hints_take(struct xc_hints *hints, uint64_t upto,
+		   struct xc_hints *taken)
+{
+	size_t k = 0;
+
+	memset(taken, 0, sizeof(*taken));
+	while (k < hints->n && hints->v[k].seq <= upto) {
+		if (hints->v[k].user_exc)
+			hints->bytes -= strlen(hints->v[k].user_exc) + 1;
+		k++;
+	}
+	if (k && (taken->v = malloc(k * sizeof(*taken->v)))) {
+		memcpy(taken->v, hints->v, k * sizeof(*taken->v));
+		taken->n = taken->cap = k;
+		taken->seq = upto;
+	} else {
+		for (size_t i = 0; i < k; i++)
+			free(hints->v[i].user_exc);
+		if (k) /* out of memory: these hints are lost */
+			hints->lost_seq =
+				upto > hints->lost_seq ? upto : hints->lost_seq;
+	}
+	memmove(hints->v, hints->v + k, (hints->n - k) * sizeof(*hints->v));
+	hints->n -= k;
+}
+
+void xc_hints_free(struct xc_hints *hints)
+{
+	for (size_t i = 0; i < hints->n; i++)
+		free(hints->v[i].user_exc);
+	free(hints->v);
+	memset(hints, 0, sizeof(*hints));
+}
+
 /* One pending job with a request, while planning. */
 struct item {
 	const slurm_job_info_t *job;
 	struct xc_job_state st;
 	char *canonical; /* the request's canonical text; NULL if invalid */
+	bool dropped;	 /* its request was emptied: no longer filtered */
 };
 
 static int by_canonical(const void *a, const void *b)
@@ -202,36 +291,56 @@ static int by_job_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The job id string an update names `job` by: a pending array record
- * stands for several tasks, a het job component for itself. */
-static void job_id_str(const slurm_job_info_t *job, char *buf, size_t size)
+/* The job id string that names exactly `job` (malloc'd; NULL when out of
+ * memory).  A pending array record is named by all its tasks, in full:
+ * its array_task_str is cut to 64 bytes by the API, and the bare array id
+ * would update the array's split-out tasks too (update_job_str(),
+ * src/slurmctld/job_mgr.c). */
+static char *job_id_str(const slurm_job_info_t *job)
 {
-	if (job->array_task_str && job->array_task_id == NO_VAL) {
-		size_t n = strcspn(job->array_task_str, "%");
+	char *s = NULL;
+	int rc;
 
-		snprintf(buf, size, "%u_[%.*s]", job->array_job_id, (int)n,
-			 job->array_task_str);
+	if (job->array_task_id == NO_VAL && job->array_bitmap) {
+		char *tasks = slurm_bit_fmt_full(job->array_bitmap);
+
+		if (!tasks)
+			return NULL;
+		rc = asprintf(&s, "%u_[%s]", job->array_job_id, tasks);
+		slurm_xfree((void **)&tasks);
 	} else if (job->array_job_id && job->array_task_id != NO_VAL) {
-		snprintf(buf, size, "%u_%u", job->array_job_id,
-			 job->array_task_id);
+		rc = asprintf(&s, "%u_%u", job->array_job_id,
+			      job->array_task_id);
 	} else if (job->het_job_id) {
-		snprintf(buf, size, "%u+%u", job->het_job_id,
-			 job->het_job_offset);
+		rc = asprintf(&s, "%u+%u", job->het_job_id,
+			      job->het_job_offset);
 	} else {
-		snprintf(buf, size, "%u", job->job_id);
+		rc = asprintf(&s, "%u", job->job_id);
 	}
+	return rc < 0 ? NULL : s;
 }
 
 /* Whether the plugin's own hold is still on the job: held=1 in its state
  * and priority 0 with a hold's reason.  (Slurm 22.05 reads the priority a
  * job_submit plugin set as the user's: its hold says JobHeldUser.  Anyone
- * else's hold clears held=1 in job_modify(), so held=1 is the plugin's.) */
+ * else's hold, applied, clears held=1 through its hint, so held=1 is the
+ * plugin's.) */
 static bool plugin_hold_on(const slurm_job_info_t *job,
 			   const struct xc_job_state *st)
 {
 	return st->held && job->priority == 0 &&
 	       (job->state_reason == WAIT_HELD ||
 		job->state_reason == WAIT_HELD_USER);
+}
+
+/* Fills u->job_id, ids and job_id_str for `job`; -1 when out of memory. */
+static int name_update(const slurm_job_info_t *job, struct xc_job_update *u)
+{
+	u->job_id = job->job_id;
+	u->ids[0] = job->job_id;
+	u->ids[1] = job->array_job_id;
+	u->ids[2] = job->het_job_id;
+	return (u->job_id_str = job_id_str(job)) ? 0 : -1;
 }
 
 /* Plans the update of one job from its filter; *u unchanged (and 0
@@ -273,8 +382,8 @@ static int plan_one(const slurm_job_info_t *job, struct xc_job_state *st,
 	change = u->exc_nodes || u->priority != NO_VAL || !job->admin_comment ||
 		 strcmp(job->admin_comment, comment) != 0;
 	if (change) {
-		u->job_id = job->job_id;
-		job_id_str(job, u->job_id_str, sizeof(u->job_id_str));
+		if (name_update(job, u) < 0)
+			goto out;
 		u->admin_comment = comment;
 		comment = NULL;
 	}
@@ -289,9 +398,29 @@ out:
 	return rc;
 }
 
+/* Plans the update of a job whose request was emptied: its user's own
+ * exclusions back, the plugin's hold released, its state gone (an admin's
+ * AdminComment kept).  1, or -1 when out of memory. */
+static int plan_drop(const slurm_job_info_t *job, const struct xc_job_state *st,
+		     struct xc_job_update *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->priority = plugin_hold_on(job, st) ? INFINITE : NO_VAL;
+	if (!(u->exc_nodes = strdup(st->exclude ? st->exclude : "")) ||
+	    !(u->admin_comment = strdup(st->admin ? st->admin : "")) ||
+	    name_update(job, u) < 0) {
+		free(u->exc_nodes);
+		free(u->admin_comment);
+		memset(u, 0, sizeof(*u));
+		return -1;
+	}
+	return 1;
+}
+
 void xc_job_updates_free(struct xc_job_update *updates, size_t n)
 {
 	for (size_t i = 0; updates && i < n; i++) {
+		free(updates[i].job_id_str);
 		free(updates[i].exc_nodes);
 		free(updates[i].admin_comment);
 	}
@@ -315,30 +444,73 @@ const struct xc_known_job *xc_known_job_find(const struct xc_known_jobs *known,
 					     uint32_t job_id)
 {
 	struct xc_known_job probe = { .job_id = job_id };
-	const struct xc_known_job *k;
 
 	if (!known || !known->count || !job_id)
 		return NULL;
-	k = bsearch(&probe, known->jobs, known->count, sizeof(probe),
-		    by_job_id);
-	for (size_t i = 0; !k && i < known->count; i++)
-		if (known->jobs[i].array_job_id == job_id)
-			k = &known->jobs[i];
+	return bsearch(&probe, known->jobs, known->count, sizeof(probe),
+		       by_job_id);
+}
+
+const struct xc_known_job *xc_known_target(const struct xc_known_jobs *known,
+					   uint32_t id, uint32_t task,
+					   uint32_t offset, bool *het_all)
+{
+	const struct xc_known_job *k = xc_known_job_find(known, id), *meta;
+
+	*het_all = false;
+	if (offset != NO_VAL) {
+		for (size_t i = 0; known && i < known->count; i++)
+			if (known->jobs[i].het_job_id == id &&
+			    known->jobs[i].het_job_offset == offset)
+				return &known->jobs[i];
+		return NULL;
+	}
+	if (task != NO_VAL) {
+		meta = NULL;
+		for (size_t i = 0; known && i < known->count; i++) {
+			const struct xc_known_job *j = &known->jobs[i];
+
+			if (j->array_job_id != id)
+				continue;
+			if (j->array_task_id == task)
+				return j;
+			if (j->array_task_id == NO_VAL)
+				meta = j;
+		}
+		return meta;
+	}
+	if (k && k->het_job_id == id)
+		*het_all = true;
 	return k;
 }
 
-uint32_t xc_update_job_id(const job_desc_msg_t *job_desc)
+void xc_update_target(const job_desc_msg_t *job_desc, uint32_t *id,
+		      uint32_t *task, uint32_t *offset)
 {
-	unsigned long id;
+	const char *s = job_desc->job_id_str;
+	unsigned long v;
 	char *end;
 
+	*id = 0;
+	*task = *offset = NO_VAL;
 	if (XC_DESC_JOB_ID(job_desc) && XC_DESC_JOB_ID(job_desc) != NO_VAL)
-		return XC_DESC_JOB_ID(job_desc);
-	if (!job_desc->job_id_str)
-		return 0;
-	id = strtoul(job_desc->job_id_str, &end, 10);
-	return end == job_desc->job_id_str || id > UINT32_MAX ? 0
-							      : (uint32_t)id;
+		*id = XC_DESC_JOB_ID(job_desc);
+	if (!s)
+		return;
+	v = strtoul(s, &end, 10);
+	if (end == s || v > UINT32_MAX)
+		return;
+	*id = (uint32_t)v;
+	s = end;
+	if (*s != '_' && *s != '+')
+		return;
+	v = strtoul(s + 1, &end, 10);
+	if (end == s + 1 || *end || v >= NO_VAL)
+		return; /* "123_[1-3]": the array as a whole */
+	if (*s == '_')
+		*task = (uint32_t)v;
+	else
+		*offset = (uint32_t)v;
 }
 
 static double ms_since(const struct timespec *t0)
@@ -350,33 +522,125 @@ static double ms_since(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* Applies the mods of `job` (by its id, or its array's) to `st`; -1 when
- * out of memory. */
-static int apply_mods(const slurm_job_info_t *job, struct xc_job_state *st,
-		      struct xc_job_mod *mods, size_t nmods)
+/* Whether hint `h` names `job`. */
+static bool hint_names(const struct xc_job_hint *h, const slurm_job_info_t *job)
 {
-	for (size_t m = 0; m < nmods; m++) {
-		if (mods[m].job_id != job->job_id &&
-		    (!job->array_job_id || mods[m].job_id != job->array_job_id))
-			continue;
-		if (mods[m].exclude) {
-			char *x = strdup(mods[m].exclude);
+	if (h->offset != NO_VAL)
+		return job->het_job_id == h->id &&
+		       job->het_job_offset == h->offset;
+	if (h->task != NO_VAL) /* the task, or the pending record still
+				  holding it (its only task: not split) */
+		return job->array_job_id == h->id &&
+		       (job->array_task_id == h->task ||
+			(job->array_task_id == NO_VAL && job->array_bitmap &&
+			 (bitoff_t)h->task <
+				 slurm_bit_size(job->array_bitmap) &&
+			 slurm_bit_test(job->array_bitmap, h->task)));
+	return job->job_id == h->id || job->array_job_id == h->id ||
+	       job->het_job_id == h->id;
+}
 
-			if (!x)
+/*
+ * Takes the trusted hints up to `upto` that name `job` into its state, in
+ * order, each only where the loaded job shows it applied: an ExcNodeList
+ * the job still has gives the user's own exclusions; a hold still on
+ * means the hold is someone else's now, not the plugin's.  *emptied is
+ * set when an applied update emptied the request.  -1 when out of
+ * memory.
+ */
+static int take_hints(const slurm_job_info_t *job, struct xc_job_state *st,
+		      const struct xc_hints *hints, uint64_t upto,
+		      bool *emptied)
+{
+	uint64_t have = 0;
+	bool hashed = false;
+
+	for (size_t i = 0; hints && i < hints->n && hints->v[i].seq <= upto;
+	     i++) {
+		const struct xc_job_hint *h = &hints->v[i];
+
+		if (!h->trusted || !hint_names(h, job))
+			continue;
+		if (h->exc) {
+			char *user;
+
+			if (!hashed) {
+				have = xc_hostlist_hash(job->exc_nodes);
+				hashed = true;
+			}
+			if (have != h->exc_hash)
+				continue; /* refused, or changed again since */
+			user = xc_hostlist_normal(h->user_exc ? h->user_exc
+							      : job->exc_nodes);
+			if (!user)
 				return -1;
 			free(st->exclude);
-			st->exclude = x;
+			st->exclude = user;
 		}
-		if (mods[m].hold_taken)
+		if (h->hold && job->priority == 0)
 			st->held = false;
-		mods[m].applied = true;
+		if (h->extra)
+			*emptied = !XC_JOB_EXTRA(job) || !*XC_JOB_EXTRA(job);
 	}
 	return 0;
 }
 
+/* Reads the state of a pending job that has a request into `it`: its
+ * AdminComment state; the state the previous round knew (`prev`) when an
+ * admin's AdminComment replaced it (their text is kept); or (23.02+) a new
+ * one for a job whose `extra` was set by an update.  The request is the
+ * job's `extra` where it has one.  false when the job has no request (or
+ * out of memory: the next round tries again). */
+static bool read_item(const slurm_job_info_t *job,
+		      const struct xc_known_jobs *prev, struct item *it)
+{
+	const char *extra = XC_JOB_EXTRA(job);
+	const struct xc_known_job *k;
+
+	if ((job->job_state & JOB_STATE_BASE) != JOB_PENDING)
+		return false;
+	if (!xc_job_state_parse(job->admin_comment, &it->st)) {
+		if ((k = xc_known_job_find(prev, job->job_id))) {
+			if (xc_job_state_copy(&k->st, job->admin_comment,
+					      &it->st) < 0)
+				return false;
+		} else if (!extra || !*extra) {
+			return false;
+		} else {
+			/* All its exclusions are the user's: the plugin made none. */
+			it->st.exclude = xc_hostlist_normal(job->exc_nodes);
+			if (!it->st.exclude)
+				it->st.exclude = strdup(
+					job->exc_nodes ? job->exc_nodes : "");
+			if (job->admin_comment && *job->admin_comment)
+				it->st.admin = strdup(job->admin_comment);
+			if (!it->st.exclude ||
+			    (job->admin_comment && *job->admin_comment &&
+			     !it->st.admin)) {
+				xc_job_state_free(&it->st);
+				return false;
+			}
+		}
+	}
+	if (extra && *extra &&
+	    strcmp(extra, it->st.request ? it->st.request : "") != 0) {
+		char *r = strdup(extra);
+
+		if (!r) {
+			xc_job_state_free(&it->st);
+			return false;
+		}
+		free(it->st.request);
+		it->st.request = r;
+	}
+	it->job = job;
+	return true;
+}
+
 int xc_refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
-		     const xc_limits_t *limits, struct xc_job_mod *mods,
-		     size_t nmods, struct xc_job_update **updates, size_t *n,
+		     const xc_limits_t *limits, const struct xc_hints *hints,
+		     uint64_t upto, const struct xc_known_jobs *prev,
+		     struct xc_job_update **updates, size_t *n,
 		     struct xc_known_jobs *known,
 		     struct xc_refilter_stats *stats)
 {
@@ -403,16 +667,15 @@ int xc_refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		struct item *it = &items[nitems];
 		xc_expr_t *e;
 
-		if ((job->job_state & JOB_STATE_BASE) != JOB_PENDING ||
-		    !xc_job_state_parse(job->admin_comment, &it->st))
+		if (!read_item(job, prev, it))
 			continue;
-		it->job = job;
 		nitems++;
-		if (apply_mods(job, &it->st, mods, nmods) < 0)
+		if (take_hints(job, &it->st, hints, upto, &it->dropped) < 0)
 			goto out;
 		/* An invalid stored request (an admin edited it) excludes
 		 * nothing more: canonical stays NULL. */
-		if ((e = xc_parse(it->st.request, limits, NULL))) {
+		if (!it->dropped &&
+		    (e = xc_parse(it->st.request, limits, NULL))) {
 			it->canonical = xc_format(e);
 			xc_expr_destroy(e);
 		}
@@ -428,6 +691,12 @@ int xc_refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		struct xc_filter f, *use = &f;
 		int r;
 
+		if (it->dropped) {
+			if (plan_drop(it->job, &it->st, &ups[nup]) < 0)
+				goto out;
+			nup++;
+			continue;
+		}
 		if (i == 0 || by_canonical(it, &items[i - 1]) != 0) {
 			xc_expr_t *e = it->canonical ? xc_parse(it->canonical,
 								limits, NULL)
@@ -469,14 +738,22 @@ int xc_refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		    !(known->jobs = calloc(nitems, sizeof(*known->jobs))))
 			goto out;
 		for (size_t i = 0; i < nitems; i++) {
-			struct xc_known_job *k = &known->jobs[known->count++];
+			const slurm_job_info_t *job = items[i].job;
+			struct xc_known_job *k;
 
-			k->job_id = items[i].job->job_id;
-			k->array_job_id = items[i].job->array_job_id;
+			if (items[i].dropped)
+				continue;
+			k = &known->jobs[known->count++];
+			k->job_id = job->job_id;
+			k->array_job_id = job->array_job_id;
+			k->array_task_id = job->array_task_id;
+			k->het_job_id = job->het_job_id;
+			k->het_job_offset = job->het_job_offset;
+			k->user_id = job->user_id;
 			k->st = items[i].st;
 			memset(&items[i].st, 0, sizeof(items[i].st));
-			if (items[i].job->req_nodes &&
-			    !(k->req_nodes = strdup(items[i].job->req_nodes)))
+			if (job->req_nodes &&
+			    !(k->req_nodes = strdup(job->req_nodes)))
 				goto out;
 		}
 		qsort(known->jobs, known->count, sizeof(*known->jobs),
@@ -503,33 +780,27 @@ out:
 	return rc;
 }
 
-void xc_refilter_send(const struct xc_job_update *updates, size_t n,
-		      struct xc_refilter_stats *stats, const bool *stop)
+bool xc_refilter_send_one(const struct xc_job_update *u)
 {
-	struct timespec t0;
+	job_desc_msg_t desc;
+	job_array_resp_msg_t *resp = NULL;
+	bool ok = true;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (size_t i = 0; i < n; i++) {
-		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
-			break;
-		const struct xc_job_update *u = &updates[i];
-		job_desc_msg_t desc;
-		job_array_resp_msg_t *resp = NULL;
-
-		slurm_init_job_desc_msg(&desc);
-		desc.job_id_str = (char *)u->job_id_str;
-		desc.exc_nodes = u->exc_nodes;
-		desc.priority = u->priority;
-		desc.admin_comment = u->admin_comment;
-		if (slurm_update_job2(&desc, &resp) != SLURM_SUCCESS) {
-			stats->failed++;
-			slurm_verbose(
-				"job_submit/extra: update of job %s refused: %s",
-				u->job_id_str,
-				slurm_strerror(xc_slurm_errno()));
-		}
-		if (resp)
-			slurm_free_job_array_resp(resp);
+	slurm_init_job_desc_msg(&desc);
+	desc.job_id_str = u->job_id_str;
+	desc.exc_nodes = u->exc_nodes;
+	desc.priority = u->priority;
+	desc.admin_comment = u->admin_comment;
+	if (slurm_update_job2(&desc, &resp) != SLURM_SUCCESS) {
+		ok = false;
+		slurm_verbose("job_submit/extra: update of job %s refused: %s",
+			      u->job_id_str, slurm_strerror(xc_slurm_errno()));
 	}
-	stats->send_ms += ms_since(&t0);
+	/* An array's update answers per task. */
+	for (uint32_t i = 0; resp && i < resp->job_array_count; i++)
+		if (resp->error_code[i] != SLURM_SUCCESS)
+			ok = false;
+	if (resp)
+		slurm_free_job_array_resp(resp);
+	return ok;
 }

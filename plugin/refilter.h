@@ -79,8 +79,14 @@ char *xc_hostlist_normal(const char *hostlist);
 
 /* One update the thread sends to a job. */
 struct xc_job_update {
-	uint32_t job_id;
-	char job_id_str[64]; /* "123", "123_4", "123_[5-9]", "123+1" */
+	uint32_t job_id;     /* the job record's own id */
+	uint32_t ids[3];     /* job_id, array_job_id, het_job_id (0: none):
+				the ids an update of someone else may name it
+				by (xc_hints_newer) */
+	char *job_id_str;    /* malloc'd: names exactly this job record:
+				"123", "123_4", "123+1", or "123_[1,3,7-9]"
+				with every task of a pending array record
+				(never cut short: slurm_bit_fmt_full) */
 	char *exc_nodes;     /* new ExcNodeList ("" clears), or NULL: keep */
 	uint32_t priority;   /* 0 hold, INFINITE release, NO_VAL: keep */
 	char *admin_comment; /* new state (always set) */
@@ -90,7 +96,8 @@ struct xc_refilter_stats {
 	size_t pending;	 /* pending jobs with a request */
 	size_t requests; /* distinct requests evaluated */
 	size_t updates;	 /* updates planned (and sent) */
-	size_t failed;	 /* updates Slurm refused */
+	size_t failed;	 /* updates Slurm refused (or job_modify() refused
+			    as planned from data older than a change) */
 	double plan_ms, send_ms;
 };
 
@@ -98,7 +105,11 @@ struct xc_refilter_stats {
  * job_modify() needs, by job id. */
 struct xc_known_job {
 	uint32_t job_id;
-	uint32_t array_job_id; /* 0 unless an array's task or tasks */
+	uint32_t array_job_id;	 /* 0 unless an array's task or tasks */
+	uint32_t array_task_id;	 /* NO_VAL for a pending array record */
+	uint32_t het_job_id;	 /* 0 unless a heterogeneous job's component */
+	uint32_t het_job_offset; /* the component's offset */
+	uint32_t user_id;	 /* the job's owner */
 	struct xc_job_state st;
 	char *req_nodes; /* required nodes, or NULL */
 };
@@ -108,46 +119,119 @@ struct xc_known_jobs {
 	size_t count;
 };
 
-/* A change job_modify() saw for a job the thread had not seen yet: the
- * next round applies it to the job's state instead of undoing it. */
-struct xc_job_mod {
-	uint32_t job_id;
-	char *exclude;	 /* the user's new excluded nodes, or NULL: same */
-	bool hold_taken; /* someone held the job: the plugin's hold is theirs */
-	bool applied;	 /* set by xc_refilter_plan */
-	time_t at;
+/*
+ * What an update by someone else (a user, an admin; never the thread)
+ * changed, as job_modify() saw it before Slurm applied or refused it
+ * (doc/design.md "Updates").  The thread never acts on a hint alone: it
+ * takes a hint's content only when the job's data it loads afterwards show
+ * the update was applied (ExcNodeList equal to what the update set), so a
+ * refused update (another user's, or one Slurm found invalid) changes
+ * nothing.  Every hint also marks its job as changed at `seq`: an update
+ * the thread planned from data loaded before `seq` is refused by
+ * job_modify() (xc_hints_newer), so the thread never writes back stale
+ * exclusions, holds or AdminComments.
+ */
+struct xc_job_hint {
+	uint64_t seq;	   /* order of the updates (1, 2, ...) */
+	uint32_t id;	   /* the id the update named (job, array or het) */
+	uint32_t task;	   /* the array task it named ("123_4"), or NO_VAL */
+	uint32_t offset;   /* the het component it named ("123+1"), or NO_VAL */
+	bool trusted;	   /* the caller may update the job (always from
+			    23.02, where Slurm checks before job_modify();
+			    on 22.05 its owner, root or SlurmUser) */
+	bool exc;	   /* the update set ExcNodeList */
+	uint64_t exc_hash; /* xc_hostlist_hash() of the list it set */
+	char *user_exc;	   /* the user's own part of it (malloc'd), or NULL
+			      when that is the whole list */
+	bool hold;	   /* the update held the job (priority 0) */
+	bool extra;	   /* the update set the request (23.02+: `extra`) */
 };
 
-/* Plans the updates for every pending job of `jobs` whose AdminComment
- * holds the plugin's state: each distinct request (canonical text) is
- * parsed and evaluated over `table` once.  `mods` (may be NULL) are applied
- * to the states of their jobs first, and marked applied.  Fills *updates (count *n;
- * xc_job_updates_free) with the jobs whose exclusions, hold or status
+/* The hints of job_modify() that the thread has not taken yet, in order of
+ * `seq`, bounded: past XC_HINTS_MAX hints or XC_HINTS_BYTES of user
+ * exclusions a new hint is dropped, and `lost_seq` records that one was
+ * (the thread's updates planned before it are then all refused, which is
+ * the safe side).  Each XC_HINTS_BYTES is one user's hostlist at most:
+ * Slurm's RPCs carry no more. */
+#define XC_HINTS_MAX 65536
+#define XC_HINTS_BYTES (64u << 20)
+struct xc_hints {
+	struct xc_job_hint *v;
+	size_t n, cap, bytes;
+	uint64_t seq;	   /* the last seq given */
+	uint64_t lost_seq; /* the last seq of a hint dropped, or 0 */
+};
+
+/* Adds `h` (its user_exc taken over; seq set here) to `hints`; false when
+ * it was dropped (bounds or memory; lost_seq set). */
+bool xc_hints_add(struct xc_hints *hints, struct xc_job_hint *h);
+
+/* Whether an update by someone else of a job with `ids` (job_id,
+ * array_job_id, het_job_id; 0 for none) came after `since` (a seq), or a
+ * hint was dropped after it: the thread's update planned at `since` must
+ * not be applied. */
+bool xc_hints_newer(const struct xc_hints *hints, const uint32_t ids[3],
+		    uint64_t since);
+
+/* Moves the hints up to `upto` out of `hints` into `taken` (the thread's
+ * own, to plan with outside the lock; xc_hints_free).  Out of memory, they
+ * are dropped and counted lost. */
+void xc_hints_take(struct xc_hints *hints, uint64_t upto,
+		   struct xc_hints *taken);
+
+void xc_hints_free(struct xc_hints *hints);
+
+/* A 64-bit hash of a hostlist's nodes (its xc_hostlist_normal text; of
+ * "" for NULL, empty or not a hostlist), so two lists of the same nodes
+ * written differently hash the same. */
+uint64_t xc_hostlist_hash(const char *hostlist);
+
+/*
+ * Plans the updates for every pending job of `jobs` that has a request:
+ * the plugin's state in its AdminComment, or (Slurm 23.02+) a non-empty
+ * `extra` (a request set by `scontrol update job=N extra=...` on a job
+ * submitted without one).  From 23.02 the request is the job's own
+ * `extra`; a job whose `extra` an update emptied (a hint says so) is
+ * given back its user's exclusions and no longer filtered.  The hints
+ * of `hints` up to `upto` are taken first, each on the jobs it names whose
+ * loaded data show it applied.  Each distinct request (canonical text) is
+ * parsed and evaluated over `table` once.  Fills *updates (count *n;
+ * xc_job_updates_free) with the jobs whose exclusions, hold or state
  * changed, and *known (xc_known_jobs_free; may be NULL) with every such
- * job.  Returns 0, or -1 when memory runs out (nothing planned). */
+ * job.  Returns 0, or -1 when memory runs out (nothing planned).
+ */
 int xc_refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
-		     const xc_limits_t *limits, struct xc_job_mod *mods,
-		     size_t nmods, struct xc_job_update **updates, size_t *n,
+		     const xc_limits_t *limits, const struct xc_hints *hints,
+		     uint64_t upto, const struct xc_known_jobs *prev,
+		     struct xc_job_update **updates, size_t *n,
 		     struct xc_known_jobs *known,
 		     struct xc_refilter_stats *stats);
 
-/* Sends the updates (slurm_update_job2; the Slurm API: never with
- * slurmctld's locks held).  Counts the refused ones in stats->failed.
- * Stops early once *stop (may be NULL) is true: the plugin is being
- * unloaded, and the next round starts over anyway. */
-void xc_refilter_send(const struct xc_job_update *updates, size_t n,
-		      struct xc_refilter_stats *stats, const bool *stop);
+/* Sends one update (slurm_update_job2; the Slurm API: never with
+ * slurmctld's locks held); false when Slurm refused it (logged). */
+bool xc_refilter_send_one(const struct xc_job_update *u);
 
 void xc_job_updates_free(struct xc_job_update *updates, size_t n);
 void xc_known_jobs_free(struct xc_known_jobs *known);
 
-/* The job of `known` with `job_id`, or else a task of the array whose id
- * it is (all of an array's tasks have its request), or NULL. */
+/* The job of `known` with `job_id`, or NULL. */
 const struct xc_known_job *xc_known_job_find(const struct xc_known_jobs *known,
 					     uint32_t job_id);
 
-/* The job id an update names: job_desc->job_id, or the number that starts
- * job_id_str ("123", "123_4", "123+1"); 0 when none. */
-uint32_t xc_update_job_id(const job_desc_msg_t *job_desc);
+/* What an update names (job_desc->job_id, or job_id_str "123", "123_4",
+ * "123_[1-3]", "123+1"): *id the first number (0 when none), *task the
+ * array task of "123_4" (NO_VAL otherwise, also for a list of tasks),
+ * *offset the het component of "123+1" (NO_VAL otherwise). */
+void xc_update_target(const job_desc_msg_t *job_desc, uint32_t *id,
+		      uint32_t *task, uint32_t *offset);
+
+/* The job of `known` an update naming (id, task, offset) applies to for
+ * the plugin: a het component by leader and offset, an array task (or the
+ * pending array record holding it), or the job with that id; NULL when
+ * none.  *het_all is set when the update names a heterogeneous job's
+ * leader alone: Slurm then applies it to every component. */
+const struct xc_known_job *xc_known_target(const struct xc_known_jobs *known,
+					   uint32_t id, uint32_t task,
+					   uint32_t offset, bool *het_all);
 
 #endif

@@ -96,6 +96,22 @@ static inline int xc_load_job(job_info_msg_t **resp, uint32_t job_id,
 #define XC_SLURM_HAS_EXTRA_OPTION                                              \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
 
+/* A job's own `extra` as slurm_load_jobs() returns it: Slurm 23.02 added
+ * it to job_info_t (and `scontrol update job=N extra=...`); NULL before. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#define XC_JOB_EXTRA(job) ((const char *)(job)->extra)
+#else
+#define XC_JOB_EXTRA(job) ((const char *)NULL)
+#endif
+
+/* bit_fmt_full() of src/common/bitstring.c, which libslurm exports as
+ * slurm_bit_fmt_full in every version (22.05-26.05) but no public header
+ * declares: a bitmap's set bits as "1,3,7-9" (xmalloc'd: slurm_xfree). */
+extern char *slurm_bit_fmt_full(bitstr_t *b);
+/* bit_size() and bit_test() of the same file, likewise exported. */
+extern bitoff_t slurm_bit_size(bitstr_t *b);
+extern int slurm_bit_test(bitstr_t *b, bitoff_t bit);
+
 /* Slurm 23.11 filters by `extra` itself when SchedulerParameters has
  * extra_constraints: extra_constraints_enabled() (src/common/
  * extra_constraints.c, exported by libslurmfull) answers what slurmctld

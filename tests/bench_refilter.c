@@ -72,7 +72,7 @@ static void round_once(const char *what, const xc_nodes_t *table,
 	struct xc_job_update *u = NULL;
 	size_t n = 0;
 
-	xc_refilter_plan(table, msg, NULL, NULL, 0, &u, &n, NULL, &stats);
+	xc_refilter_plan(table, msg, NULL, NULL, 0, NULL, &u, &n, NULL, &stats);
 	printf("refilter: %-38s %6zu pending jobs, %3zu requests evaluated, %6zu updates, %8.1f ms\n",
 	       what, stats.pending, stats.requests, n, stats.plan_ms);
 	apply(msg, u, n);
