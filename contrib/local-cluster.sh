@@ -18,7 +18,8 @@
 # XC_CPUS (job slots per node), XC_JOB_SUBMIT (JobSubmitPlugins),
 # XC_PARTITIONS=2 (a second partition "other" over the same nodes),
 # XC_SCHED_PARAMS (SchedulerParameters; default batch_sched_delay=0),
-# XC_NODE5=1 (a fifth node, without slurmd; `ctld-reconfig-nodes` writes
+# XC_USERS (the unprivileged accounts `start` creates when missing;
+# default "xcuser1 xcuser2"), XC_NODE5=1 (a fifth node, without slurmd; `ctld-reconfig-nodes` writes
 # it into slurm.conf and restarts slurmctld).
 # XC_SLURM_PREFIX=PREFIX: use the Slurm installed under PREFIX (e.g. one
 # built from SchedMD's sources with --enable-multiple-slurmd) instead of
@@ -183,9 +184,19 @@ wait_for_nodes() {
 	die "nodes did not come up; see $STATE/log"
 }
 
+# Two unprivileged accounts, for trying the cluster as its users do (the
+# tests submit and update jobs as them, and as each other's stranger).
+ensure_users() {
+	local u
+	for u in ${XC_USERS:-xcuser1 xcuser2}; do
+		id -u "$u" >/dev/null 2>&1 || useradd -m -s /bin/bash "$u"
+	done
+}
+
 start_cluster() {
 	stop_daemons
 	write_config
+	ensure_users
 	start_munge
 	say "starting slurmctld and slurmd ${NODES[*]} (SLURM_CONF=$SLURM_CONF)"
 	rm -rf "$STATE/ctld"/* "$STATE/spool"/* "$STATE/log"/* "$STATE/jobcomp.log"

@@ -9,7 +9,8 @@
 #   4. make distcheck;
 #   5. each libFuzzer target for XC_FUZZ_SECONDS (default 20);
 #   6. the command under valgrind over every test input;
-#   7. end to end on a real local Slurm cluster: placement, faults, load
+#   7. end to end on a real local Slurm cluster: placement, waiting, every
+#      job action by two unprivileged users and root (e2e-users), faults, load
 #      (XC_LOAD_JOBS submissions, default 400; the full form is
 #      `bash tests/load.sh 2000`);
 #   8. the Debian package: built with dpkg-buildpackage from a copy of the
@@ -158,7 +159,7 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 	count "$LOGS/valgrind.log"
 fi
 
-for t in e2e-cluster e2e-wait e2e-fault e2e-slurm-filter load; do
+for t in e2e-cluster e2e-wait e2e-users e2e-fault e2e-slurm-filter load; do
 	step "on a local Slurm cluster: tests/$t.sh"
 	if [ "$t" = load ]; then
 		XC_LOAD_JOBS=${XC_LOAD_JOBS:-400} bash "tests/$t.sh" >"$LOGS/$t.log" 2>&1 || status=1

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# e2e-users.sh - every job action by every actor gets from Slurm, with the
+# plugin loaded, the answer and the effect it gets without it, plus the
+# --extra filter (doc/design.md "Updates"), on the real local cluster with
+# two unprivileged accounts: the job's owner, another user, and root.
+#
+# Each case runs the same action on two pending jobs of the owner, one
+# with `--extra gpu=true` (n1-n2 satisfy it, n3-n4 do not) and one
+# without, the reference: Slurm alone.  Checked: the actor's message and
+# exit status are the same; two rounds of the plugin's thread later, the
+# job with a request has the reference's TimeLimit, NumNodes, Partition,
+# priority and reason, and its ExcNodeList is the reference's plus n[3-4],
+# with the reference's list recorded as the user's own; the same again
+# after `scontrol reconfigure` and a slurmctld restart.  Each action is
+# sent right after submission (before the thread has seen the job) and
+# later.  Then submissions (-N above the matches, a missing feature or
+# partition), an array with scattered task ids and a heterogeneous job.
+# Closes with "users: N passed, M failed".
+# Needs root, `make install` and `make check` (tests/slurm-helper).
+set -uo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CLUSTER="$SRC/contrib/local-cluster.sh"
+export XC_STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
+export SLURM_CONF="$XC_STATE/slurm.conf"
+
+. "$SRC/tests/cluster-lib.sh"
+
+[ "$(id -u)" = 0 ] || { echo "e2e-users.sh: run as root" >&2; exit 2; }
+[ -x "$HELPER" ] || { echo "e2e-users.sh: run make check first (tests/slurm-helper)" >&2; exit 2; }
+
+OWNER=xcuser1
+OTHER=xcuser2
+export XC_USERS="$OWNER $OTHER"
+export XC_PARTITIONS=2
+bash "$CLUSTER" start >/dev/null || exit 1
+[ "${XC_KEEP:-0}" = 1 ] || trap 'bash "$CLUSTER" stop >/dev/null 2>&1' EXIT
+tick=0
+# n1-n2 satisfy gpu=true, n3-n4 do not; `tick` changes n4's Extra only.
+set_nodes() {
+	scontrol update nodename=n[1-2] extra='{"gpu":true}'
+	scontrol update nodename=n3 extra='{"gpu":false}'
+	scontrol update nodename=n4 extra="{\"gpu\":false,\"tick\":$tick}"
+}
+set_nodes
+wait_refresh
+
+# as USER CMD...: CMD as USER (root: as is), from a directory they can read.
+as() {
+	local u=$1
+	shift
+	if [ "$u" = root ]; then
+		(cd /tmp && "$@")
+	else
+		(cd /tmp && runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@")
+	fi
+}
+# A pending job of the owner's: begins in an hour.
+pending() { as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 "$@" --wrap true 2>&1; }
+# rounds N: N rounds of the plugin's thread have run (each one after a node
+# changed, which makes it re-filter every pending job).
+rounds() {
+	local i from
+	for i in $(seq "$1"); do
+		tick=$((tick + 1))
+		from=$(log_lines)
+		scontrol update nodename=n4 extra="{\"gpu\":false,\"tick\":$tick}"
+		wait_for 30 plugin_has_current_data "$from" ||
+			not_ok "round $i: the plugin loaded the node data within 30 s"
+	done
+}
+# The sorted, ranged hostlist of the nodes of every list given.
+union() {
+	local names
+	names=$(for l in "$@"; do [ -n "$l" ] && [ "$l" != "(null)" ] && scontrol show hostnames "$l"; done | sort -u | paste -sd, -)
+	[ -n "$names" ] && scontrol show hostlistsorted "$names" || echo "(null)"
+}
+admin_comment() { scontrol show job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
+user_exclude() { admin_comment "$1" | grep -oP '; exclude=\K[^;]*'; }
+# What an actor is told, with the job's id (when $2 is one) as J.
+said() { if [[ $2 =~ ^[0-9]+$ ]]; then sed -e "s/\b$2\b/J/g" <<<"$1"; else printf '%s' "$1"; fi; }
+
+# do_action ACTOR ACTION JOB: the action as the actor; prints "rc: output".
+do_action() {
+	local out rc
+	case "$2" in
+	exc) out=$(as "$1" scontrol update job="$3" ExcNodeList=n1 2>&1) ;;
+	exc-clear) out=$(as "$1" scontrol update job="$3" ExcNodeList= 2>&1) ;;
+	time) out=$(as "$1" scontrol update job="$3" TimeLimit=10 2>&1) ;;
+	nodes) out=$(as "$1" scontrol update job="$3" NumNodes=2 2>&1) ;;
+	part) out=$(as "$1" scontrol update job="$3" Partition=other 2>&1) ;;
+	hold) out=$(as "$1" scontrol hold "$3" 2>&1) ;;
+	release) as root scontrol hold "$3" >/dev/null 2>&1
+		out=$(as "$1" scontrol release "$3" 2>&1) ;;
+	esac
+	rc=$?
+	printf '%s: %s' "$rc" "$(said "$out" "$3")"
+}
+
+# What is compared: the fields Slurm keeps, with ExcNodeList apart.
+fields() {
+	local j=$1
+	printf 'TimeLimit=%s NumNodes=%s Partition=%s Priority0=%s Reason=%s State=%s' \
+		"$(field "$j" TimeLimit)" "$(field "$j" NumNodes)" "$(field "$j" Partition)" \
+		"$([ "$(field "$j" Priority)" = 0 ] && echo yes || echo no)" \
+		"$(squeue -h -j "$j" -o %r)" "$(field "$j" JobState)"
+}
+
+ACTIONS=(exc exc-clear time nodes part hold release)
+declare -A A B
+check_pairs() {
+	local when=$1 key a b want
+	for key in "${!A[@]}"; do
+		a=${A[$key]} b=${B[$key]}
+		expect "$key, $when: fields as without --extra" "$(fields "$a")" "$(fields "$b")"
+		want=$(union "$(field "$b" ExcNodeList)" "n[3-4]")
+		expect "$key, $when: ExcNodeList is the user's plus n[3-4]" "$(field "$a" ExcNodeList)" "$want"
+		want=$(field "$b" ExcNodeList)
+		[ "$want" = "(null)" ] && want=
+		expect "$key, $when: the user's own exclusions recorded" "$(user_exclude "$a")" \
+			"$( [ -n "$want" ] && union "$want")"
+	done
+}
+
+echo "# the matrix: owner, another user, root x updates, early and late"
+# act WHEN: each actor's each action on its pair of jobs.
+act() {
+	local actor act key ra rb
+	for actor in "$OWNER" "$OTHER" root; do
+		for act in "${ACTIONS[@]}"; do
+			key="$actor $act $1"
+			if [ "$1" = early ]; then # sent before the thread's next round
+				A[$key]=$(pending --partition=debug --extra gpu=true)
+				B[$key]=$(pending --partition=debug)
+			fi
+			ra=$(do_action "$actor" "$act" "${A[$key]}")
+			rb=$(do_action "$actor" "$act" "${B[$key]}")
+			expect "$key: the actor is told what Slurm alone says" "$ra" "$rb"
+		done
+	done
+}
+act early
+for actor in "$OWNER" "$OTHER" root; do
+	for act in "${ACTIONS[@]}"; do
+		A["$actor $act late"]=$(pending --partition=debug --extra gpu=true)
+		B["$actor $act late"]=$(pending --partition=debug)
+	done
+done
+rounds 1
+act late
+rounds 2
+check_pairs "2 rounds later"
+scontrol reconfigure
+wait_for 60 eval 'scontrol ping | grep -q UP' || not_ok "slurmctld answers after reconfigure"
+rounds 1
+check_pairs "after reconfigure"
+bash "$CLUSTER" ctld-restart >/dev/null
+rounds 1
+check_pairs "after a slurmctld restart"
+for key in "${!A[@]}"; do scancel "${A[$key]}" "${B[$key]}"; done
+unset A B
+declare -A A B
+
+echo "# submissions: the answer Slurm alone gives"
+for opts in "-N 3" "-N 5" "--constraint=nosuchfeature" "--partition=nosuch" "--partition=debug,other -N 3"; do
+	# shellcheck disable=SC2086
+	a=$(pending $opts --extra gpu=true)
+	ra=$?
+	# shellcheck disable=SC2086
+	b=$(pending $opts)
+	rb=$?
+	expect "sbatch $opts: accepted or refused as without --extra" "$ra: $(said "$a" "$a")" "$rb: $(said "$b" "$b")"
+	[ "$ra" = 0 ] && scancel "$a"
+	[ "$rb" = 0 ] && scancel "$b"
+done
+
+echo "# a job array with scattered task ids (its name is over 64 bytes)"
+tasks=$(seq -s, 1 7 300)
+a=$(pending --array="$tasks" --extra gpu=true)
+rounds 2
+expect "the array is one pending record" "$(squeue -h -j "$a" -o %i | wc -l)" 1
+expect "the array's ExcNodeList" "$(field "$a" ExcNodeList)" "n[3-4]"
+out=$(do_action "$OWNER" exc "$a")
+rounds 2
+expect "the owner's update of the whole array: accepted" "$out" "0: "
+expect "the array is still one pending record" "$(squeue -h -j "$a" -o %i | wc -l)" 1
+expect "the array's ExcNodeList: the owner's n1 and n[3-4]" "$(field "$a" ExcNodeList)" "n[1,3-4]"
+expect "the array's user exclusions: n1" "$(user_exclude "$a")" "n1"
+scancel "$a"
+
+echo "# a heterogeneous job: each component keeps its own request"
+# Slurm 22.05 has no --extra of its own: the SPANK option is one per job,
+# so both components get the first; from 23.02 each has its own.
+second=gpu=false
+slurm_at_least 23 2 || second=gpu=true
+printf '#!/bin/bash\n#SBATCH --extra=gpu=true\n#SBATCH hetjob\n#SBATCH --extra=%s\ntrue\n' "$second" >/tmp/xc-het.sh
+chmod 644 /tmp/xc-het.sh
+if [ "$second" = gpu=false ]; then exc1="n[1-2]" after1="n[1-2]"; else exc1="n[3-4]" after1="n[1,3-4]"; fi
+h=$(as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 /tmp/xc-het.sh 2>&1)
+h=${h%%+*}
+rounds 1
+expect "component 0 (gpu=true): ExcNodeList" "$(field "$h+0" ExcNodeList)" "n[3-4]"
+expect "component 1 ($second): ExcNodeList" "$(field "$h+1" ExcNodeList)" "$exc1"
+out=$(do_action "$OWNER" exc "$h")
+expect "the owner's update of the leader: accepted" "$out" "0: "
+rounds 2
+expect "component 0 after: n1 and its own n[3-4]" "$(field "$h+0" ExcNodeList)" "n[1,3-4]"
+expect "component 1 after: n1 and its own exclusions" "$(field "$h+1" ExcNodeList)" "$after1"
+expect "component 0: the user's own n1" "$(user_exclude "$h+0")" "n1"
+expect "component 1: the user's own n1" "$(user_exclude "$h+1")" "n1"
+expect "component 1 keeps its request" "$(admin_comment "$h+1" | grep -oP 'request=\K.*')" "$second"
+scancel "$h"
+rm -f /tmp/xc-het.sh
+
+printf 'users: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]
