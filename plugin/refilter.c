@@ -254,7 +254,9 @@ void xc_hints_take(struct xc_hints *hints, uint64_t upto,
 			hints->lost_seq =
 				upto > hints->lost_seq ? upto : hints->lost_seq;
 	}
-	memmove(hints->v, hints->v + k, (hints->n - k) * sizeof(*hints->v));
+	if (k) /* (v is NULL before the first hint) */
+		memmove(hints->v, hints->v + k,
+			(hints->n - k) * sizeof(*hints->v));
 	hints->n -= k;
 }
 

@@ -886,3 +886,18 @@ Test(refilter, an_emptied_request_gives_back_the_users_exclusions)
 	xc_nodes_destroy(t);
 }
 #endif
+
+/* The thread takes the hints every round, most rounds from none at all
+ * (their array not allocated yet): found by UBSan inside slurmctld. */
+Test(refilter, taking_from_no_hints_takes_none)
+{
+	struct xc_hints hints = { 0 }, taken;
+
+	xc_hints_take(&hints, 5, &taken);
+	cr_assert_eq(taken.n, 0);
+	cr_assert_null(taken.v);
+	cr_assert_eq(hints.n, 0);
+	cr_assert_eq(hints.lost_seq, 0);
+	xc_hints_free(&taken);
+	xc_hints_free(&hints);
+}
