@@ -293,35 +293,6 @@ static int by_job_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The job id string that names exactly `job` (malloc'd; NULL when out of
- * memory).  A pending array record is named by all its tasks, in full:
- * its array_task_str is cut to 64 bytes by the API, and the bare array id
- * would update the array's split-out tasks too (update_job_str(),
- * src/slurmctld/job_mgr.c). */
-static char *job_id_str(const slurm_job_info_t *job)
-{
-	char *s = NULL;
-	int rc;
-
-	if (job->array_task_id == NO_VAL && job->array_bitmap) {
-		char *tasks = slurm_bit_fmt_full(job->array_bitmap);
-
-		if (!tasks)
-			return NULL;
-		rc = asprintf(&s, "%u_[%s]", job->array_job_id, tasks);
-		slurm_xfree((void **)&tasks);
-	} else if (job->array_job_id && job->array_task_id != NO_VAL) {
-		rc = asprintf(&s, "%u_%u", job->array_job_id,
-			      job->array_task_id);
-	} else if (job->het_job_id) {
-		rc = asprintf(&s, "%u+%u", job->het_job_id,
-			      job->het_job_offset);
-	} else {
-		rc = asprintf(&s, "%u", job->job_id);
-	}
-	return rc < 0 ? NULL : s;
-}
-
 /* Whether the plugin's own hold is still on the job: held=1 in its state
  * and priority 0 with a hold's reason.  (Slurm 22.05 reads the priority a
  * job_submit plugin set as the user's: its hold says JobHeldUser.  Anyone
@@ -342,7 +313,7 @@ static int name_update(const slurm_job_info_t *job, struct xc_job_update *u)
 	u->ids[0] = job->job_id;
 	u->ids[1] = job->array_job_id;
 	u->ids[2] = job->het_job_id;
-	return (u->job_id_str = job_id_str(job)) ? 0 : -1;
+	return asprintf(&u->job_id_str, "%u", job->job_id) < 0 ? -1 : 0;
 }
 
 /* Plans the update of one job from its filter; *u unchanged (and 0
@@ -785,24 +756,21 @@ out:
 bool xc_refilter_send_one(const struct xc_job_update *u)
 {
 	job_desc_msg_t desc;
-	job_array_resp_msg_t *resp = NULL;
-	bool ok = true;
 
+	/* By its job id alone: update_job() (src/slurmctld/job_mgr.c,
+	 * 22.05-26.05) updates exactly that record, a pending array record
+	 * with all its tasks, a het job's leader alone; a job_id_str would
+	 * take update_job_str()'s path, where an array id also updates its
+	 * split tasks and a leader every component. */
 	slurm_init_job_desc_msg(&desc);
-	desc.job_id_str = u->job_id_str;
+	XC_DESC_JOB_ID(&desc) = u->job_id;
 	desc.exc_nodes = u->exc_nodes;
 	desc.priority = u->priority;
 	desc.admin_comment = u->admin_comment;
-	if (slurm_update_job2(&desc, &resp) != SLURM_SUCCESS) {
-		ok = false;
-		slurm_verbose("job_submit/extra: update of job %s refused: %s",
-			      u->job_id_str, slurm_strerror(xc_slurm_errno()));
+	if (slurm_update_job(&desc) != SLURM_SUCCESS) {
+		slurm_verbose("job_submit/extra: update of job %u refused: %s",
+			      u->job_id, slurm_strerror(xc_slurm_errno()));
+		return false;
 	}
-	/* An array's update answers per task. */
-	for (uint32_t i = 0; resp && i < resp->job_array_count; i++)
-		if (resp->error_code[i] != SLURM_SUCCESS)
-			ok = false;
-	if (resp)
-		slurm_free_job_array_resp(resp);
-	return ok;
+	return true;
 }

@@ -83,10 +83,9 @@ struct xc_job_update {
 	uint32_t ids[3];     /* job_id, array_job_id, het_job_id (0: none):
 				the ids an update of someone else may name it
 				by (xc_hints_newer) */
-	char *job_id_str;    /* malloc'd: names exactly this job record:
-				"123", "123_4", "123+1", or "123_[1,3,7-9]"
-				with every task of a pending array record
-				(never cut short: slurm_bit_fmt_full) */
+	char *job_id_str;    /* malloc'd: "<job_id>", as job_modify() sees
+				the update (it is sent by job_id alone, which
+				names exactly this record) */
 	char *exc_nodes;     /* new ExcNodeList ("" clears), or NULL: keep */
 	uint32_t priority;   /* 0 hold, INFINITE release, NO_VAL: keep */
 	char *admin_comment; /* new state (always set) */
@@ -207,8 +206,9 @@ int xc_refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		     struct xc_known_jobs *known,
 		     struct xc_refilter_stats *stats);
 
-/* Sends one update (slurm_update_job2; the Slurm API: never with
- * slurmctld's locks held); false when Slurm refused it (logged). */
+/* Sends one update, by the job's id (slurm_update_job; the Slurm API:
+ * never with slurmctld's locks held); false when Slurm refused it
+ * (logged). */
 bool xc_refilter_send_one(const struct xc_job_update *u);
 
 void xc_job_updates_free(struct xc_job_update *updates, size_t n);

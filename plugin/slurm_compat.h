@@ -104,11 +104,9 @@ static inline int xc_load_job(job_info_msg_t **resp, uint32_t job_id,
 #define XC_JOB_EXTRA(job) ((const char *)NULL)
 #endif
 
-/* bit_fmt_full() of src/common/bitstring.c, which libslurm exports as
- * slurm_bit_fmt_full in every version (22.05-26.05) but no public header
- * declares: a bitmap's set bits as "1,3,7-9" (xmalloc'd: slurm_xfree). */
-extern char *slurm_bit_fmt_full(bitstr_t *b);
-/* bit_size() and bit_test() of the same file, likewise exported. */
+/* bit_size() and bit_test() of src/common/bitstring.c, which libslurm
+ * exports as slurm_bit_size and slurm_bit_test in every version
+ * (22.05-26.05) but no public header declares (26.05's bitstring.h). */
 extern bitoff_t slurm_bit_size(bitstr_t *b);
 extern int slurm_bit_test(bitstr_t *b, bitoff_t bit);
 

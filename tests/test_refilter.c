@@ -433,6 +433,9 @@ Test(refilter, a_users_hold_is_not_released)
 
 /* ------------------------------------------------------------- names */
 
+/* An update is sent by the record's own job id: update_job() then updates
+ * exactly that record (a pending array record with all its tasks, a het
+ * component alone), where a job_id_str names more (doc/design.md). */
 Test(refilter, updates_name_exactly_their_job_record)
 {
 	xc_nodes_t *t = gpu_table();
@@ -446,9 +449,9 @@ Test(refilter, updates_name_exactly_their_job_record)
 		const char *name;
 		uint32_t ids[3];
 	} want[] = {
-		{ 123, "123_[1,3,5-7]", { 123, 123, 0 } },
-		{ 130, "123_4", { 130, 123, 0 } },
-		{ 201, "200+1", { 201, 0, 200 } },
+		{ 123, "123", { 123, 123, 0 } },
+		{ 130, "130", { 130, 123, 0 } },
+		{ 201, "201", { 201, 0, 200 } },
 		{ 7, "7", { 7, 0, 0 } },
 	};
 	struct plan p;
@@ -481,39 +484,6 @@ Test(refilter, updates_name_exactly_their_job_record)
 				     want[k].ids[i]);
 		cr_assert_str_eq(u->exc_nodes, "n[3-4]");
 	}
-	plan_free(&p);
-	jobs_free(jobs);
-	xc_nodes_destroy(t);
-}
-
-/* An array record's name lists every task, past the 64 bytes that the
- * API's array_task_str keeps. */
-Test(refilter, a_scattered_arrays_name_lists_every_task)
-{
-	xc_nodes_t *t = gpu_table();
-	job_info_msg_t *jobs = jobs_new(1);
-	slurm_job_info_t *j = &jobs->job_array[0];
-	char want[1024];
-	size_t len = 0;
-	const struct xc_job_update *u;
-	struct plan p;
-
-	job_set(j, 500, NULL, TWO_OF_FOUR, false, "");
-	j->array_job_id = 500;
-	j->array_bitmap = slurm_bit_alloc(60 * 7);
-	len += snprintf(want + len, sizeof(want) - len, "500_[");
-	for (int k = 0; k < 60; k++) {
-		slurm_bit_set(j->array_bitmap, 7 * k);
-		len += snprintf(want + len, sizeof(want) - len, "%s%d",
-				k ? "," : "", 7 * k);
-	}
-	snprintf(want + len, sizeof(want) - len, "]");
-	cr_assert_gt(strlen(want), 64);
-
-	plan(t, jobs, NULL, 0, NULL, &p);
-	cr_assert_eq(p.n, 1);
-	u = update_of(&p, 500);
-	cr_assert_str_eq(u->job_id_str, want);
 	plan_free(&p);
 	jobs_free(jobs);
 	xc_nodes_destroy(t);
