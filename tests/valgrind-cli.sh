@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # valgrind-cli.sh - the slurm-extra command under valgrind over the test
 # inputs (every seed of the fuzz targets, i.e. every unit test input, plus
-# each subcommand and its error paths).  Any memory error or leak fails.
-# Needs the tree built (make check).  Closes with
+# each subcommand and its error paths).  Any memory error or leak fails;
+# so does a wrong answer: every run also checks the command's exit status
+# and its output, against an expectation written here for the named runs,
+# against a plain run (the same command without valgrind) for the seeds.
+# A memory check that passed with a crash or a wrong answer would prove
+# nothing (issue 24).  Needs the tree built (make check).  Closes with
 # "valgrind: N passed, M failed".
 set -uo pipefail
 
@@ -11,37 +15,166 @@ CLI="$SRC/contrib/slurm-extra"
 EX="$SRC/contrib/examples/nodes.json"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-# vg NAME ARGS...: runs the CLI under valgrind (standard input: $VG_IN or
-# /dev/null); exit codes of the CLI itself (0, 1, 2) are fine, valgrind's
-# (99) or any report is not.  Prints "ok" or the report.
-vg() {
-	local name=$1 rc log
-	shift
-	log=$(mktemp "$TMP/vg.XXXXXX")
-	valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect \
-		--log-file="$log" "$CLI" "$@" <"${VG_IN:-/dev/null}" >/dev/null 2>&1
-	rc=$?
-	if [ "$rc" = 99 ] || [ -s "$log" ]; then
-		echo "FAIL - $name"
-		head -20 "$log"
+mkdir "$TMP/res"
+
+# run DIR HOW ARGS...: runs the CLI (HOW: vg under valgrind, plain without)
+# with standard input $VG_IN or /dev/null; DIR/HOW.out gets its stdout,
+# DIR/HOW.err its stderr, DIR/HOW.rc its exit status, DIR/vg.log
+# valgrind's report.  stdout and stderr apart: an answer on the wrong one
+# is a wrong answer.
+run() {
+	local d=$1 how=$2
+	shift 2
+	if [ "$how" = vg ]; then
+		valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect \
+			--log-file="$d/vg.log" "$CLI" "$@" \
+			<"${VG_IN:-/dev/null}" >"$d/vg.out" 2>"$d/vg.err"
 	else
-		echo ok
+		"$CLI" "$@" <"${VG_IN:-/dev/null}" >"$d/plain.out" 2>"$d/plain.err"
 	fi
-	rm -f "$log"
+	echo $? >"$d/$how.rc"
 }
 
-# one KIND FILE: one run over a seed file (for xargs -P).
+# A run's verdict: WHY collects what differed (one phrase each, for the
+# FAIL line), DETAIL what to show under it.
+WHY=() DETAIL=''
+differs() { WHY+=("$1"); }
+# show FILE LABEL: up to 10 lines of FILE (300 characters each) for DETAIL,
+# indented so that no line of it reads as "ok" or "FAIL".
+show() {
+	DETAIL+="  $2:"$'\n'
+	if [ -s "$1" ]; then
+		DETAIL+=$(head -n 10 "$1" | cut -c 1-300 | sed 's/^/    | /')$'\n'
+	else
+		DETAIL+="    (empty)"$'\n'
+	fi
+}
+# memory DIR: valgrind's verdict (exit status 99 or any report fails).
+memory() {
+	if [ "$(cat "$1/vg.rc")" = 99 ] || [ -s "$1/vg.log" ]; then
+		differs "valgrind report"
+		DETAIL+=$(head -20 "$1/vg.log" | sed 's/^/  /')$'\n'
+	fi
+}
+# status_ok DIR: the CLI's own statuses (0 valid or match, 1 no match,
+# 2 invalid) and no other: a crash (139), an abort (134) or valgrind's 99
+# fails.
+status_ok() {
+	local rc
+	rc=$(cat "$1/vg.rc")
+	case $rc in
+	0 | 1 | 2) ;;
+	*) differs "exit status $rc, not 0, 1 or 2" ;;
+	esac
+}
+# same DIR: the valgrind run answers byte for byte as the plain run (exit
+# status, stdout, stderr); a difference shows both.
+same() {
+	local d=$1 p v
+	p=$(cat "$d/plain.rc") v=$(cat "$d/vg.rc")
+	[ "$p" = "$v" ] || differs "exit status $v under valgrind, $p without"
+	if ! cmp -s "$d/plain.out" "$d/vg.out"; then
+		differs "stdout differs from the plain run"
+		show "$d/plain.out" "stdout without valgrind"
+		show "$d/vg.out" "stdout under valgrind"
+	fi
+	if ! cmp -s "$d/plain.err" "$d/vg.err"; then
+		differs "stderr differs from the plain run"
+		show "$d/plain.err" "stderr without valgrind"
+		show "$d/vg.err" "stderr under valgrind"
+	fi
+}
+# verdict NAME DIR: "ok", or "FAIL - NAME: what differed" and the detail.
+verdict() {
+	local why
+	if [ ${#WHY[@]} -eq 0 ]; then
+		echo ok
+	else
+		why=$(printf '%s; ' "${WHY[@]}")
+		echo "FAIL - $1: ${why%; }"
+		printf '%s' "$DETAIL"
+	fi
+	rm -rf "$2"
+}
+
+# vg NAME WANT_RC WANT_OUT WANT_ERR ARGS...: one run under valgrind whose
+# answer is known: exit status WANT_RC, stdout exactly WANT_OUT (a newline
+# after it unless empty), first line of stderr exactly WANT_ERR (WANT_ERR
+# empty: nothing on stderr).
+vg() {
+	local name=$1 want_rc=$2 want_out=$3 want_err=$4 d rc
+	shift 4
+	WHY=() DETAIL=''
+	d=$(mktemp -d "$TMP/run.XXXXXX")
+	run "$d" vg "$@"
+	memory "$d"
+	rc=$(cat "$d/vg.rc")
+	[ "$rc" = "$want_rc" ] || differs "exit status $rc, want $want_rc"
+	if [ -n "$want_out" ]; then printf '%s\n' "$want_out"; fi >"$d/want.out"
+	if ! cmp -s "$d/want.out" "$d/vg.out"; then
+		differs "stdout not as expected"
+		show "$d/want.out" "stdout expected"
+		show "$d/vg.out" "stdout"
+	fi
+	if [ -n "$want_err" ]; then printf '%s\n' "$want_err"; fi >"$d/want.err"
+	if ! cmp -s "$d/want.err" <(if [ -n "$want_err" ]; then head -n 1 "$d/vg.err"; else cat "$d/vg.err"; fi); then
+		differs "stderr not as expected"
+		show "$d/want.err" "stderr expected (first line)"
+		show "$d/vg.err" "stderr"
+	fi
+	verdict "$name" "$d"
+}
+
+# vg_same NAME ARGS...: a run whose right answer is what the command says
+# without valgrind (the seeds: too many to write down, and the unit tests
+# and replays check the answers): the valgrind run and a plain run of the
+# same command, in the same job, must agree byte for byte, and the status
+# be 0, 1 or 2.
+vg_same() {
+	local name=$1 d
+	shift
+	WHY=() DETAIL=''
+	d=$(mktemp -d "$TMP/run.XXXXXX")
+	run "$d" plain "$@"
+	run "$d" vg "$@"
+	memory "$d"
+	status_ok "$d"
+	same "$d"
+	verdict "$name" "$d"
+}
+
+# vg_batch NAME ARGS...: eval --batch over $VG_IN: one line of answer per
+# line of input, exit status 0 (an error in a line is that line's answer,
+# not the batch's), and the same answers as the plain run.
+vg_batch() {
+	local name=$1 d rc lines want
+	shift
+	WHY=() DETAIL=''
+	d=$(mktemp -d "$TMP/run.XXXXXX")
+	run "$d" plain "$@"
+	run "$d" vg "$@"
+	memory "$d"
+	rc=$(cat "$d/vg.rc")
+	[ "$rc" = 0 ] || differs "exit status $rc, want 0"
+	lines=$(wc -l <"$d/vg.out") want=$(wc -l <"$VG_IN")
+	[ "$lines" = "$want" ] || differs "$lines lines of output for $want of input"
+	same "$d"
+	verdict "$name" "$d"
+}
+
+# one KIND FILE: one run over a seed file (for xargs -P); its verdict goes
+# to a file of its own, so that parallel jobs' lines never interleave.
 one() {
 	local f=$2
 	case $1 in
-	check) vg "check $f" check --max-length 100000 -- "$(cat "$f")" ;;
-	explain) vg "explain $f" explain -- "$(head -n1 "$f")" --extra "$(tail -n +2 "$f")" ;;
-	to-flux) vg "to-flux $f" to-flux -- "$(head -n1 "$f")" ;;
-	from-flux) VG_IN=$f vg "from-flux $f" from-flux - ;;
-	esac
+	check) vg_same "check $f" check --max-length 100000 -- "$(cat "$f")" ;;
+	explain) vg_same "explain $f" explain -- "$(head -n1 "$f")" --extra "$(tail -n +2 "$f")" ;;
+	to-flux) vg_same "to-flux $f" to-flux -- "$(head -n1 "$f")" ;;
+	from-flux) VG_IN=$f vg_same "from-flux $f" from-flux - ;;
+	esac >"$(mktemp "$TMP/res/XXXXXX")"
 }
-export -f vg one
+export -f run differs show memory status_ok same verdict vg vg_same one
 export CLI TMP
 
 command -v valgrind >/dev/null || { echo "valgrind-cli.sh: install valgrind" >&2; exit 2; }
@@ -57,23 +190,39 @@ for f in "$TMP"/parse/*; do
 		>>"$TMP/batch.jsonl"
 done
 {
-	VG_IN="$TMP/batch.jsonl" vg "eval --batch over $(wc -l <"$TMP/batch.jsonl") lines" eval --batch
-	vg "eval --nodes" eval 'gpu=true&mem>=512' --nodes "$EX" -v
-	vg "eval --nodes, no match" eval 'mem>9999' --nodes "$EX"
-	vg "to-flux --resolve --jobspec" to-flux 'gpu=true' --resolve --nodes "$EX" --jobspec
+	VG_IN="$TMP/batch.jsonl" vg_batch "eval --batch over $(wc -l <"$TMP/batch.jsonl") lines" eval --batch
+	# The answers, from contrib/examples/nodes.json: gpu=true on n1, n3,
+	# n4; mem 1024, 2048, 256, 512.  So gpu=true&mem>=512 is n1 and n4
+	# (-v says 2 of the 4 nodes on stderr); no node has mem>9999 (exit 1,
+	# never an empty answer); gpu=true resolves to n[1,3-4].
+	vg "eval --nodes" 0 'n[1,4]' 'slurm-extra: 2 of 4 nodes match' \
+		eval 'gpu=true&mem>=512' --nodes "$EX" -v
+	vg "eval --nodes, no match" 1 '' 'slurm-extra: no node satisfies the request (4 checked)' \
+		eval 'mem>9999' --nodes "$EX"
+	vg "to-flux --resolve --jobspec" 0 '{"attributes":{"system":{"constraints":{"hostlist":["n[1,3-4]"]}}}}' '' \
+		to-flux 'gpu=true' --resolve --nodes "$EX" --jobspec
+	# A jobspec FILE keeps the rest of the file (the duration) and ANDs its
+	# own constraint with the request.
 	echo '{"attributes":{"system":{"duration":0.1,"constraints":{"properties":["a"]}}}}' >"$TMP/js.json"
-	vg "to-flux --jobspec FILE" to-flux 'a=1' --jobspec "$TMP/js.json"
-	vg "bad nodes file" eval 'a=1' --nodes /nonexistent
-	vg "usage error" frobnicate
+	vg "to-flux --jobspec FILE" 0 '{"attributes":{"system":{"duration":0.1,"constraints":{"and":[{"properties":["a"]},{"extra":["a=1"]}]}}}}' '' \
+		to-flux 'a=1' --jobspec "$TMP/js.json"
+	vg "bad nodes file" 2 '' 'slurm-extra: error: cannot read /nonexistent: unable to open /nonexistent: No such file or directory' \
+		eval 'a=1' --nodes /nonexistent
+	# Usage errors: exit 2, the reason, then the usage on stderr.
+	vg "usage error, unknown command" 2 '' "slurm-extra: unknown command 'frobnicate'" \
+		frobnicate x
+	vg "usage error, no request" 2 '' 'slurm-extra: check needs a REQUEST' \
+		check
 	{
 		for f in "$TMP"/parse/*; do echo "check $f"; done
 		for f in "$TMP"/eval/*; do echo "explain $f"; echo "to-flux $f"; done
 		for f in "$TMP"/from_flux/*; do echo "from-flux $f"; done
 	} | xargs -P "$(nproc)" -L1 bash -c 'one "$0" "$1"'
+	cat "$TMP"/res/*
 } >"$TMP/results"
 passed=$(grep -c '^ok$' "$TMP/results")
 failed=$(grep -c '^FAIL' "$TMP/results")
-grep -v '^ok$' "$TMP/results" | head -40
+grep -v '^ok$' "$TMP/results" | head -60
 
 printf '\nvalgrind: %d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]
