@@ -27,6 +27,10 @@
 # headers and installs the plugins into its plugin directory.
 # XC_NO_BUILD=1: `setup` and `demo` use the slurm-extra already installed
 # (a package) instead of building this tree.
+# XC_PLUGIN_DIR: slurm.conf's PluginDir (a list with ':'; e.g. a directory
+# holding a sanitizer build of job_submit_extra.so, then Slurm's own).
+# XC_CTLD_ENV: NAME=VALUE words slurmctld is started with (LD_PRELOAD and
+# ASAN_OPTIONS for that build).
 # XC_PLUGSTACK: the cluster's plugstack.conf line (default
 # `required spank_extra.so`; the package test includes the package's
 # /etc/slurm/plugstack.conf.d/*.conf).
@@ -116,6 +120,7 @@ ReturnToService=2
 MinJobAge=${XC_MIN_JOB_AGE:-3600}
 $( [ -n "${XC_JOB_SUBMIT-extra}" ] && echo "JobSubmitPlugins=${XC_JOB_SUBMIT-extra}" )
 PlugStackConfig=$STATE/plugstack.conf
+$( [ -n "${XC_PLUGIN_DIR:-}" ] && echo "PluginDir=$XC_PLUGIN_DIR" )
 $( [ "${XC_CPUS:-1}" -gt 1 ] && echo "SlurmdParameters=config_overrides" )
 NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=${XC_CPUS:-1} State=UNKNOWN
 $( [ "${XC_NODE5:-0}" = 1 ] && echo "NodeName=n5 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17005 CPUs=${XC_CPUS:-1} State=UNKNOWN" )
@@ -217,8 +222,9 @@ stop_ctld() {
 # start_ctld [ARGS]: starts slurmctld (by default on the saved state:
 # jobs, node Extra) and waits for it to answer.
 start_ctld() {
-	slurmctld "$@"
-	for _ in $(seq 100); do
+	# shellcheck disable=SC2086 # XC_CTLD_ENV: words NAME=VALUE
+	env ${XC_CTLD_ENV:-} slurmctld "$@"
+	for _ in $(seq 600); do # 60 s: a loaded machine, a sanitizer build
 		scontrol ping 2>/dev/null | grep -q UP && return 0
 		sleep 0.1
 	done

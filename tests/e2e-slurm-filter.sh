@@ -21,7 +21,7 @@ export SLURM_CONF="$XC_STATE/slurm.conf"
 [ -x "$HELPER" ] || { echo "e2e-slurm-filter.sh: run make check first (tests/slurm-helper)" >&2; exit 2; }
 
 if ! slurm_at_least 23 11; then
-	echo "# $(scontrol --version) has no extra_constraints: nothing to check"
+	echo "skipped: Slurm's own filter (extra_constraints): $(scontrol --version) has none"
 	summary slurm-filter
 	exit
 fi

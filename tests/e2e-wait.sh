@@ -45,7 +45,8 @@ reset_extra() { bash "$CLUSTER" extra >/dev/null; wait_refresh; }
 echo "# a request no node satisfies: accepted, waits, runs when a node comes to match"
 id=$(submit --extra 'gpu=true&mem>4096')
 expect "accepted (not refused)" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
-wait_for 15 eval '[ "$(reason "$id")" = BadConstraints ]'
+wait_for 15 eval '[ "$(reason "$id")" = BadConstraints ]' ||
+	not_ok "waited 15 s for: eval '[ \"\$(reason \"\$id\")\" = BadConstraints ]'"
 expect "squeue: PENDING" "$(squeue -h -j "$id" -o %T)" PENDING
 expect "squeue reason: BadConstraints" "$(reason "$id")" BadConstraints
 expect_has "scontrol show job says why" "$(scontrol show job "$id")" \
@@ -73,18 +74,21 @@ reset_extra
 
 echo "# a pending job never starts on a node that stopped satisfying it"
 blocker=$(sbatch --parsable -o /dev/null -w n1 --wrap 'sleep 300')
-wait_for 20 started "$blocker"
+wait_for 20 started "$blocker" ||
+	not_ok "waited 20 s for: started \"\$blocker\""
 id=$(submit --extra 'gpu=true&mem>=1024') # only n1 (busy)
 expect "waits for busy n1: ExcNodeList n[2-4]" "$(field "$id" ExcNodeList)" "n[2-4]"
 t0=$(now_ms)
 set_extra n1 '{"gpu":false,"mem":1024}'
 set_extra n3 '{"gpu":true,"mem":4096,"arch":"aarch64","rack":2}'
-wait_for 20 exc_is "$id" "n[1-2,4]"
+wait_for 20 exc_is "$id" "n[1-2,4]" ||
+	not_ok "waited 20 s for: exc_is \"\$id\" \"n[1-2,4]\""
 t1=$(now_ms)
 expect "re-filtered: ExcNodeList n[1-2,4]" "$(field "$id" ExcNodeList)" "n[1-2,4]"
 printf '  from the Extra update to the new ExcNodeList: %d ms\n' $((t1 - t0))
 echo "exclusion_after_update_ms $((t1 - t0))" >>"${XC_WAIT_FIGURES:-/dev/null}"
-wait_for 20 started "$id"
+wait_for 20 started "$id" ||
+	not_ok "waited 20 s for: started \"\$id\""
 expect "it runs on n3, the node that matches now" "$(field "$id" NodeList)" n3
 scancel "$blocker"
 wait_job "$id" >/dev/null
@@ -99,19 +103,26 @@ expect "why --job counts the nodes the job may use: not the user's n4" \
 # Right after submission the thread has not seen the job yet: the update
 # is merged at its next round (within RefreshInterval).
 scontrol update job="$id" ExcNodeList=n1
-wait_for 10 exc_is "$id" "n[1-3]"
+wait_for 10 exc_is "$id" "n[1-3]" ||
+	not_ok "waited 10 s for: exc_is \"\$id\" \"n[1-3]\""
 expect "ExcNodeList=n1 by the user: merged n[1-3]" "$(field "$id" ExcNodeList)" "n[1-3]"
 expect_has "  and kept as the user's own" "$(admin_comment "$id")" "exclude=n1;"
 set_extra n2 '{"gpu":true,"mem":2048}'
-wait_for 20 exc_is "$id" "n[1,3]"
+wait_for 20 exc_is "$id" "n[1,3]" ||
+	not_ok "waited 20 s for: exc_is \"\$id\" \"n[1,3]\""
 expect "n2 comes to match: ExcNodeList n[1,3] (n1 still the user's)" "$(field "$id" ExcNodeList)" "n[1,3]"
-# A job the thread knows: merged by job_modify() in the update itself.
+# A job the thread knows: merged by job_modify() in the update itself;
+# recorded as the user's own by the thread once it sees the update applied
+# (job_modify() writes no AdminComment into a caller's update).
 scontrol update job="$id" ExcNodeList=n2
 expect "ExcNodeList=n2 later: merged at once, n[2-3]" "$(field "$id" ExcNodeList)" "n[2-3]"
+wait_for 10 eval '[[ "$(admin_comment "$id")" == *"exclude=n2;"* ]]' ||
+	not_ok "waited 10 s for the thread to record the user's n2"
 expect_has "  and kept as the user's own" "$(admin_comment "$id")" "exclude=n2;"
 expect "the user's hold is untouched" "$(reason "$id")" JobHeldUser
 scontrol release "$id"
-wait_for 30 started "$id"
+wait_for 30 started "$id" ||
+	not_ok "waited 30 s for: started \"\$id\""
 expect_in "released by the user, it runs on n1 or n4" "$(field "$id" NodeList)" n1 n4
 wait_job "$id" >/dev/null
 reset_extra
@@ -121,13 +132,16 @@ id=$(submit -H --extra 'gpu=true&mem>4096')
 wait_refresh
 expect "sbatch -H, no node matches: held by the user" "$(reason "$id")" JobHeldUser
 id2=$(submit --extra 'gpu=true&mem>4096')
-wait_for 15 eval '[ "$(reason "$id2")" = BadConstraints ]'
+wait_for 15 eval '[ "$(reason "$id2")" = BadConstraints ]' ||
+	not_ok "waited 15 s for: eval '[ \"\$(reason \"\$id2\")\" = BadConstraints ]'"
 scontrol hold "$id2"
 expect "scontrol hold of a waiting job: held by an admin" "$(reason "$id2")" JobHeldAdmin
 set_extra n2 '{"gpu":true,"mem":8192}'
-wait_for 20 exc_is "$id2" "n[1,3-4]"
+wait_for 20 exc_is "$id2" "n[1,3-4]" ||
+	not_ok "waited 20 s for: exc_is \"\$id2\" \"n[1,3-4]\""
 expect "  its ExcNodeList follows the Extra change" "$(field "$id2" ExcNodeList)" "n[1,3-4]"
-wait_for 20 exc_is "$id" "n[1,3-4]"
+wait_for 20 exc_is "$id" "n[1,3-4]" ||
+	not_ok "waited 20 s for: exc_is \"\$id\" \"n[1,3-4]\""
 expect "user-held job still held" "$(reason "$id")" JobHeldUser
 expect "admin-held job still held" "$(reason "$id2")" JobHeldAdmin
 scancel "$id" "$id2"
@@ -135,7 +149,8 @@ reset_extra
 
 echo "# job arrays, srun and salloc, partition lists wait and follow too"
 id=$(submit --array=1-3 --extra 'mem>4096')
-wait_for 15 eval '[ "$(squeue -h -j "$id" -t PD | wc -l)" -ge 1 ]'
+wait_for 15 eval '[ "$(squeue -h -j "$id" -t PD | wc -l)" -ge 1 ]' ||
+	not_ok "waited 15 s for: eval '[ \"\$(squeue -h -j \"\$id\" -t PD | wc -l)\" -ge 1 ]'"
 expect "why --job on a waiting array" "$(slurm-extra why --job "$id" | sed -n 2,3p)" "request: mem>4096
 0 of 4 nodes satisfy it."
 set_extra n3 '{"gpu":true,"mem":8192,"arch":"aarch64","rack":2}'
@@ -148,7 +163,8 @@ reset_extra
 out=$(mktemp)
 (timeout 60 srun --extra 'mem>4096' printenv SLURMD_NODENAME >"$out" 2>&1) &
 srun_pid=$!
-wait_for 15 eval '[ "$(squeue -h -t PD | wc -l)" -ge 1 ]'
+wait_for 15 eval '[ "$(squeue -h -t PD | wc -l)" -ge 1 ]' ||
+	not_ok "waited 15 s for: eval '[ \"\$(squeue -h -t PD | wc -l)\" -ge 1 ]'"
 expect "srun --extra waits (pending)" "$(squeue -h -t PD -o %T | head -1)" PENDING
 expect "why --job on a waiting srun" "$(slurm-extra why --job "$(squeue -h -t PD -o %i | head -1)" | sed -n 2p)" \
 	"request: mem>4096"
@@ -158,19 +174,22 @@ expect "srun runs once n4 matches, on n4" "$(tail -1 "$out")" n4
 reset_extra
 (timeout 60 salloc --extra 'mem>4096' srun printenv SLURMD_NODENAME >"$out" 2>/dev/null) &
 salloc_pid=$!
-wait_for 15 eval '[ "$(squeue -h -t PD | wc -l)" -ge 1 ]'
+wait_for 15 eval '[ "$(squeue -h -t PD | wc -l)" -ge 1 ]' ||
+	not_ok "waited 15 s for: eval '[ \"\$(squeue -h -t PD | wc -l)\" -ge 1 ]'"
 set_extra n1 '{"gpu":true,"mem":8192}'
 wait "$salloc_pid"
 expect "salloc gets n1 once it matches" "$(tail -1 "$out")" n1
 rm -f "$out"
 reset_extra
 id=$(submit -p debug,other --extra 'mem>4096')
-wait_for 10 eval '[ "$(state "$id")" = PENDING ]'
+wait_for 10 eval '[ "$(state "$id")" = PENDING ]' ||
+	not_ok "waited 10 s for: eval '[ \"\$(state \"\$id\")\" = PENDING ]'"
 expect "why --job with a partition list: the nodes of both" \
 	"$(slurm-extra why --job "$id" | sed -n '1p;3p')" "job $id (pending, partition debug,other)
 0 of 4 nodes satisfy it."
 set_extra n2 '{"gpu":true,"mem":8192}'
-wait_for 30 started "$id"
+wait_for 30 started "$id" ||
+	not_ok "waited 30 s for: started \"\$id\""
 expect "-p debug,other: runs on n2 once it matches" "$(field "$id" NodeList)" n2
 wait_job "$id" >/dev/null
 reset_extra
@@ -186,7 +205,8 @@ expect "  why --job: the request holds on the other nodes" "$(slurm-extra why --
 	"3 of 4 nodes satisfy it: n[1,3-4]
   gpu=true                       3 of 4 nodes   (n2: false)"
 set_extra n2 '{"gpu":true,"mem":64}'
-wait_for 30 started "$id"
+wait_for 30 started "$id" ||
+	not_ok "waited 30 s for: started \"\$id\""
 expect "released when n2 matches: runs on n2" "$(field "$id" NodeList)" n2
 wait_job "$id" >/dev/null
 reset_extra
@@ -194,21 +214,24 @@ reset_extra
 echo "# a heterogeneous job: each component filtered"
 id=$(sbatch --parsable -o /dev/null --extra 'gpu=true&mem>=512' -n1 --wrap true : -n1 2>&1)
 id=${id%%+*}
-wait_for 30 eval '[ "$(field "$id" JobState)" = COMPLETED ]'
+wait_for 30 eval '[ "$(field "$id" JobState)" = COMPLETED ]' ||
+	not_ok "waited 30 s for: eval '[ \"\$(field \"\$id\" JobState)\" = COMPLETED ]'"
 expect "het job: component 0 ran on a matching node" \
 	"$(case "$(field "$id" NodeList)" in n1 | n4) echo yes ;; esac)" yes
 expect "het job: component 0 excluded the others" "$(field "$id" ExcNodeList)" "n[2-3]"
 
 echo "# slurmctld restarted with jobs waiting"
 id=$(submit --extra 'gpu=true&mem>4096')
-wait_for 15 eval '[ "$(reason "$id")" = BadConstraints ]'
+wait_for 15 eval '[ "$(reason "$id")" = BadConstraints ]' ||
+	not_ok "waited 15 s for: eval '[ \"\$(reason \"\$id\")\" = BadConstraints ]'"
 mark=$(log_lines)
 bash "$CLUSTER" ctld-restart >/dev/null
 wait_refresh "$mark"
 expect "the waiting job is still there" "$(state "$id")" PENDING
 expect_has "  with its request" "$(admin_comment "$id")" "request=gpu=true&mem>4096"
 set_extra n4 '{"gpu":true,"mem":8192,"ssd":"nvme"}'
-wait_for 30 started "$id"
+wait_for 30 started "$id" ||
+	not_ok "waited 30 s for: started \"\$id\""
 expect "after the restart it runs when n4 matches, on n4" "$(field "$id" NodeList)" n4
 wait_job "$id" >/dev/null
 reset_extra
@@ -219,7 +242,8 @@ expect "before: ExcNodeList n[2-3]" "$(field "$id" ExcNodeList)" "n[2-3]"
 mark=$(log_lines)
 XC_NODE5=1 bash "$CLUSTER" ctld-reconfig-nodes >/dev/null
 wait_refresh "$mark"
-wait_for 20 exc_is "$id" "n[2-3,5]"
+wait_for 20 exc_is "$id" "n[2-3,5]" ||
+	not_ok "waited 20 s for: exc_is \"\$id\" \"n[2-3,5]\""
 expect "n5 (no Extra) is excluded too" "$(field "$id" ExcNodeList)" "n[2-3,5]"
 scancel "$id"
 

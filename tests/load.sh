@@ -82,7 +82,8 @@ client() {
 				echo "$req $out baseline" || echo "$req refused ${out//$'\n'/ }"
 			continue
 		fi
-		if out=$(sbatch --parsable -o /dev/null --extra "$req" --wrap true 2>&1); then
+		# The job prints when its script started, in ms: bad_starts()
+		if out=$(sbatch --parsable -o "$TMP/out/%j" --extra "$req" --wrap 'date +%s%3N' 2>&1); then
 			exc=$(scontrol show job "$out" 2>/dev/null | grep -oP 'ExcNodeList=\K\S+')
 			echo "$req $out ${exc:-gone}"
 		else
@@ -108,30 +109,34 @@ rewriter() {
 # Which node states satisfy which request (the A and B tables above).
 SAT="R1 n1 A 1 R1 n1 B 1 R1 n2 A 0 R1 n2 B 0 R1 n3 A 1 R1 n3 B 0 R1 n4 A 1 R1 n4 B 0
 R2 n1 A 1 R2 n1 B 0 R2 n2 A 1 R2 n2 B 1 R2 n3 A 0 R2 n3 B 0 R2 n4 A 1 R2 n4 B 0"
-# WINDOW: seconds before a job's start in which its node must have
-# satisfied its request: the plugin's refresh interval (1 s), its round
-# and update (well under 1 s), and the start time's one-second rounding.
-WINDOW=3
+# WINDOW_MS: how long before its script started a job's node must have
+# satisfied its request at some moment: the plugin's refresh interval
+# (1 s), its round and update (ms), the launch of the script; never after
+# the start (in filter mode a node may stop matching in that time: issue
+# 20's window, which this does not close).
+WINDOW_MS=3000
 
 # bad_starts: the jobs of $TMP/all that started (job completion log) on a
-# node whose Extra satisfied their request at no time in the WINDOW seconds
-# before the start; one line each.
+# node whose Extra satisfied their request at no moment in the WINDOW_MS
+# before their script started (the ms it printed); one line each.  A job
+# without its start time is one too.
 bad_starts() {
-	local id node start
+	local id node
 	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-	       print f["JobId"], f["NodeList"], f["StartTime"] }' \
+	       print f["JobId"], f["NodeList"] }' \
 		"$XC_STATE/jobcomp.log" >"$TMP/starts.raw"
-	while read -r id node start; do
-		printf '%s %s %s\n' "$id" "$node" "$(date -d "$start" +%s)"
+	while read -r id node; do
+		printf '%s %s %s\n' "$id" "$node" "$(head -1 "$TMP/out/$id" 2>/dev/null || echo none)"
 	done <"$TMP/starts.raw" >"$TMP/starts"
-	awk -v sat="$SAT" -v win="$WINDOW" -v r1="$R1" -v r2="$R2" '
+	awk -v sat="$SAT" -v win="$WINDOW_MS" -v r1="$R1" -v r2="$R2" '
 	BEGIN { n = split(sat, f, /[ \n]+/)
 		for (i = 1; i + 3 <= n; i += 4) ok[f[i] " " f[i+1] " " f[i+2]] = f[i+3] }
-	FILENAME ~ /rewrites$/ { w++; wt[w] = $1; wn[w] = $2; ws[w] = $3; next }
+	FILENAME ~ /rewrites/ { w++; wt[w] = $1; wn[w] = $2; ws[w] = $3; next }
 	FILENAME ~ /all$/ { if ($2 != "refused") req[$2] = ($1 == r1 ? "R1" : "R2"); next }
 	{ id = $1; node = $2; t = $3
 	  if (!(id in req)) next
-	  from = (t - win) * 1000; to = (t + 1) * 1000
+	  if (t !~ /^[0-9]+$/) { print "job " id ": no start time printed"; next }
+	  from = t - win; to = t
 	  st = "A"; good = 0
 	  for (k = 1; k <= w; k++) {
 		if (wn[k] != node) continue
@@ -140,7 +145,7 @@ bad_starts() {
 		if (ok[req[id] " " node " " ws[k]]) good = 1
 	  }
 	  if (ok[req[id] " " node " " st]) good = 1
-	  if (!good) print "job " id " (" req[id] ") started on " node " at " t
+	  if (!good) print "job " id " (" req[id] ") started on " node " at " t " ms"
 	}' "$TMP/rewrites.all" "$TMP/all" "$TMP/starts"
 }
 
@@ -164,6 +169,7 @@ fi
 run_load() {
 	local per=$((JOBS / CLIENTS)) t0 t1 rewriter_pid k pids=()
 	rm -f "$TMP/stop" "$TMP/rewrites" "$TMP"/client-*
+	mkdir -p "$TMP/out"
 	touch "$TMP/rewrites" "$TMP/rewrites.all"
 	t0=$(date +%s)
 	rewriter &
@@ -217,7 +223,9 @@ accepted=$(grep -cv ' refused ' "$TMP/all")
 
 expect "every submission answered" "$submitted" $((per * CLIENTS))
 expect "slurmctld still answers" "$(scontrol ping | grep -o UP | head -1)" UP
-expect "refusals all carry a message" "$(grep ' refused ' "$TMP/all" | grep -cv -- '--extra: ')" 0
+# Both requests are valid: a refusal is wrong, whatever it says.
+expect "every submission accepted (both requests are valid)" "$(grep -c ' refused ' "$TMP/all")" 0
+grep ' refused ' "$TMP/all" | head -3
 bad=$(awk -v r1="$R1" -v r2="$R2" '
 	$2 == "refused" || $3 == "baseline" { next }
 	{ exc = $3; req = $1
@@ -248,7 +256,7 @@ done
 done_after=$(completed)
 expect "every accepted job completed (job completion log)" $((done_after - done_before)) "$accepted"
 bad=$(bad_starts)
-expect "no job started on a node that did not satisfy its request within ${WINDOW} s before" \
+expect "every job started on a node that satisfied its request within ${WINDOW_MS} ms before its script did" \
 	"$(grep -c . <<<"$bad")" 0
 [ -n "$bad" ] && head -5 <<<"$bad"
 expect "nothing left in the queue" "$(squeue -h | wc -l)" 0
