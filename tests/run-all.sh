@@ -8,19 +8,27 @@
 #   3. the same unit tests built with ASan and UBSan (a leak fails a test);
 #   4. make distcheck;
 #   5. each libFuzzer target for XC_FUZZ_SECONDS (default 20);
-#   6. the command under valgrind over every test input;
+#   6. the command under valgrind over every test input, each run's exit
+#      status and output checked too;
 #   7. end to end on a real local Slurm cluster: placement, waiting, every
-#      job action by two unprivileged users and root (e2e-users), faults, load
-#      (XC_LOAD_JOBS submissions, default 400; the full form is
+#      job action by two unprivileged users and root (e2e-users), faults,
+#      load (XC_LOAD_JOBS submissions, default 400; the full form is
 #      `bash tests/load.sh 2000`);
-#   8. the Debian package: built with dpkg-buildpackage from a copy of the
+#   8. the job_submit plugin built with ASan and UBSan, loaded into a real
+#      slurmctld (the sanitizer runtime preloaded), through e2e-users: any
+#      error, or any leak of the plugin's, fails;
+#   9. the Debian package: built with dpkg-buildpackage from a copy of the
 #      tree, installed in place of step 1's install, and the end-to-end
 #      placement and wait tests run against it (tests/package-deb.sh);
-#   9. the build and the tests left the tree as git has it.
-# Closes with "tests: N passed, M failed"; exits non-zero on any failure.
-# XC_QUICK=1 runs steps 1, 2 and 7 only.  XC_SLURM_PREFIX=PREFIX runs
-# against the Slurm installed there (step 8 is then skipped: the package
-# is built against the system's Slurm).
+#  10. the build and the tests left the tree as git has it.
+# The summary gives, each on its own line, what it counts: build steps,
+# unit tests, the same under sanitizers, fuzz replays and targets, memory
+# checks, cluster checks; then the steps skipped, by name; and closes with
+# "tests: N passed, M failed".  Any failure of any step, a build's
+# included, is a failure there and in the exit status; no log of an
+# earlier run is read.  XC_QUICK=1 runs steps 1, 2 and 7 only.
+# XC_SLURM_PREFIX=PREFIX runs against the Slurm installed there (step 9 is
+# then skipped: the package is built against the system's Slurm).
 set -uo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,69 +36,111 @@ cd "$SRC"
 LOGS=/tmp/slurm-extra-tests
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
-passed=0
-failed=0
 status=0
+declare -A CAT_P CAT_F
+CATS=(build unit sanitizers replay fuzz memory cluster plugin-asan)
+for c in "${CATS[@]}"; do CAT_P[$c]=0 CAT_F[$c]=0; done
+SKIPPED=()
 
 step() { printf '\n=== %s\n' "$*"; }
-# Adds the "N passed, M failed" closing line of log $1 to the totals.
-count() {
-	local line
-	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
-	if [ -z "$line" ]; then
-		failed=$((failed + 1))
-		status=1
-		return
-	fi
-	passed=$((passed + $(grep -oP '[0-9]+(?= passed)' <<<"$line")))
-	failed=$((failed + $(grep -oP '[0-9]+(?= failed)' <<<"$line")))
+# tally CATEGORY PASSED FAILED
+tally() {
+	CAT_P[$1]=$((CAT_P[$1] + $2))
+	CAT_F[$1]=$((CAT_F[$1] + $3))
+	[ "$3" -eq 0 ] || status=1
 }
-# Adds the Criterion and replay results of a build's tests/ to the totals.
-count_unit() {
-	local dir=$1 label=$2 log line p t
-	for log in "$dir"/tests/test_*.log; do
-		line=$(grep -h 'Synthesis' "$log" | tail -1)
-		printf '%-10s %-22s %s\n' "$label" "$(basename "$log" .log)" "$line"
-		p=$(grep -oP 'Passing: \K[0-9]+' <<<"$line" || echo 0)
-		t=$(grep -oP 'Tested: \K[0-9]+' <<<"$line" || echo 0)
-		passed=$((passed + p))
-		failed=$((failed + t - p))
-		[ -n "$line" ] || failed=$((failed + 1))
-		# every test passed but the program failed (a leak found at
-		# exit by the sanitizers): one failure more
-		if [ -n "$line" ] && [ "$p" = "$t" ] &&
-			grep -q ':test-result: FAIL' "${log%.log}.trs" 2>/dev/null; then
-			printf '%-10s %-22s %s\n' "$label" "$(basename "$log" .log)" "FAILED at exit (see its log)"
-			failed=$((failed + 1))
-		fi
-	done
-	for log in "$dir"/tests/check-*.log; do
-		[ -f "$log" ] || continue
-		line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
-		printf '%-10s %-22s %s\n' "$label" "$(basename "$log" .log)" "${line:-FAILED}"
-		if [ -n "$line" ]; then
-			passed=$((passed + $(grep -oP '[0-9]+(?= passed)' <<<"$line")))
-			failed=$((failed + $(grep -oP '[0-9]+(?= failed)' <<<"$line")))
-		else
-			failed=$((failed + 1))
-		fi
-	done
-	for log in "$dir"/tests/fuzz/replay_*.log; do
-		[ -f "$log" ] || continue
-		line=$(grep -h 'inputs replayed' "$log")
-		printf '%-10s %-22s %s\n' "$label" "$(basename "$log" .log)" "${line:-FAILED}"
-		if grep -q ':test-result: PASS' "${log%.log}.trs" 2>/dev/null; then
-			passed=$((passed + 1))
-		else
-			failed=$((failed + 1))
-		fi
-	done
-}
-# run NAME COMMAND...: runs a step, its output in $LOGS/NAME.log.
-run() {
+# build_step NAME CMD...: a step that passes or fails as a whole.
+build_step() {
 	local name=$1
 	shift
-	"$@" >"$LOGS/$name.log" 2>&1 || status=1
+	if "$@" >"$LOGS/$name.log" 2>&1; then
+		tally build 1 0
+		echo "ok   - $name"
+	else
+		tally build 0 1
+		echo "FAIL - $name (its log: $LOGS/$name.log)"
+		tail -30 "$LOGS/$name.log"
+	fi
+}
+skip() { SKIPPED+=("$1"); printf 'skipped: %s\n' "$1"; }
+# count CATEGORY LOG: adds the "N passed, M failed" closing line of LOG; a
+# log without one (the step died) is one failure.
+count() {
+	local line
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" 2>/dev/null | tail -1)
+	if [ -z "$line" ]; then
+		echo "FAIL - $(basename "$2" .log): no closing line"
+		tally "$1" 0 1
+		return
+	fi
+	tally "$1" "$(grep -oP '[0-9]+(?= passed)' <<<"$line")" "$(grep -oP '[0-9]+(?= failed)' <<<"$line")"
+}
+# The tests `make check` runs in the build tree $1.
+tests_of() {
+	make -s -C "$1" -f Makefile -f - xc-print-tests <<<'xc-print-tests: ; @echo $(TESTS)'
+}
+# count_unit DIR UNIT_CATEGORY: the results of every test of DIR's make
+# check, from the logs of this run (old ones were removed before it): a
+# test without a log did not build or did not run, and fails.
+count_unit() {
+	local dir=$1 cat=$2 t log line p n
+	for t in $(tests_of "$dir"); do
+		log=$dir/$t.log
+		case $t in
+		tests/test_*)
+			line=$(grep -h 'Synthesis' "$log" 2>/dev/null | tail -1)
+			printf '%-10s %-22s %s\n' "$cat" "$(basename "$t")" "${line:-FAILED: no result (did it build?)}"
+			if [ -z "$line" ]; then
+				tally "$cat" 0 1
+				continue
+			fi
+			p=$(grep -oP 'Passing: \K[0-9]+' <<<"$line")
+			n=$(grep -oP 'Tested: \K[0-9]+' <<<"$line")
+			tally "$cat" "$p" $((n - p))
+			# every test passed but the program failed (a leak found
+			# at exit by the sanitizers): one failure more
+			if [ "$p" = "$n" ] && ! grep -q ':test-result: PASS' "$dir/$t.trs" 2>/dev/null; then
+				printf '%-10s %-22s %s\n' "$cat" "$(basename "$t")" "FAILED at exit (see its log)"
+				tally "$cat" 0 1
+			fi
+			;;
+		tests/fuzz/replay_*)
+			line=$(grep -h 'inputs replayed' "$log" 2>/dev/null)
+			printf '%-10s %-22s %s\n' replay "$(basename "$t")" "${line:-FAILED}"
+			if grep -q ':test-result: PASS' "$dir/$t.trs" 2>/dev/null; then
+				tally replay 1 0
+			else
+				tally replay 0 1
+			fi
+			;;
+		*)
+			line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" 2>/dev/null | tail -1)
+			printf '%-10s %-22s %s\n' "$cat" "$(basename "$t")" "${line:-FAILED}"
+			if [ -n "$line" ]; then
+				tally "$cat" "$(grep -oP '[0-9]+(?= passed)' <<<"$line")" "$(grep -oP '[0-9]+(?= failed)' <<<"$line")"
+			else
+				tally "$cat" 0 1
+			fi
+			;;
+		esac
+	done
+}
+# Removes the logs of an earlier make check in DIR.
+clean_logs() {
+	find "$1/tests" \( -name '*.log' -o -name '*.trs' \) -delete 2>/dev/null
+	rm -f "$1/test-suite.log"
+}
+# cluster NAME [ENV...]: tests/NAME.sh on the local cluster.
+cluster() {
+	local name=$1 log=$LOGS/$1.log
+	shift
+	step "on a local Slurm cluster: tests/$name.sh $*"
+	env "$@" bash "tests/$name.sh" >"$log" 2>&1 || status=1
+	grep -vE '^ok ' "$log"
+	count cluster "$log"
+	while IFS= read -r line; do
+		SKIPPED+=("tests/$name.sh: ${line#skipped: }")
+	done < <(grep '^skipped: ' "$log")
 }
 
 step "setup: packages, build, install"
@@ -111,99 +161,132 @@ fi
 
 if [ "${XC_QUICK:-0}" != 1 ]; then
 	step "the C sources are formatted as .clang-format says (clang-format 14)"
-	if git -C "$SRC" ls-files '*.c' '*.h' | (cd "$SRC" && xargs clang-format-14 --dry-run --Werror) \
-		>"$LOGS/format.log" 2>&1; then
-		passed=$((passed + 1))
-		echo "ok - clang-format-14 --dry-run --Werror: no change"
-	else
-		failed=$((failed + 1))
-		status=1
-		head -30 "$LOGS/format.log"
-	fi
+	build_step format bash -c "git -C '$SRC' ls-files '*.c' '*.h' | (cd '$SRC' && xargs clang-format-14 --dry-run --Werror)"
+else
+	skip "format (XC_QUICK)"
 fi
 
 step "unit tests and fuzz corpus replay (make check)"
-make -s -j"$(nproc)" check >"$LOGS/check.log" 2>&1 || { status=1; tail -30 "$LOGS/check.log"; }
-count_unit "$SRC" check
+clean_logs "$SRC"
+build_step "make-check" make -s -j"$(nproc)" check
+count_unit "$SRC" unit
 
 if [ "${XC_QUICK:-0}" != 1 ]; then
 	step "unit tests with ASan and UBSan (./configure --enable-sanitizers)"
 	rm -rf "$LOGS/san" && mkdir -p "$LOGS/san"
 	(tar --exclude=.git -cf - .) | (cd "$LOGS/san" && tar -xf -)
-	(cd "$LOGS/san" && make -s distclean >/dev/null 2>&1
-	 ./configure --quiet --enable-sanitizers --with-slurm="${XC_SLURM_PREFIX:-/usr}" >/dev/null &&
-		make -s -j"$(nproc)" check) >"$LOGS/san.log" 2>&1 || { status=1; tail -30 "$LOGS/san.log"; }
+	clean_logs "$LOGS/san"
+	build_step "sanitizer-build" bash -c "cd '$LOGS/san' && { make -s distclean >/dev/null 2>&1; true; } &&
+		./configure --quiet --enable-sanitizers --with-slurm='${XC_SLURM_PREFIX:-/usr}' && make -s -j$(nproc)"
+	(cd "$LOGS/san" && make -s -j"$(nproc)" check) >"$LOGS/san-check.log" 2>&1
 	count_unit "$LOGS/san" sanitizers
 
 	step "make distcheck"
-	if make -s distcheck DISTCHECK_CONFIGURE_FLAGS="--with-slurm=${XC_SLURM_PREFIX:-/usr}" >"$LOGS/distcheck.log" 2>&1; then
-		passed=$((passed + 1))
-		grep -A1 'archives ready' "$LOGS/distcheck.log"
-	else
-		failed=$((failed + 1))
-		status=1
-		tail -40 "$LOGS/distcheck.log"
-	fi
+	build_step distcheck make -s distcheck DISTCHECK_CONFIGURE_FLAGS="--with-slurm=${XC_SLURM_PREFIX:-/usr}"
 
 	step "fuzzing: each target for ${XC_FUZZ_SECONDS:-20} s (clang, libFuzzer)"
-	if bash tests/fuzz/run-fuzzers.sh "${XC_FUZZ_SECONDS:-20}" | tee "$LOGS/fuzz.log"; then
-		passed=$((passed + $(grep -c ' 0 crashes' "$LOGS/fuzz.log")))
+	if bash tests/fuzz/run-fuzzers.sh "${XC_FUZZ_SECONDS:-20}" >"$LOGS/fuzz.log" 2>&1; then
+		cat "$LOGS/fuzz.log"
+		tally fuzz "$(grep -c ' 0 crashes' "$LOGS/fuzz.log")" 0
 	else
-		failed=$((failed + 1))
-		status=1
+		cat "$LOGS/fuzz.log"
+		tally fuzz "$(grep -c ' 0 crashes' "$LOGS/fuzz.log")" 1
 	fi
 
 	step "the command under valgrind over every test input"
-	run valgrind bash tests/valgrind-cli.sh
+	bash tests/valgrind-cli.sh >"$LOGS/valgrind.log" 2>&1 || status=1
 	tail -3 "$LOGS/valgrind.log"
-	count "$LOGS/valgrind.log"
+	count memory "$LOGS/valgrind.log"
+else
+	skip "unit tests under ASan/UBSan (XC_QUICK)"
+	skip "make distcheck (XC_QUICK)"
+	skip "fuzzing (XC_QUICK)"
+	skip "the command under valgrind (XC_QUICK)"
 fi
 
-for t in e2e-cluster e2e-wait e2e-users e2e-fault e2e-slurm-filter load; do
-	step "on a local Slurm cluster: tests/$t.sh"
-	if [ "$t" = load ]; then
-		XC_LOAD_JOBS=${XC_LOAD_JOBS:-400} bash "tests/$t.sh" >"$LOGS/$t.log" 2>&1 || status=1
-	else
-		bash "tests/$t.sh" >"$LOGS/$t.log" 2>&1 || status=1
-	fi
-	grep -vE '^ok ' "$LOGS/$t.log"
-	count "$LOGS/$t.log"
+for t in e2e-cluster e2e-wait e2e-users e2e-fault e2e-slurm-filter; do
+	cluster "$t"
 done
+cluster load XC_LOAD_JOBS="${XC_LOAD_JOBS:-400}"
+
+if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so" ]; then
+	step "the job_submit plugin under ASan and UBSan inside slurmctld (tests/e2e-users.sh)"
+	# Slurm's own plugins from its PluginDir; this one from a directory
+	# before it; the SPANK plugin (loaded by uninstrumented clients) the
+	# installed one.  The sanitizer runtime comes first in slurmctld.
+	plugindir=$(make -s -f Makefile -f - xc-print <<<'xc-print: ; @echo $(SLURM_PLUGINDIR)')
+	mkdir -p "$LOGS/asan-plugin" "$LOGS/asan-reports"
+	cp "$LOGS/san/plugin/.libs/job_submit_extra.so" "$LOGS/asan-plugin/"
+	libasan=$(readlink -f "$(gcc -print-file-name=libasan.so)")
+	XC_PLUGIN_DIR="$LOGS/asan-plugin:$plugindir" \
+		XC_PLUGSTACK="required $plugindir/spank_extra.so" \
+		XC_CTLD_ENV="LD_PRELOAD=$libasan ASAN_OPTIONS=log_path=$LOGS/asan-reports/asan:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:log_path=$LOGS/asan-reports/ubsan" \
+		bash tests/e2e-users.sh >"$LOGS/plugin-asan.log" 2>&1 || status=1
+	grep -vE '^ok ' "$LOGS/plugin-asan.log"
+	count plugin-asan "$LOGS/plugin-asan.log"
+	# slurmctld has exited (the test stops the cluster, waiting for it):
+	# a report is an error, or a leak, of slurmctld with the plugin.
+	if reports=$(cat "$LOGS"/asan-reports/* 2>/dev/null) && [ -n "$reports" ]; then
+		echo "FAIL - ASan/UBSan/LeakSanitizer reports from slurmctld with the plugin:"
+		head -60 <<<"$reports"
+		tally plugin-asan 0 1
+	else
+		echo "ok   - no ASan, UBSan or LeakSanitizer report from slurmctld"
+		tally plugin-asan 1 0
+	fi
+else
+	skip "the plugin under ASan/UBSan inside slurmctld (XC_QUICK, or no sanitizer build)"
+fi
 
 if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
 	step "the Debian package: dpkg-buildpackage -b, installed, end to end on it"
-	if bash tests/package-deb.sh "$LOGS/pkg" >"$LOGS/package.log" 2>&1; then
-		passed=$((passed + 1))
-		echo "ok - built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
+	build_step package bash tests/package-deb.sh "$LOGS/pkg"
+	if grep -q '^built: ' "$LOGS/package.log"; then
+		echo "     built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
 		for t in e2e-cluster e2e-wait; do
+			step "on the package: tests/$t.sh"
 			XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
 				bash "tests/$t.sh" >"$LOGS/package-$t.log" 2>&1 || status=1
 			grep -vE '^ok ' "$LOGS/package-$t.log"
-			count "$LOGS/package-$t.log"
+			count cluster "$LOGS/package-$t.log"
 		done
-	else
-		failed=$((failed + 1))
-		status=1
-		tail -30 "$LOGS/package.log"
 	fi
 	# Back to this tree's build, as after step 1.
 	dpkg -P slurm-extra >/dev/null 2>&1
-	make -s install >/dev/null 2>&1 || { echo "make install failed" >&2; status=1; }
+	build_step "reinstall" make -s install
+else
+	skip "the Debian package (XC_QUICK or XC_SLURM_PREFIX: it is built against the system's Slurm)"
 fi
 
 step "the build and the tests left the tree as git has it"
 if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
 	dirty=$(git -C "$SRC" status --porcelain --untracked-files=all)
 	if [ -z "$dirty" ]; then
-		passed=$((passed + 1))
-		echo "ok - git status --porcelain is empty"
+		tally build 1 0
+		echo "ok   - git status --porcelain is empty"
 	else
-		failed=$((failed + 1))
-		status=1
+		tally build 0 1
 		printf 'FAIL - files changed or left untracked (list them in .gitignore or stop making them):\n%s\n' "$dirty"
 	fi
+else
+	skip "the tree left as git has it (not a git checkout)"
 fi
 
+passed=0 failed=0
+printf '\n(logs in %s)\n' "$LOGS"
+declare -A WHAT=([build]="build, install, format, distcheck, package and clean-tree steps"
+	[unit]="unit tests (Criterion, each row)" [sanitizers]="the same unit tests under ASan and UBSan"
+	[replay]="fuzz corpus replays" [fuzz]="libFuzzer targets without a crash"
+	[memory]="runs of the command under valgrind, exit status and output checked"
+	[cluster]="checks on a real local Slurm cluster"
+	[plugin-asan]="checks with the plugin under ASan/UBSan inside slurmctld")
+for c in "${CATS[@]}"; do
+	printf '  %-12s %5d passed, %d failed  (%s)\n' "$c:" "${CAT_P[$c]}" "${CAT_F[$c]}" "${WHAT[$c]}"
+	passed=$((passed + CAT_P[$c]))
+	failed=$((failed + CAT_F[$c]))
+done
+for s in "${SKIPPED[@]}"; do printf '  skipped: %s\n' "$s"; done
 [ "$failed" -eq 0 ] || status=1
-printf '\n(logs in %s)\ntests: %d passed, %d failed\n' "$LOGS" "$passed" "$failed"
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || { failed=1; echo "  a step failed without a count: see above"; }
+printf 'tests: %d passed, %d failed\n' "$passed" "$failed"
 exit "$status"
