@@ -1089,6 +1089,19 @@ out:
 	return n < 0 ? EXIT_INVALID : n == 0 ? EXIT_NOMATCH : EXIT_MATCH;
 }
 
+/* Whether `cmd` is one of the subcommands main() runs. */
+static bool known_command(const char *cmd)
+{
+	static const char *const commands[] = { "check",     "eval",
+						"explain",   "to-flux",
+						"from-flux", "why" };
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (strcmp(cmd, commands[i]) == 0)
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1124,6 +1137,11 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
 		print_version();
 		return 0;
+	}
+	if (!known_command(cmd)) { /* before "needs a REQUEST" */
+		fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
+		usage(stderr);
+		return EXIT_INVALID;
 	}
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "vhV", longopts, NULL)) != -1) {
@@ -1232,9 +1250,5 @@ int main(int argc, char **argv)
 		return cmd_to_flux(&o);
 	if (strcmp(cmd, "from-flux") == 0)
 		return cmd_from_flux(&o);
-	if (strcmp(cmd, "why") == 0)
-		return cmd_why(&o);
-	fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
-	usage(stderr);
-	return EXIT_INVALID;
+	return cmd_why(&o); /* known_command(): the last one */
 }

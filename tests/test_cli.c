@@ -116,6 +116,11 @@ static const struct cli_row cli_rows[] = {
 	{ "check", NULL, 2, "slurm-extra: check needs a REQUEST\n" USAGE },
 	{ "frobnicate 'a=1'", NULL, 2,
 	  "slurm-extra: unknown command 'frobnicate'\n" USAGE },
+	/* without a request too: the command first, not "needs a REQUEST" */
+	{ "frobnicate", NULL, 2,
+	  "slurm-extra: unknown command 'frobnicate'\n" USAGE },
+	{ "frobnicate --nodes x", NULL, 2,
+	  "slurm-extra: unknown command 'frobnicate'\n" USAGE },
 	{ "check a=1 b=2", NULL, 2,
 	  "slurm-extra: unexpected argument 'b=2' (quote the request)\n" },
 	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":1024}'",

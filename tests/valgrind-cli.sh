@@ -211,6 +211,8 @@ done
 	# Usage errors: exit 2, the reason, then the usage on stderr.
 	vg "usage error, unknown command" 2 '' "slurm-extra: unknown command 'frobnicate'" \
 		frobnicate x
+	vg "usage error, unknown command alone" 2 '' "slurm-extra: unknown command 'frobnicate'" \
+		frobnicate
 	vg "usage error, no request" 2 '' 'slurm-extra: check needs a REQUEST' \
 		check
 	{
