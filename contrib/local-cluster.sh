@@ -123,7 +123,7 @@ PlugStackConfig=$STATE/plugstack.conf
 $( [ -n "${XC_PLUGIN_DIR:-}" ] && echo "PluginDir=$XC_PLUGIN_DIR" )
 $( [ "${XC_CPUS:-1}" -gt 1 ] && echo "SlurmdParameters=config_overrides" )
 NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=${XC_CPUS:-1} State=UNKNOWN
-$( [ "${XC_NODE5:-0}" = 1 ] && echo "NodeName=n5 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17005 CPUs=${XC_CPUS:-1} State=UNKNOWN" )
+$( [ "${XC_NODE5:-0}" = 1 ] && echo "NodeName=n5 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17005 CPUs=${XC_CPUS:-1} State=${XC_NODE5_STATE:-UNKNOWN}" )
 PartitionName=debug Nodes=$PART_NODES Default=YES MaxTime=INFINITE State=UP
 $( [ "${XC_PARTITIONS:-1}" = 2 ] && echo "PartitionName=other Nodes=$PART_NODES MaxTime=INFINITE State=UP" )
 EOF

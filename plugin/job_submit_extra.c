@@ -53,8 +53,12 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 int init(void);
 int fini(void);
 int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
+#if XC_MODIFY_HAS_ERR_MSG
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 	       char **err_msg);
+#else
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid);
+#endif
 
 /* The SPANK option's variable: _SLURM_SPANK_OPTION_<plugin>_<option>. */
 #define SPANK_VAR "_SLURM_SPANK_OPTION_extra_extra="
@@ -87,6 +91,8 @@ struct refresher {
 	bool stopping;	      /* fini asked the thread to stop */
 	bool exited;	      /* the thread has left its loop */
 	bool failing;	      /* the last load failed (log once) */
+	bool said_hidden;     /* hidden nodes were logged */
+	bool backup;	      /* a backup slurmctld, the primary answering */
 	bool slurm_filters;   /* Slurm's extra_constraints was on last round */
 	int refs;	      /* plugin + thread */
 	pthread_t thread;
@@ -198,10 +204,101 @@ static long changed_nodes(const struct refresher *r, const node_info_msg_t *msg,
 	return (long)k;
 }
 
-/* Builds a new table from `msg` and compiles it; NULL on failure
- * (logged). */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The nodes slurm_load_node() hid from the plugin: on Slurm 22.05 a
+ * powered-down CLOUD node is a record without a name unless slurm.conf has
+ * PrivateData=cloud (_is_cloud_hidden(), src/slurmctld/node_mgr.c), and a
+ * job could be powered up onto it whatever its Extra.  Their names come
+ * from the partitions' node lists: every partition node that `msg` does
+ * not name (malloc'd array of malloc'd names, count in *n; NULL with *n 0
+ * when none is hidden or they cannot be read, which is logged).
+ */
+static char **hidden_nodes(const node_info_msg_t *msg, size_t *n)
+{
+	partition_info_msg_t *parts = NULL;
+	const char **named = NULL;
+	char **out = NULL, *name;
+	size_t nnamed = 0, cap = 0;
+	uint32_t hidden = 0;
+
+	*n = 0;
+	for (uint32_t i = 0; i < msg->record_count; i++)
+		hidden += !msg->node_array[i].name;
+	if (!hidden)
+		return NULL;
+	if (slurm_load_partitions(0, &parts, SHOW_ALL) != SLURM_SUCCESS) {
+		slurm_error(
+			"%s: %u nodes are hidden and the partitions cannot be read (%s): set PrivateData=cloud",
+			plugin_type, hidden, slurm_strerror(xc_slurm_errno()));
+		return NULL;
+	}
+	if (!(named = malloc((msg->record_count + 1) * sizeof(*named))))
+		goto out;
+	for (uint32_t i = 0; i < msg->record_count; i++)
+		if (msg->node_array[i].name)
+			named[nnamed++] = msg->node_array[i].name;
+	qsort(named, nnamed, sizeof(*named), by_name);
+	for (uint32_t p = 0; p < parts->record_count; p++) {
+		xc_hostlist_t hl;
+
+		if (!parts->partition_array[p].nodes ||
+		    !(hl = slurm_hostlist_create(
+			      parts->partition_array[p].nodes)))
+			continue;
+		while ((name = slurm_hostlist_shift(hl))) {
+			const char *key = name;
+			bool seen = bsearch(&key, named, nnamed, sizeof(*named),
+					    by_name);
+
+			for (size_t k = 0; !seen && k < *n; k++)
+				seen = strcmp(out[k], name) == 0;
+			if (!seen && *n == cap) {
+				char **o = realloc(out,
+						   (cap = cap ? 2 * cap : 16) *
+							   sizeof(*o));
+				if (!o) {
+					free(name);
+					break;
+				}
+				out = o;
+			}
+			if (!seen && !(out[*n] = strdup(name))) {
+				free(name);
+				break;
+			}
+			*n += !seen;
+			free(name);
+		}
+		slurm_hostlist_destroy(hl);
+	}
+out:
+	free(named);
+	slurm_free_partition_info_msg(parts);
+	if (!*n) {
+		free(out);
+		out = NULL;
+	}
+	return out;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Builds a new table from `msg`, with the `nhidden` nodes `hidden` that
+ * Slurm hid as nodes without Extra (satisfying no request: excluded from
+ * every job with one), and compiles it; NULL on failure (logged). */
 static xc_nodes_t *build_table(const struct refresher *r,
-			       const node_info_msg_t *msg, double *compile_ms)
+			       const node_info_msg_t *msg, char **hidden,
+			       size_t nhidden, double *compile_ms)
 {
 	xc_nodes_t *fresh = xc_nodes_create(&r->cfg.limits);
 	struct timespec t0;
@@ -220,6 +317,13 @@ static xc_nodes_t *build_table(const struct refresher *r,
 			return NULL;
 		}
 		log_unusable(r, fresh, xc_nodes_count(fresh) - 1);
+	}
+	for (size_t i = 0; i < nhidden; i++) {
+		if (xc_nodes_add(fresh, hidden[i], NULL, NULL, &err) < 0) {
+			slurm_error("%s: %s", plugin_type, err.message);
+			xc_nodes_destroy(fresh);
+			return NULL;
+		}
 	}
 	/* Columns per key: job_submit() then evaluates a request in one pass
 	 * per leaf (without them, node by node: slower, same result). */
@@ -249,6 +353,8 @@ static bool load_nodes(struct refresher *r)
 	struct timespec t0;
 	struct change *changed = NULL;
 	struct timespec start;
+	char **hidden = NULL;
+	size_t nhidden = 0;
 	long nchanged = -1;
 	double compile_ms = 0, lock_ms = 0, scan_ms;
 
@@ -266,7 +372,15 @@ static bool load_nodes(struct refresher *r)
 		slurm_verbose("%s: node data loaded", plugin_type);
 	r->failing = false;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (r->table && xc_nodes_compiled(r->table))
+	/* Hidden nodes: the table is built anew with them (a few ms at
+	 * 10,000 nodes, at each change of the node data). */
+	if ((hidden = hidden_nodes(msg, &nhidden)) && !r->said_hidden) {
+		slurm_info(
+			"%s: nodes hidden from slurm_load_node(): %zu (powered-down CLOUD nodes; slurm.conf PrivateData=cloud shows them): their Extra cannot be read, so every job with --extra excludes them",
+			plugin_type, nhidden);
+		r->said_hidden = true;
+	}
+	if (r->table && xc_nodes_compiled(r->table) && !nhidden)
 		nchanged = changed_nodes(r, msg, &changed);
 	scan_ms = ms_since(&t0);
 	if (nchanged == 0) { /* other node data changed, not Extra */
@@ -331,7 +445,9 @@ static bool load_nodes(struct refresher *r)
 			err.message);
 	}
 	free(changed);
-	if (!(fresh = build_table(r, msg, &compile_ms))) {
+	fresh = build_table(r, msg, hidden, nhidden, &compile_ms);
+	free_names(hidden, nhidden);
+	if (!fresh) {
 		xc_free_node_info_msg(msg);
 		return false;
 	}
@@ -361,6 +477,32 @@ static bool load_jobs(struct refresher *r)
 	r->jobs = msg;
 	r->jobs_time = msg->last_update;
 	return true;
+}
+
+/*
+ * Whether this slurmctld is the one in control.  slurmctld initialises the
+ * job_submit plugins before it knows whether it will run as a backup
+ * (controller.c: job_submit_g_init() before run_backup(), 22.05-26.05), so
+ * a backup's thread would load and update the primary's jobs, a second
+ * writer beside the primary's own thread.  slurmctld exports
+ * `slurmctld_primary` (-export-dynamic): 1/true in the primary, 0/false in
+ * a backup, which keeps it false when it takes over; so a backup acts only
+ * while the primary does not answer.  (An int on 22.05-23.02, a bool
+ * since: its first byte, on little-endian machines, tells either.)
+ * Outside slurmctld (no such symbol) it is in control.
+ */
+static bool in_control(void)
+{
+	static const volatile unsigned char *primary;
+	static bool looked;
+
+	if (!looked) {
+		primary = dlsym(RTLD_DEFAULT, "slurmctld_primary");
+		looked = true;
+	}
+	if (!primary || *primary)
+		return true;
+	return slurm_ping(0) != SLURM_SUCCESS;
 }
 
 /* What the plugin does, for the log. */
@@ -422,6 +564,16 @@ static void refresh(struct refresher *r)
 	r->slurm_filters = slurm;
 	if (slurm)
 		return; /* Slurm filters: nothing to keep current */
+	if (in_control() == r->backup) {
+		r->backup = !r->backup;
+		slurm_info(
+			"%s: %s", plugin_type,
+			r->backup
+				? "a backup controller while the primary answers: the thread stands idle"
+				: "in control: the thread filters");
+	}
+	if (r->backup)
+		return;
 	nodes = load_nodes(r);
 	pthread_mutex_lock(&r->lock);
 	upto = r->hints.seq;
@@ -875,8 +1027,7 @@ out:
  * someone else updated its job after the thread planned it.  With Slurm's
  * own extra_constraints on, a new request is only checked.
  */
-int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
-	       char **err_msg)
+static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
 	const struct xc_known_job *k;
 	struct xc_job_hint h = { 0 };
@@ -887,7 +1038,6 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 	uint32_t id, task, offset;
 	int rc = SLURM_SUCCESS;
 
-	(void)job_ptr;
 	if (!job_desc || !current)
 		return SLURM_SUCCESS;
 	pthread_mutex_lock(&current->lock);
@@ -911,7 +1061,8 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 	}
 	current->last_desc = NULL;
 	pthread_mutex_unlock(&current->lock);
-	if (job_desc->extra && *job_desc->extra &&
+	/* 22.05 ignores `extra` in an update: so does the plugin. */
+	if (XC_SLURM_HAS_EXTRA_OPTION && job_desc->extra && *job_desc->extra &&
 	    !(expr = parse_or_refuse(job_desc->extra, submit_uid, err_msg,
 				     &rc)))
 		return rc;
@@ -933,10 +1084,10 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 		    submit_uid == (uint32_t)current->self ||
 		    submit_uid == (k ? k->user_id : job_desc->user_id);
 	h.hold = job_desc->priority == 0;
-	h.extra = job_desc->extra != NULL;
+	h.extra = XC_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
 	if (k && !het_all && (job_desc->exc_nodes || job_desc->req_nodes)) {
 		/* A request of its own, else the one the job has. */
-		if (!expr && job_desc->extra == NULL)
+		if (!expr && !h.extra)
 			kept = xc_parse(k->st.request, &current->cfg.limits,
 					NULL);
 		if (keep_filter(job_desc, k, expr ? expr : kept, &h) < 0)
@@ -973,3 +1124,20 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 	xc_expr_destroy(expr);
 	return rc;
 }
+
+/* Slurm 22.05 calls job_modify() with three arguments (src/slurmctld/
+ * job_submit.c: no err_msg), 23.02 and later with four. */
+#if XC_MODIFY_HAS_ERR_MSG
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
+	       char **err_msg)
+{
+	(void)job_ptr;
+	return modify(job_desc, submit_uid, err_msg);
+}
+#else
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
+{
+	(void)job_ptr;
+	return modify(job_desc, submit_uid, NULL);
+}
+#endif

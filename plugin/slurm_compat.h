@@ -96,6 +96,12 @@ static inline int xc_load_job(job_info_msg_t **resp, uint32_t job_id,
 #define XC_SLURM_HAS_EXTRA_OPTION                                              \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
 
+/* job_modify() of a job_submit plugin takes `char **err_msg` from Slurm
+ * 23.02 (src/slurmctld/job_submit.c of 22.05 calls it with three
+ * arguments: reading a fourth reads a register's leftover). */
+#define XC_MODIFY_HAS_ERR_MSG                                                  \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
+
 /* A job's own `extra` as slurm_load_jobs() returns it: Slurm 23.02 added
  * it to job_info_t (and `scontrol update job=N extra=...`); NULL before. */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)

@@ -247,6 +247,30 @@ wait_for 20 exc_is "$id" "n[2-3,5]" ||
 expect "n5 (no Extra) is excluded too" "$(field "$id" ExcNodeList)" "n[2-3,5]"
 scancel "$id"
 
+echo "# a powered-down CLOUD node: excluded unless its Extra can be read"
+# Slurm 22.05 hides such a node from slurm_load_node() (a record without a
+# name) unless PrivateData=cloud: the plugin takes its name from the
+# partitions and excludes it, whatever its Extra.  From 23.02 it is shown,
+# and its Extra counts like any node's.
+mark=$(log_lines)
+XC_NODE5=1 XC_NODE5_STATE=CLOUD bash "$CLUSTER" ctld-reconfig-nodes >/dev/null
+scontrol update nodename=n5 extra='{"gpu":true,"mem":4096}'
+if slurm_at_least 23 2; then
+	wait_refresh "$mark"
+else # the helper's digest does not count the hidden node: the log does
+	wait_for 30 eval '[ "$(tail -n +"$((mark + 1))" "$LOG" | grep -c "job_submit/extra: node table: 5 nodes")" -ge 1 ]' ||
+		not_ok "waited 30 s for the plugin's table of 5 nodes"
+fi
+id=$(submit -H --extra 'gpu=true&mem>=512')
+if slurm_at_least 23 2; then
+	expect "n5 (CLOUD, powered down, its Extra satisfies): not excluded" "$(field "$id" ExcNodeList)" "n[2-3]"
+else
+	expect "n5 (CLOUD, powered down, hidden): excluded, its Extra unreadable" "$(field "$id" ExcNodeList)" "n[2-3,5]"
+	expect_has "slurmctld's log says why and what to set" "$(tail -n +"$((mark + 1))" "$LOG")" \
+		"nodes hidden from slurm_load_node(): 1 (powered-down CLOUD nodes; slurm.conf PrivateData=cloud shows them)"
+fi
+scancel "$id"
+
 echo "# invalid requests are still refused before submission, with the caret"
 out=$(sbatch --extra 'gpu=true&mem>=512|x=1' --wrap hostname 2>&1)
 expect_has "refused with the message" "$out" \
