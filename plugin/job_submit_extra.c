@@ -85,6 +85,7 @@ struct refresher {
 	uint64_t inflight_since; /* the hints its plan saw: up to this seq */
 	const job_desc_msg_t *last_desc; /* job_modify()'s last job_desc, */
 	const char *last_exc;		 /* the ExcNodeList it set there */
+	const char *last_admin;		 /* the AdminComment it set there */
 	uid_t self;			 /* slurmctld's uid: SlurmUser */
 	job_info_msg_t *jobs; /* the thread's own: the jobs last loaded */
 	time_t jobs_time;     /* their last_update */
@@ -994,7 +995,6 @@ static int keep_filter(job_desc_msg_t *job_desc, const struct xc_known_job *k,
 	}
 	if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") < 0)
 		goto out;
-	current->last_desc = job_desc;
 	current->last_exc = job_desc->exc_nodes;
 	h->exc = true;
 	h->exc_hash = xc_hostlist_hash(job_desc->exc_nodes);
@@ -1006,6 +1006,40 @@ out:
 	free(matched);
 	xc_filter_free(&f);
 	return rc;
+}
+
+/* With current->lock held: whether new required nodes `req` include a
+ * node whose Extra does not satisfy request `expr`, which the plugin
+ * excludes (Slurm refuses required nodes that are excluded; without the
+ * plugin the update is fine).  Only then does the plugin set ExcNodeList
+ * in an update that did not: a ReqNodeList alone may be a running job's
+ * shrink (`scontrol update job=N NodeList=...`), which an ExcNodeList would
+ * make Slurm refuse half-done (the job may have started since the
+ * thread's last round).  Linear in the nodes and the names. */
+static bool needs_exc(const char *req, const xc_expr_t *expr)
+{
+	const xc_nodes_t *table = current->table;
+	size_t count = table ? xc_nodes_count(table) : 0;
+	bool *matched, overlap = false;
+	xc_hostlist_t want;
+	char *host;
+
+	if (!table || !expr || !(want = slurm_hostlist_create(req)))
+		return false;
+	if (!(matched = calloc(count ? count : 1, sizeof(*matched)))) {
+		slurm_hostlist_destroy(want);
+		return true; /* out of memory: keep_filter() says so */
+	}
+	xc_nodes_match(table, expr, matched);
+	while (!overlap && (host = slurm_hostlist_shift(want))) {
+		long i = xc_nodes_find(table, host);
+
+		overlap = i >= 0 && !matched[i];
+		free(host);
+	}
+	slurm_hostlist_destroy(want);
+	free(matched);
+	return overlap;
 }
 
 /*
@@ -1051,15 +1085,6 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				      "--extra: the job changed since this update was planned")
 			     : SLURM_SUCCESS;
 	}
-	/* Slurm calls job_modify() once per record for an update of a whole
-	 * array or heterogeneous job, with the same job_desc: the first
-	 * call did it all. */
-	if (job_desc == current->last_desc && job_desc->exc_nodes &&
-	    job_desc->exc_nodes == current->last_exc) {
-		pthread_mutex_unlock(&current->lock);
-		return SLURM_SUCCESS;
-	}
-	current->last_desc = NULL;
 	pthread_mutex_unlock(&current->lock);
 	/* 22.05 ignores `extra` in an update: so does the plugin. */
 	if (XC_SLURM_HAS_EXTRA_OPTION && job_desc->extra && *job_desc->extra &&
@@ -1071,6 +1096,21 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		return SLURM_SUCCESS;
 	}
 	pthread_mutex_lock(&current->lock);
+	/* Slurm calls job_modify() once per record for an update of a whole
+	 * array or heterogeneous job, with the same job_desc: the first
+	 * call did it all (an AdminComment appended to again and again grew
+	 * with every record).  The same job_desc still holding the very
+	 * strings the plugin set there is that. */
+	if (job_desc == current->last_desc &&
+	    ((current->last_exc && job_desc->exc_nodes == current->last_exc) ||
+	     (current->last_admin &&
+	      job_desc->admin_comment == current->last_admin))) {
+		pthread_mutex_unlock(&current->lock);
+		xc_expr_destroy(expr);
+		return SLURM_SUCCESS;
+	}
+	current->last_desc = job_desc;
+	current->last_exc = current->last_admin = NULL;
 	xc_update_target(job_desc, &id, &task, &offset);
 	k = xc_known_target(&current->known, id, task, offset, &het_all);
 	h.id = id;
@@ -1090,6 +1130,11 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		if (!expr && !h.extra)
 			kept = xc_parse(k->st.request, &current->cfg.limits,
 					NULL);
+	}
+	if (k && !het_all &&
+	    (job_desc->exc_nodes ||
+	     (job_desc->req_nodes &&
+	      needs_exc(job_desc->req_nodes, expr ? expr : kept)))) {
 		if (keep_filter(job_desc, k, expr ? expr : kept, &h) < 0)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
@@ -1099,7 +1144,17 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		h.exc_hash = xc_hostlist_hash(job_desc->exc_nodes);
 	}
 	if (rc == SLURM_SUCCESS && k && !het_all && job_desc->admin_comment) {
-		/* A super user's AdminComment (Slurm checked before us). */
+		/* A super user's AdminComment (Slurm checked before us),
+		 * less any state of ours it holds (copied from `scontrol show
+		 * job`): one state, always the plugin's. */
+		char *mark = strstr(job_desc->admin_comment, XC_STATE_MARK);
+
+		if (mark) {
+			while (mark > job_desc->admin_comment &&
+			       mark[-1] == ' ')
+				mark--;
+			*mark = '\0';
+		}
 		if (xc_job_state_copy(&k->st, job_desc->admin_comment, &st) <
 			    0 ||
 		    (h.user_exc && replace_string(&st.exclude, h.user_exc) < 0))
@@ -1111,6 +1166,8 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		     set_desc_string(&job_desc->admin_comment, comment) < 0))
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
+		else
+			current->last_admin = job_desc->admin_comment;
 	}
 	if (rc == SLURM_SUCCESS && !xc_hints_add(&current->hints, &h))
 		slurm_verbose(

@@ -45,9 +45,12 @@ struct xc_filter {
  * job's required nodes `req` (hostlists; NULL or "" for none).  On a
  * compiled table (xc_nodes_compile) the excluded nodes are written in one
  * pass in table order (xc_nodes_hostlist), and the user's and required
- * hostlists are looked up by name; otherwise, or when the user excluded a
- * node the table does not know, it is xc_filter_compute_slurm().  Returns
- * 0, or -1 when a hostlist cannot be read or memory runs out. */
+ * hostlists are looked up by name, in time linear in the nodes and the
+ * names (a user's list decides the names: it runs under slurmctld's
+ * locks); names the table does not know are kept, the list then sorted as
+ * Slurm sorts it.  On a table not compiled it is
+ * xc_filter_compute_slurm().  Returns 0, or -1 when a hostlist cannot be
+ * read or memory runs out. */
 int xc_filter_compute(const xc_nodes_t *table, const bool *matched,
 		      const char *user_exc, const char *req,
 		      struct xc_filter *f);

@@ -722,3 +722,52 @@ Test(plugin, an_extra_in_a_22_05_update_is_ignored)
 	cr_assert_eq(current->hints.n, 1);
 	cr_assert_not(current->hints.v[0].extra);
 }
+
+/* A ReqNodeList alone whose nodes all satisfy the request: nothing added
+ * (it may be a running job's shrink, which an ExcNodeList makes Slurm
+ * refuse after applying it). */
+Test(plugin, required_nodes_that_match_add_no_exclusions)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+
+	set_str(&d->req_nodes, "n1");
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_null(d->exc_nodes, "'%s'", d->exc_nodes);
+	cr_assert_not(only_hint()->exc);
+}
+
+/* Root's AdminComment on a whole array: Slurm calls job_modify() once per
+ * record with the same job_desc; the state is appended once (it grew by
+ * one state a record: quadratic in the tasks). */
+Test(plugin, an_admin_comment_on_a_whole_array_gets_one_state)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *first;
+
+	set_str(&d->admin_comment, "reboot first");
+	cr_assert_eq(modify(d, 0, &err), SLURM_SUCCESS);
+	first = strdup(d->admin_comment);
+	for (int record = 1; record < 4; record++)
+		cr_assert_eq(modify(d, 0, &err), SLURM_SUCCESS);
+	cr_assert_str_eq(d->admin_comment, first);
+	cr_assert_eq(current->hints.n, 1);
+	free(first);
+}
+
+/* An admin's text that holds a state (copied from `scontrol show job`):
+ * theirs is kept, the old state dropped, one state after it. */
+Test(plugin, a_state_inside_an_admins_text_is_not_kept_twice)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	struct xc_job_state st;
+
+	set_str(&d->admin_comment,
+		"note " MARK "old; held=0; exclude=n9; request=old=1");
+	cr_assert_eq(modify(d, 0, &err), SLURM_SUCCESS);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.admin, "note");
+	cr_assert_str_eq(st.request, REQUEST);
+	cr_assert_null(strstr(strstr(d->admin_comment, MARK) + 1, MARK),
+		       "two states: '%s'", d->admin_comment);
+	xc_job_state_free(&st);
+}
