@@ -247,6 +247,11 @@ xc_extra_state_t xc_nodes_state(const xc_nodes_t *t, size_t i)
 	return t && i < t->count ? t->nodes[i].state : XC_EXTRA_UNSET;
 }
 
+unsigned long long xc_text_hash(const char *text)
+{
+	return xc_hash_str(text ? text : "");
+}
+
 unsigned long long xc_nodes_digest(const xc_nodes_t *t)
 {
 	uint64_t h = XC_FNV_START;

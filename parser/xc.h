@@ -337,6 +337,10 @@ const char *xc_nodes_name(const xc_nodes_t *nodes, size_t i); /* borrowed */
 const xc_extra_t *xc_nodes_extra(const xc_nodes_t *nodes, size_t i);
 xc_extra_state_t xc_nodes_state(const xc_nodes_t *nodes, size_t i);
 
+/* The library's hash (64-bit FNV-1a) of a C string ("" for NULL): what
+ * the plugin compares a job's excluded nodes by.  Never 0 for "". */
+unsigned long long xc_text_hash(const char *text);
+
 /* A 64-bit digest (FNV-1a) of the table's content: every node's name and
  * the hash of its Extra text, in order.  Two tables of the same node data
  * have the same digest, however they were built or updated: the plugin

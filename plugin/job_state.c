@@ -12,6 +12,7 @@
 #include "job_state.h"
 
 #define HELD "; held="
+#define WROTE "; wrote="
 #define EXCLUDE "; exclude="
 #define REQUEST "; request="
 
@@ -88,6 +89,7 @@ static char *decode(const char *text)
 bool xc_job_state_parse(const char *comment, struct xc_job_state *st)
 {
 	const char *mark, *held, *exclude, *request, *admin_end;
+	bool encoded_request = false;
 
 	memset(st, 0, sizeof(*st));
 	if (!comment || !(mark = strstr(comment, XC_STATE_MARK)))
@@ -98,6 +100,17 @@ bool xc_job_state_parse(const char *comment, struct xc_job_state *st)
 	    (held[sizeof(HELD) - 1] != '0' && held[sizeof(HELD) - 1] != '1'))
 		return false;
 	exclude = held + sizeof(HELD);
+	/* wrote= since requests are encoded: without it, a state of an
+	 * earlier version, whose request is read as it is. */
+	if (strncmp(exclude, WROTE, sizeof(WROTE) - 1) == 0) {
+		char *end;
+
+		st->wrote = strtoull(exclude + sizeof(WROTE) - 1, &end, 16);
+		if (end != exclude + sizeof(WROTE) - 1 + 16)
+			return false;
+		exclude = end;
+		encoded_request = true;
+	}
 	if (strncmp(exclude, EXCLUDE, sizeof(EXCLUDE) - 1) != 0)
 		return false;
 	if (!(request = strstr(exclude, REQUEST)))
@@ -111,7 +124,9 @@ bool xc_job_state_parse(const char *comment, struct xc_job_state *st)
 	    !(st->status = dup_range(mark + sizeof(XC_STATE_MARK) - 1, held)) ||
 	    !(st->exclude =
 		      dup_range(exclude + sizeof(EXCLUDE) - 1, request)) ||
-	    !(st->request = decode(request + sizeof(REQUEST) - 1))) {
+	    !(st->request = encoded_request
+				    ? decode(request + sizeof(REQUEST) - 1)
+				    : strdup(request + sizeof(REQUEST) - 1))) {
 		xc_job_state_free(st);
 		return false;
 	}
@@ -126,10 +141,11 @@ char *xc_job_state_format(const struct xc_job_state *st)
 	if (!request)
 		return NULL;
 	rc = asprintf(&text,
-		      "%s%s" XC_STATE_MARK "%s" HELD "%d" EXCLUDE "%s" REQUEST
-		      "%s",
+		      "%s%s" XC_STATE_MARK "%s" HELD "%d" WROTE
+		      "%016llx" EXCLUDE "%s" REQUEST "%s",
 		      st->admin ? st->admin : "", st->admin ? " " : "",
 		      st->status ? st->status : "", st->held ? 1 : 0,
+		      (unsigned long long)st->wrote,
 		      st->exclude ? st->exclude : "", request);
 	free(request);
 	return rc < 0 ? NULL : text;
@@ -140,6 +156,7 @@ int xc_job_state_copy(const struct xc_job_state *from, const char *admin,
 {
 	memset(to, 0, sizeof(*to));
 	to->held = from->held;
+	to->wrote = from->wrote;
 	if (!(to->request = strdup(from->request ? from->request : "")) ||
 	    !(to->exclude = strdup(from->exclude ? from->exclude : "")) ||
 	    !(to->status = strdup(from->status ? from->status : "")) ||

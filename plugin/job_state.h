@@ -13,11 +13,14 @@
  *
  * The text, after any AdminComment an admin gave (kept, with a space):
  *
- *   slurm-extra: <status>; held=<0|1>; exclude=<hostlist>; request=<request>
+ *   slurm-extra: <status>; held=<0|1>; wrote=<16 hex>; exclude=<hostlist>; request=<request>
  *
  * <status> says in words what the plugin does with the job (shown by
  * `scontrol show job`), held=1 means the plugin itself holds the job
- * (priority 0) and will release it, exclude= is the user's own excluded
+ * (priority 0) and will release it, wrote= is a hash (xc_hostlist_hash)
+ * of the ExcNodeList the plugin last set (a job whose list differs was
+ * updated by someone since: doc/design.md "Updates"), exclude= is the
+ * user's own excluded
  * nodes, and the request runs to the end of the text (it may hold any
  * byte but NUL, so it comes last; its control bytes and '%' are written
  * %XX, so that no request starts a line of its own in `scontrol show
@@ -32,9 +35,11 @@
 #define XC_STATE_MARK "slurm-extra: "
 
 struct xc_job_state {
-	char *admin;   /* the admin's own AdminComment before ours, or NULL */
-	char *status;  /* what the plugin does, in words */
-	bool held;     /* the plugin holds the job and will release it */
+	char *admin;  /* the admin's own AdminComment before ours, or NULL */
+	char *status; /* what the plugin does, in words */
+	bool held;    /* the plugin holds the job and will release it */
+	unsigned long long wrote; /* hash of the ExcNodeList the plugin set,
+				     0 when unknown (an earlier version's) */
 	char *exclude; /* the user's own excluded nodes ("" for none) */
 	char *request; /* the job's --extra request */
 };

@@ -94,6 +94,7 @@ struct refresher {
 	bool failing;	      /* the last load failed (log once) */
 	bool said_hidden;     /* hidden nodes were logged */
 	bool backup;	      /* a backup slurmctld, the primary answering */
+	bool replan;	      /* the last round had updates refused */
 	bool slurm_filters;   /* Slurm's extra_constraints was on last round */
 	int refs;	      /* plugin + thread */
 	pthread_t thread;
@@ -467,17 +468,19 @@ static bool load_nodes(struct refresher *r)
 	return true;
 }
 
-/* Loads the jobs when they changed since r->jobs_time; true when it did. */
-static bool load_jobs(struct refresher *r)
+/* Loads the jobs when they changed since r->jobs_time: 1 when it did, 0
+ * when nothing changed (r->jobs is current), -1 when they cannot be loaded
+ * now (r->jobs may be old: nothing is planned from it). */
+static int load_jobs(struct refresher *r)
 {
 	job_info_msg_t *msg = NULL;
 
 	if (slurm_load_jobs(r->jobs_time, &msg, SHOW_ALL) != SLURM_SUCCESS)
-		return false; /* no change, or not now: the next round */
+		return xc_slurm_errno() == SLURM_NO_CHANGE_IN_DATA ? 0 : -1;
 	xc_free_job_info_msg(r->jobs);
 	r->jobs = msg;
 	r->jobs_time = msg->last_update;
-	return true;
+	return 1;
 }
 
 /*
@@ -555,7 +558,8 @@ static void refresh(struct refresher *r)
 	struct xc_job_update *updates = NULL;
 	struct xc_known_jobs known, old;
 	struct xc_hints taken;
-	bool nodes, jobs, slurm = xc_slurm_filters_extra();
+	bool nodes, slurm = xc_slurm_filters_extra();
+	int jobs;
 	size_t n = 0;
 	uint64_t upto;
 	int rc;
@@ -580,16 +584,21 @@ static void refresh(struct refresher *r)
 	upto = r->hints.seq;
 	pthread_mutex_unlock(&r->lock);
 	jobs = load_jobs(r);
-	if (!r->table || !r->jobs)
+	/* Not loaded now: old jobs would undo what changed since; the
+	 * hints wait for the next round. */
+	if (!r->table || !r->jobs || jobs < 0)
 		return;
 	pthread_mutex_lock(&r->lock);
 	xc_hints_take(&r->hints, upto, &taken);
 	pthread_mutex_unlock(&r->lock);
-	/* Hints with the jobs unchanged: updates Slurm refused. */
-	if (!nodes && !jobs) {
+	/* Hints with the jobs unchanged: updates Slurm refused.  A round
+	 * whose updates were refused plans again (a job updated meanwhile
+	 * refused the thread's update as stale). */
+	if (!nodes && !jobs && !r->replan) {
 		xc_hints_free(&taken);
 		return;
 	}
+	r->replan = false;
 	rc = xc_refilter_plan(r->table, r->jobs, &r->cfg.limits, &taken, upto,
 			      &r->known, &updates, &n, &known, &stats);
 	xc_hints_free(&taken);
@@ -603,6 +612,7 @@ static void refresh(struct refresher *r)
 	pthread_mutex_unlock(&r->lock);
 	xc_known_jobs_free(&old);
 	send_updates(r, updates, n, upto, &stats);
+	r->replan = stats.failed > 0;
 	xc_job_updates_free(updates, n);
 	if (n)
 		slurm_verbose(
@@ -808,6 +818,7 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 		}
 		free(matched);
 		st->status = xc_filter_status(&f);
+		st->wrote = xc_hostlist_hash(f.exc);
 		/* Fewer nodes left than the job asks for, though the cluster
 		 * has enough: Slurm would refuse the submission for the
 		 * plugin's exclusions ("Requested node configuration is not
@@ -829,6 +840,7 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 				    "--extra: out of memory");
 	} else {
 		st->status = strdup("held until the node data are loaded");
+		st->wrote = xc_hostlist_hash(job_desc->exc_nodes);
 		hold = true;
 	}
 	if (hold && may_hold) {
@@ -1067,7 +1079,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	struct xc_job_hint h = { 0 };
 	struct xc_job_state st = { 0 };
 	xc_expr_t *expr = NULL, *kept = NULL;
-	bool het_all, stale;
+	bool het_all, stale, new_request;
 	char *comment = NULL;
 	uint32_t id, task, offset;
 	int rc = SLURM_SUCCESS;
@@ -1124,10 +1136,10 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		    submit_uid == (uint32_t)current->self ||
 		    submit_uid == (k ? k->user_id : job_desc->user_id);
 	h.hold = job_desc->priority == 0;
-	h.extra = XC_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
+	new_request = XC_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
 	if (k && !het_all && (job_desc->exc_nodes || job_desc->req_nodes)) {
 		/* A request of its own, else the one the job has. */
-		if (!expr && !h.extra)
+		if (!expr && !new_request)
 			kept = xc_parse(k->st.request, &current->cfg.limits,
 					NULL);
 	}
@@ -1161,6 +1173,8 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
 		st.held = st.held && !h.hold;
+		if (h.exc) /* what this update sets */
+			st.wrote = h.exc_hash;
 		if (rc == SLURM_SUCCESS &&
 		    (!(comment = xc_job_state_format(&st)) ||
 		     set_desc_string(&job_desc->admin_comment, comment) < 0))

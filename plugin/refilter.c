@@ -206,12 +206,17 @@ void xc_filter_free(struct xc_filter *f)
 uint64_t xc_hostlist_hash(const char *hostlist)
 {
 	char *normal = xc_hostlist_normal(hostlist);
-	uint64_t h = 0xcbf29ce484222325ULL; /* 64-bit FNV-1a */
+	uint64_t h = xc_text_hash(normal);
 
-	for (const char *p = normal ? normal : ""; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
 	free(normal);
 	return h;
+}
+
+bool xc_exc_changed(const char *exc, uint64_t wrote)
+{
+	/* The text the plugin wrote, kept as it is: no need to read it. */
+	return wrote && xc_text_hash(exc) != wrote &&
+	       xc_hostlist_hash(exc) != wrote;
 }
 
 bool xc_hints_add(struct xc_hints *hints, struct xc_job_hint *h)
@@ -249,10 +254,14 @@ bool xc_hints_newer(const struct xc_hints *hints, const uint32_t ids[3],
 {
 	if (hints->lost_seq > since)
 		return true;
-	/* Newest last: look back only as far as `since`. */
+	/* Newest last: look back only as far as `since`.  An untrusted
+	 * update (22.05: not the owner's, root's or SlurmUser's; Slurm
+	 * refuses most) does not count: another user's loop of refused
+	 * updates would keep the job from ever being re-filtered. */
 	for (size_t i = hints->n; i-- > 0 && hints->v[i].seq > since;)
 		for (int k = 0; k < 3; k++)
-			if (ids[k] && hints->v[i].id == ids[k])
+			if (ids[k] && hints->v[i].id == ids[k] &&
+			    hints->v[i].trusted)
 				return true;
 	return false;
 }
@@ -372,6 +381,7 @@ static int plan_one(const slurm_job_info_t *job, struct xc_job_state *st,
 		   f->exc ? f->exc : "") != 0 &&
 	    !(u->exc_nodes = strdup(f->exc ? f->exc : "")))
 		goto out;
+	st->wrote = xc_hostlist_hash(f->exc); /* the job has it, or gets it */
 	free(st->status);
 	st->status = status;
 	status = NULL;
@@ -539,46 +549,56 @@ static bool hint_names(const struct xc_job_hint *h, const slurm_job_info_t *job)
 }
 
 /*
- * Takes the trusted hints up to `upto` that name `job` into its state, in
- * order, each only where the loaded job shows it applied: an ExcNodeList
- * the job still has gives the user's own exclusions; a hold still on
- * means the hold is someone else's now, not the plugin's.  *emptied is
- * set when an applied update emptied the request.  -1 when out of
- * memory.
+ * Reads what others changed in `job` since the plugin last wrote it into
+ * its state `st`, with the hints up to `upto` (in order) for what the job's
+ * data cannot tell:
+ *   - its ExcNodeList differs from the one the plugin wrote (st->wrote):
+ *     someone Slurm let update the job set it.  The user's own part is
+ *     what a hint naming the job with that very list says (the plugin
+ *     added its nodes to it), else the whole list (a hint lost, a restart
+ *     in between, an update the plugin did not see);
+ *   - its list is the one the plugin wrote, or unknown (an earlier
+ *     version's state): a trusted hint whose list the job has tells the
+ *     user's part (their new list and the plugin's nodes may give the
+ *     very list the job had);
+ *   - a trusted hint of a hold still on: the hold is someone else's now,
+ *     not the plugin's (a hold does not tell whose it is).
+ * -1 when out of memory.
  */
-static int take_hints(const slurm_job_info_t *job, struct xc_job_state *st,
-		      const struct xc_hints *hints, uint64_t upto,
-		      bool *emptied)
+static int take_changes(const slurm_job_info_t *job, struct xc_job_state *st,
+			const struct xc_hints *hints, uint64_t upto)
 {
+	bool changed = xc_exc_changed(job->exc_nodes, st->wrote),
+	     hashed = false;
+	const char *user = NULL;
 	uint64_t have = 0;
-	bool hashed = false;
 
 	for (size_t i = 0; hints && i < hints->n && hints->v[i].seq <= upto;
 	     i++) {
 		const struct xc_job_hint *h = &hints->v[i];
 
-		if (!h->trusted || !hint_names(h, job))
+		if (!hint_names(h, job))
 			continue;
-		if (h->exc) {
-			char *user;
-
-			if (!hashed) {
-				have = xc_hostlist_hash(job->exc_nodes);
-				hashed = true;
-			}
-			if (have != h->exc_hash)
-				continue; /* refused, or changed again since */
-			user = xc_hostlist_normal(h->user_exc ? h->user_exc
-							      : job->exc_nodes);
-			if (!user)
-				return -1;
-			free(st->exclude);
-			st->exclude = user;
-		}
-		if (h->hold && job->priority == 0)
+		if (h->hold && h->trusted && job->priority == 0)
 			st->held = false;
-		if (h->extra)
-			*emptied = !XC_JOB_EXTRA(job) || !*XC_JOB_EXTRA(job);
+		if (!h->exc || !(changed || h->trusted))
+			continue;
+		if (!hashed) {
+			have = xc_hostlist_hash(job->exc_nodes);
+			hashed = true;
+		}
+		if (have == h->exc_hash) /* this update set the list */
+			user = h->user_exc ? h->user_exc : job->exc_nodes;
+	}
+	if (changed && !user)
+		user = job->exc_nodes;
+	if (user) {
+		char *normal = xc_hostlist_normal(user);
+
+		if (!normal)
+			return -1;
+		free(st->exclude);
+		st->exclude = normal;
 	}
 	return 0;
 }
@@ -668,8 +688,13 @@ int xc_refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		if (!read_item(job, prev, it))
 			continue;
 		nitems++;
-		if (take_hints(job, &it->st, hints, upto, &it->dropped) < 0)
+		if (take_changes(job, &it->st, hints, upto) < 0)
 			goto out;
+		/* From 23.02 a job with a request has it in its own `extra`
+		 * (job_submit() copies a SPANK one there): emptied by an
+		 * update, the job is no longer filtered. */
+		it->dropped = XC_SLURM_HAS_EXTRA_OPTION &&
+			      (!XC_JOB_EXTRA(job) || !*XC_JOB_EXTRA(job));
 		/* An invalid stored request (an admin edited it) excludes
 		 * nothing more: canonical stays NULL. */
 		if (!it->dropped &&

@@ -146,7 +146,6 @@ struct xc_job_hint {
 	char *user_exc;	   /* the user's own part of it (malloc'd), or NULL
 			      when that is the whole list */
 	bool hold;	   /* the update held the job (priority 0) */
-	bool extra;	   /* the update set the request (23.02+: `extra`) */
 };
 
 /* The hints of job_modify() that the thread has not taken yet, in order of
@@ -168,7 +167,7 @@ struct xc_hints {
  * it was dropped (bounds or memory; lost_seq set). */
 bool xc_hints_add(struct xc_hints *hints, struct xc_job_hint *h);
 
-/* Whether an update by someone else of a job with `ids` (job_id,
+/* Whether a trusted update by someone else of a job with `ids` (job_id,
  * array_job_id, het_job_id; 0 for none) came after `since` (a seq), or a
  * hint was dropped after it: the thread's update planned at `since` must
  * not be applied. */
@@ -183,10 +182,16 @@ void xc_hints_take(struct xc_hints *hints, uint64_t upto,
 
 void xc_hints_free(struct xc_hints *hints);
 
-/* A 64-bit hash of a hostlist's nodes (its xc_hostlist_normal text; of
- * "" for NULL, empty or not a hostlist), so two lists of the same nodes
- * written differently hash the same. */
+/* A 64-bit hash of a hostlist's nodes (xc_text_hash of its
+ * xc_hostlist_normal text; of "" for NULL, empty or not a hostlist), so
+ * two lists of the same nodes written differently hash the same. */
 uint64_t xc_hostlist_hash(const char *hostlist);
+
+/* Whether a job's ExcNodeList `exc` is other nodes than the list whose
+ * xc_hostlist_hash() the plugin last wrote (`wrote`; 0: unknown, false):
+ * someone updated it since.  The text alone is hashed first (Slurm keeps
+ * the text an update gives); the list is read only when that differs. */
+bool xc_exc_changed(const char *exc, uint64_t wrote);
 
 /*
  * Plans the updates for every pending job of `jobs` that has a request:

@@ -50,7 +50,7 @@ wait_for 15 eval '[ "$(reason "$id")" = BadConstraints ]' ||
 expect "squeue: PENDING" "$(squeue -h -j "$id" -o %T)" PENDING
 expect "squeue reason: BadConstraints" "$(reason "$id")" BadConstraints
 expect_has "scontrol show job says why" "$(scontrol show job "$id")" \
-	"AdminComment=slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does; slurm-extra why --job ID tells why); held=0; exclude=; request=gpu=true&mem>4096"
+	"AdminComment=slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does; slurm-extra why --job ID tells why); held=0; wrote=5634a64ed17dfd03; exclude=; request=gpu=true&mem>4096"
 expect "ExcNodeList: every node" "$(field "$id" ExcNodeList)" "n[1-4]"
 out=$(slurm-extra why --job "$id")
 expect "slurm-extra why --job: the waiting job's request, on the nodes it may use" \

@@ -16,37 +16,54 @@ LEAK_CHECKED(job_state);
 struct state_row {
 	const char *admin, *status;
 	bool held;
+	unsigned long long wrote;
 	const char *exclude, *request;
 	const char *text;
 };
 
 static const struct state_row state_rows[] = {
-	{ NULL, "2 of 4 nodes satisfy the request", false, "",
-	  "gpu=true&mem>=512",
-	  "slurm-extra: 2 of 4 nodes satisfy the request; held=0; exclude=; request=gpu=true&mem>=512" },
+	{ NULL, "2 of 4 nodes satisfy the request", false,
+	  0x1234abcd5678ef90ULL, "", "gpu=true&mem>=512",
+	  "slurm-extra: 2 of 4 nodes satisfy the request; held=0; wrote=1234abcd5678ef90; exclude=; request=gpu=true&mem>=512" },
 	{ "reboot n3 first",
 	  "waiting for a node whose Extra satisfies the request (none of 4 does)",
-	  true, "n[1-2]", "mem>4096",
-	  "reboot n3 first slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does); held=1; exclude=n[1-2]; request=mem>4096" },
+	  true, 0x1234abcd5678ef90ULL, "n[1-2]", "mem>4096",
+	  "reboot n3 first slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does); held=1; wrote=1234abcd5678ef90; exclude=n[1-2]; request=mem>4096" },
 	/* the request runs to the end: separators inside it are its own */
-	{ NULL, "s", false, "n1", "a=; request=x|b=; held=1",
-	  "slurm-extra: s; held=0; exclude=n1; request=a=; request=x|b=; held=1" },
+	{ NULL, "s", false, 0x1234abcd5678ef90ULL, "n1",
+	  "a=; request=x|b=; held=1",
+	  "slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=n1; request=a=; request=x|b=; held=1" },
 	/* control bytes and '%' as %XX: a newline would forge a line of
 	 * `scontrol show job` (a user's request "x\n   ExcNodeList=n1") */
-	{ NULL, "s", false, "", "k=v w\tx\"y'z%s",
-	  "slurm-extra: s; held=0; exclude=; request=k=v w%09x\"y'z%25s" },
-	{ NULL, "s", false, "", "a=1\n   ExcNodeList=n1\r\x7f%%41",
-	  "slurm-extra: s; held=0; exclude=; request=a=1%0A   ExcNodeList=n1%0D%7F%25%2541" },
+	{ NULL, "s", false, 0x1234abcd5678ef90ULL, "", "k=v w\tx\"y'z%s",
+	  "slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=; request=k=v w%09x\"y'z%25s" },
+	{ NULL, "s", false, 0x1234abcd5678ef90ULL, "",
+	  "a=1\n   ExcNodeList=n1\r\x7f%%41",
+	  "slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=; request=a=1%0A   ExcNodeList=n1%0D%7F%25%2541" },
 };
 
-/* A state written before requests were encoded reads back as it was where
- * no %XX stands in it. */
+/* A state of an earlier version (no wrote=, its request not encoded)
+ * reads back as it was, %XX and all. */
+Test(job_state, an_earlier_versions_request_is_read_as_it_is)
+{
+	struct xc_job_state st;
+
+	cr_assert(xc_job_state_parse(
+		"slurm-extra: s; held=0; exclude=n1; request=k=%41", &st));
+	cr_assert_str_eq(st.request, "k=%41");
+	cr_assert_str_eq(st.exclude, "n1");
+	cr_assert_eq(st.wrote, 0);
+	xc_job_state_free(&st);
+}
+
+/* A state written since requests are encoded reads back what was
+ * encoded; a '%' not followed by two hex digits is kept. */
 Test(job_state, a_percent_not_followed_by_hex_is_kept)
 {
 	struct xc_job_state st;
 
 	cr_assert(xc_job_state_parse(
-		"slurm-extra: s; held=0; exclude=; request=a=%z|b=%4|c=%00",
+		"slurm-extra: s; held=0; wrote=0000000000000001; exclude=; request=a=%z|b=%4|c=%00",
 		&st));
 	cr_assert_str_eq(st.request, "a=%z|b=%4|c=%00");
 	xc_job_state_free(&st);
@@ -57,6 +74,7 @@ ROW_TEST(job_state, round_trip, struct state_row, state_rows)
 	struct xc_job_state st = { .admin = (char *)row->admin,
 				   .status = (char *)row->status,
 				   .held = row->held,
+				   .wrote = row->wrote,
 				   .exclude = (char *)row->exclude,
 				   .request = (char *)row->request },
 			    back;
@@ -70,6 +88,7 @@ ROW_TEST(job_state, round_trip, struct state_row, state_rows)
 		cr_assert_null(back.admin);
 	cr_assert_str_eq(back.status, row->status);
 	cr_assert_eq(back.held, row->held);
+	cr_assert_eq(back.wrote, row->wrote);
 	cr_assert_str_eq(back.exclude, row->exclude);
 	cr_assert_str_eq(back.request, row->request);
 	xc_job_state_free(&back);

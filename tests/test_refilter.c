@@ -85,8 +85,10 @@ static char *dup_or_null(const char *s)
 static void job_set(slurm_job_info_t *j, uint32_t job_id, const char *exc,
 		    const char *status, bool held, const char *exclude)
 {
+	/* as the plugin wrote it: wrote= the hash of the job's list */
 	struct xc_job_state st = { .status = (char *)status,
 				   .held = held,
+				   .wrote = xc_hostlist_hash(exc),
 				   .exclude = (char *)exclude,
 				   .request = REQUEST };
 
@@ -94,6 +96,20 @@ static void job_set(slurm_job_info_t *j, uint32_t job_id, const char *exc,
 	j->exc_nodes = dup_or_null(exc);
 	j->admin_comment = xc_job_state_format(&st);
 	cr_assert_not_null(j->admin_comment);
+}
+
+/* The plugin had written `exc` as the job's ExcNodeList (wrote=): a job
+ * whose list differs was updated by someone since. */
+static void plugin_wrote(slurm_job_info_t *j, const char *exc)
+{
+	struct xc_job_state st;
+
+	cr_assert(xc_job_state_parse(j->admin_comment, &st));
+	st.wrote = xc_hostlist_hash(exc);
+	free(j->admin_comment);
+	j->admin_comment = xc_job_state_format(&st);
+	cr_assert_not_null(j->admin_comment);
+	xc_job_state_free(&st);
 }
 
 static void jobs_free(job_info_msg_t *m)
@@ -260,6 +276,7 @@ Test(refilter, an_applied_trusted_exclusion_becomes_the_users)
 	struct plan p;
 
 	job_set(&jobs->job_array[0], 5, "n[1,3-4]", TWO_OF_FOUR, false, "");
+	plugin_wrote(&jobs->job_array[0], "n[3-4]");
 	add_hint(&hints, exc_hint(5, true, "n[1,3-4]", "n1"));
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
 	cr_assert_eq(p.n, 1);
@@ -297,9 +314,10 @@ Test(refilter, a_refused_exclusion_is_not_taken)
 	xc_nodes_destroy(t);
 }
 
-/* Someone who may not update the job: their exclusion is not the user's,
- * and the plugin's own list is written back. */
-Test(refilter, an_untrusted_exclusion_is_not_taken)
+/* On 22.05 an update by someone not the owner (an operator, a
+ * coordinator: Slurm let them) is untrusted, but the job's list shows it
+ * applied: what they set is kept, never written back. */
+Test(refilter, an_applied_exclusion_of_an_operator_is_kept)
 {
 	xc_nodes_t *t = gpu_table();
 	job_info_msg_t *jobs = jobs_new(1);
@@ -309,14 +327,16 @@ Test(refilter, an_untrusted_exclusion_is_not_taken)
 	struct plan p;
 
 	job_set(&jobs->job_array[0], 5, "n[1,3-4]", TWO_OF_FOUR, false, "");
+	plugin_wrote(&jobs->job_array[0], "n[3-4]");
 	add_hint(&hints, exc_hint(5, false, "n[1,3-4]", "n1"));
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
 	cr_assert_eq(p.n, 1);
 	u = update_of(&p, 5);
-	cr_assert_str_eq(u->exc_nodes, "n[3-4]");
+	cr_assert_null(u->exc_nodes, "ExcNodeList written back: '%s'",
+		       u->exc_nodes);
 	planned_state(u, &st);
-	cr_assert_str_eq(st.exclude, "");
-	cr_assert_str_eq(st.status, TWO_OF_FOUR);
+	cr_assert_str_eq(st.exclude, "n1");
+	cr_assert_str_eq(st.status, ONE_OF_FOUR);
 	xc_job_state_free(&st);
 	plan_free(&p);
 	xc_hints_free(&hints);
@@ -336,17 +356,20 @@ Test(refilter, hints_beyond_upto_are_not_taken)
 	struct plan p;
 
 	job_set(&jobs->job_array[0], 5, "n[1,3-4]", TWO_OF_FOUR, false, "");
+	plugin_wrote(&jobs->job_array[0], "n[3-4]");
 	add_hint(&hints, exc_hint(99, true, "n2", NULL)); /* another job */
 	before = hints.seq;
 	add_hint(&hints, exc_hint(5, true, "n[1,3-4]", "n1"));
 	cr_assert_gt(hints.seq, before);
 
+	/* without its hint: the job's list changed since the plugin wrote
+	 * it, so all of it is the user's (never written back) */
 	plan(t, jobs, &hints, before, NULL, &p);
 	cr_assert_eq(p.n, 1);
 	u = update_of(&p, 5);
-	cr_assert_str_eq(u->exc_nodes, "n[3-4]");
+	cr_assert_null(u->exc_nodes);
 	planned_state(u, &st);
-	cr_assert_str_eq(st.exclude, "");
+	cr_assert_str_eq(st.exclude, "n[1,3-4]");
 	xc_job_state_free(&st);
 	plan_free(&p);
 
@@ -494,7 +517,9 @@ Test(refilter, updates_name_exactly_their_job_record)
 Test(refilter, hints_newer_names_the_job_by_any_of_its_ids)
 {
 	struct xc_hints hints = { 0 }, taken;
-	struct xc_job_hint h = { .task = NO_VAL, .offset = NO_VAL };
+	struct xc_job_hint h = { .task = NO_VAL,
+				 .offset = NO_VAL,
+				 .trusted = true };
 	const uint32_t task_ids[3] = { 130, 123, 0 }; /* task 123_4 */
 	uint64_t since = hints.seq, first;
 
@@ -687,6 +712,7 @@ Test(refilter, a_replaced_state_is_taken_back_from_prev)
 	const struct xc_job_update *u;
 	struct xc_job_state st;
 	struct plan p0, p;
+	char want[512];
 
 	job_set(&before->job_array[0], 42, "n[1,3-4]", ONE_OF_FOUR, false,
 		"n1");
@@ -704,9 +730,11 @@ Test(refilter, a_replaced_state_is_taken_back_from_prev)
 	plan(t, after, NULL, 0, &p0.known, &p);
 	cr_assert_eq(p.n, 1);
 	u = update_of(&p, 42);
-	cr_assert_str_eq(u->admin_comment,
-			 "reboot first " XC_STATE_MARK ONE_OF_FOUR
-			 "; held=0; exclude=n1; request=" REQUEST);
+	snprintf(want, sizeof(want),
+		 "reboot first " XC_STATE_MARK ONE_OF_FOUR
+		 "; held=0; wrote=%016llx; exclude=n1; request=" REQUEST,
+		 (unsigned long long)xc_hostlist_hash("n[1,3-4]"));
+	cr_assert_str_eq(u->admin_comment, want);
 	cr_assert_null(u->exc_nodes);
 	cr_assert_eq(u->priority, NO_VAL);
 	planned_state(u, &st);
@@ -869,5 +897,72 @@ Test(refilter, taking_from_no_hints_takes_none)
 	cr_assert_eq(hints.n, 0);
 	cr_assert_eq(hints.lost_seq, 0);
 	xc_hints_free(&taken);
+	xc_hints_free(&hints);
+}
+
+/* A list changed with no hint at all (the hint lost, a restart between
+ * the update and the round, an update made while Slurm filtered): someone
+ * Slurm let set it, so all of it is the user's own; the plugin never
+ * writes the old list back. */
+Test(refilter, a_changed_list_without_a_hint_is_the_users)
+{
+	xc_nodes_t *t = gpu_table();
+	job_info_msg_t *jobs = jobs_new(1);
+	const struct xc_job_update *u;
+	struct xc_job_state st;
+	struct plan p;
+
+	job_set(&jobs->job_array[0], 5, "n[2,4]", TWO_OF_FOUR, false, "");
+	plugin_wrote(&jobs->job_array[0], "n[3-4]");
+	plan(t, jobs, NULL, 0, NULL, &p);
+	cr_assert_eq(p.n, 1);
+	u = update_of(&p, 5);
+	/* the user's n[2,4] and the plugin's n[3-4] */
+	cr_assert_str_eq(u->exc_nodes, "n[2-4]");
+	planned_state(u, &st);
+	cr_assert_str_eq(st.exclude, "n[2,4]");
+	cr_assert_eq(st.wrote, xc_hostlist_hash("n[2-4]"));
+	xc_job_state_free(&st);
+	plan_free(&p);
+	jobs_free(jobs);
+	xc_nodes_destroy(t);
+}
+
+/* An untrusted hint (22.05: another user's update, refused by Slurm after
+ * job_modify()) on a job whose list is the one the plugin wrote: nothing
+ * taken, nothing written. */
+Test(refilter, a_strangers_refused_exclusion_changes_nothing)
+{
+	xc_nodes_t *t = gpu_table();
+	job_info_msg_t *jobs = jobs_new(1);
+	struct xc_hints hints = { 0 };
+	struct plan p;
+
+	job_set(&jobs->job_array[0], 5, "n[3-4]", TWO_OF_FOUR, false, "");
+	add_hint(&hints, exc_hint(5, false, "n[3-4]", "n3"));
+	plan(t, jobs, &hints, hints.seq, NULL, &p);
+	cr_assert_eq(p.n, 0, "%zu updates", p.n);
+	cr_assert_str_eq(p.known.jobs[0].st.exclude, "");
+	plan_free(&p);
+	xc_hints_free(&hints);
+	jobs_free(jobs);
+	xc_nodes_destroy(t);
+}
+
+/* 22.05: another user's updates (refused by Slurm after job_modify())
+ * never make the thread's update stale: a loop of them would keep the job
+ * from ever being re-filtered. */
+Test(refilter, an_untrusted_update_makes_nothing_stale)
+{
+	struct xc_hints hints = { 0 };
+	struct xc_job_hint h = { .id = 7, .task = NO_VAL, .offset = NO_VAL };
+	const uint32_t ids[3] = { 7, 0, 0 };
+
+	for (int i = 0; i < 100; i++)
+		add_hint(&hints, h);
+	cr_assert_not(xc_hints_newer(&hints, ids, 0));
+	h.trusted = true;
+	add_hint(&hints, h);
+	cr_assert(xc_hints_newer(&hints, ids, 0));
 	xc_hints_free(&hints);
 }
