@@ -33,6 +33,10 @@ OWNER=xcuser1
 OTHER=xcuser2
 export XC_USERS="$OWNER $OTHER"
 export XC_PARTITIONS=2
+# Rounds every 5 s: an action sent right after its submission reaches the
+# job before the thread has seen it (RefreshInterval 1 s left that to
+# chance); `rounds` waits for rounds, however long they take.
+export XC_REFRESH=${XC_REFRESH:-5}
 bash "$CLUSTER" start >/dev/null || exit 1
 [ "${XC_KEEP:-0}" = 1 ] || trap 'bash "$CLUSTER" stop >/dev/null 2>&1' EXIT
 tick=0
@@ -57,8 +61,9 @@ as() {
 }
 # A pending job of the owner's: begins in an hour.
 pending() { as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 "$@" --wrap true 2>&1; }
-# rounds N: N rounds of the plugin's thread have run (each one after a node
-# changed, which makes it re-filter every pending job).
+# rounds N: N rounds of the plugin's thread have started (each one after a
+# node changed, which makes it re-filter every pending job): the log line
+# waited for comes as a round starts, so the N-1 before it have finished.
 rounds() {
 	local i from
 	for i in $(seq "$1"); do
@@ -92,21 +97,24 @@ do_action() {
 	hold) out=$(as "$1" scontrol hold "$3" 2>&1) ;;
 	release) as root scontrol hold "$3" >/dev/null 2>&1
 		out=$(as "$1" scontrol release "$3" 2>&1) ;;
+	comment) out=$(as "$1" scontrol update job="$3" AdminComment=note 2>&1) ;;
 	esac
 	rc=$?
 	printf '%s: %s' "$rc" "$(said "$out" "$3")"
 }
 
+# The AdminComment an admin gave: the text before the plugin's state.
+admin_text() { admin_comment "$1" | sed -e 's/ *slurm-extra: .*//'; }
 # What is compared: the fields Slurm keeps, with ExcNodeList apart.
 fields() {
 	local j=$1
-	printf 'TimeLimit=%s NumNodes=%s Partition=%s Priority0=%s Reason=%s State=%s' \
+	printf 'TimeLimit=%s NumNodes=%s Partition=%s Priority0=%s Reason=%s State=%s AdminComment=%s' \
 		"$(field "$j" TimeLimit)" "$(field "$j" NumNodes)" "$(field "$j" Partition)" \
 		"$([ "$(field "$j" Priority)" = 0 ] && echo yes || echo no)" \
-		"$(squeue -h -j "$j" -o %r)" "$(field "$j" JobState)"
+		"$(squeue -h -j "$j" -o %r)" "$(field "$j" JobState)" "$(admin_text "$j")"
 }
 
-ACTIONS=(exc exc-clear time nodes part hold release)
+ACTIONS=(exc exc-clear time nodes part hold release comment)
 declare -A A B
 check_pairs() {
 	local when=$1 key a b want
@@ -146,16 +154,16 @@ for actor in "$OWNER" "$OTHER" root; do
 		B["$actor $act late"]=$(pending --partition=debug)
 	done
 done
-rounds 1
+rounds 2
 act late
 rounds 2
 check_pairs "2 rounds later"
 scontrol reconfigure
 wait_for 60 eval 'scontrol ping | grep -q UP' || not_ok "slurmctld answers after reconfigure"
-rounds 1
+rounds 2
 check_pairs "after reconfigure"
 bash "$CLUSTER" ctld-restart >/dev/null
-rounds 1
+rounds 2
 check_pairs "after a slurmctld restart"
 for key in "${!A[@]}"; do scancel "${A[$key]}" "${B[$key]}"; done
 unset A B
@@ -198,7 +206,7 @@ chmod 644 /tmp/xc-het.sh
 if [ "$second" = gpu=false ]; then exc1="n[1-2]" after1="n[1-2]"; else exc1="n[3-4]" after1="n[1,3-4]"; fi
 h=$(as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 /tmp/xc-het.sh 2>&1)
 h=${h%%+*}
-rounds 1
+rounds 2
 expect "component 0 (gpu=true): ExcNodeList" "$(field "$h+0" ExcNodeList)" "n[3-4]"
 expect "component 1 ($second): ExcNodeList" "$(field "$h+1" ExcNodeList)" "$exc1"
 out=$(do_action "$OWNER" exc "$h")
