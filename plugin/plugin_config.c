@@ -81,6 +81,7 @@ int xc_plugin_config_read(struct xc_plugin_config *cfg, const char *path,
 		/* Missing: the defaults.  There but unreadable: said, with
 		 * the defaults too (slurmctld must not fail for it). */
 		if (errno != ENOENT) {
+			cfg->found = true; /* there, not read: not "no" */
 			snprintf(msg, sizeof(msg),
 				 "cannot read %s (%s): using the defaults",
 				 path, strerror(errno));

@@ -44,6 +44,7 @@ Test(config, an_unreadable_file_is_said)
 	cr_assert_eq(xc_plugin_config_read(&cfg, "/", complain), 1);
 	cr_assert_eq(complaints, 1);
 	cr_assert(strstr(last, "cannot read / ("), "%s", last);
+	cr_assert(cfg.found, "there, though not read");
 	cr_assert_float_eq(cfg.refresh_interval, 1.0, 1e-9);
 }
 
