@@ -15,6 +15,9 @@
 # sent right after submission (before the thread has seen the job) and
 # later.  Then submissions (-N above the matches, a missing feature or
 # partition), an array with scattered task ids and a heterogeneous job.
+# XC_USERS_MODE=slurm (23.11+): the same with Slurm's own filter
+# (extra_constraints), where the plugin only checks requests: the job with
+# a request then has the reference's ExcNodeList and its request in Extra.
 # Closes with "users: N passed, M failed".
 # Needs root, `make install` and `make check` (tests/slurm-helper).
 set -uo pipefail
@@ -27,6 +30,16 @@ export SLURM_CONF="$XC_STATE/slurm.conf"
 . "$SRC/tests/cluster-lib.sh"
 
 [ "$(id -u)" = 0 ] || { echo "e2e-users.sh: run as root" >&2; exit 2; }
+SLURM_FILTERS=0
+if [ "${XC_USERS_MODE:-plugin}" = slurm ]; then
+	if ! slurm_at_least 23 11; then
+		echo "skipped: e2e-users with Slurm's own filter: $(scontrol --version) has no extra_constraints"
+		summary users
+		exit
+	fi
+	export XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints
+	SLURM_FILTERS=1
+fi
 [ -x "$HELPER" ] || { echo "e2e-users.sh: run make check first (tests/slurm-helper)" >&2; exit 2; }
 
 OWNER=xcuser1
@@ -66,6 +79,7 @@ pending() { as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 "$@" --w
 # waited for comes as a round starts, so the N-1 before it have finished.
 rounds() {
 	local i from
+	[ "$SLURM_FILTERS" = 1 ] && return 0 # the thread stands idle
 	for i in $(seq "$1"); do
 		tick=$((tick + 1))
 		from=$(log_lines)
@@ -121,6 +135,11 @@ check_pairs() {
 	for key in "${!A[@]}"; do
 		a=${A[$key]} b=${B[$key]}
 		expect "$key, $when: fields as without --extra" "$(fields "$a")" "$(fields "$b")"
+		if [ "$SLURM_FILTERS" = 1 ]; then
+			expect "$key, $when: ExcNodeList as without --extra" "$(field "$a" ExcNodeList)" "$(field "$b" ExcNodeList)"
+			expect "$key, $when: the request in Extra" "$(field "$a" Extra)" gpu=true
+			continue
+		fi
 		want=$(union "$(field "$b" ExcNodeList)" "n[3-4]")
 		expect "$key, $when: ExcNodeList is the user's plus n[3-4]" "$(field "$a" ExcNodeList)" "$want"
 		want=$(field "$b" ExcNodeList)
@@ -170,7 +189,11 @@ unset A B
 declare -A A B
 
 echo "# submissions: the answer Slurm alone gives"
+# (With Slurm's own filter the reference is Slurm itself, which accepts a
+# job with extra constraints it cannot run now: nothing to compare.)
+[ "$SLURM_FILTERS" = 1 ] && echo "skipped: submissions against Slurm alone (Slurm's own filter is the reference)"
 for opts in "-N 3" "-N 5" "--constraint=nosuchfeature" "--partition=nosuch" "--partition=debug,other -N 3"; do
+	[ "$SLURM_FILTERS" = 1 ] && break
 	# shellcheck disable=SC2086
 	a=$(pending $opts --extra gpu=true)
 	ra=$?
@@ -186,14 +209,20 @@ echo "# a job array with scattered task ids (its name is over 64 bytes)"
 tasks=$(seq -s, 1 7 300)
 a=$(pending --array="$tasks" --extra gpu=true)
 rounds 2
+# plugin: its exclusions; Slurm's own filter: none, the request in Extra
+if [ "$SLURM_FILTERS" = 1 ]; then mine="(null)" mine1="n1"; else mine="n[3-4]" mine1="n[1,3-4]"; fi
 expect "the array is one pending record" "$(squeue -h -j "$a" -o %i | wc -l)" 1
-expect "the array's ExcNodeList" "$(field "$a" ExcNodeList)" "n[3-4]"
+expect "the array's ExcNodeList" "$(field "$a" ExcNodeList)" "$mine"
 out=$(do_action "$OWNER" exc "$a")
 rounds 2
 expect "the owner's update of the whole array: accepted" "$out" "0: "
 expect "the array is still one pending record" "$(squeue -h -j "$a" -o %i | wc -l)" 1
-expect "the array's ExcNodeList: the owner's n1 and n[3-4]" "$(field "$a" ExcNodeList)" "n[1,3-4]"
-expect "the array's user exclusions: n1" "$(user_exclude "$a")" "n1"
+expect "the array's ExcNodeList: the owner's n1 (and the plugin's)" "$(field "$a" ExcNodeList)" "$mine1"
+if [ "$SLURM_FILTERS" = 1 ]; then
+	expect "the array's request in Extra" "$(field "$a" Extra)" gpu=true
+else
+	expect "the array's user exclusions: n1" "$(user_exclude "$a")" "n1"
+fi
 scancel "$a"
 
 echo "# a heterogeneous job: each component keeps its own request"
@@ -203,22 +232,27 @@ second=gpu=false
 slurm_at_least 23 2 || second=gpu=true
 printf '#!/bin/bash\n#SBATCH --extra=gpu=true\n#SBATCH hetjob\n#SBATCH --extra=%s\ntrue\n' "$second" >/tmp/xc-het.sh
 chmod 644 /tmp/xc-het.sh
-if [ "$second" = gpu=false ]; then exc1="n[1-2]" after1="n[1-2]"; else exc1="n[3-4]" after1="n[1,3-4]"; fi
+if [ "$SLURM_FILTERS" = 1 ]; then exc0="(null)" after0="n1" exc1="(null)" after1="n1"
+elif [ "$second" = gpu=false ]; then exc0="n[3-4]" after0="n[1,3-4]" exc1="n[1-2]" after1="n[1-2]"
+else exc0="n[3-4]" after0="n[1,3-4]" exc1="n[3-4]" after1="n[1,3-4]"; fi
 h=$(as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 /tmp/xc-het.sh 2>&1)
 h=${h%%+*}
 rounds 2
-expect "component 0 (gpu=true): ExcNodeList" "$(field "$h+0" ExcNodeList)" "n[3-4]"
+expect "component 0 (gpu=true): ExcNodeList" "$(field "$h+0" ExcNodeList)" "$exc0"
 expect "component 1 ($second): ExcNodeList" "$(field "$h+1" ExcNodeList)" "$exc1"
 out=$(do_action "$OWNER" exc "$h")
 expect "the owner's update of the leader: accepted" "$out" "0: "
 rounds 2
-expect "component 0 after: n1 and its own n[3-4]" "$(field "$h+0" ExcNodeList)" "n[1,3-4]"
+expect "component 0 after: n1 and its own exclusions" "$(field "$h+0" ExcNodeList)" "$after0"
 expect "component 1 after: n1 and its own exclusions" "$(field "$h+1" ExcNodeList)" "$after1"
-expect "component 0: the user's own n1" "$(user_exclude "$h+0")" "n1"
-expect "component 1: the user's own n1" "$(user_exclude "$h+1")" "n1"
-expect "component 1 keeps its request" "$(admin_comment "$h+1" | grep -oP 'request=\K.*')" "$second"
+if [ "$SLURM_FILTERS" = 1 ]; then
+	expect "component 1 keeps its request" "$(field "$h+1" Extra)" "$second"
+else
+	expect "component 0: the user's own n1" "$(user_exclude "$h+0")" "n1"
+	expect "component 1: the user's own n1" "$(user_exclude "$h+1")" "n1"
+	expect "component 1 keeps its request" "$(admin_comment "$h+1" | grep -oP 'request=\K.*')" "$second"
+fi
 scancel "$h"
 rm -f /tmp/xc-het.sh
 
-printf 'users: %d passed, %d failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+summary users

@@ -130,9 +130,10 @@ clean_logs() {
 	find "$1/tests" \( -name '*.log' -o -name '*.trs' \) -delete 2>/dev/null
 	rm -f "$1/test-suite.log"
 }
-# cluster NAME [ENV...]: tests/NAME.sh on the local cluster.
+# cluster NAME[:LOG] [ENV...]: tests/NAME.sh on the local cluster, its
+# output in $LOGS/LOG.log (LOG: NAME unless given).
 cluster() {
-	local name=$1 log=$LOGS/$1.log
+	local name=${1%%:*} log=$LOGS/${1#*:}.log
 	shift
 	step "on a local Slurm cluster: tests/$name.sh $*"
 	env "$@" bash "tests/$name.sh" >"$log" 2>&1 || status=1
@@ -207,6 +208,7 @@ fi
 for t in e2e-cluster e2e-wait e2e-users e2e-fault e2e-slurm-filter; do
 	cluster "$t"
 done
+cluster e2e-users:e2e-users-slurm XC_USERS_MODE=slurm
 cluster load XC_LOAD_JOBS="${XC_LOAD_JOBS:-400}"
 
 if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so" ]; then
