@@ -49,6 +49,8 @@ live_objects() {
 	flip=$((1 - flip))
 	if [ "$flip" = 1 ]; then n=${B[n1]}; else n=${A[n1]}; fi
 	scontrol update nodename=n1 extra="$n"
+	# a rewrite like the rewriter's, for bad_starts()
+	echo "$(date +%s%3N) n1 $([ "$flip" = 1 ] && echo B || echo A)" >>"$TMP/rewrites.all"
 	wait_for 30 plugin_has_current_data "$from" || return 1
 	tail -n +"$((from + 1))" "$LOG" | grep -oP 'library objects live: \K[0-9]+' | tail -1
 }

@@ -86,6 +86,9 @@ static void job_set(slurm_job_info_t *j, uint32_t job_id, const char *exclude,
 	j->exc_nodes = strdup(exc);
 	j->admin_comment = xc_job_state_format(&st);
 	cr_assert_not_null(j->admin_comment);
+#if XC_SLURM_HAS_EXTRA_OPTION
+	j->extra = strdup(REQUEST); /* from 23.02 the job's own request */
+#endif
 }
 
 /* The context init() and the thread's first round would leave. */
@@ -129,6 +132,9 @@ static void setup(void)
 	for (size_t i = 0; i < 4; i++) {
 		free(jobs[i].exc_nodes);
 		free(jobs[i].admin_comment);
+#if XC_SLURM_HAS_EXTRA_OPTION
+		free(jobs[i].extra);
+#endif
 	}
 	cr_assert_eq(n, 0, "the jobs are as the thread wants them");
 	cr_assert_eq(r->known.count, 4);

@@ -96,6 +96,9 @@ static void job_set(slurm_job_info_t *j, uint32_t job_id, const char *exc,
 	j->exc_nodes = dup_or_null(exc);
 	j->admin_comment = xc_job_state_format(&st);
 	cr_assert_not_null(j->admin_comment);
+#if XC_SLURM_HAS_EXTRA_OPTION
+	j->extra = strdup(REQUEST); /* from 23.02 the job's own request */
+#endif
 }
 
 /* The plugin had written `exc` as the job's ExcNodeList (wrote=): a job
@@ -120,6 +123,9 @@ static void jobs_free(job_info_msg_t *m)
 		free(j->exc_nodes);
 		free(j->req_nodes);
 		free(j->admin_comment);
+#if XC_SLURM_HAS_EXTRA_OPTION
+		free(j->extra);
+#endif
 		if (j->array_bitmap)
 			slurm_bit_free(&j->array_bitmap);
 	}
@@ -859,19 +865,14 @@ Test(refilter, an_emptied_request_gives_back_the_users_exclusions)
 {
 	xc_nodes_t *t = gpu_table();
 	job_info_msg_t *jobs = jobs_new(1);
-	struct xc_hints hints = { 0 };
-	struct xc_job_hint h = { .id = 50,
-				 .task = NO_VAL,
-				 .offset = NO_VAL,
-				 .trusted = true,
-				 .extra = true };
 	const struct xc_job_update *u;
 	struct plan p;
 
-	/* its `extra` empty (NULL) after the update */
+	/* its `extra` emptied by an update: the job's data say so */
 	job_set(&jobs->job_array[0], 50, "n[1,3-4]", ONE_OF_FOUR, false, "n1");
-	add_hint(&hints, h);
-	plan(t, jobs, &hints, hints.seq, NULL, &p);
+	free(jobs->job_array[0].extra);
+	jobs->job_array[0].extra = NULL;
+	plan(t, jobs, NULL, 0, NULL, &p);
 	cr_assert_eq(p.n, 1);
 	u = update_of(&p, 50);
 	cr_assert_str_eq(u->exc_nodes, "n1");
@@ -879,7 +880,6 @@ Test(refilter, an_emptied_request_gives_back_the_users_exclusions)
 	cr_assert_eq(u->priority, NO_VAL);
 	cr_assert_eq(p.known.count, 0, "no longer filtered");
 	plan_free(&p);
-	xc_hints_free(&hints);
 	jobs_free(jobs);
 	xc_nodes_destroy(t);
 }

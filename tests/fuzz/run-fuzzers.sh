@@ -54,6 +54,7 @@ for t in "${TARGETS[@]}"; do
 		"$t" "${execs:-?}" "$SECONDS_EACH" "$(find "$corpus" -type f | wc -l)" "$crashes"
 	if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then
 		status=1
+		echo "FAIL fuzz_$t (exit status $rc, $crashes crashes)"
 		grep -E 'ERROR|property failed|SUMMARY' "$log" | head -5
 		find "$WORK/crashes" -name "$t-*" -exec echo "  input: {}" \;
 	fi
