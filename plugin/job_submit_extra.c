@@ -495,18 +495,21 @@ static int load_jobs(struct refresher *r)
  * since: its first byte, on little-endian machines, tells either.)
  * Outside slurmctld (no such symbol) it is in control.
  */
+/* slurm_ping(), and slurmctld's flag once looked up: a test may set
+ * them. */
+static int (*ping_controller)(int dest) = slurm_ping;
+static const volatile unsigned char *primary;
+static bool primary_looked;
+
 static bool in_control(void)
 {
-	static const volatile unsigned char *primary;
-	static bool looked;
-
-	if (!looked) {
+	if (!primary_looked) {
 		primary = dlsym(RTLD_DEFAULT, "slurmctld_primary");
-		looked = true;
+		primary_looked = true;
 	}
 	if (!primary || *primary)
 		return true;
-	return slurm_ping(0) != SLURM_SUCCESS;
+	return ping_controller(0) != SLURM_SUCCESS;
 }
 
 /* What the plugin does, for the log. */

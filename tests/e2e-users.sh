@@ -255,4 +255,27 @@ fi
 scancel "$h"
 rm -f /tmp/xc-het.sh
 
+echo "# a request set and emptied by scontrol update job=N extra=... (23.02+)"
+if slurm_at_least 23 2; then
+	b=$(pending)
+	out=$(as "$OWNER" scontrol update job="$b" extra=gpu=true 2>&1)
+	expect "the owner sets a request on a job submitted without one" "$?: $out" "0: "
+	rounds 2
+	if [ "$SLURM_FILTERS" = 1 ]; then
+		expect "  Slurm's filter: no exclusions" "$(field "$b" ExcNodeList)" "(null)"
+	else
+		expect "  filtered: ExcNodeList n[3-4]" "$(field "$b" ExcNodeList)" "n[3-4]"
+		expect "  its state holds the request" "$(admin_comment "$b" | grep -oP 'request=\K.*')" gpu=true
+	fi
+	expect "  Extra" "$(field "$b" Extra)" gpu=true
+	out=$(as "$OWNER" scontrol update job="$b" extra= 2>&1)
+	expect "the owner empties it" "$?: $out" "0: "
+	rounds 2
+	expect "  no longer filtered: ExcNodeList back to the user's (none)" "$(field "$b" ExcNodeList)" "(null)"
+	expect "  no state left" "$(admin_comment "$b")" ""
+	scancel "$b"
+else
+	echo "skipped: scontrol update job=N extra=...: $(scontrol --version) has no job Extra"
+fi
+
 summary users
