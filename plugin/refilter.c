@@ -308,6 +308,7 @@ struct item {
 	struct xc_job_state st;
 	char *canonical; /* the request's canonical text; NULL if invalid */
 	bool dropped;	 /* its request was emptied: no longer filtered */
+	bool adopted;	 /* a request without a state of the plugin's */
 };
 
 static int by_canonical(const void *a, const void *b)
@@ -603,6 +604,44 @@ static int take_changes(const slurm_job_info_t *job, struct xc_job_state *st,
 	return 0;
 }
 
+/* *exclude (malloc'd hostlist) less the nodes of `table` that `matched`
+ * says do not satisfy the request; names the table does not know are
+ * kept.  -1 when out of memory. */
+static int keep_matching(const xc_nodes_t *table, const bool *matched,
+			 char **exclude)
+{
+	xc_hostlist_t in = slurm_hostlist_create(*exclude),
+		      out = slurm_hostlist_create("");
+	char *host, *s = NULL;
+	int rc = -1;
+
+	if (!in || !out)
+		goto done;
+	while ((host = slurm_hostlist_shift(in))) {
+		long i = xc_nodes_find(table, host);
+
+		if ((i < 0 || matched[i]) &&
+		    !slurm_hostlist_push_host(out, host)) {
+			free(host);
+			goto done;
+		}
+		free(host);
+	}
+	slurm_hostlist_uniq(out);
+	if (!(s = slurm_hostlist_count(out) ? xc_hostlist_string(out)
+					    : strdup("")))
+		goto done;
+	free(*exclude);
+	*exclude = s;
+	rc = 0;
+done:
+	if (in)
+		slurm_hostlist_destroy(in);
+	if (out)
+		slurm_hostlist_destroy(out);
+	return rc;
+}
+
 /* Reads the state of a pending job that has a request into `it`: its
  * AdminComment state; the state the previous round knew (`prev`) when an
  * admin's AdminComment replaced it (their text is kept); or (23.02+) a new
@@ -625,7 +664,12 @@ static bool read_item(const slurm_job_info_t *job,
 		} else if (!extra || !*extra) {
 			return false;
 		} else {
-			/* All its exclusions are the user's: the plugin made none. */
+			/* A request set by an update (or a state an admin's
+			 * AdminComment replaced before the thread saw the job):
+			 * its nodes that satisfy the request are the user's
+			 * (adopted: the plan drops the others, which may be the
+			 * plugin's from submission). */
+			it->adopted = true;
 			it->st.exclude = xc_hostlist_normal(job->exc_nodes);
 			if (!it->st.exclude)
 				it->st.exclude = strdup(
@@ -736,6 +780,9 @@ int xc_refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 			xc_filter_free(&base);
 			have_base = false;
 		}
+		if (it->adopted && *it->st.exclude &&
+		    keep_matching(table, matched, &it->st.exclude) < 0)
+			goto out;
 		/* Jobs with no exclusions or required nodes of their own share
 		 * their request's filter, computed once. */
 		if (!own && !have_base) {

@@ -100,8 +100,19 @@ user_exclude() { admin_comment "$1" | grep -oP '; exclude=\K[^;]*'; }
 said() { if [[ $2 =~ ^[0-9]+$ ]]; then sed -e "s/\b$2\b/J/g" <<<"$1"; else printf '%s' "$1"; fi; }
 
 # do_action ACTOR ACTION JOB: the action as the actor; prints "rc: output".
+# Slurm 24.11 sometimes answers an update "Resource temporarily
+# unavailable", with or without the plugin: tried again, as a user would.
 do_action() {
-	local out rc
+	local out rc try
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		one_action "$@"
+		[[ $out == *"Resource temporarily unavailable"* ]] || break
+		sleep 0.5
+	done
+	printf '%s: %s' "$rc" "$(said "$out" "$3")"
+}
+# one_action ACTOR ACTION JOB: sets out and rc of do_action.
+one_action() {
 	case "$2" in
 	exc) out=$(as "$1" scontrol update job="$3" ExcNodeList=n1 2>&1) ;;
 	exc-clear) out=$(as "$1" scontrol update job="$3" ExcNodeList= 2>&1) ;;
@@ -114,7 +125,6 @@ do_action() {
 	comment) out=$(as "$1" scontrol update job="$3" AdminComment=note 2>&1) ;;
 	esac
 	rc=$?
-	printf '%s: %s' "$rc" "$(said "$out" "$3")"
 }
 
 # The AdminComment an admin gave: the text before the plugin's state.

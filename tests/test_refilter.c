@@ -966,3 +966,35 @@ Test(refilter, an_untrusted_update_makes_nothing_stale)
 	cr_assert(xc_hints_newer(&hints, ids, 0));
 	xc_hints_free(&hints);
 }
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+/* A job with a request in `extra` and no state (set by an update, or a
+ * state an admin's AdminComment replaced before the thread saw the job):
+ * its nodes that satisfy the request are the user's own; the others may be
+ * the plugin's from submission, and are not frozen as the user's. */
+Test(refilter, an_adopted_request_keeps_only_matching_nodes_as_the_users)
+{
+	xc_nodes_t *t = gpu_table();
+	job_info_msg_t *jobs = jobs_new(1);
+	slurm_job_info_t *j = &jobs->job_array[0];
+	const struct xc_job_update *u;
+	struct xc_job_state st;
+	struct plan p;
+
+	j->job_id = 60;
+	j->exc_nodes = strdup("n[1,3-4]");
+	j->admin_comment = strdup("note");
+	j->extra = strdup(REQUEST);
+	plan(t, jobs, NULL, 0, NULL, &p);
+	cr_assert_eq(p.n, 1);
+	u = update_of(&p, 60);
+	cr_assert_null(u->exc_nodes, "'%s'", u->exc_nodes);
+	planned_state(u, &st);
+	cr_assert_str_eq(st.exclude, "n1");
+	cr_assert_str_eq(st.admin, "note");
+	xc_job_state_free(&st);
+	plan_free(&p);
+	jobs_free(jobs);
+	xc_nodes_destroy(t);
+}
+#endif
