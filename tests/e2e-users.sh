@@ -60,7 +60,7 @@ set_nodes() {
 	scontrol update nodename=n4 extra="{\"gpu\":false,\"tick\":$tick}"
 }
 set_nodes
-wait_refresh
+[ "$SLURM_FILTERS" = 1 ] || wait_refresh # (Slurm's filter: the thread idles)
 
 # as USER CMD...: CMD as USER (root: as is), from a directory they can read.
 as() {
