@@ -729,6 +729,9 @@ Test(refilter, a_replaced_state_is_taken_back_from_prev)
 	after->job_array[0].job_id = 42;
 	after->job_array[0].exc_nodes = strdup("n[1,3-4]");
 	after->job_array[0].admin_comment = strdup("reboot first");
+#if XC_SLURM_HAS_EXTRA_OPTION
+	after->job_array[0].extra = strdup(REQUEST); /* its own request */
+#endif
 	/* never had a state, nor was known */
 	after->job_array[1].job_id = 43;
 	after->job_array[1].admin_comment = strdup("reboot first");
