@@ -278,11 +278,14 @@ if slurm_at_least 23 2; then
 		expect "  its state holds the request" "$(admin_comment "$b" | grep -oP 'request=\K.*')" gpu=true
 	fi
 	expect "  Extra" "$(field "$b" Extra)" gpu=true
-	out=$(as "$OWNER" scontrol update job="$b" extra= 2>&1)
-	expect "the owner empties it" "$?: $out" "0: "
-	rounds 2
-	expect "  no longer filtered: ExcNodeList back to the user's (none)" "$(field "$b" ExcNodeList)" "(null)"
-	expect "  no state left" "$(admin_comment "$b")" ""
+	# (Slurm's own filter refuses an empty extra itself.)
+	if [ "$SLURM_FILTERS" = 0 ]; then
+		out=$(as "$OWNER" scontrol update job="$b" extra= 2>&1)
+		expect "the owner empties it" "$?: $out" "0: "
+		rounds 2
+		expect "  no longer filtered: ExcNodeList back to the user's (none)" "$(field "$b" ExcNodeList)" "(null)"
+		expect "  no state left" "$(admin_comment "$b")" ""
+	fi
 	scancel "$b"
 else
 	echo "skipped: scontrol update job=N extra=...: $(scontrol --version) has no job Extra"

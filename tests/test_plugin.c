@@ -239,6 +239,12 @@ Test(plugin, excluded_nodes_that_are_not_a_hostlist_are_refused)
 
 	/* Not "n[3-1]": libslurm 22.05's hostlist_create() leaks a few bytes
 	 * on a bad range, which the sanitizer build would report. */
+	xc_hostlist_t hl = slurm_hostlist_create("n[1-2]]");
+
+	if (hl) { /* Slurm 24.11 reads it as a hostlist */
+		slurm_hostlist_destroy(hl);
+		cr_skip_test("this Slurm's hostlist_create() takes 'n[1-2]]'");
+	}
 	set_str(&d->exc_nodes, "n[1-2]]");
 	cr_assert_eq(job_submit(d, OWNER, &err), ESLURM_INVALID_NODE_NAME);
 	cr_assert_not_null(err);
