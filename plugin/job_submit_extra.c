@@ -1037,21 +1037,26 @@ static bool needs_exc(const char *req, const xc_expr_t *expr)
 	size_t count = table ? xc_nodes_count(table) : 0;
 	bool *matched, overlap = false;
 	xc_hostlist_t want;
+	void *it;
 	char *host;
 
 	if (!table || !expr || !(want = slurm_hostlist_create(req)))
 		return false;
-	if (!(matched = calloc(count ? count : 1, sizeof(*matched)))) {
+	if (!(it = slurm_hostlist_iterator_create(want)) ||
+	    !(matched = calloc(count ? count : 1, sizeof(*matched)))) {
+		if (it)
+			slurm_hostlist_iterator_destroy(it);
 		slurm_hostlist_destroy(want);
 		return true; /* out of memory: keep_filter() says so */
 	}
 	xc_nodes_match(table, expr, matched);
-	while (!overlap && (host = slurm_hostlist_shift(want))) {
+	while (!overlap && (host = slurm_hostlist_next(it))) {
 		long i = xc_nodes_find(table, host);
 
 		overlap = i >= 0 && !matched[i];
 		free(host);
 	}
+	slurm_hostlist_iterator_destroy(it);
 	slurm_hostlist_destroy(want);
 	free(matched);
 	return overlap;

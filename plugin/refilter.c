@@ -77,12 +77,17 @@ out:
 static int mark_hosts(const xc_nodes_t *table, const char *hostlist, bool *set)
 {
 	xc_hostlist_t hl = slurm_hostlist_create(hostlist);
+	void *it;
 	char *host;
 	int rc = 0;
 
 	if (!hl)
 		return -1;
-	while ((host = slurm_hostlist_shift(hl))) {
+	if (!(it = slurm_hostlist_iterator_create(hl))) {
+		slurm_hostlist_destroy(hl);
+		return -1;
+	}
+	while ((host = slurm_hostlist_next(it))) {
 		long i = xc_nodes_find(table, host);
 
 		if (i < 0)
@@ -91,6 +96,7 @@ static int mark_hosts(const xc_nodes_t *table, const char *hostlist, bool *set)
 			set[i] = true;
 		free(host);
 	}
+	slurm_hostlist_iterator_destroy(it);
 	slurm_hostlist_destroy(hl);
 	return rc;
 }
@@ -612,12 +618,13 @@ static int keep_matching(const xc_nodes_t *table, const bool *matched,
 {
 	xc_hostlist_t in = slurm_hostlist_create(*exclude),
 		      out = slurm_hostlist_create("");
+	void *it = in ? slurm_hostlist_iterator_create(in) : NULL;
 	char *host, *s = NULL;
 	int rc = -1;
 
-	if (!in || !out)
+	if (!it || !out)
 		goto done;
-	while ((host = slurm_hostlist_shift(in))) {
+	while ((host = slurm_hostlist_next(it))) {
 		long i = xc_nodes_find(table, host);
 
 		if ((i < 0 || matched[i]) &&
@@ -635,6 +642,8 @@ static int keep_matching(const xc_nodes_t *table, const bool *matched,
 	*exclude = s;
 	rc = 0;
 done:
+	if (it)
+		slurm_hostlist_iterator_destroy(it);
 	if (in)
 		slurm_hostlist_destroy(in);
 	if (out)
