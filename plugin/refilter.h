@@ -151,9 +151,12 @@ struct xc_job_hint {
 /* The hints of job_modify() that the thread has not taken yet, in order of
  * `seq`, bounded: past XC_HINTS_MAX hints or XC_HINTS_BYTES of user
  * exclusions a new hint is dropped, and `lost_seq` records that one was
- * (the thread's updates planned before it are then all refused, which is
- * the safe side).  Each XC_HINTS_BYTES is one user's hostlist at most:
- * Slurm's RPCs carry no more. */
+ * (the thread's updates planned before it are then all refused, and the
+ * next round reads the change from the job's data: a list that differs
+ * from the state's wrote= is taken whole as the user's, so a lost hint
+ * costs only which part of it was the plugin's; doc/design.md).  One
+ * user's list can be larger than XC_HINTS_BYTES (Slurm's RPCs carry up to
+ * 1 GiB): its hint is then dropped, with the same effect. */
 #define XC_HINTS_MAX 65536
 #define XC_HINTS_BYTES (64u << 20)
 struct xc_hints {
