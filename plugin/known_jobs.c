@@ -3,6 +3,7 @@
  * names among them (known_jobs.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "known_jobs.h"
 
@@ -25,6 +26,20 @@ void known_jobs_free(struct known_jobs *known)
 		known->jobs = NULL;
 		known->count = 0;
 	}
+}
+
+int known_job_copy(const struct known_job *from, struct known_job *to)
+{
+	*to = *from;
+	memset(&to->st, 0, sizeof(to->st));
+	to->req_nodes = NULL;
+	if (sx_job_state_copy(&from->st, from->st.admin, &to->st) < 0)
+		return -1;
+	if (from->req_nodes && !(to->req_nodes = strdup(from->req_nodes))) {
+		sx_job_state_free(&to->st);
+		return -1;
+	}
+	return 0;
 }
 
 void known_jobs_sort(struct known_jobs *known)

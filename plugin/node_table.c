@@ -76,6 +76,37 @@ static long changed_nodes(const struct refresher *r, const node_info_msg_t *msg,
 	return (long)k;
 }
 
+/* Tells the thread's memo which nodes of `msg` changed in place (memo.h):
+ * each request re-evaluates them alone, their Extra read once here.  Out
+ * of memory, it evaluates each request again. */
+static void tell_memo(struct refresher *r, const node_info_msg_t *msg,
+		      const struct change *changed, size_t n)
+{
+	size_t *nodes = malloc((n ? n : 1) * sizeof(*nodes));
+	xc_extra_t **extras = calloc(n ? n : 1, sizeof(*extras));
+	bool failed = !nodes || !extras;
+
+	for (size_t k = 0; !failed && k < n; k++) {
+		const char *text = msg->node_array[changed[k].rec].extra;
+		xc_error_t err = { 0 };
+
+		nodes[k] = changed[k].node;
+		extras[k] =
+			xc_extra_load(text ? text : "", text ? strlen(text) : 0,
+				      &r->cfg.limits, NULL, &err);
+		failed = err.code == XC_E_NOMEM;
+	}
+	if (failed)
+		memo_nodes_anew(&r->memo);
+	else
+		memo_nodes_changed(&r->memo, r->table, nodes,
+				   (const xc_extra_t *const *)extras, n);
+	for (size_t k = 0; extras && k < n; k++)
+		xc_extra_destroy(extras[k]);
+	free(extras);
+	free(nodes);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -340,6 +371,7 @@ bool node_table_load(struct refresher *r)
 		for (size_t k = 0; k < done; k++)
 			log_unusable(r, r->table, changed[k].node);
 		if (done == (size_t)nchanged) {
+			tell_memo(r, msg, changed, done);
 			slurm_verbose(
 				"%s: node table: %zu nodes, %ld changed in place in %.2f ms, the lock held %.2f ms at most (found in %.1f ms), digest %016llx; library objects live: %ld",
 				plugin_type, xc_nodes_count(r->table), nchanged,
@@ -362,6 +394,7 @@ bool node_table_load(struct refresher *r)
 		sx_free_node_info_msg(msg);
 		return false;
 	}
+	memo_nodes_anew(&r->memo);
 	pthread_mutex_lock(&r->lock);
 	old = r->table;
 	r->table = fresh;

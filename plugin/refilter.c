@@ -12,34 +12,21 @@
 #include <time.h>
 
 #include "elapsed.h"
+#include "memo.h"
 #include "refilter.h"
 
 /* One pending job with a request, while planning. */
 struct item {
 	const slurm_job_info_t *job;
 	struct sx_job_state st;
-	const char *canonical; /* its request's canonical text (the round's
-				  struct request's); NULL if invalid */
-	const xc_expr_t *expr; /* its request parsed (likewise), or NULL */
-	bool dropped;	       /* its request was emptied: no longer filtered */
-	bool adopted;	       /* a request without a state of the plugin's */
+	struct memo_request *req; /* its request (memo.h), or NULL if invalid */
+	uint64_t print;		  /* memo_job_print() */
+	uint64_t exc_text;	  /* xc_text_hash() of its ExcNodeList */
+	bool dropped; /* its request was emptied: no longer filtered */
+	bool adopted; /* a request without a state of the plugin's */
+	bool planned; /* its plan ran (not left for lack of memory or
+				  for an unreadable hostlist) */
 };
-
-/* A distinct request text of the round, parsed once: the tree, and its
- * canonical text (xc_format), by which the jobs are grouped. */
-struct request {
-	xc_expr_t *expr; /* NULL: invalid (or out of memory) */
-	char *canonical; /* NULL with expr */
-};
-
-static int by_canonical(const void *a, const void *b)
-{
-	const struct item *x = a, *y = b;
-
-	if (!x->canonical || !y->canonical)
-		return !x->canonical - !y->canonical;
-	return strcmp(x->canonical, y->canonical);
-}
 
 /* Whether the plugin's own hold is still on the job: held=1 in its state
  * and priority 0 with a hold's reason.  (Slurm 22.05 reads the priority a
@@ -90,14 +77,18 @@ static void free_recipe(struct job_update *u)
 	u->exc_request = u->exc_user = u->exc_req = NULL;
 }
 
-/* Plans the update of one job from its filter `f`, whose excluded nodes
- * hash to `exc_hash` (hostlist_hash(f->exc): the jobs sharing a filter
- * share it); *u unchanged (and 0 returned) when nothing changes, 1 when an
- * update is planned, -1 when out of memory.  A new ExcNodeList is kept as
- * its `recipe` (job_update_build makes it when the update is sent). */
+/* Plans the update of one job from its filter `f` (its counts; f->exc is
+ * not read), whose list hashes to `want` (xc_text_hash(), "" for none)
+ * and whose excluded nodes hash to `exc_hash` (hostlist_hash(): the jobs
+ * sharing a filter share both), the job's own list hashing to `have`
+ * (xc_text_hash()); *u unchanged (and 0 returned) when nothing changes,
+ * 1 when an update is planned, -1 when out of memory.  A new ExcNodeList
+ * is kept as its `recipe` (job_update_build makes it when the update is
+ * sent). */
 static int plan_one(const slurm_job_info_t *job, struct sx_job_state *st,
-		    const struct job_filter *f, uint64_t exc_hash,
-		    const struct recipe *recipe, struct job_update *u)
+		    const struct job_filter *f, uint64_t want, uint64_t have,
+		    uint64_t exc_hash, const struct recipe *recipe,
+		    struct job_update *u)
 {
 	char *comment = NULL, *status = filter_status(f);
 	bool hold_on = plugin_hold_on(job, st), change = false;
@@ -117,12 +108,12 @@ static int plan_one(const slurm_job_info_t *job, struct sx_job_state *st,
 	} else if (st->held && !hold_on) {
 		st->held = false; /* someone else released or re-held it */
 	}
-	/* The exclusions, compared as text: slurmctld keeps the text an
-	 * update gives, so after one update they compare equal; a list
-	 * written another way at submission costs one extra update. */
-	if (strcmp(job->exc_nodes ? job->exc_nodes : "",
-		   f->exc ? f->exc : "") != 0) {
-		u->exc_text = xc_text_hash(f->exc ? f->exc : "");
+	/* The exclusions, compared as text (by hash: the lists are not
+	 * kept): slurmctld keeps the text an update gives, so after one
+	 * update they compare equal; a list written another way at
+	 * submission costs one extra update. */
+	if (have != want) {
+		u->exc_text = want;
 		if (keep_recipe(recipe, u) < 0)
 			goto out;
 	}
@@ -182,7 +173,8 @@ void job_updates_free(struct job_update *updates, size_t n)
 }
 
 /*
- * Reads what others changed in `job` since the plugin last wrote it into
+ * Reads what others changed in `job` (its ExcNodeList hashing to
+ * `exc_text`, xc_text_hash()) since the plugin last wrote it into
  * its state `st`, with the hints up to `upto` (in order) for what the job's
  * data cannot tell:
  *   - its ExcNodeList differs from the one the plugin wrote (st->wrote):
@@ -199,9 +191,14 @@ void job_updates_free(struct job_update *updates, size_t n)
  * -1 when out of memory.
  */
 static int take_changes(const slurm_job_info_t *job, struct sx_job_state *st,
-			const struct hints *hints, uint64_t upto)
+			uint64_t exc_text, const struct hints *hints,
+			uint64_t upto)
 {
-	bool changed = exc_changed(job->exc_nodes, st->wrote), hashed = false;
+	/* The text the plugin wrote, kept as it is: no need to read it
+	 * (exc_changed()). */
+	bool changed = st->wrote && exc_text != st->wrote &&
+		       hostlist_hash(job->exc_nodes) != st->wrote,
+	     hashed = false;
 	const char *user = NULL;
 	uint64_t have = 0;
 
@@ -348,80 +345,143 @@ static bool gains(const struct job_update *u)
 	return !u->exc_nodes && !u->exc_lazy && u->priority != 0;
 }
 
-/* Items (pointers) by their request's text. */
-static int by_request_text(const void *a, const void *b)
+static int by_u32(const void *a, const void *b)
 {
-	const struct item *x = *(const struct item *const *)a,
-			  *y = *(const struct item *const *)b;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	return strcmp(x->st.request ? x->st.request : "",
-		      y->st.request ? y->st.request : "");
+	return (x > y) - (x < y);
 }
 
-/*
- * Parses the request of each item not dropped, each distinct text once
- * (the items sorted by it: most jobs share a few requests), into *reqs
- * (*nreqs of them: requests_free), and points each item at its tree and
- * canonical text.  An invalid stored request (an admin edited it, or the
- * limits shrank since) gets neither, and so excludes nothing more.  -1
- * when out of memory.
- */
-static int parse_requests(struct item *items, size_t nitems,
-			  const xc_limits_t *limits, struct request **reqs,
-			  size_t *nreqs)
+/* The ids the hints up to `upto` name (a job, array or het job id),
+ * sorted (*n of them; malloc'd, NULL when none).  -1 when out of memory. */
+static int hinted_ids(const struct hints *hints, uint64_t upto, uint32_t **ids,
+		      size_t *n)
 {
-	struct item **by = malloc((nitems ? nitems : 1) * sizeof(*by));
-	struct request *r = NULL;
-	size_t n = 0;
+	size_t k = 0;
 
-	*nreqs = 0;
-	if (!by || !(*reqs = calloc(nitems ? nitems : 1, sizeof(**reqs)))) {
-		free(by);
+	*ids = NULL;
+	*n = 0;
+	while (hints && k < hints->n && hints->v[k].seq <= upto)
+		k++;
+	if (!k)
+		return 0;
+	if (!(*ids = malloc(k * sizeof(**ids))))
 		return -1;
-	}
-	for (size_t i = 0; i < nitems; i++)
-		if (!items[i].dropped)
-			by[n++] = &items[i];
-	qsort(by, n, sizeof(*by), by_request_text);
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || by_request_text(&by[i], &by[i - 1]) != 0) {
-			r = &(*reqs)[(*nreqs)++];
-			r->expr = xc_parse(by[i]->st.request, limits, NULL);
-			if (r->expr && !(r->canonical = xc_format(r->expr))) {
-				xc_expr_destroy(r->expr);
-				r->expr = NULL;
-			}
-		}
-		by[i]->expr = r->expr;
-		by[i]->canonical = r->canonical;
-	}
-	free(by);
+	for (size_t i = 0; i < k; i++)
+		(*ids)[i] = hints->v[i].id;
+	qsort(*ids, k, sizeof(**ids), by_u32);
+	*n = k;
 	return 0;
 }
 
-static void requests_free(struct request *reqs, size_t n)
+/* Whether a hint may name `job` (by any of its ids: hint_names() tells
+ * exactly, this only whether to look). */
+static bool hinted(const uint32_t *ids, size_t n, const slurm_job_info_t *job)
 {
-	for (size_t i = 0; reqs && i < n; i++) {
-		xc_expr_destroy(reqs[i].expr);
-		free(reqs[i].canonical);
+	const uint32_t mine[3] = { job->job_id, job->array_job_id,
+				   job->het_job_id };
+
+	for (int k = 0; k < 3; k++)
+		if (mine[k] && bsearch(&mine[k], ids, n, sizeof(*ids), by_u32))
+			return true;
+	return false;
+}
+
+/* Whether pending `job`, known from the round before as `k`, needs no plan
+ * this round: nothing the plan reads of it changed (its print), no hint
+ * names it, and its request's nodes did not change since its plan. */
+static bool unchanged(const struct known_job *k, const slurm_job_info_t *job,
+		      uint64_t print, const uint32_t *ids, size_t nids)
+{
+	return k && k->req && k->print == print &&
+	       k->req->changed <= k->planned && !hinted(ids, nids, job);
+}
+
+/* The filter shared by the jobs of request `req` (NULL: an invalid one,
+ * all nodes matched) with no exclusions or required nodes of their own,
+ * from `matched`: its counts in *f (f->exc NULL), the hashes of its list
+ * in *text and *hosts; computed once while the request's nodes do not
+ * change (kept in `req`).  -1 when out of memory. */
+static int shared_filter(const xc_nodes_t *table, const bool *matched,
+			 struct memo_request *req, struct job_filter *f,
+			 uint64_t *text, uint64_t *hosts)
+{
+	if (!req || !req->base_ok) {
+		struct job_filter b;
+
+		/* Slurm's reading of a list of thousands of nodes costs
+		 * about 1 ms (hostlist_hash): once a request. */
+		if (filter_compute(table, matched, NULL, NULL, &b) < 0)
+			return -1;
+		*text = xc_text_hash(b.exc ? b.exc : "");
+		*hosts = hostlist_hash(b.exc);
+		filter_free(&b);
+		*f = b;
+		if (req) {
+			req->base = b;
+			req->base_text = *text;
+			req->base_hosts = *hosts;
+			req->base_ok = true;
+		}
+		return 0;
 	}
-	free(reqs);
+	*f = req->base;
+	*text = req->base_text;
+	*hosts = req->base_hosts;
+	return 0;
+}
+
+/* Items by their request (its canonical text; the invalid ones first). */
+static int by_request(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (!x->req || !y->req)
+		return !x->req - !y->req;
+	return x->req == y->req ? 0
+				: strcmp(x->req->canonical, y->req->canonical);
+}
+
+/* The known job of planned item `it` (k zeroed), its state moved there. */
+static int know(const struct item *it, uint64_t round, struct known_job *k)
+{
+	const slurm_job_info_t *job = it->job;
+
+	k->job_id = job->job_id;
+	k->array_job_id = job->array_job_id;
+	k->array_task_id = job->array_task_id;
+	k->het_job_id = job->het_job_id;
+	k->het_job_offset = job->het_job_offset;
+	k->user_id = job->user_id;
+	k->request_hash =
+		xc_text_hash(it->req ? it->req->canonical : it->st.request);
+	k->print = it->print;
+	k->planned = round;
+	k->req = it->planned ? it->req : NULL;
+	if (job->req_nodes && !(k->req_nodes = strdup(job->req_nodes)))
+		return -1;
+	k->st = it->st;
+	return 0;
 }
 
 int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		  const xc_limits_t *limits, const struct hints *hints,
 		  uint64_t upto, const struct known_jobs *prev,
-		  struct job_update **updates, size_t *n,
-		  struct known_jobs *known, struct refilter_stats *stats)
+		  struct refilter_memo *memo, struct job_update **updates,
+		  size_t *n, struct known_jobs *known,
+		  struct refilter_stats *stats)
 {
-	size_t count = xc_nodes_count(table), nitems = 0, nup = 0, nreqs = 0;
+	size_t count = xc_nodes_count(table), nitems = 0, nup = 0, nids = 0,
+	       kcap = 0, nkept = 0;
 	struct item *items = NULL;
 	const struct item *run = NULL; /* the first job of the request's run */
-	struct request *reqs = NULL;
 	struct job_update *ups = NULL;
+	struct known_jobs kept = { 0 }; /* jobs unchanged, from `prev` */
+	struct refilter_memo own;
 	struct job_filter base = { 0 };
-	bool *matched = NULL, have_base = false, run_failed = false;
-	uint64_t base_hash = 0;
+	bool *matched = NULL, run_failed = false, all;
+	uint64_t base_text = 0, base_hosts = 0, round;
+	uint32_t *ids = NULL;
 	struct timespec t0;
 	int rc = -1;
 
@@ -430,37 +490,74 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 	*n = 0;
 	if (known)
 		memset(known, 0, sizeof(*known));
-	if (!jobs || !jobs->record_count)
-		return 0;
+	if (!memo) { /* every job planned, nothing kept */
+		if (memo_init(&own, 0) < 0)
+			return -1;
+	}
+	round = memo_round(memo ? memo : &own, &all);
+	if (!jobs || !jobs->record_count) {
+		rc = 0;
+		goto out;
+	}
 	if (!(items = calloc(jobs->record_count, sizeof(*items))) ||
-	    !(matched = calloc(count ? count : 1, sizeof(*matched))))
+	    !(matched = calloc(count ? count : 1, sizeof(*matched))) ||
+	    hinted_ids(hints, upto, &ids, &nids) < 0)
 		goto out;
 	for (uint32_t i = 0; i < jobs->record_count; i++) {
 		const slurm_job_info_t *job = &jobs->job_array[i];
 		struct item *it = &items[nitems];
+		const struct known_job *k;
+		uint64_t print;
 
+		if ((job->job_state & JOB_STATE_BASE) != JOB_PENDING)
+			continue;
+		print = memo_job_print(job);
+		if (memo && !all &&
+		    unchanged(k = known_job_find(prev, job->job_id), job, print,
+			      ids, nids)) {
+			/* as planned before: kept as it is, its request
+			 * marked as had */
+			if (xc_grow((void **)&kept.jobs, &kcap, kept.count + 1,
+				    sizeof(*kept.jobs)) < 0 ||
+			    known_job_copy(k, &kept.jobs[kept.count]) < 0)
+				goto out;
+			kept.count++;
+			((struct memo_request *)k->req)->used = round;
+			continue;
+		}
 		if (!read_item(job, prev, it))
 			continue;
 		nitems++;
-		if (take_changes(job, &it->st, hints, upto) < 0)
+		it->print = print;
+		it->exc_text =
+			xc_text_hash(job->exc_nodes ? job->exc_nodes : "");
+		if (take_changes(job, &it->st, it->exc_text, hints, upto) < 0)
 			goto out;
 		/* From 23.02 a job with a request has it in its own `extra`
 		 * (job_submit() copies a SPANK one there): emptied by an
 		 * update, the job is no longer filtered. */
 		it->dropped = SX_SLURM_HAS_EXTRA_OPTION &&
 			      (!SX_JOB_EXTRA(job) || !*SX_JOB_EXTRA(job));
+		/* Each distinct text parsed once while a job has it: an
+		 * invalid stored request (an admin edited it, or the limits
+		 * shrank since) has none, and excludes nothing more. */
+		if (!it->dropped &&
+		    memo_request_of(memo ? memo : &own,
+				    it->st.request ? it->st.request : "",
+				    limits, &it->req) < 0)
+			goto out;
 	}
-	if (parse_requests(items, nitems, limits, &reqs, &nreqs) < 0)
-		goto out;
-	/* Each distinct request once: sorted, then one evaluation a run. */
-	qsort(items, nitems, sizeof(*items), by_canonical);
+	/* Each distinct request once: sorted, then one evaluation a run
+	 * (none while its nodes do not change). */
+	qsort(items, nitems, sizeof(*items), by_request);
 	if (nitems && !(ups = calloc(nitems, sizeof(*ups))))
 		goto out;
 	for (size_t i = 0; i < nitems; i++) {
 		struct item *it = &items[i];
-		bool own = *it->st.exclude ||
-			   (it->job->req_nodes && *it->job->req_nodes);
-		struct job_filter f, *use = &f;
+		bool own_exc = *it->st.exclude ||
+			       (it->job->req_nodes && *it->job->req_nodes);
+		struct job_filter f, use;
+		uint64_t want, hosts;
 		struct recipe recipe;
 		int r;
 
@@ -474,25 +571,28 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		}
 		/* A new run (the jobs whose requests were emptied, which
 		 * sort among the invalid ones, take no part) */
-		if (!run || by_canonical(it, run) != 0) {
+		if (!run || by_request(it, run) != 0) {
+			bool evaluated = false;
+
 			run = it;
-			/* The first job's tree stands for the run: every text
-			 * of it formats to the same canonical text, which
-			 * parses back to an equal tree (xc_format()). */
 			run_failed = false;
-			if (it->expr) {
+			if (it->req) {
 				/* out of memory: the run's jobs are left as
 				 * they are, and planned again next round */
-				run_failed = xc_nodes_match(table, it->expr,
-							    matched) < 0;
+				run_failed =
+					memo_matched(memo ? memo : &own,
+						     it->req, table, matched,
+						     &evaluated) < 0;
 				stats->failed += run_failed;
-				stats->requests++;
+				stats->requests += evaluated;
 			} else {
 				for (size_t k = 0; k < count; k++)
 					matched[k] = true;
 			}
-			filter_free(&base);
-			have_base = false;
+			if (!run_failed &&
+			    shared_filter(table, matched, it->req, &base,
+					  &base_text, &base_hosts) < 0)
+				goto out;
 		}
 		if (run_failed)
 			continue;
@@ -500,80 +600,85 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		    keep_matching(table, matched, &it->st.exclude) < 0)
 			goto out;
 		/* Jobs with no exclusions or required nodes of their own share
-		 * their request's filter, computed once, and its hash: Slurm's
-		 * reading of a list of thousands of nodes costs about 1 ms. */
-		if (!own && !have_base) {
-			if (filter_compute(table, matched, NULL, NULL, &base) <
-			    0)
-				goto out;
-			base_hash = hostlist_hash(base.exc);
-			have_base = true;
-		}
-		if (!own)
-			use = &base;
-		else if (filter_compute(table, matched, it->st.exclude,
-					it->job->req_nodes, &f) < 0)
+		 * their request's filter; the others compute their own. */
+		if (!own_exc) {
+			use = base;
+			want = base_text;
+			hosts = base_hosts;
+		} else if (filter_compute(table, matched, it->st.exclude,
+					  it->job->req_nodes, &f) < 0) {
 			continue; /* an unreadable hostlist: leave the job */
-		recipe = (struct recipe){
-			.request = it->canonical,
-			.user = own ? it->st.exclude : NULL,
-			.req = own ? it->job->req_nodes : NULL,
-		};
-		r = plan_one(it->job, &it->st, use,
-			     own ? hostlist_hash(f.exc) : base_hash, &recipe,
-			     &ups[nup]);
-		if (own)
+		} else {
+			want = xc_text_hash(f.exc ? f.exc : "");
+			hosts = hostlist_hash(f.exc);
 			filter_free(&f);
+			use = f;
+		}
+		recipe = (struct recipe){
+			.request = it->req ? it->req->canonical : NULL,
+			.user = own_exc ? it->st.exclude : NULL,
+			.req = own_exc ? it->job->req_nodes : NULL,
+		};
+		r = plan_one(it->job, &it->st, &use, want, it->exc_text, hosts,
+			     &recipe, &ups[nup]);
 		if (r < 0)
 			goto out;
+		it->planned = true;
 		if (r)
 			ups[nup].gains = gains(&ups[nup]);
 		nup += r;
 	}
+	nkept = kept.count;
 	if (known) {
-		if (nitems &&
-		    !(known->jobs = calloc(nitems, sizeof(*known->jobs))))
+		size_t total = kept.count + nitems;
+
+		if (total &&
+		    !(known->jobs = calloc(total, sizeof(*known->jobs))))
 			goto out;
 		for (size_t i = 0; i < nitems; i++) {
-			const slurm_job_info_t *job = items[i].job;
-			struct known_job *k;
-
 			if (items[i].dropped)
 				continue;
-			k = &known->jobs[known->count++];
-			k->job_id = job->job_id;
-			k->array_job_id = job->array_job_id;
-			k->array_task_id = job->array_task_id;
-			k->het_job_id = job->het_job_id;
-			k->het_job_offset = job->het_job_offset;
-			k->user_id = job->user_id;
-			k->request_hash = xc_text_hash(
-				items[i].canonical ? items[i].canonical
-						   : items[i].st.request);
-			k->st = items[i].st;
-			memset(&items[i].st, 0, sizeof(items[i].st));
-			if (job->req_nodes &&
-			    !(k->req_nodes = strdup(job->req_nodes)))
+			if (know(&items[i], round, &known->jobs[known->count]) <
+			    0) {
+				known->count++;
 				goto out;
+			}
+			memset(&items[i].st, 0, sizeof(items[i].st));
+			if (!memo)
+				known->jobs[known->count].req = NULL;
+			known->count++;
 		}
+		memcpy(known->jobs + known->count, kept.jobs,
+		       kept.count * sizeof(*kept.jobs));
+		known->count += kept.count;
+		free(kept.jobs);
+		kept.jobs = NULL;
+		kept.count = 0;
 		known_jobs_sort(known);
 	}
 	*updates = ups;
 	*n = nup;
 	ups = NULL;
 	rc = 0;
-	stats->pending += nitems;
+	stats->pending += nitems + nkept;
+	stats->planned += nitems;
 	stats->updates += nup;
 out:
 	if (rc < 0 && known)
 		known_jobs_free(known);
+	known_jobs_free(&kept);
 	job_updates_free(ups, nup);
 	for (size_t i = 0; items && i < nitems; i++)
 		sx_job_state_free(&items[i].st);
 	free(items);
-	requests_free(reqs, nreqs);
 	free(matched);
-	filter_free(&base);
+	free(ids);
+	if (!memo)
+		memo_free(&own);
+	else if (rc == 0)
+		memo_round_end(memo); /* what no job had is freed */
+	else
+		memo_plan_all(memo);
 	stats->plan_ms += ms_since(&t0);
 	return rc;
 }

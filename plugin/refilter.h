@@ -19,6 +19,7 @@
 #include "job_filter.h"
 #include "job_state.h"
 #include "known_jobs.h"
+#include "memo.h"
 #include "slurm_hostlist.h"
 #include "slurm_nodes.h"
 #include "xc.h"
@@ -50,6 +51,8 @@ struct job_update {
 
 struct refilter_stats {
 	size_t pending;	 /* pending jobs with a request */
+	size_t planned;	 /* of them, those planned (the others unchanged
+			    since their plan: memo.h) */
 	size_t requests; /* distinct requests evaluated */
 	size_t updates;	 /* updates planned */
 	size_t sent;	 /* updates sent (fewer when the plugin stopped) */
@@ -62,7 +65,7 @@ struct refilter_stats {
 };
 
 /*
- * Plans the updates for every pending job of `jobs` that has a request:
+ * Plans the updates for the pending jobs of `jobs` that have a request:
  * the plugin's state in its AdminComment, or (Slurm 23.02+) a non-empty
  * `extra` (a request set by `scontrol update job=N extra=...` on a job
  * submitted without one).  From 23.02 the request is the job's own
@@ -71,20 +74,29 @@ struct refilter_stats {
  * NULL) up to `upto` are taken first, each on the jobs it names whose
  * loaded data show it applied (doc/design.md "Updates"); `prev` (may be
  * NULL), the jobs of the round before, gives back the state of a job
- * whose AdminComment an admin replaced.  Each distinct request text is
- * parsed once (with `limits`; NULL: the defaults), and each distinct
- * request (its canonical text) evaluated over `table` once; an invalid
- * one excludes nothing more.  Fills *updates (count *n; job_updates_free)
- * with the jobs whose exclusions, hold or state changed, and *known
- * (known_jobs_free; may be NULL) with every job it still filters, sorted
- * by id; adds to *stats.  Returns 0, or -1 when memory runs out (nothing
- * planned).
+ * whose AdminComment an admin replaced.
+ *
+ * With `memo` (the thread's, memo.h; NULL: every job planned and nothing
+ * kept), what the rounds before computed is kept and work follows change
+ * (doc/design.md "Work follows change"): a job of `prev` planned with the
+ * same memo whose print is the same, that no hint names and whose
+ * request's nodes did not change since is kept as it is, unplanned; each
+ * distinct request text is parsed once while a job has it, and each
+ * distinct request (its canonical text) evaluated over `table` once
+ * while its nodes do not change (memo_nodes_changed(), memo_nodes_anew()
+ * tell the memo of the table's changes); an invalid one excludes nothing
+ * more.  Fills *updates (count *n; job_updates_free) with the jobs whose
+ * exclusions, hold or state changed, and *known (known_jobs_free; may be
+ * NULL) with every job it still filters, sorted by id; adds to *stats.
+ * Returns 0, or -1 when memory runs out (nothing planned; with `memo`,
+ * its next round plans every job).
  */
 int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		  const xc_limits_t *limits, const struct hints *hints,
 		  uint64_t upto, const struct known_jobs *prev,
-		  struct job_update **updates, size_t *n,
-		  struct known_jobs *known, struct refilter_stats *stats);
+		  struct refilter_memo *memo, struct job_update **updates,
+		  size_t *n, struct known_jobs *known,
+		  struct refilter_stats *stats);
 
 /* Sends one update, by the job's id alone, which names exactly that
  * record in every version (slurm_update_job; doc/design.md "Updates",

@@ -29,6 +29,7 @@ static void release(struct refresher *r)
 	known_jobs_free(&r->known);
 	hints_free(&r->hints);
 	census_free(&r->census);
+	memo_free(&r->memo);
 	sx_free_job_info_msg(r->jobs);
 	pthread_cond_destroy(&r->wake);
 	pthread_mutex_destroy(&r->lock);
@@ -217,6 +218,10 @@ out:
 	stats->send_ms += ms_since(&t0);
 }
 
+/* A round plans every job at least this often (s), a backstop for what
+ * no hint told (memo.h). */
+#define FULL_ROUND_S 600
+
 /* One round of the thread: the node data and the jobs, and when either
  * changed, every pending job with a request re-filtered.  The hints of
  * job_modify() given before the jobs are loaded are reflected in them
@@ -232,7 +237,7 @@ static void refresh(struct refresher *r)
 	bool nodes, slurm = sx_slurm_filters_extra();
 	int jobs;
 	size_t n = 0;
-	uint64_t upto, census_upto;
+	uint64_t upto, census_upto, lost;
 	struct census fresh;
 	int rc, counted;
 
@@ -249,8 +254,16 @@ static void refresh(struct refresher *r)
 				? "a backup controller while the primary answers: the thread stands idle"
 				: "in control: the thread filters");
 	}
-	if (r->backup)
+	if (r->backup) {
+		if (r->memo.texts)
+			memo_plan_all(&r->memo); /* another wrote meanwhile */
 		return;
+	}
+	if (!r->memo.texts && memo_init(&r->memo, FULL_ROUND_S) < 0) {
+		slurm_error("%s: out of memory starting the round",
+			    plugin_type);
+		return;
+	}
 	nodes = node_table_load(r);
 	pthread_mutex_lock(&r->lock);
 	upto = r->hints.seq;
@@ -263,7 +276,13 @@ static void refresh(struct refresher *r)
 		return;
 	pthread_mutex_lock(&r->lock);
 	hints_take(&r->hints, upto, &taken);
+	lost = r->hints.lost_seq;
 	pthread_mutex_unlock(&r->lock);
+	/* A hint dropped: the job it named is not known, so every job is
+	 * planned (the job's data tell what changed). */
+	if (lost != r->lost_seen || r->replan)
+		memo_plan_all(&r->memo);
+	r->lost_seen = lost;
 	/* Hints with the jobs unchanged: updates Slurm refused.  A round
 	 * whose updates were refused plans again (a job updated meanwhile
 	 * refused the thread's update as stale). */
@@ -273,7 +292,7 @@ static void refresh(struct refresher *r)
 	}
 	r->replan = false;
 	rc = refilter_plan(r->table, r->jobs, &r->cfg.limits, &taken, upto,
-			   &r->known, &updates, &n, &known, &stats);
+			   &r->known, &r->memo, &updates, &n, &known, &stats);
 	hints_free(&taken);
 	if (rc < 0) {
 		slurm_error("%s: out of memory re-filtering jobs", plugin_type);
@@ -296,12 +315,13 @@ static void refresh(struct refresher *r)
 	send_updates(r, updates, n, upto, &stats);
 	r->replan = stats.failed > 0;
 	job_updates_free(updates, n);
-	if (n)
+	if (n || stats.plan_ms >= 100)
 		slurm_verbose(
-			"%s: re-filtered %zu pending jobs (%zu requests) in %.1f ms; %zu of %zu updates sent in %.1f ms, %zu refused, %zu waits for UpdateBudget",
-			plugin_type, stats.pending, stats.requests,
-			stats.plan_ms, stats.sent, stats.updates, stats.send_ms,
-			stats.failed, stats.paced);
+			"%s: re-filtered %zu of %zu pending jobs (%zu requests evaluated, %zu KB kept) in %.1f ms; %zu of %zu updates sent in %.1f ms, %zu refused, %zu waits for UpdateBudget",
+			plugin_type, stats.planned, stats.pending,
+			stats.requests, r->memo.bytes / 1024, stats.plan_ms,
+			stats.sent, stats.updates, stats.send_ms, stats.failed,
+			stats.paced);
 }
 
 static void *refresh_thread(void *arg)

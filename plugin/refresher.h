@@ -20,6 +20,7 @@
 #include "slurm_compat.h"
 #include "plugin_config.h"
 #include "census.h"
+#include "memo.h"
 #include "refilter.h"
 #include "xc.h"
 
@@ -39,12 +40,16 @@ struct refresher {
 	pthread_mutex_t lock; /* guards table, known and the flags */
 	pthread_cond_t wake;  /* fini -> thread: stop; thread -> fini: done */
 	struct plugin_config cfg;
-	xc_nodes_t *table;	 /* NULL until the first load */
-	time_t table_time;	 /* last_update of the loaded node data */
-	struct known_jobs known; /* pending jobs with a request, by id */
-	struct hints hints;	 /* job_modify()'s, for the thread */
-	struct census census;	 /* the distinct requests pending, for
+	xc_nodes_t *table;	   /* NULL until the first load */
+	time_t table_time;	   /* last_update of the loaded node data */
+	struct known_jobs known;   /* pending jobs with a request, by id */
+	struct hints hints;	   /* job_modify()'s, for the thread */
+	struct census census;	   /* the distinct requests pending, for
 				    job_submit()'s caps */
+	struct refilter_memo memo; /* the thread's: what a round keeps for
+				      the next (memo.h); not initialised
+				      (texts NULL) until its first round */
+	uint64_t lost_seen;	   /* hints.lost_seq at the last round */
 	const struct job_update *inflight; /* the thread's update being
 						 sent, or NULL */
 	uint64_t inflight_since; /* the hints its plan saw: up to this seq */

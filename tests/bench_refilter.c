@@ -10,19 +10,20 @@
  */
 #define _GNU_SOURCE
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "job_state.h"
 #include "refilter.h"
 
-enum {
-	NODES = 10000,
-	JOBS = 10000,
-	REQUESTS = 100
-};
+/* The scale, from the command line (defaults: 10,000 nodes and jobs, 100
+ * requests of about 40 bytes; `--long` makes each about 1 KB). */
+static size_t NODES = 10000, JOBS = 10000, REQUESTS = 100;
+static bool LONG_REQUESTS;
 
 /* The node table: NODES nodes, node `changed` (NODES for none) with
  * {"gpu": false}, the others' Extra made from their index; Extra that
@@ -70,17 +71,30 @@ static size_t len(const char *s)
 	return s ? strlen(s) + 1 : 0;
 }
 
+/* The thread's memo and the jobs it knows, from round to round (with
+ * `memo`; without, every job is planned each round, nothing kept). */
+static struct refilter_memo memo;
+static struct known_jobs known;
+
 static void round_once(const char *what, const xc_nodes_t *table,
-		       job_info_msg_t *msg)
+		       job_info_msg_t *msg, bool with_memo)
 {
 	struct refilter_stats stats = { 0 };
 	struct job_update *u = NULL;
+	struct known_jobs next;
 	size_t n = 0, held = 0, lists = 0;
 	struct timespec t0, t1;
+	struct rusage ru;
 
-	refilter_plan(table, msg, NULL, NULL, 0, NULL, &u, &n, NULL, &stats);
-	printf("refilter: %-38s %6zu pending jobs, %3zu requests evaluated, %6zu updates, %8.1f ms\n",
-	       what, stats.pending, stats.requests, n, stats.plan_ms);
+	if (refilter_plan(table, msg, NULL, NULL, 0, &known,
+			  with_memo ? &memo : NULL, &u, &n, &next, &stats) < 0)
+		printf("refilter: out of memory\n");
+	known_jobs_free(&known);
+	known = next;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("refilter: %-38s %6zu of %6zu jobs planned, %5zu requests evaluated, %6zu updates, %8.1f ms (memo %zu KB, peak RSS %ld MB)\n",
+	       what, stats.planned, stats.pending, stats.requests, n,
+	       stats.plan_ms, memo.bytes / 1024, ru.ru_maxrss / 1024);
 	/* what the plan holds for the lists (their recipes), then each list
 	 * built as the thread builds it to send it */
 	for (size_t k = 0; k < n; k++)
@@ -158,46 +172,117 @@ static void submission(size_t count)
 	xc_nodes_destroy(t);
 }
 
-int main(void)
-{
-	submission(10000);
-	submission(100000);
-	job_info_msg_t msg = { 0 };
-	xc_nodes_t *t0, *t1;
-	char request[128];
+static void make_request(size_t r, char *out, size_t size);
 
-	t0 = make_table(NODES, NULL);
-	msg.record_count = JOBS;
-	msg.job_array = calloc(JOBS, sizeof(*msg.job_array));
+/* `msg` as first submitted: JOBS pending jobs, job j with request j %
+ * REQUESTS and no ExcNodeList yet. */
+static void reset_jobs(job_info_msg_t *msg)
+{
+	char request[1100];
+
+	if (!msg->job_array) {
+		msg->record_count = JOBS;
+		msg->job_array = calloc(JOBS, sizeof(*msg->job_array));
+	}
 	for (size_t j = 0; j < JOBS; j++) {
-		slurm_job_info_t *job = &msg.job_array[j];
-		size_t r = j % REQUESTS;
+		slurm_job_info_t *job = &msg->job_array[j];
 		struct sx_job_state st = { .status = "new", .exclude = "" };
 
-		/* 100 requests: memory thresholds by rack, some on arch */
-		snprintf(request, sizeof(request),
-			 "gpu=true&mem>=%zu&(rack<%zu|arch=aarch64)",
-			 256 * (r % 16), 10 + r * 2);
+		make_request(j % REQUESTS, request, sizeof(request));
 		st.request = request;
+		free(job->admin_comment);
+		free(job->exc_nodes);
+		job->exc_nodes = NULL;
 		job->job_id = (uint32_t)j + 1;
 		job->job_state = JOB_PENDING;
 		job->priority = 1000;
 		job->array_task_id = NO_VAL;
 		job->admin_comment = sx_job_state_format(&st);
 	}
-	round_once("every job new:", t0, &msg);
-	round_once("nothing changed:", t0, &msg);
-	/* node 7: gpu=true, mem 1792, rack 0: matches several requests; its
-	 * new Extra makes it match none (gpu false) */
-	t1 = make_table(7, t0);
-	round_once("one node's Extra changed:", t1, &msg);
-	round_once("nothing changed again:", t1, &msg);
+}
+
+/* Request r: memory thresholds by rack, some on arch; with --long about
+ * 1 KB, padded with racks no node has (the same nodes match). */
+static void make_request(size_t r, char *out, size_t size)
+{
+	int len =
+		snprintf(out, size, "gpu=true&mem>=%zu&(rack<%zu|arch=aarch64)",
+			 256 * (r % 16), 10 + r * 2);
+
+	while (LONG_REQUESTS && (size_t)len + 24 < size && len < 1000)
+		len += snprintf(out + len, size - (size_t)len, "&rack!=%zu",
+				1000000 + r * 100 + (size_t)len);
+}
+
+static size_t arg(const char *s, size_t dflt)
+{
+	return s ? strtoul(s, NULL, 10) : dflt;
+}
+
+/*
+ *   tests/bench_refilter [NODES [JOBS [REQUESTS [--long]]]]
+ */
+int main(int argc, char **argv)
+{
+	job_info_msg_t msg = { 0 };
+	xc_nodes_t *t0, *t1;
+	char request[1100];
+
+	NODES = arg(argc > 1 ? argv[1] : NULL, NODES);
+	JOBS = arg(argc > 2 ? argv[2] : NULL, JOBS);
+	REQUESTS = arg(argc > 3 ? argv[3] : NULL, REQUESTS);
+	LONG_REQUESTS = argc > 4 && strcmp(argv[4], "--long") == 0;
+	if (!NODES || !JOBS || !REQUESTS) {
+		fprintf(stderr,
+			"usage: %s [NODES [JOBS [REQUESTS [--long]]]]\n",
+			argv[0]);
+		return 2;
+	}
+	if (argc <= 1) {
+		submission(10000);
+		submission(100000);
+	}
+	make_request(REQUESTS - 1, request, sizeof(request));
+	printf("refilter: %zu nodes, %zu pending jobs, %zu distinct requests of up to %zu bytes\n",
+	       NODES, JOBS, REQUESTS, strlen(request));
+	t0 = make_table(NODES, NULL);
+	/* Without the memo (every job planned each round), then with it
+	 * (the thread's), from the same jobs. */
+	for (int with = 0; with < 2; with++) {
+		static const size_t seven = 7;
+
+		printf("refilter: %s\n",
+		       with ? "with the memo (the thread's: work follows change)"
+			    : "without the memo (every job planned each round)");
+		reset_jobs(&msg);
+		if (with && memo_init(&memo, 600) < 0)
+			return 1;
+		round_once("every job new:", t0, &msg, with);
+		round_once("the updates read back:", t0, &msg, with);
+		round_once("nothing changed:", t0, &msg, with);
+		/* node 7: gpu=true, mem 1792, rack 0: matches several
+		 * requests; its new Extra makes it match none (gpu false) */
+		t1 = make_table(seven, t0);
+		if (with) {
+			xc_extra_t *e = xc_extra_load("{\"gpu\": false}", 14,
+						      NULL, NULL, NULL);
+			const xc_extra_t *const one[1] = { e };
+
+			memo_nodes_changed(&memo, t1, &seven, one, 1);
+			xc_extra_destroy(e);
+		}
+		round_once("one node's Extra changed:", t1, &msg, with);
+		round_once("the updates read back:", t1, &msg, with);
+		round_once("nothing changed again:", t1, &msg, with);
+		xc_nodes_destroy(t1);
+		known_jobs_free(&known);
+	}
+	memo_free(&memo);
 	for (size_t j = 0; j < JOBS; j++) {
 		free(msg.job_array[j].admin_comment);
 		free(msg.job_array[j].exc_nodes);
 	}
 	free(msg.job_array);
 	xc_nodes_destroy(t0);
-	xc_nodes_destroy(t1);
 	return 0;
 }

@@ -97,7 +97,7 @@ static inline void setup(void)
 	job_set(&jobs[3], 201, "n[3-4]", TWO_OF_FOUR, false, "");
 	job_het(&jobs[3], 200, 1);
 	cr_assert_eq(refilter_plan(r->table, &msg, &r->cfg.limits, NULL, 0,
-				   NULL, &ups, &n, &r->known, &stats),
+				   NULL, NULL, &ups, &n, &r->known, &stats),
 		     0);
 	job_updates_free(ups, n);
 	for (size_t i = 0; i < 4; i++)

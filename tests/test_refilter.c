@@ -381,7 +381,7 @@ Test(refilter, a_list_is_built_when_sent_and_refused_if_stale)
 	size_t n = 0;
 
 	jobs = one_job(5, NULL, "new", false, "");
-	cr_assert_eq(refilter_plan(t, jobs, NULL, NULL, 0, NULL, &ups, &n, NULL,
+	cr_assert_eq(refilter_plan(t, jobs, NULL, NULL, 0, NULL, NULL, &ups, &n, NULL,
 				   &stats),
 		     0);
 	cr_assert_eq(n, 1);

@@ -110,7 +110,7 @@ void plan(const xc_nodes_t *table, const job_info_msg_t *loaded,
 	  struct plan *out)
 {
 	memset(out, 0, sizeof(*out));
-	cr_assert_eq(refilter_plan(table, loaded, NULL, set, upto, prev,
+	cr_assert_eq(refilter_plan(table, loaded, NULL, set, upto, prev, NULL,
 				   &out->u, &out->n, &out->known, &out->stats),
 		     0);
 	/* Each ExcNodeList as the thread builds it to send it: the same

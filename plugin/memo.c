@@ -1,0 +1,303 @@
+/*
+ * memo.c - what a round of the re-filtering thread keeps for the next
+ * (memo.h).  The texts and requests are json-c's hash tables (linkhash.h),
+ * json-c being the library the plugin reads node Extra with.
+ */
+#include <json-c/linkhash.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elapsed.h"
+#include "memo.h"
+
+#define WORD_BITS 64
+
+static size_t words(size_t nodes)
+{
+	return (nodes + WORD_BITS - 1) / WORD_BITS;
+}
+
+static void request_free(struct memo_request *req)
+{
+	if (!req)
+		return;
+	free(req->canonical);
+	xc_expr_destroy(req->expr);
+	free(req->bits);
+	free(req);
+}
+
+static void text_free(struct memo_text *t)
+{
+	if (!t)
+		return;
+	free(t->text);
+	free(t);
+}
+
+int memo_init(struct refilter_memo *memo, unsigned full_round)
+{
+	memset(memo, 0, sizeof(*memo));
+	memo->texts = lh_kchar_table_new(1024, NULL);
+	memo->requests = lh_kchar_table_new(1024, NULL);
+	if (!memo->texts || !memo->requests) {
+		memo_free(memo);
+		return -1;
+	}
+	memo->plan_all = true;
+	memo->full_round = full_round;
+	return 0;
+}
+
+/* Frees the texts and requests no job had in the round just planned (all
+ * of them when `all`): the tables hold no free function, the entries are
+ * the memo's. */
+static void sweep(struct refilter_memo *memo, bool all)
+{
+	struct lh_entry *e, *next;
+
+	if (memo->texts)
+		lh_foreach_safe(memo->texts, e, next)
+		{
+			struct memo_text *t = (struct memo_text *)lh_entry_v(e);
+
+			if (all || t->used != memo->round) {
+				lh_table_delete_entry(memo->texts, e);
+				text_free(t);
+			}
+		}
+	if (memo->requests)
+		lh_foreach_safe(memo->requests, e, next)
+		{
+			struct memo_request *r =
+				(struct memo_request *)lh_entry_v(e);
+
+			if (all || r->used != memo->round) {
+				lh_table_delete_entry(memo->requests, e);
+				if (r->bits)
+					memo->bytes -= words(memo->nodes) * 8;
+				request_free(r);
+			}
+		}
+}
+
+void memo_free(struct refilter_memo *memo)
+{
+	if (!memo)
+		return;
+	sweep(memo, true);
+	if (memo->texts)
+		lh_table_free(memo->texts);
+	if (memo->requests)
+		lh_table_free(memo->requests);
+	memset(memo, 0, sizeof(*memo));
+}
+
+void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,
+			const size_t *nodes, const xc_extra_t *const *extras,
+			size_t n)
+{
+	struct lh_entry *e;
+
+	if (!memo->requests)
+		return;
+	if (xc_nodes_count(table) != memo->nodes) {
+		memo_nodes_anew(memo);
+		return;
+	}
+	lh_foreach(memo->requests, e)
+	{
+		struct memo_request *r = (struct memo_request *)lh_entry_v(e);
+		bool moved = false;
+
+		if (!r->bits)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			size_t i = nodes[k];
+			uint64_t bit = 1ULL << (i % WORD_BITS);
+			bool was = r->bits[i / WORD_BITS] & bit,
+			     now = xc_match(r->expr, extras[k]);
+
+			if (was == now)
+				continue;
+			r->bits[i / WORD_BITS] ^= bit;
+			moved = true;
+		}
+		if (moved) {
+			r->base_ok = false;
+			r->changed = memo->round + 1;
+		}
+	}
+}
+
+void memo_nodes_anew(struct refilter_memo *memo)
+{
+	struct lh_entry *e;
+
+	if (!memo->requests)
+		return;
+	lh_foreach(memo->requests, e)
+	{
+		struct memo_request *r = (struct memo_request *)lh_entry_v(e);
+
+		free(r->bits);
+		r->bits = NULL;
+		r->base_ok = false;
+		r->changed = memo->round + 1;
+	}
+	memo->bytes = 0;
+	memo->nodes = 0;
+	memo->plan_all = true;
+}
+
+void memo_plan_all(struct refilter_memo *memo)
+{
+	memo->plan_all = true;
+}
+
+uint64_t memo_round(struct refilter_memo *memo, bool *all)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	*all = memo->plan_all || memo->full_round == 0 ||
+	       now.tv_sec - memo->last_all.tv_sec >= (time_t)memo->full_round;
+	if (*all)
+		memo->last_all = now;
+	memo->plan_all = false;
+	return ++memo->round;
+}
+
+int memo_request_of(struct refilter_memo *memo, const char *text,
+		    const xc_limits_t *limits, struct memo_request **request)
+{
+	struct memo_text *t = NULL;
+	struct memo_request *r = NULL;
+	xc_expr_t *expr = NULL;
+	char *canonical = NULL;
+
+	*request = NULL;
+	if (lh_table_lookup_ex(memo->texts, text, (void **)&t)) {
+		t->used = memo->round;
+		if ((*request = t->request))
+			t->request->used = memo->round;
+		return 0;
+	}
+	if (!(t = calloc(1, sizeof(*t))) || !(t->text = strdup(text)))
+		goto fail;
+	/* Invalid (an admin edited it, or the limits shrank since): no
+	 * request, which excludes nothing more. */
+	if ((expr = xc_parse(text, limits, NULL))) {
+		if (!(canonical = xc_format(expr)))
+			goto fail;
+		if (lh_table_lookup_ex(memo->requests, canonical,
+				       (void **)&r)) {
+			xc_expr_destroy(expr);
+			free(canonical);
+		} else {
+			if (!(r = calloc(1, sizeof(*r))))
+				goto fail;
+			r->canonical = canonical;
+			r->expr = expr;
+			r->changed = memo->round;
+			canonical = NULL;
+			expr = NULL;
+			if (lh_table_insert(memo->requests, r->canonical, r) <
+			    0) {
+				request_free(r);
+				goto fail_t;
+			}
+		}
+		r->used = memo->round;
+		t->request = r;
+	}
+	t->used = memo->round;
+	if (lh_table_insert(memo->texts, t->text, t) < 0)
+		goto fail_t;
+	*request = t->request;
+	return 0;
+fail:
+	xc_expr_destroy(expr);
+	free(canonical);
+fail_t:
+	text_free(t);
+	return -1;
+}
+
+int memo_matched(struct refilter_memo *memo, struct memo_request *req,
+		 const xc_nodes_t *table, bool *matched, bool *evaluated)
+{
+	size_t count = xc_nodes_count(table), nw = words(count);
+
+	*evaluated = false;
+	if (memo->nodes != count) {
+		/* the first evaluation since the memo began or the table was
+		 * built anew; else a table of another size without
+		 * memo_nodes_anew(): every request's bits are of the old one */
+		if (memo->bytes)
+			memo_nodes_anew(memo);
+		memo->nodes = count;
+	}
+	if (!req->bits) {
+		uint64_t *bits = calloc(nw ? nw : 1, sizeof(*bits));
+
+		if (!bits)
+			return -1;
+		if (xc_nodes_match(table, req->expr, matched) < 0) {
+			free(bits);
+			return -1;
+		}
+		for (size_t i = 0; i < count; i++)
+			if (matched[i])
+				bits[i / WORD_BITS] |= 1ULL << (i % WORD_BITS);
+		req->bits = bits;
+		memo->bytes += nw * 8;
+		*evaluated = true;
+		return 0;
+	}
+	for (size_t i = 0; i < count; i++)
+		matched[i] = (req->bits[i / WORD_BITS] >> (i % WORD_BITS)) & 1;
+	return 0;
+}
+
+void memo_round_end(struct refilter_memo *memo)
+{
+	sweep(memo, false);
+}
+
+/* FNV-1a over `s` and a separator, from `h` (the library's hash, its
+ * text_hash being FNV-1a too). */
+static uint64_t mix_text(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (h ^ (s ? 0x100 : 0x101)) * 0x100000001b3ULL;
+}
+
+static uint64_t mix_u32(uint64_t h, uint32_t v)
+{
+	for (int k = 0; k < 4; k++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 0x100000001b3ULL;
+	return h;
+}
+
+uint64_t memo_job_print(const slurm_job_info_t *job)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	bool held = job->priority == 0;
+
+	h = mix_text(h, job->admin_comment);
+	h = mix_text(h, SX_JOB_EXTRA(job));
+	h = mix_text(h, job->req_nodes);
+	h = mix_u32(h, job->job_state & JOB_STATE_BASE);
+	h = mix_u32(h, held);
+	/* the reason matters to a held job alone (plugin_hold_on): a pending
+	 * job's reason and priority change with every scheduling pass */
+	h = mix_u32(h, held ? job->state_reason : 0);
+	h = mix_u32(h, job->array_job_id);
+	h = mix_u32(h, job->array_task_id);
+	h = mix_u32(h, job->het_job_id);
+	h = mix_u32(h, job->het_job_offset);
+	h = mix_u32(h, job->user_id);
+	return h;
+}

@@ -1,0 +1,117 @@
+/*
+ * memo.h - what a round of the re-filtering thread keeps for the next, so
+ * that a round costs what changed, not what exists (doc/design.md "Work
+ * follows change"):
+ *   - each distinct request text parsed once while a pending job has it,
+ *     and each distinct request (its canonical text) evaluated once: the
+ *     nodes it matches, one bit a node, and the filter of a job that has
+ *     no exclusions or required nodes of its own (its counts and the
+ *     hashes of its list, not the list);
+ *   - a node whose Extra changed in place re-evaluated against each
+ *     request alone (xc_match() on that node), and a request whose nodes
+ *     changed marked with the round;
+ *   - each job planned keeps a print of what the plan reads of it
+ *     (known_jobs.h), so that a job whose print, hints and request are
+ *     unchanged since its plan is not planned again.
+ * What no print shows (an ExcNodeList someone changed) comes with a hint
+ * of job_modify(), which makes its job planned; a lost hint, a refused
+ * update, a table built anew and, as a backstop, every ten minutes
+ * (refresher.c), every job is planned.
+ */
+#ifndef SLURM_EXTRA_MEMO_H
+#define SLURM_EXTRA_MEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "slurm_compat.h"
+#include "job_filter.h"
+#include "xc.h"
+
+struct lh_table; /* json-c's linkhash */
+
+/* One distinct request (its canonical text), evaluated over the table. */
+struct memo_request {
+	char *canonical;	/* xc_format(), the key */
+	xc_expr_t *expr;	/* parsed */
+	uint64_t *bits;		/* the nodes it matches, bit i node i; NULL: not
+			    evaluated on the table as it is now */
+	bool base_ok;		/* the fields below hold for the table now: */
+	struct job_filter base; /* the filter of a job with no exclusions or
+				   required nodes of its own (exc NULL: its
+				   list is not kept) */
+	uint64_t base_text;	/* xc_text_hash() of that list ("" none) */
+	uint64_t base_hosts;	/* hostlist_hash() of it */
+	uint64_t changed;	/* the round its nodes last changed */
+	uint64_t used;		/* the last round a job had it */
+};
+
+/* One distinct request text, parsed: its request, or NULL when invalid. */
+struct memo_text {
+	char *text; /* the key */
+	struct memo_request *request;
+	uint64_t used;
+};
+
+struct refilter_memo {
+	struct lh_table *texts;	   /* text -> struct memo_text */
+	struct lh_table *requests; /* canonical -> struct memo_request */
+	size_t nodes;		   /* the table's node count for the bits */
+	uint64_t round;		   /* rounds planned with this memo (1, ...) */
+	bool plan_all;		   /* the next round plans every job */
+	struct timespec last_all;  /* when a round last planned every job */
+	unsigned full_round;	   /* seconds between such rounds (0: each) */
+	size_t bytes;		   /* held by the bits */
+};
+
+/* Initialises `memo` (every job planned in its first round), with a round
+ * that plans every job at least every `full_round` seconds (0: every
+ * round).  0, or -1 when out of memory. */
+int memo_init(struct refilter_memo *memo, unsigned full_round);
+
+/* Frees what `memo` holds (NULL, or never initialised and zeroed: nothing). */
+void memo_free(struct refilter_memo *memo);
+
+/* The nodes `nodes` (n of them, indices in `table`, whose node count is
+ * unchanged) had their Extra changed in place, to `extras` (n of them, as
+ * xc_extra_load() read them; NULL: unusable, which matches nothing, as in
+ * the table): each request evaluated re-evaluates those nodes alone
+ * (xc_match(), which the table's columns equal node for node), and a
+ * request whose nodes changed is marked with the next round. */
+void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,
+			const size_t *nodes, const xc_extra_t *const *extras,
+			size_t n);
+
+/* The table was built anew (or the changed nodes are not known): every
+ * request is evaluated again when a job needs it, and every job planned. */
+void memo_nodes_anew(struct refilter_memo *memo);
+
+/* Every job planned in the next round (hints lost, updates refused). */
+void memo_plan_all(struct refilter_memo *memo);
+
+/* Starts a round: its number, and whether it plans every job (*all). */
+uint64_t memo_round(struct refilter_memo *memo, bool *all);
+
+/* The parsed request of text `text` (limits: NULL the defaults), parsed
+ * the first time it is seen, marked used by the round; *request NULL when
+ * the text is invalid.  -1 when out of memory. */
+int memo_request_of(struct refilter_memo *memo, const char *text,
+		    const xc_limits_t *limits, struct memo_request **request);
+
+/* Fills `matched` (xc_nodes_count(table) bools) with the nodes `req`
+ * matches, evaluating it over `table` when it is not (*evaluated then
+ * true).  -1 when out of memory (matched undefined). */
+int memo_matched(struct refilter_memo *memo, struct memo_request *req,
+		 const xc_nodes_t *table, bool *matched, bool *evaluated);
+
+/* Ends a round: the texts and requests no job had in it are freed. */
+void memo_round_end(struct refilter_memo *memo);
+
+/* A print of what a round's plan reads of pending `job` besides its
+ * ExcNodeList: its AdminComment, request, required nodes, ids, owner,
+ * and whether it is held (and why). */
+uint64_t memo_job_print(const slurm_job_info_t *job);
+
+#endif
