@@ -26,9 +26,9 @@ struct known_job {
 	uint64_t request_hash; /* xc_text_hash of its request's canonical
 				  text (of the text itself when invalid) */
 	/* for the next round (memo.h): */
-	uint64_t print;	  /* memo_job_print() of the job as planned */
-	uint64_t planned; /* the round that planned it */
-	const struct memo_request *req; /* its request in the thread's memo,
+	uint64_t print;		  /* memo_job_print() of the job as planned */
+	uint64_t planned;	  /* the round that planned it */
+	struct memo_request *req; /* its request in the thread's memo,
 					   or NULL: planned again next round
 					   (borrowed: the memo keeps every
 					   request a job of the last round
@@ -43,8 +43,9 @@ struct known_jobs {
 /* Frees every job of `known` and empties it (NULL: nothing). */
 void known_jobs_free(struct known_jobs *known);
 
-/* Fills `to` with a copy of `from` (its strings its own); 0, or -1 when
- * out of memory (`to` left empty). */
+/* Fills `to` with a copy of `from` (its strings its own; `req` is the
+ * same memo's).  0, or -1 when out of memory (`to` then holds no string to
+ * free). */
 int known_job_copy(const struct known_job *from, struct known_job *to);
 
 /* Sorts known->jobs by job_id, as known_job_find() needs them. */

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elapsed.h"
 #include "memo.h"
 
 #define WORD_BITS 64
@@ -49,6 +48,30 @@ int memo_init(struct refilter_memo *memo, unsigned full_round)
 	return 0;
 }
 
+/* Table `*t` anew with its entries: json-c's linkhash leaves a deleted
+ * entry's slot marked, and a lookup of a key not there walks past the
+ * marks, so after as many deletions as live entries the table is copied.
+ * Out of memory, the old one is kept. */
+static void rehash(struct lh_table **t)
+{
+	int live = lh_table_length(*t);
+	struct lh_table *fresh =
+		lh_kchar_table_new(live > 512 ? 2 * live : 1024, NULL);
+	struct lh_entry *e;
+
+	if (!fresh)
+		return;
+	lh_foreach(*t, e)
+	{
+		if (lh_table_insert(fresh, lh_entry_k(e), lh_entry_v(e)) < 0) {
+			lh_table_free(fresh);
+			return;
+		}
+	}
+	lh_table_free(*t);
+	*t = fresh;
+}
+
 /* Frees the texts and requests no job had in the round just planned (all
  * of them when `all`): the tables hold no free function, the entries are
  * the memo's. */
@@ -64,6 +87,7 @@ static void sweep(struct refilter_memo *memo, bool all)
 			if (all || t->used != memo->round) {
 				lh_table_delete_entry(memo->texts, e);
 				text_free(t);
+				memo->deleted++;
 			}
 		}
 	if (memo->requests)
@@ -73,9 +97,10 @@ static void sweep(struct refilter_memo *memo, bool all)
 				(struct memo_request *)lh_entry_v(e);
 
 			if (all || r->used != memo->round) {
+				memo->deleted++;
 				lh_table_delete_entry(memo->requests, e);
 				if (r->bits)
-					memo->bytes -= words(memo->nodes) * 8;
+					memo->bytes -= words(r->nodes) * 8;
 				request_free(r);
 			}
 		}
@@ -91,6 +116,26 @@ void memo_free(struct refilter_memo *memo)
 	if (memo->requests)
 		lh_table_free(memo->requests);
 	memset(memo, 0, sizeof(*memo));
+}
+
+/* Drops every request's evaluation: each is evaluated again when a job
+ * needs it. */
+static void drop_bits(struct refilter_memo *memo)
+{
+	struct lh_entry *e;
+
+	lh_foreach(memo->requests, e)
+	{
+		struct memo_request *r = (struct memo_request *)lh_entry_v(e);
+
+		free(r->bits);
+		r->bits = NULL;
+		r->nodes = 0;
+		r->base_ok = false;
+		r->changed = memo->round + 1;
+	}
+	memo->bytes = 0;
+	memo->nodes = 0;
 }
 
 void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,
@@ -112,6 +157,13 @@ void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,
 
 		if (!r->bits)
 			continue;
+		if (r->nodes != memo->nodes) { /* not of this table: again */
+			free(r->bits);
+			r->bits = NULL;
+			r->base_ok = false;
+			r->changed = memo->round + 1;
+			continue;
+		}
 		for (size_t k = 0; k < n; k++) {
 			size_t i = nodes[k];
 			uint64_t bit = 1ULL << (i % WORD_BITS);
@@ -132,21 +184,9 @@ void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,
 
 void memo_nodes_anew(struct refilter_memo *memo)
 {
-	struct lh_entry *e;
-
 	if (!memo->requests)
 		return;
-	lh_foreach(memo->requests, e)
-	{
-		struct memo_request *r = (struct memo_request *)lh_entry_v(e);
-
-		free(r->bits);
-		r->bits = NULL;
-		r->base_ok = false;
-		r->changed = memo->round + 1;
-	}
-	memo->bytes = 0;
-	memo->nodes = 0;
+	drop_bits(memo);
 	memo->plan_all = true;
 }
 
@@ -158,10 +198,16 @@ void memo_plan_all(struct refilter_memo *memo)
 uint64_t memo_round(struct refilter_memo *memo, bool *all)
 {
 	struct timespec now;
+	bool due;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	*all = memo->plan_all || memo->full_round == 0 ||
-	       now.tv_sec - memo->last_all.tv_sec >= (time_t)memo->full_round;
+	due = memo->full_round == 0 ||
+	      now.tv_sec - memo->last_all.tv_sec >= (time_t)memo->full_round;
+	/* the backstop: every request evaluated again too, so that nothing
+	 * the memo missed outlives it */
+	if (due && memo->requests)
+		drop_bits(memo);
+	*all = memo->plan_all || due;
 	if (*all)
 		memo->last_all = now;
 	memo->plan_all = false;
@@ -238,6 +284,10 @@ int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 			memo_nodes_anew(memo);
 		memo->nodes = count;
 	}
+	if (req->bits && req->nodes != count) { /* of another table */
+		free(req->bits);
+		req->bits = NULL;
+	}
 	if (!req->bits) {
 		uint64_t *bits = calloc(nw ? nw : 1, sizeof(*bits));
 
@@ -251,6 +301,7 @@ int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 			if (matched[i])
 				bits[i / WORD_BITS] |= 1ULL << (i % WORD_BITS);
 		req->bits = bits;
+		req->nodes = count;
 		memo->bytes += nw * 8;
 		*evaluated = true;
 		return 0;
@@ -263,6 +314,13 @@ int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 void memo_round_end(struct refilter_memo *memo)
 {
 	sweep(memo, false);
+	if (memo->deleted > 4096 &&
+	    memo->deleted > (size_t)lh_table_length(memo->texts) +
+				    (size_t)lh_table_length(memo->requests)) {
+		rehash(&memo->texts);
+		rehash(&memo->requests);
+		memo->deleted = 0;
+	}
 }
 
 /* FNV-1a over `s` and a separator, from `h` (the library's hash, its

@@ -10,13 +10,18 @@
  *   - a node whose Extra changed in place re-evaluated against each
  *     request alone (xc_match() on that node), and a request whose nodes
  *     changed marked with the round;
- *   - each job planned keeps a print of what the plan reads of it
- *     (known_jobs.h), so that a job whose print, hints and request are
- *     unchanged since its plan is not planned again.
- * What no print shows (an ExcNodeList someone changed) comes with a hint
- * of job_modify(), which makes its job planned; a lost hint, a refused
- * update, a table built anew and, as a backstop, every ten minutes
- * (refresher.c), every job is planned.
+ *   - each job planned keeps a print of what the plan reads of it but its
+ *     ExcNodeList (known_jobs.h), so that a job whose print, hints and
+ *     request are unchanged since its plan is not planned again.
+ * A job's ExcNodeList, which no print shows (hashing every pending job's
+ * list each round is what this avoids), changes only through an update,
+ * which job_modify() sees and leaves a hint of; the round that takes the
+ * hint plans the job (the round after the update at the latest: the
+ * thread plans whenever it has hints to take).  Every job is planned
+ * after a lost hint, a refused update, a table built anew, a time when
+ * Slurm filtered or another controller was in control, and, as a
+ * backstop, every `full_round` seconds, with every request evaluated
+ * again.  A memo serves one thread, one node table and one set of limits.
  */
 #ifndef SLURM_EXTRA_MEMO_H
 #define SLURM_EXTRA_MEMO_H
@@ -38,6 +43,7 @@ struct memo_request {
 	xc_expr_t *expr;	/* parsed */
 	uint64_t *bits;		/* the nodes it matches, bit i node i; NULL: not
 			    evaluated on the table as it is now */
+	size_t nodes;		/* the table's node count when evaluated */
 	bool base_ok;		/* the fields below hold for the table now: */
 	struct job_filter base; /* the filter of a job with no exclusions or
 				   required nodes of its own (exc NULL: its
@@ -64,6 +70,8 @@ struct refilter_memo {
 	struct timespec last_all;  /* when a round last planned every job */
 	unsigned full_round;	   /* seconds between such rounds (0: each) */
 	size_t bytes;		   /* held by the bits */
+	size_t deleted;		   /* entries deleted since the tables were
+				      last copied (rehash) */
 };
 
 /* Initialises `memo` (every job planned in its first round), with a round
@@ -88,30 +96,38 @@ void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,
  * request is evaluated again when a job needs it, and every job planned. */
 void memo_nodes_anew(struct refilter_memo *memo);
 
-/* Every job planned in the next round (hints lost, updates refused). */
+/* Every job planned in the next round (hints lost, updates refused, a
+ * round that failed). */
 void memo_plan_all(struct refilter_memo *memo);
 
-/* Starts a round: its number, and whether it plans every job (*all). */
+/* Starts a round: its number, and whether it plans every job (*all: when
+ * asked since the round before, and every `full_round` seconds, when every
+ * request's evaluation is dropped too).  A round ends with
+ * memo_round_end(), or, when it failed, memo_plan_all(). */
 uint64_t memo_round(struct refilter_memo *memo, bool *all);
 
-/* The parsed request of text `text` (limits: NULL the defaults), parsed
- * the first time it is seen, marked used by the round; *request NULL when
- * the text is invalid.  -1 when out of memory. */
+/* The parsed request of text `text` (copied), parsed with `limits` (NULL:
+ * the defaults) the first time it is seen (a memo keeps one set of
+ * limits: the plugin's, which change only with a new thread); marked used
+ * by the round, it lives until the end of a round that does not use it.
+ * *request is NULL when the text is invalid.  -1 when out of memory. */
 int memo_request_of(struct refilter_memo *memo, const char *text,
 		    const xc_limits_t *limits, struct memo_request **request);
 
 /* Fills `matched` (xc_nodes_count(table) bools) with the nodes `req`
- * matches, evaluating it over `table` when it is not (*evaluated then
- * true).  -1 when out of memory (matched undefined). */
+ * matches on `table` (the memo's: the one whose changes it is told),
+ * evaluating it when it is not (*evaluated then true).  -1 when out of
+ * memory (matched undefined). */
 int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 		 const xc_nodes_t *table, bool *matched, bool *evaluated);
 
 /* Ends a round: the texts and requests no job had in it are freed. */
 void memo_round_end(struct refilter_memo *memo);
 
-/* A print of what a round's plan reads of pending `job` besides its
- * ExcNodeList: its AdminComment, request, required nodes, ids, owner,
- * and whether it is held (and why). */
+/* A 64-bit print (FNV-1a) of what a round's plan reads of pending `job`
+ * but its ExcNodeList: its AdminComment, request, required nodes, ids,
+ * owner, and whether it is held (and why; not its priority or reason
+ * otherwise, which change at every scheduling pass). */
 uint64_t memo_job_print(const slurm_job_info_t *job);
 
 #endif

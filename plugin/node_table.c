@@ -381,6 +381,7 @@ bool node_table_load(struct refresher *r)
 			sx_free_node_info_msg(msg);
 			return true;
 		}
+		memo_nodes_anew(&r->memo); /* some nodes changed in place */
 		slurm_error(
 			"%s: cannot update node %s in place (%s): building the node table anew",
 			plugin_type,

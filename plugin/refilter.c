@@ -381,7 +381,7 @@ static bool hinted(const uint32_t *ids, size_t n, const slurm_job_info_t *job)
 	const uint32_t mine[3] = { job->job_id, job->array_job_id,
 				   job->het_job_id };
 
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; n && k < 3; k++)
 		if (mine[k] && bsearch(&mine[k], ids, n, sizeof(*ids), by_u32))
 			return true;
 	return false;
@@ -522,7 +522,7 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 			    known_job_copy(k, &kept.jobs[kept.count]) < 0)
 				goto out;
 			kept.count++;
-			((struct memo_request *)k->req)->used = round;
+			k->req->used = round;
 			continue;
 		}
 		if (!read_item(job, prev, it))
@@ -648,8 +648,9 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 				known->jobs[known->count].req = NULL;
 			known->count++;
 		}
-		memcpy(known->jobs + known->count, kept.jobs,
-		       kept.count * sizeof(*kept.jobs));
+		if (kept.count)
+			memcpy(known->jobs + known->count, kept.jobs,
+			       kept.count * sizeof(*kept.jobs));
 		known->count += kept.count;
 		free(kept.jobs);
 		kept.jobs = NULL;

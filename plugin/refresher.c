@@ -222,6 +222,10 @@ out:
  * no hint told (memo.h). */
 #define FULL_ROUND_S 600
 
+/* A round this long (s, from its load of the data to its last update) is
+ * logged at info: the thread is behind. */
+#define BEHIND_S 5.0
+
 /* One round of the thread: the node data and the jobs, and when either
  * changed, every pending job with a request re-filtered.  The hints of
  * job_modify() given before the jobs are loaded are reflected in them
@@ -239,13 +243,20 @@ static void refresh(struct refresher *r)
 	size_t n = 0;
 	uint64_t upto, census_upto, lost;
 	struct census fresh;
+	struct timespec start;
+	double behind;
 	int rc, counted;
 
 	if (slurm != r->slurm_filters)
 		slurm_info("%s: %s", plugin_type, refresher_mode_text(slurm));
 	r->slurm_filters = slurm;
-	if (slurm)
-		return; /* Slurm filters: nothing to keep current */
+	if (slurm) {
+		/* Slurm filters: nothing to keep current.  job_modify() leaves
+		 * no hints meanwhile: every job is planned when it stops. */
+		if (r->memo.texts)
+			memo_plan_all(&r->memo);
+		return;
+	}
 	if (in_control() == r->backup) {
 		r->backup = !r->backup;
 		slurm_info(
@@ -264,6 +275,7 @@ static void refresh(struct refresher *r)
 			    plugin_type);
 		return;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &start); /* the data of the round */
 	nodes = node_table_load(r);
 	pthread_mutex_lock(&r->lock);
 	upto = r->hints.seq;
@@ -283,10 +295,12 @@ static void refresh(struct refresher *r)
 	if (lost != r->lost_seen || r->replan)
 		memo_plan_all(&r->memo);
 	r->lost_seen = lost;
-	/* Hints with the jobs unchanged: updates Slurm refused.  A round
-	 * whose updates were refused plans again (a job updated meanwhile
-	 * refused the thread's update as stale). */
-	if (!nodes && !jobs && !r->replan) {
+	/* Nothing new: no round.  A hint is always planned, in the round
+	 * that takes it: an update applied after `upto` was read but before
+	 * the jobs were loaded shows in the jobs, but its job is known as
+	 * changed only by its hint, taken the round after (memo.h); a hint
+	 * of an update Slurm refused plans its job alone. */
+	if (!nodes && !jobs && !r->replan && !taken.n && !r->memo.plan_all) {
 		hints_free(&taken);
 		return;
 	}
@@ -315,6 +329,15 @@ static void refresh(struct refresher *r)
 	send_updates(r, updates, n, upto, &stats);
 	r->replan = stats.failed > 0;
 	job_updates_free(updates, n);
+	/* How far behind the node data the round's last update came: a
+	 * change after the round's load waits for the next round. */
+	behind = ms_since(&start) / 1000;
+	if (behind >= BEHIND_S)
+		slurm_info(
+			"%s: the thread is %.1f s behind the node data: its round planned %zu jobs in %.1f ms and sent %zu updates in %.1f ms (%zu waits for UpdateBudget=%zu)",
+			plugin_type, behind, stats.planned, stats.plan_ms,
+			stats.sent, stats.send_ms, stats.paced,
+			r->cfg.update_budget);
 	if (n || stats.plan_ms >= 100)
 		slurm_verbose(
 			"%s: re-filtered %zu of %zu pending jobs (%zu requests evaluated, %zu KB kept) in %.1f ms; %zu of %zu updates sent in %.1f ms, %zu refused, %zu waits for UpdateBudget",

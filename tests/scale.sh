@@ -16,12 +16,23 @@
 # with the longest request the default limit allows (about 1016 bytes), and
 # the median time slurmctld spent on each kind is printed (the usec= of its
 # submit RPC log line): the difference is the plugin's.
+# With XC_SCALE_PENDING=N (default 0: skipped), N held batch jobs with
+# --extra (XC_SCALE_DISTINCT distinct 6-leaf requests, default 100) are
+# then left pending, and for XC_SCALE_CHURN seconds (default 300) one
+# node's Extra changes every second, moving the nodes of half of the
+# requests: printed are the thread's rounds (its log: jobs planned, time,
+# memory it keeps), slurmctld's time on each of the thread's job updates
+# (their usec=: its longest stall caused by the plugin), how far behind
+# the thread fell, and slurmctld's resident memory.
 # Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
 # cluster tests); needs root and tests/slurm-helper (make check).
 set -uo pipefail
 
 NODES=${1:-10000}
 ROUNDS=${XC_SCALE_ROUNDS:-40}
+PENDING=${XC_SCALE_PENDING:-0}
+DISTINCT=${XC_SCALE_DISTINCT:-100}
+CHURN=${XC_SCALE_CHURN:-300}
 XC_STATE=${XC_SCALE_STATE:-/var/lib/slurm-extra-scale}
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test scale.sh
@@ -145,3 +156,47 @@ refresh_cost 1
 refresh_cost $((NODES >= 100000 ? 10000 : NODES / 10))
 rss=$(awk '/VmRSS/ {print $2}' /proc/"$(cat "$XC_STATE/slurmctld.pid")"/status)
 printf 'slurmctld resident memory: %d MB\n' $((rss / 1024))
+
+[ "$PENDING" -gt 0 ] || exit 0
+
+# Pending jobs under churn.  Request k: gpu=true and a memory floor by k,
+# an arch, a rack range; node block 1 (nodes s1..s$size) flips its gpu
+# every second, so the requests that had it lose it and gain it back.
+echo "pending jobs under churn: $PENDING held jobs, $DISTINCT distinct requests"
+scancel -u root 2>/dev/null
+wait_for 60 queue_empty || echo "  the queue did not empty"
+t0=$(date +%s)
+for ((j = 0; j < PENDING; j++)); do
+	k=$((j % DISTINCT))
+	printf '%s\n' "gpu=true&mem>=$((64 << (k % 4)))&(arch=x86_64|arch=aarch64)&load<0.$((5 + k % 5))&rack<$((250 + k))"
+done | xargs -P 4 -d '\n' -I{} sbatch -H -o /dev/null --extra {} --wrap true >/dev/null
+printf '  submitted in %d s; %d jobs pending\n' $(($(date +%s) - t0)) "$(squeue -h -t PD | wc -l)"
+# the thread's first round over them all
+first_round() { grep -q "re-filtered [0-9]* of $PENDING pending jobs" "$LOG"; }
+wait_for 600 first_round || echo "  the thread did not re-filter $PENDING jobs within 600 s"
+grep -oP "job_submit/extra: \Kre-filtered [0-9]+ of $PENDING pending jobs.*" "$LOG" | head -1 | sed 's/^/  first round: /'
+from=$(log_lines)
+t0=$(date +%s)
+for ((s = 1; s <= CHURN; s++)); do
+	gpu=$([ $((s % 2)) = 1 ] && echo false || echo true)
+	scontrol update nodename="s[1-$size]" extra="{\"gpu\":$gpu,\"mem\":512,\"arch\":\"x86_64\",\"load\":0.1,\"ib_pod\":0,\"rack\":0,\"ssd\":\"nvme\"}"
+	sleep $((t0 + s - $(date +%s) > 0 ? t0 + s - $(date +%s) : 0))
+done
+sleep 5
+tail -n +"$((from + 1))" "$LOG" >"$XC_STATE/churn.log"
+rounds=$(grep -c 're-filtered' "$XC_STATE/churn.log")
+echo "  $CHURN s of churn (one block of $size nodes flipping gpu each second): $rounds rounds logged"
+grep -oP 're-filtered \K[0-9]+ of [0-9]+ pending jobs .*in [0-9.]+ ms(?=;)' "$XC_STATE/churn.log" |
+	awk '{planned += $1; n++; k = split($0, a, " in "); t = a[k] + 0; sum += t; if (t > max) max = t}
+	     END {if (n) printf "  rounds: %d, jobs planned %.0f a round, plan %.1f ms a round on average, %.1f ms at most\n", n, planned / n, sum / n, max}'
+grep -oP 'KB kept' "$XC_STATE/churn.log" >/dev/null &&
+	grep -oP '[0-9]+ KB kept' "$XC_STATE/churn.log" | tail -1 | sed 's/^/  the memo holds /'
+grep -oP '_slurm_rpc_update_job: complete JobId=[0-9]+ uid=[0-9]+ usec=\K[0-9]+' "$XC_STATE/churn.log" | sort -n >"$XC_STATE/update-usec"
+n=$(wc -l <"$XC_STATE/update-usec")
+if [ "$n" -gt 0 ]; then
+	awk -v n="$n" '{v[NR] = $1; sum += $1} END {printf "  the thread'"'"'s job updates: %d, slurmctld spent median %.1f ms, p99 %.1f ms, longest %.1f ms on one; %.1f s in all (%.1f%% of the churn)\n", n, v[int((n + 1) / 2)] / 1000, v[int(n * 0.99) > 0 ? int(n * 0.99) : 1] / 1000, v[n] / 1000, sum / 1e6, sum / 1e4 / '"$CHURN"'}' "$XC_STATE/update-usec"
+fi
+grep -oP '[0-9]+(?= waits for UpdateBudget)' "$XC_STATE/churn.log" | awk '{w += $1} END {printf "  waits for UpdateBudget: %d\n", w}'
+grep -oP 'job_submit/extra: \Kthe thread is .*' "$XC_STATE/churn.log" | sort -t' ' -k4 -n | tail -1 | sed 's/^/  the most behind: /'
+rss=$(awk '/VmRSS/ {print $2}' /proc/"$(cat "$XC_STATE/slurmctld.pid")"/status)
+printf 'slurmctld resident memory with %d pending jobs: %d MB\n' "$PENDING" $((rss / 1024))

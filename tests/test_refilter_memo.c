@@ -132,6 +132,40 @@ static void same_updates(struct plan *with, struct plan *without,
 	}
 }
 
+static const char *str(const char *s)
+{
+	return s ? s : "(null)";
+}
+
+/* The two plans know the same jobs in the same states. */
+static void same_known(const struct known_jobs *a, const struct known_jobs *b,
+		       unsigned round)
+{
+	cr_assert_eq(a->count, b->count, "round %u", round);
+	for (size_t i = 0; i < a->count; i++) {
+		const struct known_job *x = &a->jobs[i], *y = &b->jobs[i];
+
+		cr_assert_eq(x->job_id, y->job_id, "round %u", round);
+		cr_assert_str_eq(str(x->st.status), str(y->st.status),
+				 "round %u, job %u", round, x->job_id);
+		cr_assert_str_eq(str(x->st.exclude), str(y->st.exclude),
+				 "round %u, job %u", round, x->job_id);
+		cr_assert_str_eq(str(x->st.request), str(y->st.request),
+				 "round %u, job %u", round, x->job_id);
+		cr_assert_str_eq(str(x->st.admin), str(y->st.admin),
+				 "round %u, job %u", round, x->job_id);
+		cr_assert_str_eq(str(x->req_nodes), str(y->req_nodes),
+				 "round %u, job %u", round, x->job_id);
+		cr_assert_eq(x->st.held, y->st.held, "round %u, job %u", round,
+			     x->job_id);
+		cr_assert_eq(x->st.wrote, y->st.wrote, "round %u, job %u",
+			     round, x->job_id);
+		cr_assert_eq(x->request_hash, y->request_hash,
+			     "round %u, job %u", round, x->job_id);
+		cr_assert_eq(x->user_id, y->user_id, "round %u", round);
+	}
+}
+
 /* One round with the memo (its known jobs `known`) and one without from the
  * same data; the memo's known jobs move on, its updates are applied. */
 static size_t both(xc_nodes_t *table, job_info_msg_t *m, struct hints *set,
@@ -150,7 +184,7 @@ static size_t both(xc_nodes_t *table, job_info_msg_t *m, struct hints *set,
 	for (size_t i = 0; i < with.n; i++)
 		cr_assert_eq(job_update_build(table, NULL, &with.u[i]), 0);
 	same_updates(&with, &without, round);
-	cr_assert_eq(with.known.count, without.known.count, "round %u", round);
+	same_known(&with.known, &without.known, round);
 	for (size_t i = 0; i < with.n; i++)
 		apply(m, &with.u[i]);
 	*stats = with.stats;
@@ -223,7 +257,7 @@ Test(refilter, a_round_with_the_memo_plans_what_one_without_plans)
 			m->job_array[pick(JOBS)].job_state = JOB_RUNNING;
 		} else if (what == 3) { /* its user sets its ExcNodeList */
 			slurm_job_info_t *job = &m->job_array[pick(JOBS)];
-			const char *set = pick(2) ? "n2" : "n[5-6]";
+			const char *set = pick(2) ? "n2" : "n[5-6,70,129]";
 
 			free(job->exc_nodes);
 			job->exc_nodes = strdup(set);
@@ -320,6 +354,48 @@ Test(refilter, a_node_change_plans_the_jobs_of_the_requests_it_moves)
 	both(t, jobs, &hints, &memo, &known, 6, &stats);
 	cr_assert_eq(stats.planned, 2);
 	cr_assert_eq(stats.requests, 2);
+	known_jobs_free(&known);
+	memo_free(&memo);
+}
+
+/* An update applied after the round read the hints but before it loaded
+ * the jobs: the round sees the job's new ExcNodeList without its hint, and
+ * keeps the job as it was (no print shows the list); the round after takes
+ * the hint and plans it as a round without the memo does. */
+Test(refilter, a_hint_taken_a_round_late_plans_its_job)
+{
+	struct refilter_memo memo;
+	struct known_jobs known = { 0 };
+	struct refilter_stats stats;
+	struct plan late = { 0 };
+
+	cr_assert_eq(memo_init(&memo, 3600), 0);
+	jobs = jobs_new(2);
+	job_set(&jobs->job_array[0], 1, "n[3-4]", TWO_OF_FOUR, false, "");
+	job_set(&jobs->job_array[1], 2, "n[3-4]", TWO_OF_FOUR, false, "");
+	both(t, jobs, &hints, &memo, &known, 1, &stats);
+	settle(t, jobs, &memo, &known);
+	/* the user's update: n1 theirs, the plugin's nodes kept by
+	 * job_modify() */
+	free(jobs->job_array[1].exc_nodes);
+	jobs->job_array[1].exc_nodes = strdup("n[1,3-4]");
+	add_hint(&hints, exc_hint(2, true, "n[1,3-4]", "n1"));
+	/* the round whose hints were read before the update */
+	cr_assert_eq(refilter_plan(t, jobs, NULL, &hints, 0, &known, &memo,
+				   &late.u, &late.n, &late.known, &late.stats),
+		     0);
+	cr_assert_eq(late.stats.planned, 0, "no print shows the list");
+	cr_assert_eq(late.n, 0);
+	known_jobs_free(&known);
+	known = late.known;
+	late.known = (struct known_jobs){ 0 };
+	plan_free(&late);
+	/* the round after takes the hint: the job planned, as without the
+	 * memo */
+	both(t, jobs, &hints, &memo, &known, 3, &stats);
+	cr_assert_eq(stats.planned, 1);
+	cr_assert_str_eq(known_job_find(&known, 2)->st.exclude, "n1",
+			 "the user's own part is the hint's");
 	known_jobs_free(&known);
 	memo_free(&memo);
 }
