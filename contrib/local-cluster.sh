@@ -31,6 +31,10 @@
 # holding a sanitizer build of job_submit_extra.so, then Slurm's own).
 # XC_CTLD_ENV: NAME=VALUE words slurmctld is started with (LD_PRELOAD and
 # ASAN_OPTIONS for that build).
+# XC_CTLD_STDERR=FILE: slurmctld runs in the foreground (-D) in the
+# background, its stderr appended to FILE: what a sanitizer prints there
+# (UBSan ignores log_path when ASan is preloaded) is kept, where a daemon's
+# stderr is /dev/null.
 # XC_PLUGSTACK: the cluster's plugstack.conf line (default
 # `required spank_extra.so`; the package test includes the package's
 # /etc/slurm/plugstack.conf.d/*.conf).
@@ -215,7 +219,11 @@ stop_ctld() {
 # jobs, node Extra) and waits for it to answer.
 start_ctld() {
 	# shellcheck disable=SC2086 # XC_CTLD_ENV: words NAME=VALUE
-	env ${XC_CTLD_ENV:-} slurmctld "$@"
+	if [ -n "${XC_CTLD_STDERR:-}" ]; then
+		setsid env ${XC_CTLD_ENV:-} slurmctld -D "$@" </dev/null >/dev/null 2>>"$XC_CTLD_STDERR" &
+	else
+		env ${XC_CTLD_ENV:-} slurmctld "$@"
+	fi
 	for _ in $(seq 600); do # 60 s: a loaded machine, a sanitizer build
 		scontrol ping 2>/dev/null | grep -q UP && return 0
 		sleep 0.1

@@ -65,6 +65,7 @@ int census_count(const struct known_jobs *known, struct census *fresh)
 void census_take(struct census *c, struct census *fresh, uint64_t upto)
 {
 	size_t keep = 0, nnew = 0;
+	uint64_t *hashes;
 
 	free(c->pairs);
 	free(c->all);
@@ -82,16 +83,21 @@ void census_take(struct census *c, struct census *fresh, uint64_t upto)
 			   sizeof(*c->pairs), by_pair))
 			c->recent[keep++] = c->recent[i];
 	c->nrecent = keep;
-	/* the distinct hashes among them that the jobs do not hold (a few:
-	 * what came in one round) */
-	for (size_t i = 0; i < keep; i++) {
-		bool first = !found(&c->recent[i].hash, c->all, c->nall,
-				    sizeof(*c->all), by_hash);
-
-		for (size_t k = 0; k < i && first; k++)
-			first = c->recent[k].hash != c->recent[i].hash;
-		nnew += first;
+	/* the distinct hashes among them that the jobs do not hold (what
+	 * came in one round), sorted: linear after the sort.  Out of memory,
+	 * no caps until the next count (nothing refused wrongly). */
+	if (!(hashes = malloc((keep ? keep : 1) * sizeof(*hashes)))) {
+		c->valid = false;
+		return;
 	}
+	for (size_t i = 0; i < keep; i++)
+		hashes[i] = c->recent[i].hash;
+	qsort(hashes, keep, sizeof(*hashes), by_hash);
+	for (size_t i = 0; i < keep; i++)
+		if (!i || hashes[i - 1] != hashes[i])
+			nnew += !found(&hashes[i], c->all, c->nall,
+				       sizeof(*c->all), by_hash);
+	free(hashes);
 	c->recent_new = nnew;
 }
 

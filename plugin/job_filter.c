@@ -220,10 +220,3 @@ uint64_t hostlist_hash(const char *hostlist)
 	free(normal);
 	return h;
 }
-
-bool exc_changed(const char *exc, uint64_t wrote)
-{
-	/* The text the plugin wrote, kept as it is: no need to read it. */
-	return wrote && xc_text_hash(exc) != wrote &&
-	       hostlist_hash(exc) != wrote;
-}

@@ -96,10 +96,4 @@ void filter_free(struct job_filter *f);
  * Slurm reads and writes the list: about 1 ms for thousands of nodes. */
 uint64_t hostlist_hash(const char *hostlist);
 
-/* Whether a job's ExcNodeList `exc` is other nodes than the list whose
- * hostlist_hash() the plugin last wrote (`wrote`; 0: unknown, false):
- * someone updated it since.  The text alone is hashed first (Slurm keeps
- * the text an update gives); the list is read only when that differs. */
-bool exc_changed(const char *exc, uint64_t wrote);
-
 #endif

@@ -44,7 +44,9 @@ int known_job_copy(const struct known_job *from, struct known_job *to)
 
 void known_jobs_sort(struct known_jobs *known)
 {
-	qsort(known->jobs, known->count, sizeof(*known->jobs), by_job_id);
+	if (known->count > 1) /* qsort() wants an array, even of none */
+		qsort(known->jobs, known->count, sizeof(*known->jobs),
+		      by_job_id);
 }
 
 const struct known_job *known_job_find(const struct known_jobs *known,

@@ -194,8 +194,9 @@ static int take_changes(const slurm_job_info_t *job, struct sx_job_state *st,
 			uint64_t exc_text, const struct hints *hints,
 			uint64_t upto)
 {
-	/* The text the plugin wrote, kept as it is: no need to read it
-	 * (exc_changed()). */
+	/* Someone else's list: neither the text the plugin wrote, kept as
+	 * it is by slurmctld (its hash alone, no reading of it), nor the same
+	 * nodes written another way. */
 	bool changed = st->wrote && exc_text != st->wrote &&
 		       hostlist_hash(job->exc_nodes) != st->wrote,
 	     hashed = false;

@@ -68,9 +68,21 @@ wait_for() {
 	shift
 	for _ in $(seq "$tries"); do
 		"$@" && return 0
+		sanitizer_stop
 		sleep 0.25
 	done
 	return 1
+}
+
+# sanitizer_stop: with XC_CTLD_STDERR (slurmctld's stderr, local-cluster.sh),
+# a sanitizer's report there ends the test at once: slurmctld has stopped
+# (-fno-sanitize-recover), and every wait after would time out in turn.
+sanitizer_stop() {
+	[ -n "${XC_CTLD_STDERR:-}" ] && [ -s "$XC_CTLD_STDERR" ] || return 0
+	grep -qE 'runtime error:|ERROR: (Address|Leak)Sanitizer' "$XC_CTLD_STDERR" || return 0
+	echo "not ok - slurmctld stopped on a sanitizer report ($XC_CTLD_STDERR):"
+	grep -m1 -A12 -E 'runtime error:|ERROR: (Address|Leak)Sanitizer' "$XC_CTLD_STDERR"
+	exit 1
 }
 
 # plugin_has_current_data [FROM]: the last node refresh the plugin logged

@@ -226,7 +226,8 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so
 	libasan=$(readlink -f "$(gcc -print-file-name=libasan.so)")
 	XC_PLUGIN_DIR="$LOGS/asan-plugin:$plugindir" \
 		XC_PLUGSTACK="required $plugindir/spank_extra.so" \
-		XC_CTLD_ENV="LD_PRELOAD=$libasan ASAN_OPTIONS=log_path=$LOGS/asan-reports/asan:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:log_path=$LOGS/asan-reports/ubsan" \
+		XC_CTLD_ENV="LD_PRELOAD=$libasan ASAN_OPTIONS=log_path=$LOGS/asan-reports/asan:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1" \
+		XC_CTLD_STDERR="$LOGS/asan-reports/stderr" \
 		bash tests/e2e-users.sh >"$LOGS/plugin-asan.log" 2>&1 || status=1
 	grep -vE '^ok ' "$LOGS/plugin-asan.log"
 	count plugin-asan "$LOGS/plugin-asan.log"
@@ -236,7 +237,7 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so
 	if grep -q 'slurmctld killed after' /var/lib/slurm-extra-cluster/log/slurmctld.log 2>/dev/null; then
 		echo "FAIL - slurmctld had to be killed: no leak report could be written"
 		tally plugin-asan 0 1
-	elif reports=$(cat "$LOGS"/asan-reports/* 2>/dev/null) && [ -n "$reports" ]; then
+	elif reports=$(cat "$LOGS"/asan-reports/asan* 2>/dev/null; grep -h -A12 -E 'runtime error:|ERROR: (Address|Leak)Sanitizer' "$LOGS"/asan-reports/stderr 2>/dev/null) && [ -n "$reports" ]; then
 		echo "FAIL - ASan/UBSan/LeakSanitizer reports from slurmctld with the plugin:"
 		head -60 <<<"$reports"
 		tally plugin-asan 0 1

@@ -116,8 +116,10 @@ static void same_updates(struct plan *with, struct plan *without,
 	cr_assert_eq(with->n, without->n,
 		     "round %u: %zu updates with the memo, %zu without", round,
 		     with->n, without->n);
-	qsort(with->u, with->n, sizeof(*with->u), by_job);
-	qsort(without->u, without->n, sizeof(*without->u), by_job);
+	if (with->n > 1) { /* qsort() wants an array, even of none */
+		qsort(with->u, with->n, sizeof(*with->u), by_job);
+		qsort(without->u, without->n, sizeof(*without->u), by_job);
+	}
 	for (size_t i = 0; i < with->n; i++) {
 		const struct job_update *a = &with->u[i], *b = &without->u[i];
 
@@ -396,6 +398,30 @@ Test(refilter, a_hint_taken_a_round_late_plans_its_job)
 	cr_assert_eq(stats.planned, 1);
 	cr_assert_str_eq(known_job_find(&known, 2)->st.exclude, "n1",
 			 "the user's own part is the hint's");
+	known_jobs_free(&known);
+	memo_free(&memo);
+}
+
+/* A round whose jobs have left pending: nothing known, nothing planned
+ * (under the sanitizers: no NULL array given to qsort() or memcpy(), which
+ * once stopped slurmctld in the round after the last job started). */
+Test(refilter, a_round_with_no_pending_job_knows_none)
+{
+	struct refilter_memo memo;
+	struct known_jobs known = { 0 };
+	struct refilter_stats stats;
+
+	cr_assert_eq(memo_init(&memo, 3600), 0);
+	jobs = jobs_new(2);
+	job_set(&jobs->job_array[0], 1, "n[3-4]", TWO_OF_FOUR, false, "");
+	job_set(&jobs->job_array[1], 2, "n[3-4]", TWO_OF_FOUR, false, "");
+	both(t, jobs, &hints, &memo, &known, 1, &stats);
+	cr_assert_eq(known.count, 2);
+	jobs->job_array[0].job_state = JOB_RUNNING;
+	jobs->job_array[1].job_state = JOB_COMPLETE;
+	both(t, jobs, &hints, &memo, &known, 2, &stats);
+	cr_assert_eq(known.count, 0);
+	cr_assert_eq(stats.pending, 0);
 	known_jobs_free(&known);
 	memo_free(&memo);
 }
