@@ -381,8 +381,8 @@ Test(refilter, a_list_is_built_when_sent_and_refused_if_stale)
 	size_t n = 0;
 
 	jobs = one_job(5, NULL, "new", false, "");
-	cr_assert_eq(refilter_plan(t, jobs, NULL, NULL, 0, NULL, NULL, &ups, &n, NULL,
-				   &stats),
+	cr_assert_eq(refilter_plan(t, jobs, NULL, NULL, 0, NULL, NULL, &ups, &n,
+				   NULL, &stats),
 		     0);
 	cr_assert_eq(n, 1);
 	cr_assert(ups[0].exc_lazy);
