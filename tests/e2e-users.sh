@@ -28,39 +28,7 @@ SLURM_FILTERS=0
 if [ "${XC_USERS_MODE:-plugin}" = slurm ]; then
 	if ! slurm_at_least 23 11; then
 		echo "skipped: e2e-users with Slurm's own filter: $(scontrol --version) has no extra_constraints"
-		echo "# the caps on distinct pending requests (extra.conf; filter mode)"
-if [ "$SLURM_FILTERS" = 0 ]; then
-	conf=$XC_STATE/extra.conf
-	cp "$conf" "$conf.saved"
-	echo MaxPendingRequestsPerUser=2 >>"$conf"
-	# (extra.conf is read when the plugin loads: a restart, not a
-	# reconfigure, which keeps a job_submit plugin loaded on 22.05)
-	bash "$CLUSTER" ctld-restart >/dev/null
-	rounds 2 # the thread has counted the pending jobs
-	a=$(pending --extra gpu=true) || not_ok "a first request: accepted"
-	b=$(pending --extra 'gpu=true&tick>=0') || not_ok "a second: accepted"
-	out=$(pending --extra gpu=false)
-	rc=$?
-	expect "a third distinct request of the owner's: refused" "$rc" 1
-	expect "  the message names the setting" \
-		"$(grep -o 'MaxPendingRequestsPerUser=2' <<<"$out")" MaxPendingRequestsPerUser=2
-	c=$(pending --extra gpu=true)
-	expect "the owner's request already pending: accepted" "$?" 0
-	d=$(as "$OTHER" sbatch --parsable -o /dev/null --begin=now+3600 --extra gpu=false --wrap true 2>&1)
-	expect "another user's: accepted" "$?" 0
-	scancel "$c" "$d" 2>/dev/null
-	mv "$conf.saved" "$conf"
-	bash "$CLUSTER" ctld-restart >/dev/null
-	rounds 2
-	# the same third request with the default caps, beside the same two
-	out=$(pending --extra gpu=false)
-	expect "with the default caps, the third: accepted" "$?" 0
-	scancel "$a" "$b" "$out" 2>/dev/null
-else
-	echo "skipped: the caps (Slurm's own filter: the plugin does no work per request)"
-fi
-
-summary users
+		summary users
 		exit
 	fi
 	export XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints
