@@ -88,6 +88,13 @@ struct group {
 	uint8_t lo_digits, hi_digits;
 };
 
+/* The most hosts a range may hold for Slurm to read it: a longer one is
+ * refused ("Too many hosts in range", _parse_single_range() in
+ * src/common/hostlist.c: MAX_RANGE, 64 * 1024 in 22.05, MAX_SLURM_NODES
+ * (the same) in 24.11 and 26.05), so a run of more nodes is written as
+ * several: n[1-65536,65537-100000]. */
+#define XC_HOSTLIST_MAX_RANGE 65536
+
 static void flush_run(struct sbuf *b, const struct group *g)
 {
 	sb_digits(b, g->run_start);
@@ -137,7 +144,9 @@ static char *write_hostlist(const struct node *nodes, size_t count,
 				g.lo_digits = n->digits;
 			if (n->digits > g.hi_digits)
 				g.hi_digits = n->digits;
-			if (n->number == g.run_end->number + 1) {
+			if (n->number == g.run_end->number + 1 &&
+			    g.run_end->number - g.run_start->number + 1 <
+				    XC_HOSTLIST_MAX_RANGE) {
 				g.run_end = n;
 			} else {
 				flush_run(&b, &g);

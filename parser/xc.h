@@ -462,8 +462,10 @@ long xc_nodes_find(const xc_nodes_t *nodes, const char *name);
  * with; a name of digits only, or ending in more than 18, stands alone),
  * and selected nodes with the same prefix,
  * with no node of another prefix between them in the table, share a
- * bracket, consecutive numbers as ranges: n[1-3,7],login,x[01-02].  A
- * zero-padded number shares a bracket only with numbers of its width.
+ * bracket, consecutive numbers as ranges: n[1-3,7],login,x[01-02], a range
+ * at most 65,536 numbers long (Slurm refuses to read a longer one:
+ * n[1-65536,65537-100000]).  A zero-padded number shares a bracket only
+ * with numbers of its width.
  * Slurm's hostlist parser reads it back as exactly the selected names (so
  * does the RFC 29 one, doc/flux.md "Resolved": no bracket mixes widths of padded
  * numbers).  For a table in Slurm's node order (sorted by prefix and

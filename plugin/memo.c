@@ -45,6 +45,7 @@ int memo_init(struct refilter_memo *memo, unsigned full_round)
 	}
 	memo->plan_all = true;
 	memo->full_round = full_round;
+	memo->normal = -1;
 	return 0;
 }
 
@@ -136,6 +137,7 @@ static void drop_bits(struct refilter_memo *memo)
 	}
 	memo->bytes = 0;
 	memo->nodes = 0;
+	memo->normal = -1;
 }
 
 void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,

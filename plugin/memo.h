@@ -72,6 +72,8 @@ struct refilter_memo {
 	size_t bytes;		   /* held by the bits */
 	size_t deleted;		   /* entries deleted since the tables were
 				      last copied (rehash) */
+	int normal;		   /* the table's lists are Slurm's own text
+		       (sx_nodes_in_slurm_order): 1, 0, or -1 not known yet */
 };
 
 /* Initialises `memo` (every job planned in its first round), with a round

@@ -398,14 +398,26 @@ static bool unchanged(const struct known_job *k, const slurm_job_info_t *job,
 	       k->req->changed <= k->planned && !hinted(ids, nids, job);
 }
 
+/* hostlist_hash() of `exc`, a list the thread wrote from `table`, whose
+ * text hashes to `text`: the text hash itself when the table is in
+ * Slurm's order (sx_nodes_in_slurm_order, asked once a table), where
+ * Slurm's reading would give back the same text. */
+static uint64_t hosts_hash(struct refilter_memo *memo, const xc_nodes_t *table,
+			   const char *exc, uint64_t text)
+{
+	if (memo->normal < 0) /* out of memory: Slurm reads each list */
+		memo->normal = sx_nodes_in_slurm_order(table) == 1;
+	return memo->normal == 1 ? text : hostlist_hash(exc);
+}
+
 /* The filter shared by the jobs of request `req` (NULL: an invalid one,
  * all nodes matched) with no exclusions or required nodes of their own,
  * from `matched`: its counts in *f (f->exc NULL), the hashes of its list
  * in *text and *hosts; computed once while the request's nodes do not
  * change (kept in `req`).  -1 when out of memory. */
-static int shared_filter(const xc_nodes_t *table, const bool *matched,
-			 struct memo_request *req, struct job_filter *f,
-			 uint64_t *text, uint64_t *hosts)
+static int shared_filter(struct refilter_memo *memo, const xc_nodes_t *table,
+			 const bool *matched, struct memo_request *req,
+			 struct job_filter *f, uint64_t *text, uint64_t *hosts)
 {
 	if (!req || !req->base_ok) {
 		struct job_filter b;
@@ -415,7 +427,7 @@ static int shared_filter(const xc_nodes_t *table, const bool *matched,
 		if (filter_compute(table, matched, NULL, NULL, &b) < 0)
 			return -1;
 		*text = xc_text_hash(b.exc ? b.exc : "");
-		*hosts = hostlist_hash(b.exc);
+		*hosts = hosts_hash(memo, table, b.exc, *text);
 		filter_free(&b);
 		*f = b;
 		if (req) {
@@ -591,8 +603,9 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 					matched[k] = true;
 			}
 			if (!run_failed &&
-			    shared_filter(table, matched, it->req, &base,
-					  &base_text, &base_hosts) < 0)
+			    shared_filter(memo ? memo : &own, table, matched,
+					  it->req, &base, &base_text,
+					  &base_hosts) < 0)
 				goto out;
 		}
 		if (run_failed)
@@ -611,7 +624,8 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 			continue; /* an unreadable hostlist: leave the job */
 		} else {
 			want = xc_text_hash(f.exc ? f.exc : "");
-			hosts = hostlist_hash(f.exc);
+			hosts = hosts_hash(memo ? memo : &own, table, f.exc,
+					   want);
 			filter_free(&f);
 			use = f;
 		}

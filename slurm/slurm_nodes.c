@@ -3,6 +3,7 @@
  * nodes in it (slurm_nodes.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "slurm_hostlist.h"
 #include "slurm_nodes.h"
@@ -85,5 +86,25 @@ int sx_nodes_mark(const xc_nodes_t *t, const char *hostlist, bool *set,
 	rc = xc_nodes_compiled(t) ? mark_by_list(t, hl, set, value, unknown)
 				  : mark_by_table(t, hl, set, value, unknown);
 	slurm_hostlist_destroy(hl);
+	return rc;
+}
+
+int sx_nodes_in_slurm_order(const xc_nodes_t *t)
+{
+	size_t count = xc_nodes_count(t);
+	bool *all = malloc((count ? count : 1) * sizeof(*all));
+	char *mine = NULL, *normal = NULL;
+	int rc = -1;
+
+	if (!all)
+		return -1;
+	for (size_t i = 0; i < count; i++)
+		all[i] = true;
+	if ((mine = xc_nodes_hostlist(t, all)) &&
+	    (normal = sx_hostlist_normal(mine)))
+		rc = strcmp(mine, normal) == 0;
+	free(all);
+	free(mine);
+	free(normal);
 	return rc;
 }

@@ -18,6 +18,7 @@
 
 #include "gen.h"
 #include "job_filter.h"
+#include "slurm_nodes.h"
 #include "slurm_compat.h"
 #include "table.h"
 #include "xc.h"
@@ -291,6 +292,45 @@ Test(filter, the_same_filter_as_slurms_hostlist_functions)
 		xc_nodes_destroy(t);
 	}
 	cr_assert_gt(fast, 200, "most cases take the one-pass path");
+}
+
+/* A table in Slurm's order (sx_nodes_in_slurm_order): every list written
+ * from it is Slurm's own text of it, so its text hash is its
+ * hostlist_hash(), which the thread then takes without Slurm's reading
+ * (refilter.c); tables in another order are told apart. */
+Test(filter, a_table_in_slurms_order_writes_slurms_own_lists)
+{
+	gen_t g = { 0xa11ce5ULL };
+	size_t in_order = 0, other = 0;
+
+	for (int c = 0; c < 200; c++) {
+		size_t n;
+		xc_nodes_t *t = random_table(&g, c % 2 == 0, &n);
+		bool *sel = calloc(n ? n : 1, sizeof(*sel));
+		int order = sx_nodes_in_slurm_order(t);
+
+		cr_assert_geq(order, 0);
+		if (c % 2 == 0)
+			cr_assert_eq(order, 1, "a sorted table is in order");
+		in_order += order == 1;
+		other += order == 0;
+		for (int k = 0; order == 1 && k < 10; k++) {
+			unsigned density = gen_below(&g, 101);
+			char *hl;
+
+			for (size_t i = 0; i < n; i++)
+				sel[i] = gen_below(&g, 100) < density;
+			hl = xc_nodes_hostlist(t, sel);
+			cr_assert_not_null(hl);
+			cr_assert_eq(xc_text_hash(hl), hostlist_hash(hl), "%s",
+				     hl);
+			free(hl);
+		}
+		free(sel);
+		xc_nodes_destroy(t);
+	}
+	cr_assert_gt(other, 20, "tables out of order are told apart");
+	cr_assert_gt(in_order, 100);
 }
 
 /* Odd hostlists from the user, as excluded or required nodes: the one-pass

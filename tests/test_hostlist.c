@@ -113,6 +113,37 @@ Test(hostlist, thousands_of_nodes)
 	free(names);
 }
 
+/* 100,000 nodes in a row: no range longer than Slurm reads
+ * (MAX_RANGE, 65,536 hosts: "Too many hosts in range"), and Slurm's own
+ * parser reads the list back to every one of them.  Unsplit, the list of
+ * a job no node satisfies at such a cluster was refused by slurmctld. */
+Test(hostlist, a_range_longer_than_slurm_reads_is_split)
+{
+	enum {
+		N = 100000
+	};
+	char **names = calloc(N, sizeof(*names));
+	char *hl;
+	sx_hostlist_t parsed;
+
+	for (int i = 0; i < N; i++) {
+		names[i] = malloc(16);
+		snprintf(names[i], 16, "s%d", i + 1);
+	}
+	hl = xc_hostlist_of((const char *const *)names, N, NULL);
+	cr_assert_str_eq(hl, "s[1-65536,65537-100000]");
+	parsed = slurm_hostlist_create(hl);
+	cr_assert_not_null(parsed);
+	cr_assert_eq(slurm_hostlist_count(parsed), N,
+		     "Slurm reads %d of the %d names",
+		     slurm_hostlist_count(parsed), N);
+	slurm_hostlist_destroy(parsed);
+	free(hl);
+	for (int i = 0; i < N; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* No bracket holds numbers of different zero-padded widths. */
 static void assert_no_mixed_widths(const char *hl)
 {
