@@ -325,20 +325,40 @@ void memo_round_end(struct refilter_memo *memo)
 	}
 }
 
-/* FNV-1a over `s` and a separator, from `h` (the library's hash, its
- * text_hash being FNV-1a too). */
+/* One 64-bit word into the print: multiply and fold (the finaliser of
+ * MurmurHash3, fmix64).  The print is the thread's own, never stored nor
+ * compared with anything but itself, so it need not be the library's
+ * FNV-1a (a byte at a time: a round's print of 10,000 AdminComments of
+ * 1 KB took 12 ms of the 50 a round with nothing changed cost); this
+ * takes eight bytes a step. */
+static uint64_t mix_word(uint64_t h, uint64_t w)
+{
+	h ^= w;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+
+/* `s` (NULL apart from "") and its length into the print. */
 static uint64_t mix_text(uint64_t h, const char *s)
 {
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return (h ^ (s ? 0x100 : 0x101)) * 0x100000001b3ULL;
+	size_t len = s ? strlen(s) : 0, k = 0;
+	uint64_t w;
+
+	for (; k + 8 <= len; k += 8) {
+		memcpy(&w, s + k, 8);
+		h = mix_word(h, w);
+	}
+	w = 0;
+	memcpy(&w, s ? s + k : "", len - k);
+	h = mix_word(h, w);
+	return mix_word(h, s ? len : ~(uint64_t)0);
 }
 
 static uint64_t mix_u32(uint64_t h, uint32_t v)
 {
-	for (int k = 0; k < 4; k++, v >>= 8)
-		h = (h ^ (v & 0xff)) * 0x100000001b3ULL;
-	return h;
+	return mix_word(h, v);
 }
 
 uint64_t memo_job_print(const slurm_job_info_t *job)
