@@ -171,10 +171,8 @@ for ((j = 0; j < PENDING; j++)); do
 	printf '%s\n' "gpu=true&mem>=$((64 << (k % 4)))&(arch=x86_64|arch=aarch64)&load<0.$((5 + k % 5))&rack<$((250 + k))"
 done | xargs -P 4 -d '\n' -I{} sbatch -H -o /dev/null --extra {} --wrap true >/dev/null
 printf '  submitted in %d s; %d jobs pending\n' $(($(date +%s) - t0)) "$(squeue -h -t PD | wc -l)"
-# the thread's first round over them all
-first_round() { grep -q "re-filtered [0-9]* of $PENDING pending jobs" "$LOG"; }
-wait_for 600 first_round || echo "  the thread did not re-filter $PENDING jobs within 600 s"
-grep -oP "job_submit/extra: \Kre-filtered [0-9]+ of $PENDING pending jobs.*" "$LOG" | head -1 | sed 's/^/  first round: /'
+# (the thread's rounds over them came as they were submitted: a round is
+# logged when it sends updates or plans 100 ms or more)
 from=$(log_lines)
 t0=$(date +%s)
 for ((s = 1; s <= CHURN; s++)); do
@@ -194,7 +192,9 @@ grep -oP 'KB kept' "$XC_STATE/churn.log" >/dev/null &&
 grep -oP '_slurm_rpc_update_job: complete JobId=[0-9]+ uid=[0-9]+ usec=\K[0-9]+' "$XC_STATE/churn.log" | sort -n >"$XC_STATE/update-usec"
 n=$(wc -l <"$XC_STATE/update-usec")
 if [ "$n" -gt 0 ]; then
-	awk -v n="$n" '{v[NR] = $1; sum += $1} END {printf "  the thread'"'"'s job updates: %d, slurmctld spent median %.1f ms, p99 %.1f ms, longest %.1f ms on one; %.1f s in all (%.1f%% of the churn)\n", n, v[int((n + 1) / 2)] / 1000, v[int(n * 0.99) > 0 ? int(n * 0.99) : 1] / 1000, v[n] / 1000, sum / 1e6, sum / 1e4 / '"$CHURN"'}' "$XC_STATE/update-usec"
+	awk -v churn="$CHURN" '{v[NR] = $1; sum += $1}
+		END {n = NR; p = int(n * 0.99); if (p < 1) p = 1
+		     printf "  the thread'"'"'s job updates: %d; slurmctld spent median %.1f ms, p99 %.1f ms, longest %.1f ms on one; %.1f s in all (%.1f%% of the churn)\n", n, v[int((n + 1) / 2)] / 1000, v[p] / 1000, v[n] / 1000, sum / 1e6, sum / 1e4 / churn}' "$XC_STATE/update-usec"
 fi
 grep -oP '[0-9]+(?= waits for UpdateBudget)' "$XC_STATE/churn.log" | awk '{w += $1} END {printf "  waits for UpdateBudget: %d\n", w}'
 grep -oP 'job_submit/extra: \Kthe thread is .*' "$XC_STATE/churn.log" | sort -t' ' -k4 -n | tail -1 | sed 's/^/  the most behind: /'
