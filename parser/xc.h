@@ -470,8 +470,9 @@ long xc_nodes_find(const xc_nodes_t *nodes, const char *name);
  * does the RFC 29 one, doc/flux.md "Resolved": no bracket mixes widths of padded
  * numbers).  For a table in Slurm's node order (sorted by prefix and
  * number, as slurm.conf usually lists nodes) it is the string Slurm's own
- * ranged hostlist gives.  One pass, no sorting: this is what makes a job's
- * excluded nodes cheap at 100,000 nodes.  Returns a malloc'd string the
+ * ranged hostlist gives, but where a run is longer than 65,536 (Slurm
+ * writes it whole, and cannot read it back).  One pass, no sorting: this
+ * is what makes a job's excluded nodes cheap at 100,000 nodes.  Returns a malloc'd string the
  * caller frees ("" for none), or NULL when out of memory or `nodes` or
  * `selected` is NULL. */
 char *xc_nodes_hostlist(const xc_nodes_t *nodes, const bool *selected);

@@ -126,7 +126,7 @@ int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 /* Ends a round: the texts and requests no job had in it are freed. */
 void memo_round_end(struct refilter_memo *memo);
 
-/* A 64-bit print (FNV-1a) of what a round's plan reads of pending `job`
+/* A 64-bit print (eight bytes a step, memo.c) of what a round's plan reads of pending `job`
  * but its ExcNodeList: its AdminComment, request, required nodes, ids,
  * owner, and whether it is held (and why; not its priority or reason
  * otherwise, which change at every scheduling pass). */

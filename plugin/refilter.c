@@ -398,14 +398,16 @@ static bool unchanged(const struct known_job *k, const slurm_job_info_t *job,
 	       k->req->changed <= k->planned && !hinted(ids, nids, job);
 }
 
-/* hostlist_hash() of `exc`, a list the thread wrote from `table`, whose
- * text hashes to `text`: the text hash itself when the table is in
- * Slurm's order (sx_nodes_in_slurm_order, asked once a table), where
- * Slurm's reading would give back the same text. */
+/* hostlist_hash() of `exc`, a job's filter from `table` (written by
+ * xc_nodes_hostlist(), or by Slurm when it holds names the table does
+ * not know), whose text hashes to `text`: the text hash itself when the
+ * table is in Slurm's order (sx_nodes_in_slurm_order, asked once a
+ * table), where Slurm's reading gives back the same text (Slurm's own
+ * text reads back unchanged too). */
 static uint64_t hosts_hash(struct refilter_memo *memo, const xc_nodes_t *table,
 			   const char *exc, uint64_t text)
 {
-	if (memo->normal < 0) /* out of memory: Slurm reads each list */
+	if (memo->normal < 0) /* not asked yet (out of memory: as 0) */
 		memo->normal = sx_nodes_in_slurm_order(table) == 1;
 	return memo->normal == 1 ? text : hostlist_hash(exc);
 }

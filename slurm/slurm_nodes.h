@@ -40,8 +40,9 @@ int sx_nodes_mark(const xc_nodes_t *t, const char *hostlist, bool *set,
  * from it is already what sx_hostlist_normal() would make of it
  * (xc.h): its text hash is its hostlist_hash(), with no reading by Slurm
  * (about 5 ms for a fragmented list of 100,000 nodes).  Tells from the
- * list of all its nodes, written and normalised once.  1 or 0; -1 when
- * out of memory. */
+ * list of all its nodes, written and normalised once.  A table with a run
+ * of more than 65,536 names (which xc_nodes_hostlist() splits and Slurm
+ * does not) answers 0.  1 or 0; -1 when out of memory. */
 int sx_nodes_in_slurm_order(const xc_nodes_t *t);
 
 #endif

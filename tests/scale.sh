@@ -17,7 +17,7 @@
 # the median time slurmctld spent on each kind is printed (the usec= of its
 # submit RPC log line): the difference is the plugin's.
 # With XC_SCALE_PENDING=N (default 0: skipped), N held batch jobs with
-# --extra (XC_SCALE_DISTINCT distinct 5-leaf requests, default 100) are
+# --extra (XC_SCALE_DISTINCT distinct 6-leaf requests, default 100) are
 # then left pending, and for XC_SCALE_CHURN seconds (default 300) one
 # node's Extra changes every second, moving the nodes of every request: printed are the thread's rounds (its log: jobs planned, time,
 # memory it keeps), slurmctld's time on each of the thread's job updates
