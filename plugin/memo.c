@@ -49,6 +49,18 @@ int memo_init(struct refilter_memo *memo, unsigned full_round)
 	return 0;
 }
 
+/* Drops request `r`'s evaluation (its bits and shared filter; counted
+ * out of memo->bytes): evaluated again when a job needs it. */
+static void forget(struct refilter_memo *memo, struct memo_request *r)
+{
+	if (r->bits)
+		memo->bytes -= words(r->nodes) * 8;
+	free(r->bits);
+	r->bits = NULL;
+	r->nodes = 0;
+	r->base_ok = false;
+}
+
 /* Table `*t` anew with its entries: json-c's linkhash leaves a deleted
  * entry's slot marked, and a lookup of a key not there walks past the
  * marks, so after as many deletions as live entries the table is copied.
@@ -100,8 +112,7 @@ static void sweep(struct refilter_memo *memo, bool all)
 			if (all || r->used != memo->round) {
 				memo->deleted++;
 				lh_table_delete_entry(memo->requests, e);
-				if (r->bits)
-					memo->bytes -= words(r->nodes) * 8;
+				forget(memo, r);
 				request_free(r);
 			}
 		}
@@ -119,8 +130,8 @@ void memo_free(struct refilter_memo *memo)
 	memset(memo, 0, sizeof(*memo));
 }
 
-/* Drops every request's evaluation: each is evaluated again when a job
- * needs it. */
+/* Drops every request's evaluation, each marked changed from the next
+ * round. */
 static void drop_bits(struct refilter_memo *memo)
 {
 	struct lh_entry *e;
@@ -129,13 +140,9 @@ static void drop_bits(struct refilter_memo *memo)
 	{
 		struct memo_request *r = (struct memo_request *)lh_entry_v(e);
 
-		free(r->bits);
-		r->bits = NULL;
-		r->nodes = 0;
-		r->base_ok = false;
+		forget(memo, r);
 		r->changed = memo->round + 1;
 	}
-	memo->bytes = 0;
 	memo->nodes = 0;
 	memo->normal = -1;
 }
@@ -160,9 +167,7 @@ void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,
 		if (!r->bits)
 			continue;
 		if (r->nodes != memo->nodes) { /* not of this table: again */
-			free(r->bits);
-			r->bits = NULL;
-			r->base_ok = false;
+			forget(memo, r);
 			r->changed = memo->round + 1;
 			continue;
 		}
@@ -286,10 +291,8 @@ int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 			memo_nodes_anew(memo);
 		memo->nodes = count;
 	}
-	if (req->bits && req->nodes != count) { /* of another table */
-		free(req->bits);
-		req->bits = NULL;
-	}
+	if (req->bits && req->nodes != count) /* of another table */
+		forget(memo, req);
 	if (!req->bits) {
 		uint64_t *bits = calloc(nw ? nw : 1, sizeof(*bits));
 

@@ -492,7 +492,7 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 	const struct item *run = NULL; /* the first job of the request's run */
 	struct job_update *ups = NULL;
 	struct known_jobs kept = { 0 }; /* jobs unchanged, from `prev` */
-	struct refilter_memo own;
+	struct refilter_memo own, *m;	/* `memo`, or the round's own */
 	struct job_filter base = { 0 };
 	bool *matched = NULL, run_failed = false, all;
 	uint64_t base_text = 0, base_hosts = 0, round;
@@ -509,7 +509,8 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		if (memo_init(&own, 0) < 0)
 			return -1;
 	}
-	round = memo_round(memo ? memo : &own, &all);
+	m = memo ? memo : &own;
+	round = memo_round(m, &all);
 	if (!jobs || !jobs->record_count) {
 		rc = 0;
 		goto out;
@@ -557,8 +558,7 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		 * invalid stored request (an admin edited it, or the limits
 		 * shrank since) has none, and excludes nothing more. */
 		if (!it->dropped &&
-		    memo_request_of(memo ? memo : &own,
-				    it->st.request ? it->st.request : "",
+		    memo_request_of(m, it->st.request ? it->st.request : "",
 				    limits, &it->req) < 0)
 			goto out;
 	}
@@ -595,8 +595,7 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 				/* out of memory: the run's jobs are left as
 				 * they are, and planned again next round */
 				run_failed =
-					memo_matched(memo ? memo : &own,
-						     it->req, table, matched,
+					memo_matched(m, it->req, table, matched,
 						     &evaluated) < 0;
 				stats->failed += run_failed;
 				stats->requests += evaluated;
@@ -605,9 +604,8 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 					matched[k] = true;
 			}
 			if (!run_failed &&
-			    shared_filter(memo ? memo : &own, table, matched,
-					  it->req, &base, &base_text,
-					  &base_hosts) < 0)
+			    shared_filter(m, table, matched, it->req, &base,
+					  &base_text, &base_hosts) < 0)
 				goto out;
 		}
 		if (run_failed)
@@ -626,8 +624,7 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 			continue; /* an unreadable hostlist: leave the job */
 		} else {
 			want = xc_text_hash(f.exc ? f.exc : "");
-			hosts = hosts_hash(memo ? memo : &own, table, f.exc,
-					   want);
+			hosts = hosts_hash(m, table, f.exc, want);
 			filter_free(&f);
 			use = f;
 		}

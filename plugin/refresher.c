@@ -253,8 +253,7 @@ static void refresh(struct refresher *r)
 	if (slurm) {
 		/* Slurm filters: nothing to keep current.  job_modify() leaves
 		 * no hints meanwhile: every job is planned when it stops. */
-		if (r->memo.texts)
-			memo_plan_all(&r->memo);
+		memo_plan_all(&r->memo);
 		return;
 	}
 	if (in_control() == r->backup) {
@@ -266,8 +265,7 @@ static void refresh(struct refresher *r)
 				: "in control: the thread filters");
 	}
 	if (r->backup) {
-		if (r->memo.texts)
-			memo_plan_all(&r->memo); /* another wrote meanwhile */
+		memo_plan_all(&r->memo); /* another wrote meanwhile */
 		return;
 	}
 	if (!r->memo.texts && memo_init(&r->memo, FULL_ROUND_S) < 0) {
