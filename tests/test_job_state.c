@@ -115,3 +115,31 @@ Test(job_state, texts_that_are_not_the_state)
 		cr_assert_null(st.request);
 	}
 }
+
+/* The requeue note of the check at start (job_state.h): put in front of
+ * a status, replacing an earlier note, and its length read back. */
+Test(job_state, a_requeue_note_goes_in_front_of_the_status)
+{
+	char *s = sx_status_with_note("2026-11-23T12:00:01", "n3 no longer",
+				      "2 of 4 nodes satisfy the request");
+	char *again;
+
+	cr_assert_str_eq(
+		s,
+		"requeued 2026-11-23T12:00:01: n3 no longer; 2 of 4 nodes satisfy the request");
+	cr_assert_eq(sx_status_note_len(s),
+		     strlen("requeued 2026-11-23T12:00:01: n3 no longer; "));
+	/* a second requeue: one note, the newest */
+	again = sx_status_with_note("T2", "n1 no longer", s);
+	cr_assert_str_eq(
+		again,
+		"requeued T2: n1 no longer; 2 of 4 nodes satisfy the request");
+	cr_assert_eq(sx_status_note_len("2 of 4 nodes satisfy the request"), 0);
+	cr_assert_eq(sx_status_note_len("requeued but no end"), 0);
+	cr_assert_eq(sx_status_note_len(NULL), 0);
+	free(s);
+	free(again);
+	s = sx_status_with_note("T", "w", NULL);
+	cr_assert_str_eq(s, "requeued T: w; ");
+	free(s);
+}
