@@ -58,6 +58,14 @@ int cmd_to_flux(const struct opts *o);
 int cmd_from_flux(const struct opts *o);
 int cmd_why(const struct opts *o);
 
+/* The check at start (cmd_prolog.c; doc/design.md "The check at start"),
+ * slurmctld's PrologSlurmctld under the name PROLOG_NAME: 0 to let the job
+ * start, 1 when one of its nodes does not satisfy its request (Slurm
+ * puts the job back to waiting); 0 as well, after saying why on stderr,
+ * when it cannot tell. */
+#define PROLOG_NAME "slurm-extra-prolog-slurmctld"
+int cmd_prolog(const struct opts *o);
+
 /* The evaluation on many nodes (cmd_eval.c), for eval and to-flux
  * --resolve: reads the nodes of --nodes or --slurm and evaluates `e` on
  * them, only those --within names counting (slurm-extra(1), "eval

@@ -103,6 +103,11 @@ static const struct command {
 	    "why --job ID" },
 	  "a REQUEST",
 	  "job" },
+	{ "prolog-slurmctld",
+	  cmd_prolog,
+	  { "prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)" },
+	  NULL,
+	  NULL },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))
 
@@ -248,6 +253,15 @@ int main(int argc, char **argv)
 	const struct command *cmd = NULL;
 	int rc;
 
+	/* PrologSlurmctld runs a program without arguments: this one under
+	 * its second name (a link) is the check at start. */
+	if (argc >= 1) {
+		const char *base = strrchr(argv[0], '/');
+
+		base = base ? base + 1 : argv[0];
+		if (strcmp(base, PROLOG_NAME) == 0)
+			return cmd_prolog(&opts);
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_INVALID;
@@ -275,7 +289,8 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return fail("unexpected argument '%s' (quote the request)",
 			    argv[optind]);
-	if (!opts.request && !(cmd->instead && option_given(cmd->instead))) {
+	if (!opts.request && cmd->needs &&
+	    !(cmd->instead && option_given(cmd->instead))) {
 		say("%s needs %s", cmd->name, cmd->needs);
 		usage(stderr);
 		return EXIT_INVALID;

@@ -56,6 +56,7 @@ static void run(struct run *r, const char *input, const char *args)
 	"       slurm-extra from-flux (JSON | -)\n"                                                                        \
 	"       slurm-extra why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]\n"                                    \
 	"       slurm-extra why --job ID\n"                                                                                \
+	"       slurm-extra prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)\n"           \
 	"Options:\n"                                                                                                       \
 	"  --extra JSON        one node's Extra (a JSON object)\n"                                                         \
 	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"                                             \
@@ -371,6 +372,9 @@ static const struct cli_row cli_rows[] = {
 	{ "why --batch", NULL, 2, "slurm-extra: why needs a REQUEST\n" USAGE },
 	{ "eval --job 5", NULL, 2,
 	  "slurm-extra: eval needs a REQUEST\n" USAGE },
+	/* the check at start, run by hand: nothing to check, exit 0 */
+	{ "prolog-slurmctld", NULL, 0,
+	  "slurm-extra: prolog-slurmctld: run by slurmctld as PrologSlurmctld (SLURM_SCRIPT_CONTEXT is not prolog_slurmctld)\n" },
 	{ "check a=1 --within - --jobspec -", NULL, 2,
 	  "slurm-extra: --within - and --jobspec - cannot both read standard input\n" },
 };
@@ -384,6 +388,22 @@ ROW_TEST(cli, rows, struct cli_row, cli_rows)
 		     "slurm-extra %s: exit %d, expected %d\n%s", row->args,
 		     r.status, row->status, r.out);
 	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
+}
+
+/* In slurmctld's context without a job: nothing to check, exit 0 (a
+ * check that cannot tell lets the job start). */
+Test(cli, the_check_at_start_without_a_job_lets_it_go)
+{
+	struct run r;
+
+	cr_assert_eq(setenv("SLURM_SCRIPT_CONTEXT", "prolog_slurmctld", 1), 0);
+	unsetenv("SLURM_JOB_ID");
+	run(&r, NULL, "prolog-slurmctld");
+	cr_assert_eq(r.status, 0);
+	cr_assert_str_eq(
+		r.out,
+		"slurm-extra: prolog-slurmctld: SLURM_JOB_ID or SLURM_JOB_NODELIST unset: nothing checked\n");
+	unsetenv("SLURM_SCRIPT_CONTEXT");
 }
 
 Test(cli, batch_handles_many_lines)

@@ -1,0 +1,322 @@
+/*
+ * cmd_prolog.c - the command prolog-slurmctld: the check at start
+ * (doc/design.md "The check at start").  Run by slurmctld as its
+ * PrologSlurmctld (under the name slurm-extra-prolog-slurmctld, since
+ * slurmctld passes no arguments) when it has allocated nodes to a job and
+ * before the job starts on them: when one of the job's nodes does not
+ * satisfy the job's request as the node's Extra is now, it says so and
+ * exits 1, and Slurm puts the job back to waiting (a batch job is
+ * requeued; an interactive one, which Slurm cannot requeue, is killed:
+ * prep_prolog_slurmctld_callback(), src/slurmctld/prep_slurmctld.c).
+ *
+ * Its messages go to stderr and to syslog (LOG_DAEMON, "slurm-extra"):
+ * slurmctld keeps a PrologSlurmctld's output nowhere (slurmscriptd reads it
+ * and drops it).
+ *
+ * What it reads: the job's id and nodes from slurmctld's environment for
+ * the program (SLURM_JOB_ID, SLURM_JOB_NODELIST: job_common_env_vars(),
+ * src/slurmctld/job_mgr.c, every version 22.05 to 26.05; it runs only with
+ * SLURM_SCRIPT_CONTEXT=prolog_slurmctld, which slurmctld sets:
+ * src/plugins/prep/script/prep_script_slurmctld.c: a guard against
+ * running it by hand inside a job, not a security boundary), whether the
+ * plugin filters the job (its AdminComment state: slurm_load_job()), the
+ * request (on 23.02 and later the job's own, SLURM_JOB_EXTRA, which the
+ * thread reads too: refilter.c; a job without it has no request and is let
+ * go without an RPC; on 22.05 the state's), and each of its nodes' Extra
+ * (slurm_load_node_single(), or one slurm_load_node() for a job of more
+ * than MAX_SINGLE nodes, of which only the job's nodes are read).  The
+ * request and the Extra are read with extra.conf's limits, as the plugin
+ * reads them.
+ *
+ * Bounds: the whole check ends within MAX_SECONDS (then exit 0: a
+ * PrologSlurmctld that PrologEpilogTimeout kills counts as failed, and
+ * would requeue the job); a job Slurm has restarted MAX_RESTARTS times
+ * (SLURM_JOB_RESTART_COUNT) is let go with a warning, so that a check
+ * that disagrees with the thread for good cannot requeue a job forever.
+ *
+ * Exit status: 1 only when a node does not satisfy the request.  Anything
+ * that keeps it from telling (slurmctld not answering, a job it cannot
+ * read, a request or a node name it cannot read) is said on stderr and
+ * exits 0: the job goes on as it would without the check; a check that
+ * cannot read would otherwise requeue every job of a loaded controller.
+ */
+#define _GNU_SOURCE /* localtime_r */
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "job_state.h"
+#include "plugin_config.h"
+#include "slurm_hostlist.h"
+#include "slurm_nodes.h"
+
+/* A job on more nodes than this reads all nodes in one RPC, rather than
+ * one RPC a node. */
+#define MAX_SINGLE 32
+
+/* Exit statuses of the program slurmctld runs. */
+#define PROLOG_GO 0
+#define PROLOG_REQUEUE 1
+
+/* The bounds (above). */
+#define MAX_SECONDS 20
+#define MAX_RESTARTS 10
+
+/* Says "slurm-extra: prolog-slurmctld: ..." on stderr and to syslog at
+ * `priority`. */
+__attribute__((format(printf, 2, 3))) static void tell(int priority,
+						       const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: prolog-slurmctld: %s\n", prog, line);
+	syslog(priority, "prolog-slurmctld: %s", line);
+}
+
+/* extra.conf's bad lines (plugin_config_read). */
+static void complain(const char *message)
+{
+	tell(LOG_WARNING, "extra.conf: %s", message);
+}
+
+/* MAX_SECONDS passed: the job goes on unchecked (exit 0), before
+ * PrologEpilogTimeout can count the check as failed.  Only _exit() here
+ * (async-signal-safe); the message is written with write(). */
+static void out_of_time(int sig)
+{
+	static const char msg[] =
+		"slurm-extra: prolog-slurmctld: no answer within 20 s: not checked\n";
+
+	(void)sig;
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	_exit(PROLOG_GO);
+}
+
+/* sx_hostlist_walk()'s step: adds node `name` (its own RPC) to the table
+ * `arg`.  0, or -1 after saying why. */
+static int add_one(const char *name, void *arg)
+{
+	xc_nodes_t *t = arg;
+	node_info_msg_t *msg = NULL;
+	xc_error_t err;
+	int rc = 0;
+
+	if (slurm_load_node_single(&msg, (char *)name, SHOW_ALL) !=
+		    SLURM_SUCCESS ||
+	    !msg) {
+		tell(LOG_WARNING, "cannot read node %s: %s", name,
+		     slurm_strerror(sx_slurm_errno()));
+		return -1;
+	}
+	if (sx_nodes_add_msg(t, msg, &err) < 0) {
+		tell(LOG_WARNING, "node %s: %s", name, err.message);
+		rc = -1;
+	}
+	sx_free_node_info_msg(msg);
+	return rc;
+}
+
+/* Adds to `t` the nodes of `msg` (every node of the cluster) that `hl`
+ * names, with their Extra; the others are not read.  0, or -1 after saying
+ * why (a node of the list not in the cluster, out of memory). */
+static int add_listed(xc_nodes_t *t, const node_info_msg_t *msg,
+		      sx_hostlist_t hl, int count)
+{
+	xc_error_t err;
+	int found = 0;
+
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const node_info_t *n = &msg->node_array[i];
+
+		if (!n->name || slurm_hostlist_find(hl, n->name) < 0)
+			continue;
+		if (xc_nodes_add(t, n->name, n->extra, NULL, &err) < 0) {
+			tell(LOG_WARNING, "node %s: %s", n->name, err.message);
+			return -1;
+		}
+		found++;
+	}
+	if (found < count) {
+		tell(LOG_WARNING,
+		     "%d of the job's %d nodes are not in the cluster",
+		     count - found, count);
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads the Extra of the nodes of `hostlist` (SLURM_JOB_NODELIST) into
+ * `t`, those nodes alone: one RPC a node, or (more than MAX_SINGLE) one
+ * for all.  0, or -1 after saying why. */
+static int load_nodes(const char *hostlist, xc_nodes_t *t)
+{
+	sx_hostlist_t hl = slurm_hostlist_create(hostlist);
+	node_info_msg_t *msg = NULL;
+	int count, rc = -1;
+
+	if (!hl) {
+		tell(LOG_WARNING, "'%s' is not a hostlist", hostlist);
+		return -1;
+	}
+	slurm_hostlist_uniq(hl);
+	count = slurm_hostlist_count(hl);
+	if (count <= MAX_SINGLE) {
+		rc = sx_hostlist_walk(hl, add_one, t) == 0 ? 0 : -1;
+	} else if (slurm_load_node((time_t)0, &msg, SHOW_ALL) !=
+		   SLURM_SUCCESS) {
+		tell(LOG_WARNING, "cannot read the cluster's nodes: %s",
+		     slurm_strerror(sx_slurm_errno()));
+	} else {
+		rc = add_listed(t, msg, hl, count);
+	}
+	if (msg)
+		sx_free_node_info_msg(msg);
+	slurm_hostlist_destroy(hl);
+	return rc;
+}
+
+/* Puts the requeue note in front of the job's status (job_state.h), so
+ * that the job, waiting again, says why.  A failure is only said: the
+ * job is requeued all the same. */
+static void note_requeue(uint32_t jid, const char *comment, const char *node)
+{
+	struct sx_job_state st = { 0 };
+	job_desc_msg_t desc;
+	char when[32], why[512], *status = NULL, *text = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!sx_job_state_parse(comment, &st))
+		return;
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S",
+		 localtime_r(&now, &tm));
+	snprintf(
+		why, sizeof(why),
+		"%s no longer satisfied the request when the job was to start (slurm-extra why --job %u)",
+		node, jid);
+	if ((status = sx_status_with_note(when, why, st.status))) {
+		free(st.status);
+		st.status = status;
+		text = sx_job_state_format(&st);
+	}
+	if (!text) {
+		tell(LOG_WARNING, "job %u: out of memory", jid);
+	} else {
+		slurm_init_job_desc_msg(&desc);
+		SX_DESC_JOB_ID(&desc) = jid;
+		desc.admin_comment = text;
+		if (slurm_update_job(&desc) != SLURM_SUCCESS)
+			tell(LOG_WARNING,
+			     "job %u: cannot note why it is requeued: %s", jid,
+			     slurm_strerror(sx_slurm_errno()));
+	}
+	free(text);
+	sx_job_state_free(&st);
+}
+
+int cmd_prolog(const struct opts *o)
+{
+	const char *id = getenv("SLURM_JOB_ID");
+	const char *nodes = getenv("SLURM_JOB_NODELIST");
+	const char *context = getenv("SLURM_SCRIPT_CONTEXT");
+	const char *restarts = getenv("SLURM_JOB_RESTART_COUNT");
+	const char *request = NULL;
+	struct plugin_config cfg;
+	struct sx_job_state st = { 0 };
+	job_info_msg_t *jobs = NULL;
+	xc_nodes_t *t = NULL;
+	xc_expr_t *e = NULL;
+	xc_error_t err;
+	char *end, path[4096];
+	unsigned long jid;
+	int rc = PROLOG_GO;
+
+	(void)o;
+	/* slurmctld's own variables (prep_script_slurmctld.c), not those of
+	 * a job this is run by hand inside */
+	if (!context || strcmp(context, "prolog_slurmctld") != 0) {
+		say("prolog-slurmctld: run by slurmctld as PrologSlurmctld (SLURM_SCRIPT_CONTEXT is not prolog_slurmctld)");
+		return PROLOG_GO;
+	}
+	jid = id ? strtoul(id, &end, 10) : 0;
+	if (!id || !*id || *end || jid == 0 || jid > UINT32_MAX || !nodes ||
+	    !*nodes) {
+		say("prolog-slurmctld: SLURM_JOB_ID or SLURM_JOB_NODELIST unset: nothing checked");
+		return PROLOG_GO;
+	}
+#if SX_SLURM_HAS_EXTRA_OPTION
+	request = getenv("SLURM_JOB_EXTRA");
+	if (!request || !*request) /* no request: nothing to check */
+		return PROLOG_GO;
+#endif
+	openlog("slurm-extra", LOG_PID, LOG_DAEMON);
+	signal(SIGALRM, out_of_time);
+	alarm(MAX_SECONDS);
+	if (restarts && strtol(restarts, NULL, 10) >= MAX_RESTARTS) {
+		tell(LOG_WARNING,
+		     "job %lu restarted %s times: let go without the check",
+		     jid, restarts);
+		goto out;
+	}
+	slurm_init(NULL);
+	if (sx_load_job(&jobs, (uint32_t)jid, SHOW_ALL) != SLURM_SUCCESS ||
+	    !jobs || !jobs->record_count) {
+		tell(LOG_WARNING, "cannot read job %lu, not checked: %s", jid,
+		     slurm_strerror(sx_slurm_errno()));
+		goto out;
+	}
+	/* a request the plugin filters (with Slurm's own filter, none) */
+	if (!sx_job_state_parse(jobs->job_array[0].admin_comment, &st) ||
+	    !st.request)
+		goto out;
+	if (!request)
+		request = st.request;
+	plugin_config_path(path, sizeof(path));
+	plugin_config_read(&cfg, path, complain);
+	if (!(e = xc_parse(request, &cfg.limits, &err))) {
+		tell(LOG_WARNING,
+		     "job %lu: its request cannot be read, not checked: %s",
+		     jid, err.message);
+		goto out;
+	}
+	if (!(t = xc_nodes_create(&cfg.limits))) {
+		tell(LOG_WARNING, "job %lu: out of memory, not checked", jid);
+		goto out;
+	}
+	if (load_nodes(nodes, t) < 0) {
+		tell(LOG_WARNING, "job %lu not checked", jid);
+		goto out;
+	}
+	for (size_t i = 0; i < xc_nodes_count(t); i++) {
+		if (xc_match(e, xc_nodes_extra(t, i)))
+			continue;
+		tell(LOG_NOTICE,
+		     "job %lu: node %s does not satisfy its request; the job waits again",
+		     jid, xc_nodes_name(t, i));
+		note_requeue((uint32_t)jid, jobs->job_array[0].admin_comment,
+			     xc_nodes_name(t, i));
+		rc = PROLOG_REQUEUE;
+		break;
+	}
+out:
+	alarm(0);
+	xc_nodes_destroy(t);
+	xc_expr_destroy(e);
+	sx_job_state_free(&st);
+	if (jobs)
+		sx_free_job_info_msg(jobs);
+	closelog();
+	return rc;
+}
