@@ -29,6 +29,8 @@
  * Everything here must be safe inside slurmctld: no abort, every failure a
  * refusal with a message or a log line, request text escaped in logs.
  */
+#define _GNU_SOURCE /* asprintf */
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -534,7 +536,28 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		 * less any state of ours it holds (copied from `scontrol show
 		 * job`): one state, always the plugin's. */
 		char *mark = strstr(job_desc->admin_comment, SX_STATE_MARK);
+		struct sx_job_state given = { 0 };
+		char *note = NULL;
+		size_t len = 0;
 
+		/* The requeue note of `slurm-extra prolog-slurmctld`
+		 * (SlurmUser's or root's), kept in front of the status (the
+		 * thread keeps it there too); the rest of a given state is
+		 * ignored. */
+		if (mark &&
+		    (submit_uid == 0 ||
+		     submit_uid == (uint32_t)current->self) &&
+		    sx_job_state_parse(mark, &given))
+			len = sx_status_note_len(given.status);
+		if (len) {
+			const char *own = k->st.status ? k->st.status : "";
+
+			own += sx_status_note_len(own);
+			if (asprintf(&note, "%.*s%s", (int)len, given.status,
+				     own) < 0)
+				note = NULL; /* out of memory: as it was */
+		}
+		sx_job_state_free(&given);
 		if (mark) {
 			while (mark > job_desc->admin_comment &&
 			       mark[-1] == ' ')
@@ -546,6 +569,12 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		    (h.user_exc && replace_string(&st.exclude, h.user_exc) < 0))
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
+		if (note && rc == SLURM_SUCCESS) {
+			free(st.status);
+			st.status = note;
+			note = NULL;
+		}
+		free(note);
 		st.held = st.held && !h.hold;
 		if (h.exc) /* what this update sets */
 			st.wrote = h.exc_hash;

@@ -403,3 +403,35 @@ Test(plugin, a_state_inside_an_admins_text_is_not_kept_twice)
 }
 
 /* ------------------------------------------ a backup slurmctld's thread */
+
+/* ------------------------------------------- the check at start's note */
+
+/* `slurm-extra prolog-slurmctld` (root's or SlurmUser's) writes the job's
+ * state with its requeue note in front of the status: the note is taken,
+ * the rest of the state is the plugin's own (job_state.h). */
+Test(plugin, the_checks_requeue_note_is_taken_from_root)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+
+	set_str(&d->admin_comment, MARK
+		"requeued T: n3 no longer; old; held=0; exclude=n9; request=old=1");
+	cr_assert_eq(modify(d, 0, &err), SLURM_SUCCESS);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.status, "requeued T: n3 no longer; " TWO_OF_FOUR);
+	cr_assert_str_eq(st.request, REQUEST);
+	cr_assert_str_eq(st.exclude, "");
+	cr_assert_null(st.admin);
+}
+
+/* An operator's (Slurm lets an operator set AdminComment) is not: only the
+ * plugin's status stays. */
+Test(plugin, a_requeue_note_from_an_operator_is_not_taken)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+
+	set_str(&d->admin_comment, MARK
+		"requeued T: n3 no longer; old; held=0; exclude=; request=old=1");
+	cr_assert_eq(modify(d, OTHER, &err), SLURM_SUCCESS);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.status, TWO_OF_FOUR);
+}

@@ -60,6 +60,31 @@ Test(refilter, a_new_job_gets_the_plugins_exclusions)
 	sx_job_state_free(&st);
 }
 
+/* A job the check at start requeued (`slurm-extra prolog-slurmctld` put
+ * its note in front of the status): the thread re-filters it, and keeps
+ * the note in front of the status it writes, so that the job still says
+ * why it waits again (job_state.h). */
+Test(refilter, a_requeue_note_is_kept_in_front_of_the_status)
+{
+	const struct job_update *u;
+	struct sx_job_state st;
+	const char *note = "requeued 2026-11-23T12:00:01: n3 no longer "
+			   "satisfied the request when the job was to start; ";
+	char *status;
+
+	cr_assert(asprintf(&status, "%s%s", note, "new") > 0);
+	jobs = one_job(5, NULL, status, false, "");
+	free(status);
+	plan(t, jobs, NULL, 0, NULL, &p);
+	u = only_update(&p, 5);
+	cr_assert_str_eq(u->exc_nodes, "n[3-4]");
+	planned_state(u, &st);
+	cr_assert_eq(strncmp(st.status, note, strlen(note)), 0, "%s",
+		     st.status);
+	cr_assert_str_eq(st.status + strlen(note), TWO_OF_FOUR);
+	sx_job_state_free(&st);
+}
+
 Test(refilter, a_required_node_that_does_not_match_holds_the_job)
 {
 	const struct job_update *u;
