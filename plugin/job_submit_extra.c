@@ -433,7 +433,9 @@ out:
  *   - new excluded or required nodes of a known pending job keep the
  *     plugin's exclusions (keep_filter());
  *   - a new AdminComment of a super user keeps the plugin's state after
- *     it;
+ *     it; from root or SlurmUser, the requeue note of the check at start
+ *     (`slurm-extra prolog-slurmctld`) in it is kept in front of the
+ *     state's status (job_state.h);
  *   - everything is recorded as a hint for the thread (refilter.h), which
  *     takes it only once the job's data show Slurm applied the update.
  * The thread's own update (in flight, from slurmctld's uid) passes, unless

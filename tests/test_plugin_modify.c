@@ -423,8 +423,8 @@ Test(plugin, the_checks_requeue_note_is_taken_from_root)
 	cr_assert_null(st.admin);
 }
 
-/* An operator's (Slurm lets an operator set AdminComment) is not: only the
- * plugin's status stays. */
+/* Another administrator's (Slurm lets AdminLevel=Administrator set
+ * AdminComment) is not: only the plugin's status stays. */
 Test(plugin, a_requeue_note_from_an_operator_is_not_taken)
 {
 	job_desc_msg_t *d = update(&desc, "7");
