@@ -35,6 +35,9 @@
 # background, its stderr appended to FILE: what a sanitizer prints there
 # (UBSan ignores log_path when ASan is preloaded) is kept, where a daemon's
 # stderr is /dev/null.
+# XC_PROLOG_CTLD=0: no PrologSlurmctld check at start (see prolog_line).
+# XC_CRED_EXPIRE=N: AuthInfo=cred_expire=N (Slurm holds a requeued job
+# back N + 1 s; default 120).
 # XC_PLUGSTACK: the cluster's plugstack.conf line (default
 # `required spank_extra.so`; the package test includes the package's
 # /etc/slurm/plugstack.conf.d/*.conf).
@@ -89,6 +92,21 @@ build_and_install() {
 	cd - >/dev/null
 }
 
+# The check at start (doc/design.md "The check at start"): slurmctld runs
+# PrologSlurmctld with the job's variables only, so a wrapper gives the
+# check this cluster's SLURM_CONF, and its messages a log (a cluster whose slurm.conf is where Slurm
+# looks by default names slurm-extra-prolog-slurmctld itself).
+# XC_PROLOG_CTLD=0: without it (the window of the thread alone).
+prolog_line() {
+	local check
+	[ "${XC_PROLOG_CTLD:-1}" = 1 ] || return 0
+	check=$(command -v slurm-extra-prolog-slurmctld) || return 0
+	printf '#!/bin/sh\nSLURM_CONF=%s exec %s 2>>%s\n' "$STATE/slurm.conf" \
+		"$check" "$STATE/log/prolog-slurmctld.log" >"$STATE/prolog-slurmctld"
+	chmod 755 "$STATE/prolog-slurmctld"
+	echo "PrologSlurmctld=$STATE/prolog-slurmctld"
+}
+
 write_config() {
 	local PART_NODES=n[1-4]
 	[ "${XC_NODE5:-0}" = 1 ] && PART_NODES=n[1-5]
@@ -113,6 +131,8 @@ ReturnToService=2
 MinJobAge=${XC_MIN_JOB_AGE:-3600}
 $( [ -n "${XC_JOB_SUBMIT-extra}" ] && echo "JobSubmitPlugins=${XC_JOB_SUBMIT-extra}" )
 $( [ -n "${XC_PLUGIN_DIR:-}" ] && echo "PluginDir=$XC_PLUGIN_DIR" )
+$(prolog_line)
+$( [ -n "${XC_CRED_EXPIRE:-}" ] && echo "AuthInfo=cred_expire=$XC_CRED_EXPIRE" )
 $( [ "${XC_CPUS:-1}" -gt 1 ] && echo "SlurmdParameters=config_overrides" )
 NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=${XC_CPUS:-1} State=UNKNOWN
 $( [ "${XC_NODE5:-0}" = 1 ] && echo "NodeName=n5 NodeHostname=localhost NodeAddr=127.0.0.1 Port=17005 CPUs=${XC_CPUS:-1} State=${XC_NODE5_STATE:-UNKNOWN}" )

@@ -209,9 +209,11 @@ else
 	skip "the command under valgrind (XC_QUICK)"
 fi
 
-for t in e2e-cluster e2e-wait e2e-users e2e-fault e2e-slurm-filter; do
+for t in e2e-cluster e2e-users e2e-fault e2e-slurm-filter e2e-churn; do
 	cluster "$t"
 done
+# the thread's own window, without the check at start behind it
+cluster e2e-wait XC_PROLOG_CTLD=0
 cluster e2e-users:e2e-users-slurm XC_USERS_MODE=slurm
 cluster load XC_LOAD_JOBS="${XC_LOAD_JOBS:-400}"
 
