@@ -101,7 +101,7 @@ prolog_line() {
 	local check
 	[ "${XC_PROLOG_CTLD:-1}" = 1 ] || return 0
 	check=$(command -v slurm-extra-prolog-slurmctld) || return 0
-	printf '#!/bin/sh\nSLURM_CONF=%s exec %s 2>>%s\n' "$STATE/slurm.conf" \
+	printf '#!/bin/sh\nSLURM_CONF='"'%s'"' exec '"'%s'"' 2>>'"'%s'"'\n' "$STATE/slurm.conf" \
 		"$check" "$STATE/log/prolog-slurmctld.log" >"$STATE/prolog-slurmctld"
 	chmod 755 "$STATE/prolog-slurmctld"
 	echo "PrologSlurmctld=$STATE/prolog-slurmctld"
