@@ -28,9 +28,10 @@
  * request and the Extra are read with extra.conf's limits, as the plugin
  * reads them.
  *
- * Bounds: the whole check ends within MAX_SECONDS (then exit 0: a
- * PrologSlurmctld that PrologEpilogTimeout kills counts as failed, and
- * would requeue the job); a job Slurm has restarted MAX_RESTARTS times
+ * Bounds: the whole check ends within MAX_SECONDS (then exit 0, or 1 if a
+ * node was already found not to satisfy the request: a PrologSlurmctld
+ * that PrologEpilogTimeout kills counts as failed, and would requeue the
+ * job; that message goes to stderr only); a job Slurm has restarted MAX_RESTARTS times
  * (SLURM_JOB_RESTART_COUNT) is let go with a warning, so that a check
  * that disagrees with the thread for good cannot requeue a job forever.
  *
@@ -70,6 +71,13 @@
 #define MAX_SECONDS 20
 #define MAX_RESTARTS 10
 
+/* What the check ends with when MAX_SECONDS pass: PROLOG_GO, or
+ * PROLOG_REQUEUE once a node was found not to satisfy the request (the
+ * note being written then); and what it says then (with the job's id),
+ * made before the alarm: the handler only write()s and _exit()s. */
+static volatile sig_atomic_t verdict = PROLOG_GO;
+static char late[160];
+
 /* Says "slurm-extra: prolog-slurmctld: ..." on stderr and to syslog at
  * `priority`. */
 __attribute__((format(printf, 2, 3))) static void tell(int priority,
@@ -92,16 +100,37 @@ static void complain(const char *message)
 }
 
 /* MAX_SECONDS passed: the job goes on unchecked (exit 0), before
- * PrologEpilogTimeout can count the check as failed.  Only _exit() here
- * (async-signal-safe); the message is written with write(). */
+ * PrologEpilogTimeout can count the check as failed, unless a node was
+ * already found not to satisfy the request.  Only write() and _exit()
+ * here (async-signal-safe), so the message goes to stderr alone. */
 static void out_of_time(int sig)
 {
-	static const char msg[] =
-		"slurm-extra: prolog-slurmctld: no answer within 20 s: not checked\n";
-
 	(void)sig;
-	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
-	_exit(PROLOG_GO);
+	(void)!write(STDERR_FILENO, late, strlen(late));
+	_exit(verdict);
+}
+
+/* Arms the MAX_SECONDS alarm for job `jid`.  SIGALRM is unblocked first:
+ * slurmctld 22.05 to 24.05 block it before forking the process that runs
+ * PrologSlurmctld (controller.c), and the mask is inherited through
+ * exec. */
+static void arm_alarm(unsigned long jid)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	snprintf(
+		late, sizeof(late),
+		"%s: prolog-slurmctld: job %lu: no answer within %d s: not checked\n",
+		prog, jid, MAX_SECONDS);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = out_of_time;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	alarm(MAX_SECONDS);
 }
 
 /* sx_hostlist_walk()'s step: adds node `name` (its own RPC) to the table
@@ -158,11 +187,14 @@ static int add_listed(xc_nodes_t *t, const node_info_msg_t *msg,
 }
 
 /* Reads the Extra of the nodes of `hostlist` (SLURM_JOB_NODELIST) into
- * `t`, those nodes alone: one RPC a node, or (more than MAX_SINGLE) one
- * for all.  0, or -1 after saying why. */
+ * `t`, those nodes alone: one RPC a node, or (more than MAX_SINGLE, or
+ * than $SLURM_EXTRA_PROLOG_SINGLE_MAX: for the tests, whose cluster is
+ * small) one for all.  0, or -1 after saying why. */
 static int load_nodes(const char *hostlist, xc_nodes_t *t)
 {
 	sx_hostlist_t hl = slurm_hostlist_create(hostlist);
+	const char *max_env = getenv("SLURM_EXTRA_PROLOG_SINGLE_MAX");
+	long max = max_env ? strtol(max_env, NULL, 10) : MAX_SINGLE;
 	node_info_msg_t *msg = NULL;
 	int count, rc = -1;
 
@@ -172,7 +204,7 @@ static int load_nodes(const char *hostlist, xc_nodes_t *t)
 	}
 	slurm_hostlist_uniq(hl);
 	count = slurm_hostlist_count(hl);
-	if (count <= MAX_SINGLE) {
+	if (count <= max) {
 		rc = sx_hostlist_walk(hl, add_one, t) == 0 ? 0 : -1;
 	} else if (slurm_load_node((time_t)0, &msg, SHOW_ALL) !=
 		   SLURM_SUCCESS) {
@@ -187,10 +219,12 @@ static int load_nodes(const char *hostlist, xc_nodes_t *t)
 	return rc;
 }
 
-/* Puts the requeue note in front of the job's status (job_state.h), so
- * that the job, waiting again, says why.  A failure is only said: the
- * job is requeued all the same. */
-static void note_requeue(uint32_t jid, const char *comment, const char *node)
+/* Puts the note (`lead`: SX_REQUEUE_NOTE, or SX_KILL_NOTE for a job
+ * Slurm does not requeue) in front of the job's status (job_state.h), so
+ * that the job says why it waits again, or why it ended.  A failure is
+ * only said: Slurm requeues or kills the job all the same. */
+static void note_requeue(uint32_t jid, const char *comment, const char *node,
+			 const char *lead)
 {
 	struct sx_job_state st = { 0 };
 	job_desc_msg_t desc;
@@ -206,7 +240,7 @@ static void note_requeue(uint32_t jid, const char *comment, const char *node)
 		why, sizeof(why),
 		"%s no longer satisfied the request when the job was to start (slurm-extra why --job %u)",
 		node, jid);
-	if ((status = sx_status_with_note(when, why, st.status))) {
+	if ((status = sx_status_with_note(lead, when, why, st.status))) {
 		free(st.status);
 		st.status = status;
 		text = sx_job_state_format(&st);
@@ -219,7 +253,7 @@ static void note_requeue(uint32_t jid, const char *comment, const char *node)
 		desc.admin_comment = text;
 		if (slurm_update_job(&desc) != SLURM_SUCCESS)
 			tell(LOG_WARNING,
-			     "job %u: cannot note why it is requeued: %s", jid,
+			     "job %u: cannot note why it is stopped: %s", jid,
 			     slurm_strerror(sx_slurm_errno()));
 	}
 	free(text);
@@ -250,20 +284,23 @@ int cmd_prolog(const struct opts *o)
 		say("prolog-slurmctld: run by slurmctld as PrologSlurmctld (SLURM_SCRIPT_CONTEXT is not prolog_slurmctld)");
 		return PROLOG_GO;
 	}
+	openlog("slurm-extra", LOG_PID, LOG_DAEMON);
 	jid = id ? strtoul(id, &end, 10) : 0;
 	if (!id || !*id || *end || jid == 0 || jid > UINT32_MAX || !nodes ||
 	    !*nodes) {
-		say("prolog-slurmctld: SLURM_JOB_ID or SLURM_JOB_NODELIST unset: nothing checked");
+		tell(LOG_WARNING,
+		     "SLURM_JOB_ID or SLURM_JOB_NODELIST unset: nothing checked");
+		closelog();
 		return PROLOG_GO;
 	}
 #if SX_SLURM_HAS_EXTRA_OPTION
 	request = getenv("SLURM_JOB_EXTRA");
-	if (!request || !*request) /* no request: nothing to check */
+	if (!request || !*request) { /* no request: nothing to check */
+		closelog();
 		return PROLOG_GO;
+	}
 #endif
-	openlog("slurm-extra", LOG_PID, LOG_DAEMON);
-	signal(SIGALRM, out_of_time);
-	alarm(MAX_SECONDS);
+	arm_alarm(jid);
 	if (restarts && strtol(restarts, NULL, 10) >= MAX_RESTARTS) {
 		tell(LOG_WARNING,
 		     "job %lu restarted %s times: let go without the check",
@@ -300,14 +337,23 @@ int cmd_prolog(const struct opts *o)
 		goto out;
 	}
 	for (size_t i = 0; i < xc_nodes_count(t); i++) {
+		const slurm_job_info_t *job = &jobs->job_array[0];
+		/* Slurm requeues only a batch job that may be requeued
+		 * (_job_requeue_op(), src/slurmctld/job_mgr.c) */
+		bool requeued = job->batch_flag && job->requeue;
+
 		if (xc_match(e, xc_nodes_extra(t, i)))
 			continue;
+		verdict = rc = PROLOG_REQUEUE;
 		tell(LOG_NOTICE,
-		     "job %lu: node %s does not satisfy its request; the job waits again",
-		     jid, xc_nodes_name(t, i));
-		note_requeue((uint32_t)jid, jobs->job_array[0].admin_comment,
-			     xc_nodes_name(t, i));
-		rc = PROLOG_REQUEUE;
+		     "job %lu: node %s does not satisfy its request; %s", jid,
+		     xc_nodes_name(t, i),
+		     requeued
+			     ? "the job waits again"
+			     : "Slurm kills the job (it requeues only batch jobs)");
+		note_requeue((uint32_t)jid, job->admin_comment,
+			     xc_nodes_name(t, i),
+			     requeued ? SX_REQUEUE_NOTE : SX_KILL_NOTE);
 		break;
 	}
 out:

@@ -35,7 +35,8 @@
 # background, its stderr appended to FILE: what a sanitizer prints there
 # (UBSan ignores log_path when ASan is preloaded) is kept, where a daemon's
 # stderr is /dev/null.
-# XC_PROLOG_CTLD=0: no PrologSlurmctld check at start (see prolog_line).
+# XC_PROLOG_CTLD=0: no PrologSlurmctld check at start (see prolog_line);
+# XC_PROLOG_ENV: NAME=VALUE words the check runs with.
 # XC_CRED_EXPIRE=N: AuthInfo=cred_expire=N (Slurm holds a requeued job
 # back N + 1 s; default 120).
 # XC_PLUGSTACK: the cluster's plugstack.conf line (default
@@ -101,7 +102,8 @@ prolog_line() {
 	local check
 	[ "${XC_PROLOG_CTLD:-1}" = 1 ] || return 0
 	check=$(command -v slurm-extra-prolog-slurmctld) || return 0
-	printf '#!/bin/sh\nSLURM_CONF='"'%s'"' exec '"'%s'"' 2>>'"'%s'"'\n' "$STATE/slurm.conf" \
+	printf '#!/bin/sh\n%sSLURM_CONF='"'%s'"' exec '"'%s'"' 2>>'"'%s'"'\n' \
+		"${XC_PROLOG_ENV:+$XC_PROLOG_ENV }" "$STATE/slurm.conf" \
 		"$check" "$STATE/log/prolog-slurmctld.log" >"$STATE/prolog-slurmctld"
 	chmod 755 "$STATE/prolog-slurmctld"
 	echo "PrologSlurmctld=$STATE/prolog-slurmctld"

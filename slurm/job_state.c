@@ -172,20 +172,22 @@ size_t sx_status_note_len(const char *status)
 	const char *end;
 
 	if (!status ||
-	    strncmp(status, SX_REQUEUE_NOTE, sizeof(SX_REQUEUE_NOTE) - 1) !=
-		    0 ||
+	    (strncmp(status, SX_REQUEUE_NOTE, sizeof(SX_REQUEUE_NOTE) - 1) !=
+		     0 &&
+	     strncmp(status, SX_KILL_NOTE, sizeof(SX_KILL_NOTE) - 1) != 0) ||
 	    !(end = strstr(status, "; ")))
 		return 0;
 	return (size_t)(end - status) + 2;
 }
 
-char *sx_status_with_note(const char *when, const char *why, const char *status)
+char *sx_status_with_note(const char *lead, const char *when, const char *why,
+			  const char *status)
 {
 	char *s;
 
 	if (!status)
 		status = "";
-	if (asprintf(&s, SX_REQUEUE_NOTE "%s: %s; %s", when, why,
+	if (asprintf(&s, "%s%s: %s; %s", lead, when, why,
 		     status + sx_status_note_len(status)) < 0)
 		return NULL;
 	return s;

@@ -61,26 +61,29 @@ int sx_job_state_copy(const struct sx_job_state *from, const char *admin,
 		      struct sx_job_state *to);
 
 /*
- * The requeue note (doc/design.md "The check at start"): when
- * `slurm-extra prolog-slurmctld` finds a node of a job that no longer
+ * The note of the check at start (doc/design.md "The check at start"):
+ * when `slurm-extra prolog-slurmctld` finds a node of a job that no longer
  * satisfies its request, it puts at the start of the status
  *
  *   requeued <when>: <why>; <the status as it was>
  *
- * and the thread keeps that note in front of every status it writes after
- * (sx_status_note_len), so that the waiting job still says why it waits
- * again.  <why> never holds "; ".
+ * ("killed " for a job Slurm does not requeue: srun, salloc,
+ * --no-requeue), and the thread keeps that note in front of every status it
+ * writes after (sx_status_note_len), so that the waiting job still says
+ * why it waits again.  <why> never holds "; ".
  */
 #define SX_REQUEUE_NOTE "requeued "
+#define SX_KILL_NOTE "killed "
 
 /* The length of the note at the start of `status` (may be NULL), its
  * "; " included; 0 when it has none. */
 size_t sx_status_note_len(const char *status);
 
-/* A status with the note "requeued <when>: <why>; " in front of `status`
- * less its own note: malloc'd, NULL when out of memory.  `when` and `why`
- * must not hold "; " (the note would end early); status may be NULL. */
-char *sx_status_with_note(const char *when, const char *why,
+/* A status with the note "<lead><when>: <why>; " in front of `status`
+ * less its own note: malloc'd, NULL when out of memory.  `lead` is
+ * SX_REQUEUE_NOTE or SX_KILL_NOTE; `when` and `why` must not hold "; "
+ * (the note would end early); status may be NULL. */
+char *sx_status_with_note(const char *lead, const char *when, const char *why,
 			  const char *status);
 
 /* Frees the strings of `st` and empties it. */

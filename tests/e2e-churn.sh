@@ -54,15 +54,20 @@ restarts() { field "$1" Restarts; }
 # round_now: makes the thread run a round now (a node change it must load:
 # n4's Extra gains a key no request reads) and waits until it has.  Its
 # next round is then RefreshInterval (15 s) away.
+ROUND=0
 round_now() {
-	set_extra n4 "{\"ok\":1,\"round\":$RANDOM}"
+	ROUND=$((ROUND + 1))
+	set_extra n4 "{\"ok\":1,\"round\":$ROUND}"
 	wait_for 70 plugin_has_current_data ||
 		not_ok "the plugin loaded the current node data within 70 s"
 }
 # blocker NODE: a job of the admin's that keeps NODE busy
 blocker() { sbatch --parsable -o /dev/null -w "$1" --wrap 'sleep 600'; }
 
-if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ]; then
+# Slurm's own filter (XC_SCHED_PARAMS=...,extra_constraints): the churn
+# only, as the anchor (the plugin reads no node data, filters nothing).
+slurm_filters() { grep -q extra_constraints <<<"${XC_SCHED_PARAMS:-}"; }
+if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	echo "# the check alone: the thread's exclusions kept stale (RefreshInterval=15)"
 	XC_REFRESH=15 cluster_start "rm -rf '$OUT'" >/dev/null
 	expect_has "slurmctld runs the check (PrologSlurmctld)" \
@@ -83,7 +88,7 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ]; then
 	round_now
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
-	wait_for 30 eval '[ "$(restarts "$id")" -ge 1 ]' ||
+	wait_for 30 eval '[ "$(restarts "$id")" -ge 1 ] 2>/dev/null' ||
 		not_ok "within 30 s the job was placed on n2 and requeued by the check"
 	wait_for 10 eval 'is_state "$id" PENDING' || not_ok "the job waits again (PENDING)"
 	expect_has "its AdminComment says why it waits again" "$(admin_comment "$id")" \
@@ -118,7 +123,7 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ]; then
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
 	wait_for 30 eval '! kill -0 "$srun_pid" 2>/dev/null' ||
-		{ not_ok "srun ended within 30 s"; kill "$srun_pid"; }
+		{ not_ok "srun ended within 30 s"; pkill -u "$USER1" -x srun; }
 	wait "$srun_pid"
 	expect "srun failed" "$?" 1
 	expect_has "srun says the job was killed" "$(cat "$OUT/srun.out")" \
@@ -126,19 +131,23 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ]; then
 	expect "its command never ran" "$(grep -c '^RAN$' "$OUT/srun.out")" 0
 	expect_has "its AdminComment says why" "$(admin_comment "$sid")" \
 		"n2 no longer satisfied the request when the job was to start"
+	expect_has "that it was killed, not requeued" "$(admin_comment "$sid")" \
+		"slurm-extra: killed "
 	scancel "$b3" "$b4" 2>/dev/null
 	bash "$CLUSTER" stop >/dev/null 2>&1
 fi
 
 echo "# the churn: $((${XC_CHURN_JOBS:-150})) jobs, one node's Extra flipping every 0.3-1.2 s for ${XC_CHURN_SECONDS:-100} s"
-cluster_start "rm -rf '$OUT'" >/dev/null
+# the check reads every node in one RPC here (a job of more than 32 nodes'
+# way), where part 1 read the job's node alone
+XC_PROLOG_ENV=SLURM_EXTRA_PROLOG_SINGLE_MAX=0 cluster_start "rm -rf '$OUT'" >/dev/null
 all_ok
 if [ "$CHECK" = 1 ]; then
 	expect_has "slurmctld runs the check (PrologSlurmctld)" \
 		"$(scontrol show config | grep -i '^PrologSlurmctld')" "prolog-slurmctld"
 fi
 # (with Slurm's own filter the plugin reads no node data)
-scontrol show config | grep -q extra_constraints || wait_refresh
+slurm_filters || wait_refresh
 JOBS=${XC_CHURN_JOBS:-150}
 SECONDS_=${XC_CHURN_SECONDS:-100}
 ids=()
@@ -211,8 +220,8 @@ echo "churn_before $before" >>"${XC_CHURN_FIGURES:-/dev/null}"
 echo "churn_requeued $requeued" >>"${XC_CHURN_FIGURES:-/dev/null}"
 if [ "$CHECK" = 1 ]; then
 	expect "no job started on a node that had stopped satisfying it before placement" "$before" 0
-	expect "the check could tell for every job (no 'not checked' in its log)" \
-		"$(grep -c 'not checked' "$XC_STATE/log/prolog-slurmctld.log")" 0
+	expect "the check could tell for every job (nothing unchecked in its log)" \
+		"$(grep -cE 'not checked|nothing checked|without the check' "$XC_STATE/log/prolog-slurmctld.log")" 0
 else
 	echo "  (without the check: not asserted)"
 fi

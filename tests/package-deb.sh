@@ -28,7 +28,8 @@ dpkg-deb -f "$deb" Depends
 dpkg -L slurm-extra
 [ "$(command -v slurm-extra)" = /usr/bin/slurm-extra ] ||
 	{ echo "slurm-extra on PATH is $(command -v slurm-extra), not the package's" >&2; exit 1; }
-for f in job_submit_extra.so spank_extra.so bash-completion/completions/slurm-extra; do
+for f in job_submit_extra.so spank_extra.so bash-completion/completions/slurm-extra \
+	bin/slurm-extra-prolog-slurmctld; do
 	dpkg -L slurm-extra | grep -q "/$f\$" || { echo "no $f in the package" >&2; exit 1; }
 done
 echo "built: $(basename "$deb")"

@@ -259,7 +259,10 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
 		echo "     built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
 		for t in e2e-cluster e2e-wait; do
 			step "on the package: tests/$t.sh"
-			XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
+			# e2e-wait: the thread's own window, as in step 7;
+			# e2e-cluster with the package's check at start
+			XC_PROLOG_CTLD=$([ "$t" = e2e-wait ] && echo 0 || echo 1) \
+				XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
 				bash "tests/$t.sh" >"$LOGS/package-$t.log" 2>&1 || status=1
 			grep -vE '^ok ' "$LOGS/package-$t.log"
 			count cluster "$LOGS/package-$t.log"

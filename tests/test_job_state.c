@@ -120,7 +120,8 @@ Test(job_state, texts_that_are_not_the_state)
  * a status, replacing an earlier note, and its length read back. */
 Test(job_state, a_requeue_note_goes_in_front_of_the_status)
 {
-	char *s = sx_status_with_note("2026-11-23T12:00:01", "n3 no longer",
+	char *s = sx_status_with_note(SX_REQUEUE_NOTE, "2026-11-23T12:00:01",
+				      "n3 no longer",
 				      "2 of 4 nodes satisfy the request");
 	char *again;
 
@@ -130,7 +131,7 @@ Test(job_state, a_requeue_note_goes_in_front_of_the_status)
 	cr_assert_eq(sx_status_note_len(s),
 		     strlen("requeued 2026-11-23T12:00:01: n3 no longer; "));
 	/* a second requeue: one note, the newest */
-	again = sx_status_with_note("T2", "n1 no longer", s);
+	again = sx_status_with_note(SX_REQUEUE_NOTE, "T2", "n1 no longer", s);
 	cr_assert_str_eq(
 		again,
 		"requeued T2: n1 no longer; 2 of 4 nodes satisfy the request");
@@ -139,7 +140,12 @@ Test(job_state, a_requeue_note_goes_in_front_of_the_status)
 	cr_assert_eq(sx_status_note_len(NULL), 0);
 	free(s);
 	free(again);
-	s = sx_status_with_note("T", "w", NULL);
+	s = sx_status_with_note(SX_REQUEUE_NOTE, "T", "w", NULL);
 	cr_assert_str_eq(s, "requeued T: w; ");
+	free(s);
+	/* a job Slurm kills rather than requeues */
+	s = sx_status_with_note(SX_KILL_NOTE, "T", "w", "2 of 4");
+	cr_assert_str_eq(s, "killed T: w; 2 of 4");
+	cr_assert_eq(sx_status_note_len(s), strlen("killed T: w; "));
 	free(s);
 }
