@@ -31,9 +31,10 @@
  * Bounds: the whole check ends within MAX_SECONDS (then exit 0, or 1 if a
  * node was already found not to satisfy the request: a PrologSlurmctld
  * that PrologEpilogTimeout kills counts as failed, and would requeue the
- * job; that message goes to stderr only); a job Slurm has restarted MAX_RESTARTS times
- * (SLURM_JOB_RESTART_COUNT) is let go with a warning, so that a check
- * that disagrees with the thread for good cannot requeue a job forever.
+ * job; that message goes to stderr only); a job Slurm has restarted
+ * MAX_RESTARTS times (SLURM_JOB_RESTART_COUNT) is let go with a warning,
+ * so that a check that disagrees with the thread for good cannot requeue
+ * a job forever.
  *
  * Exit status: 1 only when a node does not satisfy the request.  Anything
  * that keeps it from telling (slurmctld not answering, a job it cannot

@@ -540,25 +540,17 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		char *mark = strstr(job_desc->admin_comment, SX_STATE_MARK);
 		struct sx_job_state given = { 0 };
 		char *note = NULL;
-		size_t len = 0;
 
 		/* The requeue note of `slurm-extra prolog-slurmctld`
 		 * (SlurmUser's or root's), kept in front of the status (the
 		 * thread keeps it there too); the rest of a given state is
-		 * ignored. */
+		 * ignored.  Out of memory: the status as it was. */
 		if (mark &&
 		    (submit_uid == 0 ||
 		     submit_uid == (uint32_t)current->self) &&
-		    sx_job_state_parse(mark, &given))
-			len = sx_status_note_len(given.status);
-		if (len) {
-			const char *own = k->st.status ? k->st.status : "";
-
-			own += sx_status_note_len(own);
-			if (asprintf(&note, "%.*s%s", (int)len, given.status,
-				     own) < 0)
-				note = NULL; /* out of memory: as it was */
-		}
+		    sx_job_state_parse(mark, &given) &&
+		    sx_status_note_len(given.status))
+			note = sx_status_keep_note(given.status, k->st.status);
 		sx_job_state_free(&given);
 		if (mark) {
 			while (mark > job_desc->admin_comment &&

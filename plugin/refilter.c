@@ -92,23 +92,18 @@ static int plan_one(const slurm_job_info_t *job, struct sx_job_state *st,
 {
 	char *comment = NULL, *status = filter_status(f);
 	bool hold_on = plugin_hold_on(job, st), change = false;
-	size_t note = sx_status_note_len(st->status);
 	int rc = -1;
 
 	memset(u, 0, sizeof(*u));
 	u->priority = NO_VAL;
 	if (!status)
 		return -1;
-	if (note) { /* why the job waits again: kept (job_state.h) */
-		char *both = NULL;
+	if (sx_status_note_len(st->status)) { /* why the job waits again */
+		char *both = sx_status_keep_note(st->status, status);
 
-		if (asprintf(&both, "%.*s%s", (int)note, st->status, status) <
-		    0) {
-			free(status);
-			return -1;
-		}
 		free(status);
-		status = both;
+		if (!(status = both))
+			return -1;
 	}
 	/* The hold: the plugin releases only its own. */
 	if (hold_on && !filter_must_hold(f)) {

@@ -192,3 +192,15 @@ char *sx_status_with_note(const char *lead, const char *when, const char *why,
 		return NULL;
 	return s;
 }
+
+char *sx_status_keep_note(const char *from, const char *status)
+{
+	char *s;
+
+	if (!status)
+		status = "";
+	if (asprintf(&s, "%.*s%s", (int)sx_status_note_len(from),
+		     from ? from : "", status + sx_status_note_len(status)) < 0)
+		return NULL;
+	return s;
+}

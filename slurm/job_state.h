@@ -86,6 +86,12 @@ size_t sx_status_note_len(const char *status);
 char *sx_status_with_note(const char *lead, const char *when, const char *why,
 			  const char *status);
 
+/* `status` (may be NULL: "") less its own note, with the note of `from`
+ * (may be NULL) in front: what the thread and job_modify() write, so that
+ * a note outlives the status behind it.  malloc'd, NULL when out of
+ * memory. */
+char *sx_status_keep_note(const char *from, const char *status);
+
 /* Frees the strings of `st` and empties it. */
 void sx_job_state_free(struct sx_job_state *st);
 

@@ -143,6 +143,16 @@ Test(job_state, a_requeue_note_goes_in_front_of_the_status)
 	s = sx_status_with_note(SX_REQUEUE_NOTE, "T", "w", NULL);
 	cr_assert_str_eq(s, "requeued T: w; ");
 	free(s);
+	/* a note kept in front of a status written anew, replacing its own */
+	s = sx_status_keep_note("requeued T: w; old", "killed U: v; 3 of 4");
+	cr_assert_str_eq(s, "requeued T: w; 3 of 4");
+	free(s);
+	s = sx_status_keep_note(NULL, "3 of 4");
+	cr_assert_str_eq(s, "3 of 4");
+	free(s);
+	s = sx_status_keep_note("requeued T: w; old", NULL);
+	cr_assert_str_eq(s, "requeued T: w; ");
+	free(s);
 	/* a job Slurm kills rather than requeues */
 	s = sx_status_with_note(SX_KILL_NOTE, "T", "w", "2 of 4");
 	cr_assert_str_eq(s, "killed T: w; 2 of 4");
