@@ -43,6 +43,12 @@ struct opts {
 	const char *job;	  /* --job ID */
 	bool json;		  /* --json */
 	xc_limits_t limits;	  /* --max-length, --max-depth */
+	bool publish;		  /* facts --publish */
+	const char *node;	  /* facts --node NAME */
+	const char *dir;	  /* facts --dir DIR */
+	const char *timeout;	  /* facts --timeout SECONDS */
+	const char *scratch;	  /* facts --scratch DIR */
+	const char *state;	  /* facts --state DIR */
 	const char *request;
 };
 
@@ -57,6 +63,11 @@ int cmd_explain(const struct opts *o);
 int cmd_to_flux(const struct opts *o);
 int cmd_from_flux(const struct opts *o);
 int cmd_why(const struct opts *o);
+
+/* This node's facts (cmd_facts.c; doc/facts.md): printed, or with
+ * --publish written into the node's Extra when they changed.  0 done, 1
+ * slurmctld could not be read or refused, 2 a wrong site fact or usage. */
+int cmd_facts(const struct opts *o);
 
 /* The check at start (cmd_prolog.c; doc/design.md "The check at start"),
  * slurmctld's PrologSlurmctld under the name PROLOG_NAME: 0 to let the job

@@ -48,7 +48,7 @@ SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
 export SLURM_CONF="$STATE/slurm.conf"
 NODES=(n1 n2 n3 n4)
-PACKAGES=(slurm-wlm libslurm-dev munge libjansson-dev libjson-c-dev libcriterion-dev
+PACKAGES=(slurm-wlm libslurm-dev munge libjansson-dev libjson-c-dev libcriterion-dev libhwloc-dev
 	autoconf automake libtool pkg-config make gcc jq)
 
 # wait_for, wait_job and the slurm.conf lines, shared with the cluster

@@ -58,6 +58,12 @@ static const struct option_row {
 	  .text = &opts.jobspec_file },
 	{ "job", 0, OPT_TEXT, .text = &opts.job },
 	{ "json", 0, OPT_FLAG, .flag = &opts.json },
+	{ "publish", 0, OPT_FLAG, .flag = &opts.publish },
+	{ "node", 0, OPT_TEXT, .text = &opts.node },
+	{ "dir", 0, OPT_TEXT, .text = &opts.dir },
+	{ "timeout", 0, OPT_TEXT, .text = &opts.timeout },
+	{ "scratch", 0, OPT_TEXT, .text = &opts.scratch },
+	{ "state", 0, OPT_TEXT, .text = &opts.state },
 	{ "max-length", 0, OPT_LIMIT, .limit = XC_LIMIT_REQUEST_LENGTH },
 	{ "max-depth", 0, OPT_LIMIT, .limit = XC_LIMIT_DEPTH },
 	{ "verbose", 'v', OPT_FLAG, .flag = &opts.verbose },
@@ -103,6 +109,11 @@ static const struct command {
 	    "why --job ID" },
 	  "a REQUEST",
 	  "job" },
+	{ "facts",
+	  cmd_facts,
+	  { "facts [--publish [--node NAME] [--state DIR]] [--dir DIR] [--timeout S] [--scratch DIR] [-v]" },
+	  NULL,
+	  NULL },
 	{ "prolog-slurmctld",
 	  cmd_prolog,
 	  { "prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)" },
@@ -132,9 +143,15 @@ static void usage(FILE *out)
 		"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"
 		"  --job ID            why: the request of job ID, on the nodes it may use\n"
 		"  --json              check, eval, explain, why: print JSON\n"
+		"  --publish           facts: write them into this node's Extra when changed\n"
+		"  --node NAME         facts: the node's name (default $SLURMD_NODENAME, host name)\n"
+		"  --dir DIR           facts: the site's facts (default /etc/slurm/extra.d)\n"
+		"  --timeout S         facts: seconds each site hook may run (default 10)\n"
+		"  --scratch DIR       facts: the scratch directory measured (default /tmp)\n"
+		"  --state DIR         facts: where --publish keeps its state (default /var/lib/slurm-extra)\n"
 		"  --max-length N      longest request accepted (default %d, at most %u)\n"
 		"  --max-depth N       deepest parentheses accepted (default and at most %d)\n"
-		"  -v, --verbose       say how many nodes were checked\n"
+		"  -v, --verbose       say how many nodes were checked; facts: each one's source\n"
 		"  -h, --help          this text\n"
 		"  -V, --version       the version, and the Slurm it was built for\n"
 		"Exit status: 0 valid or match, 1 no match, 2 invalid.\n",

@@ -1,17 +1,18 @@
 # bash completion for slurm-extra(1): subcommands, their options, files
-# for --nodes and --jobspec, pending jobs for --job.
+# for --nodes and --jobspec, directories for facts --dir, --scratch and
+# --state, pending jobs for --job.
 _slurm_extra()
 {
 	local cur prev cmd opts
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		mapfile -t COMPREPLY < <(compgen -W 'check eval explain to-flux from-flux why --help --version' -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W 'check eval explain to-flux from-flux why facts --help --version' -- "$cur")
 		return
 	fi
 	cmd=${COMP_WORDS[1]}
 	case $prev in
-	--nodes | --jobspec)
+	--nodes | --jobspec | --dir | --scratch | --state)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return
 		;;
@@ -19,7 +20,7 @@ _slurm_extra()
 		mapfile -t COMPREPLY < <(compgen -W "$(squeue -h -t PD -o %i 2>/dev/null)" -- "$cur")
 		return
 		;;
-	--extra | --within | --max-length | --max-depth)
+	--extra | --within | --max-length | --max-depth | --node | --timeout)
 		return
 		;;
 	esac
@@ -30,6 +31,7 @@ _slurm_extra()
 	to-flux) opts='--resolve --nodes --slurm --within --jobspec --verbose --max-length --max-depth' ;;
 	from-flux) opts='--max-length --max-depth' ;;
 	why) opts='--nodes --slurm --within --job --json --max-length --max-depth' ;;
+	facts) opts='--publish --node --dir --timeout --scratch --state --verbose' ;;
 	*) return ;;
 	esac
 	[[ $cur == -* ]] && mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")

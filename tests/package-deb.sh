@@ -29,7 +29,10 @@ dpkg -L slurm-extra
 [ "$(command -v slurm-extra)" = /usr/bin/slurm-extra ] ||
 	{ echo "slurm-extra on PATH is $(command -v slurm-extra), not the package's" >&2; exit 1; }
 for f in job_submit_extra.so spank_extra.so bash-completion/completions/slurm-extra \
-	bin/slurm-extra-prolog-slurmctld; do
+	bin/slurm-extra-prolog-slurmctld systemd/system/slurm-extra-facts.service \
+	systemd/system/slurm-extra-facts.timer; do
 	dpkg -L slurm-extra | grep -q "/$f\$" || { echo "no $f in the package" >&2; exit 1; }
 done
+grep -qx 'ExecStart=/usr/bin/slurm-extra facts --publish' /lib/systemd/system/slurm-extra-facts.service ||
+	{ echo "the facts service does not run /usr/bin/slurm-extra" >&2; exit 1; }
 echo "built: $(basename "$deb")"

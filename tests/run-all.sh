@@ -11,7 +11,8 @@
 #   6. the command under valgrind over every test input, each run's exit
 #      status and output checked too;
 #   7. end to end on a real local Slurm cluster: placement, waiting, every
-#      job action by two unprivileged users and root (e2e-users), faults,
+#      job action by two unprivileged users and root (e2e-users), node
+#      facts published (e2e-facts), faults,
 #      load (XC_LOAD_JOBS submissions, default 400; the full form is
 #      `bash tests/load.sh 2000`);
 #   8. the job_submit plugin built with ASan and UBSan, loaded into a real
@@ -209,7 +210,7 @@ else
 	skip "the command under valgrind (XC_QUICK)"
 fi
 
-for t in e2e-cluster e2e-users e2e-fault e2e-slurm-filter e2e-churn; do
+for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn; do
 	cluster "$t"
 done
 # the thread's own window, without the check at start behind it

@@ -47,31 +47,38 @@ static void run(struct run *r, const char *input, const char *args)
 }
 
 /* What --help prints, and what follows a usage error. */
-#define USAGE                                                                                                              \
-	"Usage: slurm-extra check REQUEST\n"                                                                               \
-	"       slurm-extra eval REQUEST (--extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]\n"                    \
-	"       slurm-extra eval --batch  < lines.jsonl\n"                                                                 \
-	"       slurm-extra explain REQUEST --extra JSON\n"                                                                \
-	"       slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm) [--within HOSTLIST]] [--jobspec [FILE]]\n" \
-	"       slurm-extra from-flux (JSON | -)\n"                                                                        \
-	"       slurm-extra why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]\n"                                    \
-	"       slurm-extra why --job ID\n"                                                                                \
-	"       slurm-extra prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)\n"           \
-	"Options:\n"                                                                                                       \
-	"  --extra JSON        one node's Extra (a JSON object)\n"                                                         \
-	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"                                             \
-	"  --slurm             the nodes of the running Slurm cluster\n"                                                   \
-	"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"                                           \
-	"  --within HOSTLIST   only these of the nodes count ('-': stdin)\n"                                               \
-	"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"                                        \
-	"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"                             \
-	"  --job ID            why: the request of job ID, on the nodes it may use\n"                                      \
-	"  --json              check, eval, explain, why: print JSON\n"                                                    \
-	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n"                                \
-	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n"                                  \
-	"  -v, --verbose       say how many nodes were checked\n"                                                          \
-	"  -h, --help          this text\n"                                                                                \
-	"  -V, --version       the version, and the Slurm it was built for\n"                                              \
+#define USAGE                                                                                                               \
+	"Usage: slurm-extra check REQUEST\n"                                                                                \
+	"       slurm-extra eval REQUEST (--extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]\n"                     \
+	"       slurm-extra eval --batch  < lines.jsonl\n"                                                                  \
+	"       slurm-extra explain REQUEST --extra JSON\n"                                                                 \
+	"       slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm) [--within HOSTLIST]] [--jobspec [FILE]]\n"  \
+	"       slurm-extra from-flux (JSON | -)\n"                                                                         \
+	"       slurm-extra why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]\n"                                     \
+	"       slurm-extra why --job ID\n"                                                                                 \
+	"       slurm-extra facts [--publish [--node NAME] [--state DIR]] [--dir DIR] [--timeout S] [--scratch DIR] [-v]\n" \
+	"       slurm-extra prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)\n"            \
+	"Options:\n"                                                                                                        \
+	"  --extra JSON        one node's Extra (a JSON object)\n"                                                          \
+	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"                                              \
+	"  --slurm             the nodes of the running Slurm cluster\n"                                                    \
+	"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"                                            \
+	"  --within HOSTLIST   only these of the nodes count ('-': stdin)\n"                                                \
+	"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"                                         \
+	"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"                              \
+	"  --job ID            why: the request of job ID, on the nodes it may use\n"                                       \
+	"  --json              check, eval, explain, why: print JSON\n"                                                     \
+	"  --publish           facts: write them into this node's Extra when changed\n"                                     \
+	"  --node NAME         facts: the node's name (default $SLURMD_NODENAME, host name)\n"                              \
+	"  --dir DIR           facts: the site's facts (default /etc/slurm/extra.d)\n"                                      \
+	"  --timeout S         facts: seconds each site hook may run (default 10)\n"                                        \
+	"  --scratch DIR       facts: the scratch directory measured (default /tmp)\n"                                      \
+	"  --state DIR         facts: where --publish keeps its state (default /var/lib/slurm-extra)\n"                     \
+	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n"                                 \
+	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n"                                   \
+	"  -v, --verbose       say how many nodes were checked; facts: each one's source\n"                                 \
+	"  -h, --help          this text\n"                                                                                 \
+	"  -V, --version       the version, and the Slurm it was built for\n"                                               \
 	"Exit status: 0 valid or match, 1 no match, 2 invalid.\n"
 
 /* Nodes x01, x02, x3, x10 (k=v) and x4 (unset), in no order. */
@@ -130,6 +137,17 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: unknown command 'frobnicate'\n" USAGE },
 	{ "check a=1 b=2", NULL, 2,
 	  "slurm-extra: unexpected argument 'b=2' (quote the request)\n" },
+	/* facts: its usage errors and a missing site directory */
+	{ "facts a=1", NULL, 2,
+	  "slurm-extra: facts takes no REQUEST ('a=1')\n" },
+	{ "facts --timeout 0", NULL, 2,
+	  "slurm-extra: --timeout: a number of seconds from 1 to 3600 expected\n" },
+	{ "facts --timeout 5s", NULL, 2,
+	  "slurm-extra: --timeout: a number of seconds from 1 to 3600 expected\n" },
+	{ "facts --dir /nonexistent/xc-facts", NULL, 2,
+	  "slurm-extra: site directory /nonexistent/xc-facts: No such file or directory; nothing printed\n" },
+	{ "facts --publish --dir /nonexistent/xc-facts --node n1", NULL, 2,
+	  "slurm-extra: site directory /nonexistent/xc-facts: No such file or directory; nothing published: the node's Extra is left as it is\n" },
 	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":1024}'",
 	  NULL, 0, "match\n" },
 	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":256}'", NULL,
@@ -465,7 +483,8 @@ Test(cli, bash_completion)
 	} cases[] = {
 		{ "slurm-extra w", 1, "why\n" },
 		{ "slurm-extra ", 1,
-		  "check eval explain to-flux from-flux why --help --version\n" },
+		  "check eval explain to-flux from-flux why facts --help --version\n" },
+		{ "slurm-extra facts --p", 2, "--publish\n" },
 		{ "slurm-extra why --j", 2, "--job --json\n" },
 		{ "slurm-extra eval a=1 --w", 3, "--within\n" },
 		{ "slurm-extra check --", 2,

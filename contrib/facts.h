@@ -1,0 +1,72 @@
+/*
+ * facts.h - this node's facts as the command uses them (slurm-extra(1),
+ * "facts"; doc/facts.md): gathered (discovered, then the site's), written
+ * as the Extra text Slurm reads, and merged into a node's current Extra
+ * for a publication.  No json-c type is named here (the command's other
+ * files use jansson); facts_json.h is the json-c level.  Private to
+ * contrib/.  No function prints on stdout, exits or calls Slurm.
+ */
+#ifndef SLURM_EXTRA_FACTS_H
+#define SLURM_EXTRA_FACTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* A set of facts (facts_json.h). */
+struct facts;
+
+/* Longest message a function here writes into an `err` buffer. */
+#define FACTS_ERR_SIZE 512
+
+/* The longest Extra written: the plugin's MaxExtraLength default
+ * (extra.conf(5)), past which it skips a node as unreadable. */
+#define FACTS_MAX_EXTRA 65536
+
+/* What discovery reads, for tests: NULL members read this machine. */
+struct facts_env {
+	const char *cpuinfo;	/* the text of /proc/cpuinfo */
+	const char *os_release; /* the path of os-release */
+	const char *scratch;	/* the scratch directory (default /tmp) */
+	bool no_gpu_libs;	/* do not load the vendors' libraries */
+};
+
+/* This node's facts: discovered by `env` (facts_discover()), then the
+ * site's of `dir` (facts_site_dir(); a missing `dir` is an error when
+ * `must_exist`, each hook given `timeout_s` seconds), then every one
+ * checked (facts_check()).  A new set, the caller's (facts_free), or NULL
+ * with `err` (FACTS_ERR_SIZE bytes) saying what is wrong.  `note`
+ * (FACTS_ERR_SIZE bytes) gets a source discovery could not read, or "". */
+struct facts *facts_gather(const struct facts_env *env, const char *dir,
+			   bool must_exist, int timeout_s, char *note,
+			   char *err);
+
+/* Frees `f` (NULL too). */
+void facts_free(struct facts *f);
+
+/* The facts as Extra text: one compact JSON object, '/' unescaped, reals
+ * as read or discovered.  Malloc'd, or NULL when out of memory. */
+char *facts_text(const struct facts *f);
+
+/* Prints on `out` one line per fact: its key, its value and where it came
+ * from (slurm-extra(1) facts -v). */
+void facts_print_sources(const struct facts *f, FILE *out);
+
+/* A publication (doc/facts.md "Who owns a key"): the Extra that node
+ * Extra `current` (NULL or blank: none) becomes with the facts `f`, the
+ * site's keys of the last publication read from `state_file` (a JSON
+ * array; missing or unreadable: none).  Returns 0 when it would not
+ * change, 1 when it would, with *next (the new text, malloc'd, the
+ * caller's) and *changes (what changed: "-gone ~changed +new" key names,
+ * malloc'd), or -1 with `err`: `current` is not a JSON object (facts could
+ * not keep its keys), the result is longer than FACTS_MAX_EXTRA, out of
+ * memory. */
+int facts_publication(const struct facts *f, const char *current,
+		      const char *state_file, char **next, char **changes,
+		      char *err);
+
+/* Writes the site's keys of `f` into `state_file` (a new file renamed over
+ * the old one, its directory made when missing).  Returns 0, or -1 with
+ * errno. */
+int facts_save_state(const struct facts *f, const char *state_file);
+
+#endif

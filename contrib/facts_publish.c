@@ -1,0 +1,204 @@
+/*
+ * facts_publish.c - the facts as the command uses them (facts.h): gathered
+ * and checked, written as Extra text, and merged into a node's current
+ * Extra for a publication, with the state that remembers the site's keys
+ * (doc/facts.md "Who owns a key").
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "facts_json.h"
+
+struct facts *facts_gather(const struct facts_env *env, const char *dir,
+			   bool must_exist, int timeout_s, char *note,
+			   char *err)
+{
+	struct facts *f = calloc(1, sizeof(*f));
+
+	*note = '\0';
+	if (!f || facts_init(f) != 0 || facts_discover(f, env, note) != 0) {
+		snprintf(err, FACTS_ERR_SIZE, "out of memory");
+		goto fail;
+	}
+	if (facts_site_dir(f, dir, must_exist, timeout_s, err) != 0)
+		goto fail;
+	json_object_object_foreach (f->values, key, v) {
+		if (!facts_check(key, v, err))
+			goto fail;
+	}
+	return f;
+fail:
+	facts_free(f);
+	return NULL;
+}
+
+void facts_free(struct facts *f)
+{
+	if (!f)
+		return;
+	if (f->values)
+		facts_fini(f);
+	free(f);
+}
+
+/* The text of `o` as Slurm is given it: compact, '/' not escaped (owned
+ * by `o`). */
+static const char *json_text(json_object *o)
+{
+	return json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+char *facts_text(const struct facts *f)
+{
+	const char *t = json_text(f->values);
+
+	return t ? strdup(t) : NULL;
+}
+
+void facts_print_sources(const struct facts *f, FILE *out)
+{
+	json_object_object_foreach (f->values, key, v) {
+		json_object *s = NULL;
+
+		json_object_object_get_ex(f->sources, key, &s);
+		fprintf(out, "%-16s %-28s %s\n", key, json_text(v),
+			s ? json_object_get_string(s) : "?");
+	}
+}
+
+/* The keys whose values differ from `a` (may be NULL) to `b`: "-gone
+ * ~changed +new", malloc'd, or NULL when out of memory. */
+static char *changes_text(json_object *a, json_object *b)
+{
+	size_t cap = 1, len = 0;
+	char *out, *o;
+
+	if (a) {
+		json_object_object_foreach (a, key, v) {
+			(void)v;
+			cap += strlen(key) + 2;
+		}
+	}
+	{
+		json_object_object_foreach (b, key, v) {
+			(void)v;
+			cap += strlen(key) + 2;
+		}
+	}
+	if (!(out = o = malloc(cap)))
+		return NULL;
+	*o = '\0';
+	if (a) {
+		json_object_object_foreach (a, key, v) {
+			json_object *w;
+			char mark = 0;
+
+			if (!json_object_object_get_ex(b, key, &w))
+				mark = '-';
+			else if (!json_object_equal(v, w))
+				mark = '~';
+			if (mark)
+				len += (size_t)sprintf(out + len, "%s%c%s",
+						       len ? " " : "", mark,
+						       key);
+		}
+	}
+	{
+		json_object_object_foreach (b, key, v) {
+			(void)v;
+			if (!a || !json_object_object_get_ex(a, key, NULL))
+				len += (size_t)sprintf(out + len, "%s+%s",
+						       len ? " " : "", key);
+		}
+	}
+	return out;
+}
+
+int facts_publication(const struct facts *f, const char *current,
+		      const char *state_file, char **next, char **changes,
+		      char *err)
+{
+	json_object *cur = NULL, *old = NULL, *merged = NULL;
+	const char *text;
+	int rc = -1;
+
+	*next = *changes = NULL;
+	if (current && current[strspn(current, " \t\r\n")]) {
+		/* read as Slurm reads Extra (doc/language.md §2) */
+		json_tokener *tok = json_tokener_new();
+
+		if (!tok)
+			goto nomem;
+		cur = json_tokener_parse_ex(tok, current, (int)strlen(current));
+		json_tokener_free(tok);
+		if (!cur || !json_object_is_type(cur, json_type_object)) {
+			snprintf(
+				err, FACTS_ERR_SIZE,
+				"its Extra is not a JSON object, whose keys set by hand could be kept");
+			goto out;
+		}
+	}
+	old = json_object_from_file(state_file);
+	if (old && !json_object_is_type(old, json_type_array)) {
+		json_object_put(old);
+		old = NULL;
+	}
+	if (!(merged = facts_merge(cur, f, f->site_keys, old)))
+		goto nomem;
+	if (cur && json_object_equal(cur, merged)) {
+		rc = 0;
+		goto out;
+	}
+	if (!(text = json_text(merged)))
+		goto nomem;
+	if (strlen(text) > FACTS_MAX_EXTRA) {
+		snprintf(err, FACTS_ERR_SIZE,
+			 "the Extra would be %zu bytes, more than %d",
+			 strlen(text), FACTS_MAX_EXTRA);
+		goto out;
+	}
+	if (!(*next = strdup(text)) ||
+	    !(*changes = changes_text(cur, merged))) {
+		free(*next);
+		*next = NULL;
+		goto nomem;
+	}
+	rc = 1;
+	goto out;
+nomem:
+	snprintf(err, FACTS_ERR_SIZE, "out of memory");
+out:
+	json_object_put(cur);
+	json_object_put(old);
+	json_object_put(merged);
+	return rc;
+}
+
+int facts_save_state(const struct facts *f, const char *state_file)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + 8];
+	const char *slash = strrchr(state_file, '/');
+	json_object *keys = f->site_keys;
+	json_object *none = NULL;
+	int rc;
+
+	if (slash && slash > state_file) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - state_file),
+			 state_file);
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+			return -1;
+	}
+	if (!keys && !(keys = none = json_object_new_array()))
+		return -1;
+	snprintf(tmp, sizeof(tmp), "%s.new", state_file);
+	rc = json_object_to_file_ext(tmp, keys, JSON_C_TO_STRING_PLAIN);
+	json_object_put(none);
+	if (rc != 0 || rename(tmp, state_file) != 0)
+		return -1;
+	return 0;
+}

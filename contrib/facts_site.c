@@ -1,0 +1,385 @@
+/*
+ * facts_site.c - the site's own facts (facts.h: facts_site_dir();
+ * doc/facts.md "Site facts"): the *.json files of a directory
+ * (/etc/slurm/extra.d by default) and the output of its executables, the
+ * "local hooks" of Kubernetes node-feature-discovery.  Every hook runs in
+ * its own process group with a deadline; the whole group is killed when
+ * the deadline passes, so a hook that hangs, or leaves a child holding its
+ * output open, costs at most its timeout.
+ */
+#define _GNU_SOURCE /* pipe2 */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "facts_json.h"
+
+/* Milliseconds of CLOCK_MONOTONIC. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Whether entry `name` is one the directory's reader skips. */
+static bool skipped(const char *name)
+{
+	static const char *const tails[] = { "~",	  ".dpkg-old",
+					     ".dpkg-new", ".dpkg-dist",
+					     ".rpmsave",  ".rpmnew",
+					     NULL };
+	size_t n = strlen(name);
+
+	if (name[0] == '.')
+		return true;
+	for (const char *const *t = tails; *t; t++)
+		if (n >= strlen(*t) && strcmp(name + n - strlen(*t), *t) == 0)
+			return true;
+	return false;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+
+	return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+/* Reads `text` (`len` bytes) as one JSON object, with json-c as Slurm
+ * reads Extra, but nothing but blanks may follow it.  The object, or NULL
+ * with `why` saying what is wrong. */
+static json_object *parse_object(const char *text, size_t len, char *why,
+				 size_t size)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *o;
+	size_t used;
+
+	if (!tok) {
+		snprintf(why, size, "out of memory");
+		return NULL;
+	}
+	o = json_tokener_parse_ex(tok, text, (int)len);
+#if JSON_C_VERSION_NUM >= 0x000f00
+	used = json_tokener_get_parse_end(tok);
+#else
+	used = (size_t)tok->char_offset;
+#endif
+	if (!o) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		snprintf(why, size, "not JSON (%s, at byte %zu)",
+			 e == json_tokener_continue
+				 ? "it ends too early"
+				 : json_tokener_error_desc(e),
+			 used);
+	} else if (!json_object_is_type(o, json_type_object)) {
+		snprintf(why, size, "not a JSON object (a %s)",
+			 json_type_to_name(json_object_get_type(o)));
+		json_object_put(o);
+		o = NULL;
+	} else if (text[used + strspn(text + used, " \t\r\n")] != '\0') {
+		snprintf(why, size, "more than one JSON object (byte %zu)",
+			 used);
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+/* Reads file `path`, at most FACTS_SITE_MAX_BYTES: malloc'd and
+ * NUL-terminated (*len its length), or NULL with `why`. */
+static char *read_file(const char *path, size_t *len, char *why, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
+	ssize_t got;
+
+	*len = 0;
+	if (fd < 0) {
+		snprintf(why, size, "cannot read it: %s", strerror(errno));
+		return NULL;
+	}
+	if (!(buf = malloc(FACTS_SITE_MAX_BYTES + 2))) {
+		close(fd);
+		snprintf(why, size, "out of memory");
+		return NULL;
+	}
+	while ((got = read(fd, buf + *len, FACTS_SITE_MAX_BYTES + 1 - *len)) >
+	       0)
+		if ((*len += (size_t)got) > FACTS_SITE_MAX_BYTES)
+			break;
+	close(fd);
+	if (got < 0 || *len > FACTS_SITE_MAX_BYTES) {
+		snprintf(why, size,
+			 got < 0 ? "cannot read it" : "longer than %d bytes",
+			 FACTS_SITE_MAX_BYTES);
+		free(buf);
+		return NULL;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
+/* Kills hook `pid`'s process group and reaps the hook. */
+static void kill_hook(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Runs hook `path` (no arguments, stdin /dev/null, stdout captured,
+ * stderr ours) for at most `timeout_s` seconds.  Its output (malloc'd,
+ * NUL-terminated, *len bytes), or NULL with `why`. */
+static char *run_hook(const char *path, int timeout_s, size_t *len, char *why,
+		      size_t size)
+{
+	long long deadline = now_ms() + (long long)timeout_s * 1000;
+	int fds[2], status, devnull;
+	char *buf;
+	pid_t pid;
+	bool eof = false;
+
+	*len = 0;
+	if (!(buf = malloc(FACTS_SITE_MAX_BYTES + 2))) {
+		snprintf(why, size, "out of memory");
+		return NULL;
+	}
+	if (pipe2(fds, O_CLOEXEC) != 0 || (pid = fork()) < 0) {
+		snprintf(why, size, "cannot run it: %s", strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	if (pid == 0) {
+		char *argv[] = { (char *)path, NULL };
+
+		setpgid(0, 0);
+		devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0)
+			dup2(devnull, STDIN_FILENO);
+		dup2(fds[1], STDOUT_FILENO);
+		execv(path, argv);
+		_exit(127);
+	}
+	setpgid(pid, pid); /* so that kill(-pid) reaches it at once */
+	close(fds[1]);
+	while (!eof) {
+		struct pollfd p = { fds[0], POLLIN, 0 };
+		long long left = deadline - now_ms();
+		ssize_t got;
+
+		if (left <= 0) {
+			kill_hook(pid);
+			close(fds[0]);
+			free(buf);
+			snprintf(
+				why, size,
+				"did not finish within %d s, or left a process holding its output open (killed)",
+				timeout_s);
+			return NULL;
+		}
+		if (poll(&p, 1, (int)(left > 1000 ? 1000 : left)) <= 0)
+			continue;
+		got = read(fds[0], buf + *len, FACTS_SITE_MAX_BYTES + 1 - *len);
+		if (got > 0 && (*len += (size_t)got) > FACTS_SITE_MAX_BYTES) {
+			kill_hook(pid);
+			close(fds[0]);
+			free(buf);
+			snprintf(why, size,
+				 "printed more than %d bytes (killed)",
+				 FACTS_SITE_MAX_BYTES);
+			return NULL;
+		}
+		eof = got == 0 ||
+		      (got < 0 && errno != EINTR && errno != EAGAIN);
+	}
+	close(fds[0]);
+	/* the output is closed: the hook has until the deadline to exit */
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			snprintf(why, size, "cannot wait for it: %s",
+				 strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (now_ms() >= deadline) {
+			kill_hook(pid);
+			free(buf);
+			snprintf(why, size,
+				 "did not finish within %d s (killed)",
+				 timeout_s);
+			return NULL;
+		}
+		usleep(10000);
+	}
+	kill(-pid, SIGKILL); /* what it left behind in its group */
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			snprintf(why, size, "cannot be run (exit status 127)");
+		else if (WIFEXITED(status))
+			snprintf(why, size, "exited with status %d",
+				 WEXITSTATUS(status));
+		else
+			snprintf(why, size, "was killed by signal %d",
+				 WTERMSIG(status));
+		free(buf);
+		return NULL;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of `dir`'s entries that count, sorted: a malloc'd array of
+ * *n malloc'd names, or NULL with `err` (or with *n 0 and no error for an
+ * empty directory). */
+static char **list_dir(const char *dir, size_t *n, bool must_exist,
+		       bool *failed, char *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+
+	*n = 0;
+	*failed = false;
+	if (!d) {
+		if (errno == ENOENT && !must_exist)
+			return NULL;
+		snprintf(err, FACTS_ERR_SIZE, "site directory %s: %s", dir,
+			 strerror(errno));
+		*failed = true;
+		return NULL;
+	}
+	if (!(names = calloc(FACTS_SITE_MAX_ENTRIES, sizeof(*names))))
+		goto nomem;
+	while ((e = readdir(d))) {
+		if (skipped(e->d_name))
+			continue;
+		if (*n == FACTS_SITE_MAX_ENTRIES) {
+			snprintf(err, FACTS_ERR_SIZE,
+				 "site directory %s: more than %d entries", dir,
+				 FACTS_SITE_MAX_ENTRIES);
+			goto fail;
+		}
+		if (!(names[*n] = strdup(e->d_name)))
+			goto nomem;
+		(*n)++;
+	}
+	closedir(d);
+	qsort(names, *n, sizeof(*names), by_name);
+	return names;
+nomem:
+	snprintf(err, FACTS_ERR_SIZE, "out of memory");
+fail:
+	closedir(d);
+	while (names && *n > 0)
+		free(names[--*n]);
+	free(names);
+	*failed = true;
+	return NULL;
+}
+
+/* Adds the facts of object `o` (from `what`) to `f` and their keys to
+ * `keys`.  Returns 0, or -1 with `err`. */
+static int add_site(struct facts *f, json_object *o, const char *what,
+		    json_object *keys, char *err)
+{
+	char why[FACTS_ERR_SIZE];
+
+	json_object_object_foreach (o, key, v) {
+		json_object *k;
+
+		if (!facts_check(key, v, why)) {
+			snprintf(err, FACTS_ERR_SIZE, "%.300s: %.200s", what,
+				 why);
+			return -1;
+		}
+		if (facts_put(f, key, facts_copy(v), what) != 0) {
+			snprintf(err, FACTS_ERR_SIZE, "out of memory");
+			return -1;
+		}
+		if (facts_array_has(keys, key))
+			continue;
+		if (!(k = json_object_new_string(key)) ||
+		    json_object_array_add(keys, k) != 0) {
+			json_object_put(k);
+			snprintf(err, FACTS_ERR_SIZE, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
+		   int timeout_s, char *err)
+{
+	size_t n = 0;
+	bool failed;
+	char **names = list_dir(dir, &n, must_exist, &failed, err);
+	int rc = failed ? -1 : 0;
+
+	json_object_put(f->site_keys);
+	if (!(f->site_keys = json_object_new_array())) {
+		snprintf(err, FACTS_ERR_SIZE, "out of memory");
+		rc = -1;
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char path[4096], what[4200], why[FACTS_ERR_SIZE / 2];
+		struct stat st;
+		json_object *o = NULL;
+		char *text = NULL;
+		size_t len;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (ends_with(names[i], ".json")) {
+			snprintf(what, sizeof(what), "site file %s", path);
+			text = read_file(path, &len, why, sizeof(why));
+		} else if (access(path, X_OK) == 0) {
+			snprintf(what, sizeof(what), "site hook %s", path);
+			text = run_hook(path, timeout_s, &len, why,
+					sizeof(why));
+		} else {
+			continue; /* a README, a disabled hook */
+		}
+		if (text)
+			o = parse_object(text, len, why, sizeof(why));
+		if (!o) {
+			snprintf(err, FACTS_ERR_SIZE, "%.300s: %.200s", what,
+				 why);
+			rc = -1;
+		} else {
+			rc = add_site(f, o, what, f->site_keys, err);
+		}
+		json_object_put(o);
+		free(text);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
