@@ -90,7 +90,7 @@ static int publish(const struct opts *o, const struct facts *f,
 			goto out;
 		}
 		printf("%s: Extra updated: %s\n", node, changes);
-	} else if (o->verbose) {
+	} else {
 		printf("%s: Extra unchanged\n", node);
 	}
 	if (facts_save_state(f, state) != 0)

@@ -2,7 +2,8 @@
 # local-cluster.sh - a real 4-node Slurm cluster on this machine, with
 # slurm-extra's plugins loaded, for trying --extra and for the tests.
 #
-#   contrib/local-cluster.sh demo     install, build, start, run sample jobs
+#   contrib/local-cluster.sh demo     install, build, start, run sample jobs,
+#                                     publish node facts and select by them
 #   contrib/local-cluster.sh setup    install packages, build, install
 #   contrib/local-cluster.sh start    (re)start munged, slurmctld, 4 slurmd
 #   contrib/local-cluster.sh extra    give the nodes contrib/examples/nodes.json
@@ -342,6 +343,44 @@ demo_wait() {
 	fi
 }
 
+# The nodes publish their facts (slurm-extra facts --publish), each with
+# its own site directory so that they differ (rows a and b; n4's hook
+# licenses an application), and a job selects by them.
+demo_facts() {
+	local n row c0 site
+	site="$STATE/extra.d"
+	for n in "${NODES[@]}"; do
+		mkdir -p "$site/$n"
+		case $n in n1 | n2) row=a ;; *) row=b ;; esac
+		printf '{"site_row": "%s"}\n' "$row" >"$site/$n/10-site.json"
+	done
+	printf '#!/bin/sh\necho "{\\"licensed_app\\": true}"\n' >"$site/n4/20-license"
+	chmod 755 "$site/n4/20-license"
+	say "node facts: slurm-extra facts, published into each node's Extra"
+	printf '\n$ slurm-extra facts -v\n'
+	slurm-extra facts -v --dir "$site/n1" 2>&1 >/dev/null | grep -v '^slurm-extra: note' |
+		sed -n '1,6p;/^x86_64_level/p;/^mem_mb/p;/^gpu_count/p;/^os_/p;/^kernel_release/p;/^site_row/p' |
+		sed 's/^/    /'
+	printf '    ... (%s facts in all; `slurm-extra facts` prints them as one JSON object)\n' \
+		"$(slurm-extra facts --dir "$site/n1" | jq length)"
+	c0=$(sdiag | grep -oP 'REQUEST_UPDATE_NODE\s+\(\s*\d+\)\s+count:\K\d+' || echo 0)
+	for n in "${NODES[@]}"; do
+		printf '$ slurm-extra facts --publish --node %s --dir %s\n' "$n" "$site/$n"
+		slurm-extra facts --publish --node "$n" --dir "$site/$n" --state "$STATE/facts-state" |
+			cut -c1-100 | sed 's/$/ .../; s/^/    /'
+	done
+	printf '$ # the same again: nothing changed, so no update\n'
+	for n in "${NODES[@]}"; do
+		slurm-extra facts --publish --node "$n" --dir "$site/$n" --state "$STATE/facts-state" |
+			sed 's/^/    /'
+	done
+	printf '    slurmctld saw %s node updates in all (sdiag)\n' \
+		"$(($(sdiag | grep -oP 'REQUEST_UPDATE_NODE\s+\(\s*\d+\)\s+count:\K\d+') - c0))"
+	printf '$ scontrol show node n4 | grep Extra   # the keys set by hand are kept\n'
+	scontrol show node n4 | grep -oP '^\s*Extra=\K.*' | cut -c1-100 | sed 's/^/    Extra=/; s/$/ .../'
+	demo_job "cpu_arch=$(uname -m)&site_row=b&licensed_app=true&mem_mb>=1024"
+}
+
 demo() {
 	install_packages
 	build_and_install
@@ -356,6 +395,7 @@ demo() {
 	demo_job 'rack=2&(mem<512|ssd=nvme)'
 	demo_job 'gpu=true&mem>=512|x=1'
 	demo_wait
+	demo_facts
 	printf '\nThe cluster is still running. In a shell:\n  export SLURM_CONF=%s\n' "$SLURM_CONF"
 	printf 'Stop it with: bash %s stop\n' "$0"
 }
@@ -373,5 +413,5 @@ ctld-stop) stop_ctld ;;
 ctld-start) start_ctld ;;
 slurmd) shift; slurmd_ctl "$@" ;;
 wait-nodes) wait_for_nodes ;;
-*) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 2 ;;
+*) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 2 ;;
 esac
