@@ -10,7 +10,9 @@
 # garbage, an Extra that is not an object and an unreachable slurmctld
 # leave the Extra as it was, with a message and a non-zero exit.  Closes
 # with "facts: N passed, M failed".  Needs root, `make install` and `make
-# check` (tests/slurm-helper).
+# check` (tests/slurm-helper).  On 23.11 and later,
+# XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints runs it with
+# Slurm's own filter matching the published facts.
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
@@ -115,7 +117,8 @@ id=$(as xcuser1 sbatch --parsable -o /dev/null --extra "$req" --wrap 'echo $SLUR
 wait_job "$id" >/dev/null
 expect_in "xcuser1's job ran on n3 or n4" "$(field "$id" NodeList)" n3 n4
 id=$(as xcuser2 sbatch --parsable -o /dev/null --extra 'licensed_app=true' --wrap true 2>&1)
-wait_for 15 eval '[ "$(squeue -h -j "$id" -o %r)" = BadConstraints ]' ||
+# BadConstraints where the plugin filters, Constraints where Slurm does
+wait_for 15 eval '[[ "$(squeue -h -j "$id" -o %r)" == *Constraints ]]' ||
 	not_ok "waited 15 s for xcuser2's job to wait"
 expect "xcuser2's licensed_app job waits" "$(squeue -h -j "$id" -o %T)" PENDING
 chmod 755 "$S/n4/20-license"
@@ -185,11 +188,15 @@ out=$(publish n1 2>&1)
 expect "a fact that cannot stand in Extra: exit 2" "$?" 2
 expect_has "  said" "$out" "the value of 'bad' is an array"
 rm -f "$S/n1/40-bad.json"
-scontrol update nodename=n2 extra='plain text'
-out=$(publish n2 2>&1)
-expect "an Extra that is not a JSON object: exit 1" "$?" 1
-expect_has "  said" "$out" "node n2: its Extra is not a JSON object"
-expect "  n2's Extra as it was" "$(extra_of n2)" "plain text"
+if scontrol update nodename=n2 extra='plain text' 2>/dev/null; then
+	out=$(publish n2 2>&1)
+	expect "an Extra that is not a JSON object: exit 1" "$?" 1
+	expect_has "  said" "$out" "node n2: its Extra is not a JSON object"
+	expect "  n2's Extra as it was" "$(extra_of n2)" "plain text"
+else
+	# (with extra_constraints slurmctld refuses such an Extra itself)
+	echo "skipped: an Extra that is not a JSON object (Slurm refuses to set one)"
+fi
 bash "$CLUSTER" ctld-stop >/dev/null 2>&1
 out=$(publish n1 2>&1)
 rc=$?
