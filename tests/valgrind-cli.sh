@@ -220,6 +220,18 @@ done
 		eval 'gpu=true' --nodes "$EX" --within - -v
 	VG_IN="$TMP/within.txt" vg "why --within -" 0 $'request: gpu=true&mem>=512\n2 of 2 nodes satisfy it: n[1,4]\n  gpu=true                       2 of 2 nodes\n  mem>=512                       2 of 2 nodes' '' \
 		why 'gpu=true&mem>=512' --nodes "$EX" --within -
+	# facts with a site file and a hook (the same answer as without
+	# valgrind: hwloc's x86 component, which cannot run under valgrind and
+	# says so, is left out of both), and a hook that prints garbage.
+	mkdir "$TMP/site" "$TMP/badsite"
+	echo '{"rack": "r1", "row": 2}' >"$TMP/site/10-rack.json"
+	printf '#!/bin/sh\necho "{\\"app\\": true}"\n' >"$TMP/site/20-hook"
+	printf '#!/bin/sh\necho garbage\n' >"$TMP/badsite/hook"
+	chmod 755 "$TMP/site/20-hook" "$TMP/badsite/hook"
+	HWLOC_COMPONENTS=-x86 vg_same "facts --dir (a file and a hook)" facts --dir "$TMP/site"
+	HWLOC_COMPONENTS=-x86 vg "facts, a hook printing garbage" 2 '' \
+		"slurm-extra: site hook $TMP/badsite/hook: not JSON (unexpected character, at byte 0); nothing printed" \
+		facts --dir "$TMP/badsite"
 	# Usage errors: exit 2, the reason, then the usage on stderr.
 	vg "usage error, unknown command" 2 '' "slurm-extra: unknown command 'frobnicate'" \
 		frobnicate x
