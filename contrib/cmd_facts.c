@@ -48,17 +48,42 @@ static const char *node_name(const struct opts *o, char *buf, size_t size)
 	return buf;
 }
 
-/* --publish: node `node`'s Extra made the facts `f` plus its keys set by
- * hand, when that changes it. */
-static int publish(const struct opts *o, const struct facts *f,
-		   const char *node)
+/* Whether `changes` ("~a +b -c") removes a key discovery owns: then what
+ * discovery could not read may be why. */
+static bool discovered_gone(const char *changes)
 {
+	for (const char *p = changes; (p = strchr(p, '-')); p++) {
+		char key[256];
+		size_t n = strcspn(p + 1, " ");
+
+		if (p != changes && p[-1] != ' ')
+			continue;
+		snprintf(key, sizeof(key), "%.*s", (int)(n < 255 ? n : 255),
+			 p + 1);
+		if (facts_discovered_key(key))
+			return true;
+	}
+	return false;
+}
+
+/* --publish: node `node`'s Extra made the facts `f` plus its keys set by
+ * hand, when that changes it; `note` (what discovery could not read) is
+ * said when that removes a key. */
+static int publish(const struct opts *o, const struct facts *f,
+		   const char *node, const char *note)
+{
+	const char *dir = o->state ? o->state : DEFAULT_STATE;
 	node_info_msg_t *msg = NULL;
 	update_node_msg_t upd;
-	char state[PATH_MAX], err[FACTS_ERR_SIZE];
+	char state[PATH_MAX], name[300], err[FACTS_ERR_SIZE];
 	char *next = NULL, *changes = NULL;
-	int rc = EXIT_SLURM, d;
+	int rc = EXIT_SLURM, d, dirfd;
 
+	/* locked from the read of the node to the state's write */
+	if ((dirfd = facts_open_state(dir, err)) < 0)
+		return fail(
+			"%s; nothing published: the node's Extra is left as it is",
+			err);
 	slurm_init(NULL);
 	if (slurm_load_node_single(&msg, (char *)node, SHOW_ALL) !=
 		    SLURM_SUCCESS ||
@@ -69,8 +94,8 @@ static int publish(const struct opts *o, const struct facts *f,
 			: slurm_strerror(sx_slurm_errno()));
 		goto out;
 	}
-	snprintf(state, sizeof(state), "%s/facts-%s.keys.json",
-		 o->state ? o->state : DEFAULT_STATE, node);
+	snprintf(name, sizeof(name), "facts-%s.keys.json", node);
+	snprintf(state, sizeof(state), "%s/%s", dir, name);
 	d = facts_publication(f, msg->node_array[0].extra, state, &next,
 			      &changes, err);
 	if (d < 0) {
@@ -90,14 +115,17 @@ static int publish(const struct opts *o, const struct facts *f,
 			goto out;
 		}
 		printf("%s: Extra updated: %s\n", node, changes);
+		if (*note && !o->verbose && discovered_gone(changes))
+			say("note: %s", note);
 	} else {
 		printf("%s: Extra unchanged\n", node);
 	}
-	if (facts_save_state(f, state) != 0)
+	if (facts_save_state(f, dirfd, name) != 0)
 		say("warning: cannot write %s (%s): a site key removed later will stay in the node's Extra",
 		    state, strerror(errno));
 	rc = 0;
 out:
+	close(dirfd);
 	free(next);
 	free(changes);
 	sx_free_node_info_msg(msg);
@@ -106,7 +134,7 @@ out:
 
 int cmd_facts(const struct opts *o)
 {
-	struct facts_env env = { NULL, NULL, o->scratch, false };
+	struct facts_env env = { NULL, NULL, o->scratch, false, 0 };
 	struct facts *f;
 	char note[FACTS_ERR_SIZE], err[FACTS_ERR_SIZE], host[256];
 	const char *node = NULL;
@@ -128,6 +156,15 @@ int cmd_facts(const struct opts *o)
 	}
 	if (o->publish && !(node = node_name(o, host, sizeof(host))))
 		return fail("cannot tell this node's name: give --node NAME");
+	if (node &&
+	    (!*node || strchr(node, '/') || *node == '.' || strlen(node) > 256))
+		return fail("'%s' is not a node name", node);
+	if (!o->publish && (o->node || o->state))
+		return fail("--%s is for facts --publish",
+			    o->node ? "node" : "state");
+	if (o->scratch && access(o->scratch, F_OK) != 0)
+		return fail("--scratch %s: %s", o->scratch, strerror(errno));
+	env.timeout_s = (int)timeout;
 	f = facts_gather(&env, o->dir ? o->dir : DEFAULT_DIR, o->dir != NULL,
 			 (int)timeout, note, err);
 	if (o->verbose && *note)
@@ -141,7 +178,7 @@ int cmd_facts(const struct opts *o)
 	if (o->verbose)
 		facts_print_sources(f, stderr);
 	if (o->publish) {
-		rc = publish(o, f, node);
+		rc = publish(o, f, node, note);
 	} else if (!(text = facts_text(f))) {
 		rc = fail("out of memory");
 	} else if (strlen(text) > FACTS_MAX_EXTRA) {

@@ -352,25 +352,6 @@ static char *os_value(const char *text, const char *name, bool *nomem)
 	return NULL;
 }
 
-/* Whether `s` is digits with at most one point inside: a version that
- * compares as a number ("12", "22.04", "9.3"). */
-static bool numeric_version(const char *s)
-{
-	int points = 0;
-
-	if (!isdigit((unsigned char)*s) || strlen(s) > 15)
-		return false;
-	for (; *s; s++) {
-		if (*s == '.') {
-			if (++points > 1 || !isdigit((unsigned char)s[1]))
-				return false;
-		} else if (!isdigit((unsigned char)*s)) {
-			return false;
-		}
-	}
-	return true;
-}
-
 int facts_os_release(struct facts *f, const char *text, const char *source)
 {
 	bool nomem;
@@ -387,14 +368,18 @@ int facts_os_release(struct facts *f, const char *text, const char *source)
 	ver = os_value(text, "VERSION_ID", &nomem);
 	if (nomem)
 		return -1;
-	if (ver && numeric_version(ver))
-		rc = strchr(ver, '.')
-			     ? facts_put(f, "os_version",
-					 facts_real(atof(ver), ver), source)
-			     : put_int(f, "os_version", strtoll(ver, NULL, 10),
-				       source);
-	else if (ver)
+	if (ver)
 		rc = put_text(f, "os_version", ver, source);
+	/* the numbers as integers: 8.10 read as one number is 8.1 */
+	if (rc == 0 && ver && isdigit((unsigned char)*ver)) {
+		char *end;
+		long long major_v = strtoll(ver, &end, 10);
+
+		rc = put_int(f, "os_version_major", major_v, source);
+		if (rc == 0 && *end == '.' && isdigit((unsigned char)end[1]))
+			rc = put_int(f, "os_version_minor",
+				     strtoll(end + 1, NULL, 10), source);
+	}
 	free(ver);
 	return rc;
 }
@@ -812,8 +797,16 @@ int facts_discover(struct facts *f, const struct facts_env *env, char *warn)
 	free(text);
 	if (rc != 0 || memory(f) != 0)
 		return -1;
-	if (!env->no_gpu_libs && (gpu = facts_gpu_libs(f, warn)) < 0)
-		return -1;
+	if (!env->no_gpu_libs) {
+		char note[FACTS_ERR_SIZE];
+
+		gpu = facts_gpu_bounded(
+			f, env->timeout_s > 0 ? env->timeout_s : 10, note);
+		if (gpu < 0)
+			return -1;
+		if (warn && *note)
+			snprintf(warn, FACTS_ERR_SIZE, "%s", note);
+	}
 	if ((gpu == 0 && gpu_from_pci(f) != 0) ||
 	    os_release(f, env->os_release) != 0 ||
 	    (u.release[0] && kernel(f, &u) != 0) || infiniband(f) != 0 ||
@@ -847,6 +840,8 @@ static const char *const DISCOVERED[] = { "cpu_arch",
 					  "gpu_cc",
 					  "os_id",
 					  "os_version",
+					  "os_version_major",
+					  "os_version_minor",
 					  "kernel_release",
 					  "kernel_major",
 					  "kernel_minor",

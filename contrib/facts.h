@@ -28,17 +28,22 @@ struct facts_env {
 	const char *os_release; /* the path of os-release */
 	const char *scratch;	/* the scratch directory (default /tmp) */
 	bool no_gpu_libs;	/* do not load the vendors' libraries */
+	int timeout_s;		/* seconds the GPU libraries may take (0: 10) */
 };
 
 /* This node's facts: discovered by `env` (facts_discover()), then the
  * site's of `dir` (facts_site_dir(); a missing `dir` is an error when
- * `must_exist`, each hook given `timeout_s` seconds), then every one
+ * `must_exist`, all hooks together given `timeout_s` seconds), then every one
  * checked (facts_check()).  A new set, the caller's (facts_free), or NULL
  * with `err` (FACTS_ERR_SIZE bytes) saying what is wrong.  `note`
  * (FACTS_ERR_SIZE bytes) gets a source discovery could not read, or "". */
 struct facts *facts_gather(const struct facts_env *env, const char *dir,
 			   bool must_exist, int timeout_s, char *note,
 			   char *err);
+
+/* Whether `key` is one that discovery may set (doc/facts.md, "Who owns a
+ * key"): a publication replaces or removes such a key, whatever set it. */
+bool facts_discovered_key(const char *key);
 
 /* Frees `f` (NULL too). */
 void facts_free(struct facts *f);
@@ -64,9 +69,18 @@ int facts_publication(const struct facts *f, const char *current,
 		      const char *state_file, char **next, char **changes,
 		      char *err);
 
-/* Writes the site's keys of `f` into `state_file` (a new file renamed over
- * the old one, its directory made when missing).  Returns 0, or -1 with
- * errno. */
-int facts_save_state(const struct facts *f, const char *state_file);
+/* Opens the state directory `dir` of --publish (made 0755 when missing)
+ * and locks it (flock, exclusive: two publications of one node, say the
+ * timer's and the health check's, run one after the other).  The
+ * directory must be this user's or root's and writable by no one else,
+ * and not a link.  Returns its descriptor (the lock lasts until it is
+ * closed), or -1 with `err` (FACTS_ERR_SIZE bytes). */
+int facts_open_state(const char *dir, char *err);
+
+/* Writes the site's keys of `f` (a JSON array) as file `name` of the
+ * directory `dirfd` (facts_open_state): a new file of a random name,
+ * created exclusively without following links, synced, and renamed over
+ * the old one.  Returns 0, or -1 with errno. */
+int facts_save_state(const struct facts *f, int dirfd, const char *name);
 
 #endif

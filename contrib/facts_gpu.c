@@ -10,8 +10,16 @@
  * headers (nvml.h, rocm_smi.h), whose ABI is stable: each symbol is
  * looked up by the versioned name the headers map to.
  */
+#define _GNU_SOURCE /* pipe2, secure_getenv */
+
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +30,8 @@
 
 /* What every GPU of the node has in common, or its first one's. */
 struct gpus {
-	int count;
+	int count;	 /* GPUs read */
+	int listed;	 /* GPUs the library lists (-1: as read) */
 	char name[96];	 /* the first GPU's name */
 	bool mixed;	 /* not all of the same name */
 	uint64_t mem_mb; /* the smallest memory, MiB */
@@ -52,7 +61,10 @@ static int put_gpus(struct facts *f, const struct gpus *g, const char *vendor,
 	char *model = NULL, *name = NULL, cc[32];
 	int rc = -1;
 
-	if (facts_put(f, "gpu_count", json_object_new_int(g->count), source))
+	if (facts_put(f, "gpu_count",
+		      json_object_new_int(g->listed > g->count ? g->listed
+							       : g->count),
+		      source))
 		return -1;
 	if (g->count == 0)
 		return 0;
@@ -98,7 +110,7 @@ struct nvml_memory { /* nvmlMemory_t */
  * (`why` says why). */
 static int read_nvml(struct gpus *g, char *why, size_t size)
 {
-	const char *path = getenv("SLURM_EXTRA_NVML");
+	const char *path = secure_getenv("SLURM_EXTRA_NVML");
 	nvml_return_t (*init)(void), (*shutdown)(void);
 	nvml_return_t (*count)(unsigned *);
 	nvml_return_t (*handle)(unsigned, nvml_device_t *);
@@ -147,12 +159,14 @@ static int read_nvml(struct gpus *g, char *why, size_t size)
 		    mem(d, &m) != 0)
 			continue;
 		text[sizeof(text) - 1] = '\0';
-		add_gpu(g, text, m.total >> 20);
-		if (i == 0 && cc && cc(d, &ma, &mi) == 0) {
+		if (g->count == 0 && cc && cc(d, &ma, &mi) == 0) {
 			g->cc_major = ma;
 			g->cc_minor = mi;
 		}
+		add_gpu(g, text, m.total >> 20);
 	}
+	/* the library's count, also of GPUs it could not read */
+	g->listed = (int)n;
 	if (driver && driver(g->driver, sizeof(g->driver)) != 0)
 		g->driver[0] = '\0';
 	g->driver[sizeof(g->driver) - 1] = '\0';
@@ -173,7 +187,7 @@ typedef int rsmi_status_t; /* 0 is RSMI_STATUS_SUCCESS */
 /* AMD's GPUs through ROCm SMI: as read_nvml(). */
 static int read_rsmi(struct gpus *g, char *why, size_t size)
 {
-	const char *path = getenv("SLURM_EXTRA_ROCM_SMI");
+	const char *path = secure_getenv("SLURM_EXTRA_ROCM_SMI");
 	rsmi_status_t (*init)(uint64_t), (*shutdown)(void);
 	rsmi_status_t (*count)(uint32_t *);
 	rsmi_status_t (*name)(uint32_t, char *, size_t);
@@ -282,9 +296,165 @@ int facts_gpu_libs(struct facts *f, char *warn)
 		}
 	}
 	unmute(saved);
-	if (vendor)
-		return put_gpus(f, &g, vendor, source) ? -1 : 1;
+	if (vendor) {
+		char text[300];
+		const char *path = secure_getenv(
+			strcmp(vendor, "nvidia") == 0 ? "SLURM_EXTRA_NVML"
+						      : "SLURM_EXTRA_ROCM_SMI");
+
+		if (path)
+			snprintf(text, sizeof(text), "%.20s (%.250s)",
+				 strcmp(vendor, "nvidia") == 0 ? "NVML"
+							       : "ROCm SMI",
+				 path);
+		return put_gpus(f, &g, vendor, path ? text : source) ? -1 : 1;
+	}
 	if (warn)
 		snprintf(warn, FACTS_ERR_SIZE, "%s; %s", why[0], why[1]);
 	return 0;
+}
+
+/* Milliseconds of CLOCK_MONOTONIC. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The child's side of facts_gpu_bounded(): the facts of facts_gpu_libs()
+ * as {"rc": N, "note": "...", "values": {...}, "sources": {...}} on `out`. */
+static void gpu_child(int out)
+{
+	struct facts g;
+	char note[FACTS_ERR_SIZE] = "";
+	json_object *o = json_object_new_object();
+	const char *t;
+	int rc = -1;
+	size_t len, done = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (o && facts_init(&g) == 0) {
+		rc = facts_gpu_libs(&g, note);
+		json_object_object_add(o, "values", g.values);
+		json_object_object_add(o, "sources", g.sources);
+	}
+	if (!o || json_object_object_add(o, "rc", json_object_new_int(rc)) ||
+	    json_object_object_add(o, "note", json_object_new_string(note)) ||
+	    !(t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)))
+		_exit(1);
+	len = strlen(t);
+	while (done < len) {
+		ssize_t w = write(out, t + done, len - done);
+
+		if (w <= 0)
+			_exit(1);
+		done += (size_t)w;
+	}
+	_exit(0);
+}
+
+/* Reads the child's answer `text` into `f`: returns its rc (-1 out of
+ * memory, 0 no library answered, 1 one did), `note` its note. */
+static int gpu_answer(struct facts *f, const char *text, char *note)
+{
+	json_object *o = json_tokener_parse(text), *rc, *n, *v, *s;
+	int r = 0;
+
+	if (!o || !json_object_object_get_ex(o, "rc", &rc) ||
+	    !json_object_object_get_ex(o, "values", &v) ||
+	    !json_object_object_get_ex(o, "sources", &s)) {
+		snprintf(note, FACTS_ERR_SIZE,
+			 "the GPU libraries' reader gave no answer");
+		json_object_put(o);
+		return 0;
+	}
+	if (json_object_object_get_ex(o, "note", &n))
+		snprintf(note, FACTS_ERR_SIZE, "%s", json_object_get_string(n));
+	r = json_object_get_int(rc);
+	if (r == 1) {
+		json_object_object_foreach (v, key, val) {
+			json_object *src = NULL;
+
+			json_object_object_get_ex(s, key, &src);
+			if (facts_put(f, key, facts_copy(val),
+				      src ? json_object_get_string(src)
+					  : "?")) {
+				r = -1;
+				break;
+			}
+		}
+	}
+	json_object_put(o);
+	return r;
+}
+
+int facts_gpu_bounded(struct facts *f, int timeout_s, char *note)
+{
+	long long deadline = now_ms() + (long long)timeout_s * 1000;
+	char *buf = malloc(FACTS_GPU_MAX_BYTES + 1);
+	struct sigaction dfl, old;
+	size_t len = 0;
+	int p[2], rc = 0;
+	bool eof = false;
+	pid_t pid;
+
+	*note = '\0';
+	if (!buf)
+		return -1;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &dfl, &old);
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		snprintf(note, FACTS_ERR_SIZE, "GPU libraries not read: %s",
+			 strerror(errno));
+		goto out;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0) {
+		snprintf(note, FACTS_ERR_SIZE, "GPU libraries not read: %s",
+			 strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		goto out;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		gpu_child(p[1]);
+	}
+	close(p[1]);
+	while (!eof) {
+		struct pollfd pf = { p[0], POLLIN, 0 };
+		long long left = deadline - now_ms();
+		ssize_t got;
+
+		if (left <= 0 || len >= FACTS_GPU_MAX_BYTES)
+			break;
+		if (poll(&pf, 1, (int)(left > 1000 ? 1000 : left)) <= 0)
+			continue;
+		got = read(p[0], buf + len, FACTS_GPU_MAX_BYTES - len);
+		if (got > 0)
+			len += (size_t)got;
+		eof = got == 0 ||
+		      (got < 0 && errno != EINTR && errno != EAGAIN);
+	}
+	close(p[0]);
+	kill(pid, SIGKILL); /* it has written all, or ran out of time */
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (!eof) {
+		snprintf(
+			note, FACTS_ERR_SIZE,
+			"the GPU libraries did not answer within %d s (killed): GPUs counted from PCI",
+			timeout_s);
+		goto out;
+	}
+	buf[len] = '\0';
+	rc = gpu_answer(f, buf, note);
+out:
+	sigaction(SIGCHLD, &old, NULL);
+	free(buf);
+	return rc;
 }

@@ -26,7 +26,7 @@
 
 /* A set of facts: `values` (key -> boolean, integer, real or string) and,
  * under the same keys, `sources` (key -> a string saying where the value
- * came from: "hwloc 2.9.0", "/etc/os-release", "site file ...");
+ * came from: "hwloc (API 2.8)", "/etc/os-release", "site file ...");
  * `site_keys`, the keys the site gave (an array; NULL before
  * facts_site_dir()).  All are the set's; keys keep the order they were
  * first set in. */
@@ -81,9 +81,10 @@ int facts_discover(struct facts *f, const struct facts_env *env, char *warn);
 int facts_cpu_flags(struct facts *f, const char *cpuinfo, const char *arch);
 
 /* The os_id and os_version facts of os-release text `text` (ID=,
- * VERSION_ID=; quotes removed as os-release(5) says): os_version is a
- * number when VERSION_ID is digits with at most one point ("12", "22.04"),
- * else a string.  Returns 0, or -1 when out of memory. */
+ * VERSION_ID=; quotes removed as os-release(5) says), both strings, and
+ * when VERSION_ID starts with digits os_version_major and
+ * os_version_minor, integers ("8.10": 8 and 10; read as one number it
+ * would be 8.1).  Returns 0, or -1 when out of memory. */
 int facts_os_release(struct facts *f, const char *text, const char *source);
 
 /* `raw` (a CPU or GPU model name) as a value a request can name: "(R)",
@@ -108,9 +109,16 @@ char *facts_gpu_model(const char *name);
  * (`warn` says why, may be NULL), -1 when out of memory. */
 int facts_gpu_libs(struct facts *f, char *warn);
 
-/* Whether `key` is one that discovery may set (doc/facts.md, "Who owns a
- * key"): a publication replaces or removes such a key, whatever set it. */
-bool facts_discovered_key(const char *key);
+/* The most bytes facts_gpu_bounded() reads from its child. */
+#define FACTS_GPU_MAX_BYTES 65536
+
+/* facts_gpu_libs() in a child process, so that a vendor library that
+ * hangs (a GPU fallen off the bus) or crashes costs at most `timeout_s`
+ * seconds and no more than its own process: its facts are sent back as
+ * JSON and added to `f`.  Returns as facts_gpu_libs() does; 0 also when
+ * the child did not answer in time (killed) or could not run, `note`
+ * (FACTS_ERR_SIZE bytes) saying so. */
+int facts_gpu_bounded(struct facts *f, int timeout_s, char *note);
 
 /* Checks that `key` and `v` can stand in a node's Extra and be named by a
  * request (doc/facts.md "Site facts"): a key of 1 to 128 bytes and a
@@ -123,17 +131,20 @@ bool facts_check(const char *key, json_object *v, char *why);
 /* Merges the site's facts of directory `dir` into `f`, in the order of
  * the entries' names (strcmp): each *.json file is a JSON object; each
  * other executable regular file is run without arguments, stdin
- * /dev/null, and must exit 0 within `timeout_s` seconds having printed one
- * JSON object.  A later entry overrides an earlier one, and both override
+ * /dev/null, signals at their defaults, in its own process group (killed
+ * with the command), and must exit 0 having printed one JSON object; all
+ * of them together within `timeout_s` seconds.  The directory and every
+ * entry must be owned by root or this user and writable by no one else.  A later entry overrides an earlier one, and both override
  * discovered facts.  Names starting with '.' or ending with '~',
  * ".dpkg-old", ".dpkg-new", ".dpkg-dist", ".rpmsave" or ".rpmnew" are
  * skipped.  f->site_keys (a new array) gets the keys the site gave.  A
  * missing `dir` gives no facts when `must_exist` is
  * false.  Returns 0, or -1 with `err` (FACTS_ERR_SIZE bytes) naming the
- * entry and what is wrong with it (unreadable, too big, not a JSON object,
- * a value facts_check() refuses, a hook that timed out (killed with its
- * process group), failed or printed too much, too many entries); `f` may
- * then hold some of the site's facts. */
+ * entry and what is wrong with it (unreadable, a dangling link, too big,
+ * not a JSON object, a value facts_check() refuses, owned or writable by
+ * others, a hook that timed out (killed with its process group), failed,
+ * printed nothing, a NUL or too much, too many entries); `f` may then
+ * hold some of the site's facts. */
 int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 		   int timeout_s, char *err);
 

@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "facts_json.h"
 
@@ -179,26 +182,83 @@ out:
 	return rc;
 }
 
-int facts_save_state(const struct facts *f, const char *state_file)
+int facts_open_state(const char *dir, char *err)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX + 8];
-	const char *slash = strrchr(state_file, '/');
-	json_object *keys = f->site_keys;
-	json_object *none = NULL;
-	int rc;
+	struct stat st;
+	int fd;
 
-	if (slash && slash > state_file) {
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - state_file),
-			 state_file);
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-			return -1;
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		snprintf(err, FACTS_ERR_SIZE, "state directory %.300s: %s", dir,
+			 strerror(errno));
+		return -1;
 	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		snprintf(err, FACTS_ERR_SIZE, "state directory %.300s: %s", dir,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(
+			err, FACTS_ERR_SIZE,
+			"state directory %.300s: owned by uid %u with mode %04o: it must be this user's or root's and writable by no one else",
+			dir, (unsigned)st.st_uid,
+			(unsigned)(st.st_mode & 07777));
+		close(fd);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX) != 0) {
+		snprintf(err, FACTS_ERR_SIZE, "state directory %.300s: %s", dir,
+			 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int facts_save_state(const struct facts *f, int dirfd, const char *name)
+{
+	char tmp[] = ".facts-XXXXXX";
+	const char *text;
+	json_object *none = NULL, *keys = f->site_keys;
+	int fd = -1, rc = -1, e;
+	size_t len;
+
 	if (!keys && !(keys = none = json_object_new_array()))
 		return -1;
-	snprintf(tmp, sizeof(tmp), "%s.new", state_file);
-	rc = json_object_to_file_ext(tmp, keys, JSON_C_TO_STRING_PLAIN);
+	text = json_object_to_json_string_ext(keys, JSON_C_TO_STRING_PLAIN);
+	len = text ? strlen(text) : 0;
+	/* a new file of a name no one could have planted, renamed over the
+	 * old one: never follows a link, never leaves half a file */
+	for (int tries = 0; tries < 100 && fd < 0; tries++) {
+		for (char *x = tmp + sizeof(tmp) - 7; *x; x++)
+			*x = "abcdefghijklmnopqrstuvwxyz0123456789"[random() %
+								    36];
+		fd = openat(dirfd, tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0 || !text)
+		goto out;
+	if (write(fd, text, len) != (ssize_t)len || fsync(fd) != 0 ||
+	    renameat(dirfd, tmp, dirfd, name) != 0) {
+		e = errno;
+		unlinkat(dirfd, tmp, 0);
+		errno = e;
+		goto out;
+	}
+	rc = 0;
+out:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
 	json_object_put(none);
-	if (rc != 0 || rename(tmp, state_file) != 0)
-		return -1;
-	return 0;
+	errno = e;
+	return rc;
 }

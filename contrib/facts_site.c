@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -100,17 +101,49 @@ static json_object *parse_object(const char *text, size_t len, char *why,
 	return o;
 }
 
-/* Reads file `path`, at most FACTS_SITE_MAX_BYTES: malloc'd and
- * NUL-terminated (*len its length), or NULL with `why`. */
+/* Whether the file of `st` may give facts to a command running as this
+ * user: owned by root or by this user, and writable by nobody else (as
+ * cron asks of its tables).  Otherwise `why` says so. */
+static bool trusted(const struct stat *st, char *why, size_t size)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		snprintf(why, size,
+			 "owned by uid %u, neither root nor this user",
+			 (unsigned)st->st_uid);
+		return false;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(
+			why, size,
+			"writable by others (mode %04o): anyone could set the node's facts",
+			(unsigned)(st->st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
+/* Reads regular file `path`, at most FACTS_SITE_MAX_BYTES (opened without
+ * blocking, so that a FIFO put in its place cannot stall the command):
+ * malloc'd and NUL-terminated (*len its length), or NULL with `why`. */
 static char *read_file(const char *path, size_t *len, char *why, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 	char *buf;
 	ssize_t got;
 
 	*len = 0;
 	if (fd < 0) {
 		snprintf(why, size, "cannot read it: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(why, size, "not a regular file");
+		return NULL;
+	}
+	if (!trusted(&st, why, size)) {
+		close(fd);
 		return NULL;
 	}
 	if (!(buf = malloc(FACTS_SITE_MAX_BYTES + 2))) {
@@ -134,7 +167,45 @@ static char *read_file(const char *path, size_t *len, char *why, size_t size)
 	return buf;
 }
 
-/* Kills hook `pid`'s process group and reaps the hook. */
+/* The child's side of run_hook(): a clean process running `path` with
+ * stdin /dev/null, stdout `out`, stderr ours, in its own process group,
+ * killed when the command dies (so a hook cannot outlive a command that
+ * slurmd's HealthCheckProgram limit killed).  On failure writes errno to
+ * `err` (close-on-exec: the parent reads nothing when exec succeeds). */
+static void hook_child(const char *path, int out, int err, pid_t parent)
+{
+	char *argv[] = { (char *)path, NULL };
+	struct sigaction dfl;
+	sigset_t none;
+	int fd, e;
+	long max = sysconf(_SC_OPEN_MAX);
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL); /* SIGKILL, SIGSTOP: refused */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	if ((fd = open("/dev/null", O_RDONLY)) < 0 ||
+	    dup2(fd, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0)
+		goto fail;
+	/* nothing of the command's but stdin, stdout, stderr and `err` */
+	for (int i = 3; i < (max > 0 && max < 65536 ? max : 65536); i++)
+		if (i != err)
+			close(i);
+	execv(path, argv);
+fail:
+	e = errno;
+	if (write(err, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Kills the process group of hook `pid` and reaps the hook. */
 static void kill_hook(pid_t pid)
 {
 	kill(-pid, SIGKILL);
@@ -143,41 +214,54 @@ static void kill_hook(pid_t pid)
 		;
 }
 
-/* Runs hook `path` (no arguments, stdin /dev/null, stdout captured,
- * stderr ours) for at most `timeout_s` seconds.  Its output (malloc'd,
- * NUL-terminated, *len bytes), or NULL with `why`. */
-static char *run_hook(const char *path, int timeout_s, size_t *len, char *why,
-		      size_t size)
+/* Runs hook `path` until `deadline` (now_ms()): its output (malloc'd,
+ * NUL-terminated, *len bytes), or NULL with `why`.  A hook that has not
+ * exited with status 0 by then, or prints more than FACTS_SITE_MAX_BYTES,
+ * is killed with its process group; so is what a hook that exited left
+ * behind in its group. */
+static char *run_hook(const char *path, long long deadline, int timeout_s,
+		      size_t *len, char *why, size_t size)
 {
-	long long deadline = now_ms() + (long long)timeout_s * 1000;
-	int fds[2], status, devnull;
+	int fds[2] = { -1, -1 }, errp[2] = { -1, -1 }, e = 0;
+	struct sigaction dfl, old;
 	char *buf;
 	pid_t pid;
 	bool eof = false;
+	siginfo_t info;
 
 	*len = 0;
 	if (!(buf = malloc(FACTS_SITE_MAX_BYTES + 2))) {
 		snprintf(why, size, "out of memory");
 		return NULL;
 	}
-	if (pipe2(fds, O_CLOEXEC) != 0 || (pid = fork()) < 0) {
+	/* a caller that ignores SIGCHLD would have its children reaped */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &dfl, &old);
+	if (pipe2(fds, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
+	    (pid = fork()) < 0) {
 		snprintf(why, size, "cannot run it: %s", strerror(errno));
-		free(buf);
-		return NULL;
+		for (int i = 0; i < 2; i++) {
+			if (fds[i] >= 0)
+				close(fds[i]);
+			if (errp[i] >= 0)
+				close(errp[i]);
+		}
+		goto fail;
 	}
-	if (pid == 0) {
-		char *argv[] = { (char *)path, NULL };
-
-		setpgid(0, 0);
-		devnull = open("/dev/null", O_RDONLY);
-		if (devnull >= 0)
-			dup2(devnull, STDIN_FILENO);
-		dup2(fds[1], STDOUT_FILENO);
-		execv(path, argv);
-		_exit(127);
-	}
+	if (pid == 0)
+		hook_child(path, fds[1], errp[1], getppid());
 	setpgid(pid, pid); /* so that kill(-pid) reaches it at once */
 	close(fds[1]);
+	close(errp[1]);
+	if (read(errp[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		close(errp[0]);
+		close(fds[0]);
+		kill_hook(pid);
+		snprintf(why, size, "cannot be run: %s", strerror(e));
+		goto fail;
+	}
+	close(errp[0]);
 	while (!eof) {
 		struct pollfd p = { fds[0], POLLIN, 0 };
 		long long left = deadline - now_ms();
@@ -186,12 +270,11 @@ static char *run_hook(const char *path, int timeout_s, size_t *len, char *why,
 		if (left <= 0) {
 			kill_hook(pid);
 			close(fds[0]);
-			free(buf);
 			snprintf(
 				why, size,
 				"did not finish within %d s, or left a process holding its output open (killed)",
 				timeout_s);
-			return NULL;
+			goto fail;
 		}
 		if (poll(&p, 1, (int)(left > 1000 ? 1000 : left)) <= 0)
 			continue;
@@ -199,53 +282,58 @@ static char *run_hook(const char *path, int timeout_s, size_t *len, char *why,
 		if (got > 0 && (*len += (size_t)got) > FACTS_SITE_MAX_BYTES) {
 			kill_hook(pid);
 			close(fds[0]);
-			free(buf);
 			snprintf(why, size,
 				 "printed more than %d bytes (killed)",
 				 FACTS_SITE_MAX_BYTES);
-			return NULL;
+			goto fail;
 		}
 		eof = got == 0 ||
 		      (got < 0 && errno != EINTR && errno != EAGAIN);
 	}
 	close(fds[0]);
-	/* the output is closed: the hook has until the deadline to exit */
+	/* the output is closed: the hook has until the deadline to exit.
+	 * WNOWAIT: it stays a zombie, so its process group cannot be reused
+	 * before the group is killed below */
 	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
+		memset(&info, 0, sizeof(info));
+		if (waitid(P_PID, (id_t)pid, &info,
+			   WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    info.si_pid == pid)
 			break;
-		if (w < 0 && errno != EINTR) {
-			snprintf(why, size, "cannot wait for it: %s",
-				 strerror(errno));
-			free(buf);
-			return NULL;
-		}
 		if (now_ms() >= deadline) {
 			kill_hook(pid);
-			free(buf);
 			snprintf(why, size,
 				 "did not finish within %d s (killed)",
 				 timeout_s);
-			return NULL;
+			goto fail;
 		}
 		usleep(10000);
 	}
 	kill(-pid, SIGKILL); /* what it left behind in its group */
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			snprintf(why, size, "cannot be run (exit status 127)");
-		else if (WIFEXITED(status))
+	kill_hook(pid);	     /* reaped */
+	sigaction(SIGCHLD, &old, NULL);
+	if (info.si_code != CLD_EXITED || info.si_status != 0) {
+		if (info.si_code == CLD_EXITED)
 			snprintf(why, size, "exited with status %d",
-				 WEXITSTATUS(status));
+				 info.si_status);
 		else
 			snprintf(why, size, "was killed by signal %d",
-				 WTERMSIG(status));
+				 info.si_status);
 		free(buf);
 		return NULL;
 	}
 	buf[*len] = '\0';
+	if (*len == 0 || strlen(buf) != *len) {
+		snprintf(why, size,
+			 *len ? "printed a NUL byte" : "printed nothing");
+		free(buf);
+		return NULL;
+	}
 	return buf;
+fail:
+	sigaction(SIGCHLD, &old, NULL);
+	free(buf);
+	return NULL;
 }
 
 static int by_name(const void *a, const void *b)
@@ -336,33 +424,51 @@ static int add_site(struct facts *f, json_object *o, const char *what,
 int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 		   int timeout_s, char *err)
 {
+	/* every hook together: the whole directory within timeout_s */
+	long long deadline = now_ms() + (long long)timeout_s * 1000;
 	size_t n = 0;
 	bool failed;
 	char **names = list_dir(dir, &n, must_exist, &failed, err);
 	int rc = failed ? -1 : 0;
+	struct stat dst;
+	char why[FACTS_ERR_SIZE / 2];
 
+	if (rc == 0 && n > 0 &&
+	    (stat(dir, &dst) != 0 || !trusted(&dst, why, sizeof(why)))) {
+		snprintf(err, FACTS_ERR_SIZE, "site directory %.300s: %.180s",
+			 dir, why);
+		rc = -1;
+	}
 	json_object_put(f->site_keys);
 	if (!(f->site_keys = json_object_new_array())) {
 		snprintf(err, FACTS_ERR_SIZE, "out of memory");
 		rc = -1;
 	}
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char path[4096], what[4200], why[FACTS_ERR_SIZE / 2];
+		char path[4096], what[4200];
 		struct stat st;
 		json_object *o = NULL;
 		char *text = NULL;
 		size_t len;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		if (stat(path, &st) != 0) {
+			/* a dangling link: said, not skipped */
+			snprintf(err, FACTS_ERR_SIZE, "site entry %.300s: %s",
+				 path, strerror(errno));
+			rc = -1;
+			break;
+		}
+		if (!S_ISREG(st.st_mode))
 			continue;
 		if (ends_with(names[i], ".json")) {
 			snprintf(what, sizeof(what), "site file %s", path);
 			text = read_file(path, &len, why, sizeof(why));
 		} else if (access(path, X_OK) == 0) {
 			snprintf(what, sizeof(what), "site hook %s", path);
-			text = run_hook(path, timeout_s, &len, why,
-					sizeof(why));
+			if (trusted(&st, why, sizeof(why)))
+				text = run_hook(path, deadline, timeout_s, &len,
+						why, sizeof(why));
 		} else {
 			continue; /* a README, a disabled hook */
 		}

@@ -146,7 +146,7 @@ static void usage(FILE *out)
 		"  --publish           facts: write them into this node's Extra when changed\n"
 		"  --node NAME         facts: the node's name (default $SLURMD_NODENAME, host name)\n"
 		"  --dir DIR           facts: the site's facts (default /etc/slurm/extra.d)\n"
-		"  --timeout S         facts: seconds each site hook may run (default 10)\n"
+		"  --timeout S         facts: seconds the site hooks may run in all (default 10)\n"
 		"  --scratch DIR       facts: the scratch directory measured (default /tmp)\n"
 		"  --state DIR         facts: where --publish keeps its state (default /var/lib/slurm-extra)\n"
 		"  --max-length N      longest request accepted (default %d, at most %u)\n"
@@ -154,7 +154,8 @@ static void usage(FILE *out)
 		"  -v, --verbose       say how many nodes were checked; facts: each one's source\n"
 		"  -h, --help          this text\n"
 		"  -V, --version       the version, and the Slurm it was built for\n"
-		"Exit status: 0 valid or match, 1 no match, 2 invalid.\n",
+		"Exit status: 0 valid or match, 1 no match, 2 invalid\n"
+		"(facts: 0 done, 1 Slurm could not be read or refused, 2 invalid).\n",
 		XC_DEFAULT_MAX_REQUEST_LENGTH, XC_MAX_REQUEST_LENGTH_LIMIT,
 		XC_MAX_DEPTH_LIMIT);
 }

@@ -4,10 +4,12 @@
  * slurm-extra facts calls (contrib/facts_gpu.c), with the signatures of
  * NVML's nvml.h, answering for two GPUs.  FAKE_NVML_MIXED=1 makes the
  * second one another model; FAKE_NVML_FAIL=1 makes nvmlInit_v2 fail, as
- * without a driver.  It stands in for a vendor's library, not for Slurm.
+ * without a driver; FAKE_NVML_HANG=1 makes it hang for 60 s;
+ * FAKE_NVML_BROKEN=1 makes the second one unreadable.  It stands in for a vendor's library, not for Slurm.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct nvml_memory {
 	unsigned long long total, free, used;
@@ -27,7 +29,10 @@ static int devices[2];
 int nvmlInit_v2(void)
 {
 	const char *fail = getenv("FAKE_NVML_FAIL");
+	const char *hang = getenv("FAKE_NVML_HANG");
 
+	if (hang && *hang == '1') /* a GPU fallen off the bus */
+		sleep(60);
 	return fail && *fail == '1' ? 9 /* NVML_ERROR_DRIVER_NOT_LOADED */ : 0;
 }
 
@@ -53,6 +58,10 @@ int nvmlDeviceGetHandleByIndex_v2(unsigned i, void **d)
 int nvmlDeviceGetName(void *d, char *name, unsigned size)
 {
 	const char *mixed = getenv("FAKE_NVML_MIXED");
+	const char *broken = getenv("FAKE_NVML_BROKEN");
+
+	if (d == &devices[1] && broken && *broken == '1')
+		return 15; /* NVML_ERROR_GPU_IS_LOST */
 	const char *n = d == &devices[1] && mixed && *mixed == '1'
 				? "NVIDIA A100-SXM4-80GB"
 				: "NVIDIA H100 80GB HBM3";

@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "facts.h"
 #include "facts_json.h"
 #include "xc.h"
 #include "leakcheck.h"
@@ -206,16 +208,22 @@ Test(facts, os_release, .init = set_up, .fini = tear_down)
 {
 	static const struct {
 		const char *text;
-		const char *id, *version;
+		const char *id, *version, *major, *minor;
 	} rows[] = {
 		{ "NAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nID=debian\n",
-		  "\"debian\"", "12" },
-		{ "ID=ubuntu\nVERSION_ID=\"22.04\"\n", "\"ubuntu\"", "22.04" },
-		{ "ID=\"rhel\"\nVERSION_ID='9.3'\n", "\"rhel\"", "9.3" },
-		{ "ID=sles\nVERSION_ID=\"15-SP5\"\n", "\"sles\"",
-		  "\"15-SP5\"" },
-		{ "ID=arch\n", "\"arch\"", "(none)" },
-		{ "ID_LIKE=debian\nVERSION_ID=1.2.3\n", "(none)", "\"1.2.3\"" },
+		  "\"debian\"", "\"12\"", "12", "(none)" },
+		{ "ID=ubuntu\nVERSION_ID=\"22.04\"\n", "\"ubuntu\"",
+		  "\"22.04\"", "22", "4" },
+		/* 8.10 is not 8.1 */
+		{ "ID=\"rocky\"\nVERSION_ID='8.10'\n", "\"rocky\"", "\"8.10\"",
+		  "8", "10" },
+		{ "ID=sles\nVERSION_ID=\"15-SP5\"\n", "\"sles\"", "\"15-SP5\"",
+		  "15", "(none)" },
+		{ "ID=arch\n", "\"arch\"", "(none)", "(none)", "(none)" },
+		{ "ID_LIKE=debian\nVERSION_ID=1.2.3\n", "(none)", "\"1.2.3\"",
+		  "1", "2" },
+		{ "ID=x\nVERSION_ID=rolling\n", "\"x\"", "\"rolling\"",
+		  "(none)", "(none)" },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
@@ -225,6 +233,10 @@ Test(facts, os_release, .init = set_up, .fini = tear_down)
 			     0);
 		cr_assert_str_eq(fact(&set, "os_id"), rows[i].id, "row %zu", i);
 		cr_assert_str_eq(fact(&set, "os_version"), rows[i].version,
+				 "row %zu", i);
+		cr_assert_str_eq(fact(&set, "os_version_major"), rows[i].major,
+				 "row %zu", i);
+		cr_assert_str_eq(fact(&set, "os_version_minor"), rows[i].minor,
 				 "row %zu", i);
 	}
 }
@@ -359,7 +371,18 @@ Test(facts, wrong_site_entries_are_named, .init = set_up, .fini = tear_down)
 		{ "hook", "#!/bin/sh\nkill -9 $$\n", 0755,
 		  "/hook: was killed by signal 9" },
 		{ "hook", "#!/nonexistent/interpreter\n", 0755,
-		  "/hook: cannot be run" },
+		  "/hook: cannot be run: No such file or directory" },
+		/* a command of the hook's not found is the hook's failure */
+		{ "hook", "#!/bin/sh\n/nonexistent/cmd\n", 0755,
+		  "/hook: exited with status 127" },
+		{ "hook", "#!/bin/sh\nexit 0\n", 0755,
+		  "/hook: printed nothing" },
+		{ "hook", "#!/bin/sh\nprintf '{}\\000x'\n", 0755,
+		  "/hook: printed a NUL byte" },
+		{ "a.json", "{}", 0666,
+		  "/a.json: writable by others (mode 0666)" },
+		{ "hook", "#!/bin/sh\necho '{}'\n", 0757,
+		  "/hook: writable by others (mode 0757)" },
 		{ "hook", "#!/bin/sh\nhead -c 70000 /dev/zero | tr '\\0' ' '\n",
 		  0755, "/hook: printed more than 65536 bytes (killed)" },
 		{ "hook", "#!/bin/sh\nexec sleep 30\n", 0755,
@@ -385,6 +408,125 @@ Test(facts, wrong_site_entries_are_named, .init = set_up, .fini = tear_down)
 	}
 }
 
+/* Whether process `pid` is gone (or a zombie, which runs no more). */
+static bool gone(pid_t pid)
+{
+	char path[64], buf[256];
+	FILE *fp;
+	bool z = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(fp = fopen(path, "r")))
+		return true;
+	if (fgets(buf, sizeof(buf), fp)) {
+		const char *p = strrchr(buf, ')');
+
+		z = p && (p[2] == 'Z' || p[2] == 'X');
+	}
+	fclose(fp);
+	return z;
+}
+
+/* Waits up to 5 s for `pid` to be gone. */
+static bool gone_within(pid_t pid)
+{
+	for (int i = 0; i < 500; i++) {
+		if (gone(pid))
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+static pid_t pid_in(const char *dir)
+{
+	char path[128];
+	FILE *fp;
+	int pid = 0;
+
+	snprintf(path, sizeof(path), "%s/pid", dir);
+	fp = fopen(path, "r");
+	cr_assert_not_null(fp, "%s", path);
+	cr_assert_eq(fscanf(fp, "%d", &pid), 1);
+	fclose(fp);
+	return (pid_t)pid;
+}
+
+/* What a hook leaves in its process group is killed: after it succeeded,
+ * and with it when it holds the output open past the deadline. */
+Test(facts, a_hooks_leftovers_are_killed, .init = set_up, .fini = tear_down)
+{
+	char dir[64], hook[512], err[FACTS_ERR_SIZE] = "";
+
+	make_dir(dir);
+	snprintf(
+		hook, sizeof(hook),
+		"#!/bin/sh\nsleep 30 >/dev/null 2>&1 &\necho $! >%s/pid\necho '{\"a\": 1}'\n",
+		dir);
+	write_in(dir, "hook", hook, 0755);
+	cr_assert_eq(facts_site_dir(&set, dir, true, 5, err), 0, "%s", err);
+	cr_assert(gone_within(pid_in(dir)), "the hook's sleep still runs");
+	snprintf(hook, sizeof(hook),
+		 "#!/bin/sh\nsleep 30 &\necho $! >%s/pid\necho '{}'\n", dir);
+	write_in(dir, "hook", hook, 0755);
+	cr_assert_eq(facts_site_dir(&set, dir, true, 1, err), -1);
+	cr_assert_not_null(
+		strstr(err, "left a process holding its output open"), "%s",
+		err);
+	cr_assert(gone_within(pid_in(dir)), "the hook's sleep still runs");
+	remove_dir(dir);
+}
+
+/* --timeout bounds every hook together, not each one. */
+Test(facts, the_timeout_is_the_directorys, .init = set_up, .fini = tear_down)
+{
+	char dir[64], err[FACTS_ERR_SIZE] = "";
+
+	make_dir(dir);
+	write_in(dir, "1-hook", "#!/bin/sh\nsleep 0.7\necho '{\"a\": 1}'\n",
+		 0755);
+	write_in(dir, "2-hook", "#!/bin/sh\nsleep 0.7\necho '{\"b\": 1}'\n",
+		 0755);
+	cr_assert_eq(facts_site_dir(&set, dir, true, 1, err), -1);
+	cr_assert_not_null(strstr(err, "/2-hook: did not finish within 1 s"),
+			   "%s", err);
+	cr_assert_eq(facts_site_dir(&set, dir, true, 5, err), 0, "%s", err);
+	remove_dir(dir);
+}
+
+/* A caller that ignores SIGCHLD (its children reaped for it) still gets
+ * its hooks' exit statuses; the hook itself starts with default signals
+ * (SIGPIPE too: systemd starts services with it ignored). */
+Test(facts, hooks_run_with_default_signals, .init = set_up, .fini = tear_down)
+{
+	char dir[64], err[FACTS_ERR_SIZE] = "";
+	struct sigaction ign, old_chld, old_pipe;
+
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGCHLD, &ign, &old_chld);
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	make_dir(dir);
+	write_in(dir, "hook",
+		 "#!/bin/sh\ns=$(grep SigIgn /proc/self/status | tr -d '\\t')\n"
+		 "echo \"{\\\"ign\\\": \\\"$s\\\"}\"\n",
+		 0755);
+	cr_assert_eq(facts_site_dir(&set, dir, true, 5, err), 0, "%s", err);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	{
+		/* signals 1 to 31; glibc keeps 32 and 33 for itself */
+		const char *t = json_object_get_string(
+			json_object_object_get(set.values, "ign"));
+		unsigned long long mask;
+
+		cr_assert_not_null(t);
+		cr_assert_eq(sscanf(t, "SigIgn:%llx", &mask), 1, "%s", t);
+		cr_assert_eq(mask & 0x7fffffffull, 0, "%s", t);
+	}
+	remove_dir(dir);
+}
+
 Test(facts, too_many_site_entries, .init = set_up, .fini = tear_down)
 {
 	char dir[64], err[FACTS_ERR_SIZE] = "";
@@ -401,6 +543,43 @@ Test(facts, too_many_site_entries, .init = set_up, .fini = tear_down)
 	remove_dir(dir);
 }
 
+/* The state of --publish: a directory of this user's, locked; its file
+ * written anew, never through a link planted under its name. */
+Test(facts, the_state_is_written_safely, .init = set_up, .fini = tear_down)
+{
+	char dir[64], sub[128], err[FACTS_ERR_SIZE] = "", path[256], buf[256];
+	int fd;
+	FILE *fp;
+
+	make_dir(dir);
+	snprintf(sub, sizeof(sub), "%s/state", dir);
+	write_in(dir, "k.json", "{\"rack\": \"r1\"}", 0644);
+	cr_assert_eq(facts_site_dir(&set, dir, true, 1, err), 0, "%s", err);
+	fd = facts_open_state(sub, err);
+	cr_assert_geq(fd, 0, "%s", err);
+	write_in(dir, "victim", "untouched", 0644);
+	snprintf(path, sizeof(path), "%s/facts-n1.keys.json", sub);
+	snprintf(buf, sizeof(buf), "%s/victim", dir);
+	cr_assert_eq(symlink(buf, path), 0);
+	cr_assert_eq(facts_save_state(&set, fd, "facts-n1.keys.json"), 0);
+	close(fd);
+	fp = fopen(buf, "r");
+	cr_assert_not_null(fp);
+	cr_assert_not_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	cr_assert_str_eq(buf, "untouched");
+	fp = fopen(path, "r");
+	cr_assert_not_null(fp);
+	cr_assert_not_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	cr_assert_str_eq(buf, "[\"rack\"]");
+	/* a directory others may write is refused */
+	cr_assert_eq(chmod(sub, 0777), 0);
+	cr_assert_eq(facts_open_state(sub, err), -1);
+	cr_assert_not_null(strstr(err, "mode 0777"), "%s", err);
+	remove_dir(dir);
+}
+
 /* ------------------------------------------------------------ ownership */
 
 /* A publication: keys set by hand stay, discovery's and the site's are
@@ -408,11 +587,14 @@ Test(facts, too_many_site_entries, .init = set_up, .fini = tear_down)
  * state file), a hand-set key under a discovered name is replaced. */
 Test(facts, who_owns_a_key, .init = set_up, .fini = tear_down)
 {
-	char dir[64], state[128], err[FACTS_ERR_SIZE] = "", *next, *changes;
+	char dir[64], state[256], sdir[128], err[FACTS_ERR_SIZE] = "";
+	char *next, *changes;
 	struct facts *f = &set;
+	int fd;
 
 	make_dir(dir);
-	snprintf(state, sizeof(state), "%s/state/facts-n1.keys.json", dir);
+	snprintf(sdir, sizeof(sdir), "%s/state", dir);
+	snprintf(state, sizeof(state), "%s/facts-n1.keys.json", sdir);
 	cr_assert_eq(facts_put(f, "mem_mb", json_object_new_int(1024), "t"), 0);
 	cr_assert_eq(facts_put(f, "gpu_cc", facts_real(8.6, "8.6"), "t"), 0);
 	write_in(dir, "rack.json", "{\"rack\": \"r2\"}", 0644);
@@ -431,7 +613,10 @@ Test(facts, who_owns_a_key, .init = set_up, .fini = tear_down)
 	cr_assert_str_eq(changes, "~mem_mb ~rack -gpu_count +gpu_cc");
 	free(next);
 	free(changes);
-	cr_assert_eq(facts_save_state(f, state), 0);
+	fd = facts_open_state(sdir, err);
+	cr_assert_geq(fd, 0, "%s", err);
+	cr_assert_eq(facts_save_state(f, fd, "facts-n1.keys.json"), 0);
+	close(fd);
 	/* the same again, keys in another order and blanks: unchanged */
 	cr_assert_eq(
 		facts_publication(
@@ -511,7 +696,7 @@ Test(facts, gpus_through_nvml, .init = set_up, .fini = tear_down)
 	cr_assert_str_eq(fact(&set, "gpu_mem_mb"), "81559");
 	cr_assert_str_eq(fact(&set, "gpu_driver"), "\"550.54.15\"");
 	cr_assert_str_eq(fact(&set, "gpu_cc"), "9.0");
-	cr_assert_str_eq(source(&set, "gpu_model"), "NVML (libnvidia-ml.so.1)");
+	cr_assert_str_eq(source(&set, "gpu_model"), "NVML (" FAKE_NVML ")");
 
 	facts_fini(&set);
 	cr_assert_eq(facts_init(&set), 0);
@@ -520,6 +705,33 @@ Test(facts, gpus_through_nvml, .init = set_up, .fini = tear_down)
 	cr_assert_str_eq(fact(&set, "gpu_model"), "\"mixed\"");
 	cr_assert_str_eq(fact(&set, "gpu_cc"), "(none)");
 	unsetenv("FAKE_NVML_MIXED");
+
+	/* a GPU the library lists but cannot read still counts */
+	facts_fini(&set);
+	cr_assert_eq(facts_init(&set), 0);
+	setenv("FAKE_NVML_BROKEN", "1", 1);
+	cr_assert_eq(facts_gpu_libs(&set, warn), 1, "%s", warn);
+	cr_assert_str_eq(fact(&set, "gpu_count"), "2");
+	cr_assert_str_eq(fact(&set, "gpu_model"), "\"H100\"");
+	unsetenv("FAKE_NVML_BROKEN");
+
+	/* in a child process: the same facts */
+	facts_fini(&set);
+	cr_assert_eq(facts_init(&set), 0);
+	cr_assert_eq(facts_gpu_bounded(&set, 5, warn), 1, "%s", warn);
+	cr_assert_str_eq(fact(&set, "gpu_model"), "\"H100\"");
+	cr_assert_str_eq(fact(&set, "gpu_cc"), "9.0");
+	cr_assert_str_eq(source(&set, "gpu_cc"), "NVML (" FAKE_NVML ")");
+	/* a library that hangs costs the timeout, then PCI says */
+	facts_fini(&set);
+	cr_assert_eq(facts_init(&set), 0);
+	setenv("FAKE_NVML_HANG", "1", 1);
+	cr_assert_eq(facts_gpu_bounded(&set, 1, warn), 0);
+	cr_assert_str_eq(
+		warn,
+		"the GPU libraries did not answer within 1 s (killed): GPUs counted from PCI");
+	cr_assert_str_eq(fact(&set, "gpu_count"), "(none)");
+	unsetenv("FAKE_NVML_HANG");
 
 	/* a driver that does not load: the next library, then none */
 	facts_fini(&set);
@@ -555,7 +767,7 @@ static void leaf_of(char *buf, size_t size, const char *key, json_object *v)
  * does their conjunction, while a changed value does not. */
 Test(facts, this_machine_round_trips)
 {
-	struct facts_env env = { NULL, NULL, NULL, false };
+	struct facts_env env = { NULL, NULL, NULL, false, 10 };
 	char note[FACTS_ERR_SIZE], err[FACTS_ERR_SIZE], leaf[2048];
 	char *text, *all = NULL;
 	size_t all_len = 0;
