@@ -342,17 +342,20 @@ static void gpu_child(int out)
 	}
 	if (!o || json_object_object_add(o, "rc", json_object_new_int(rc)) ||
 	    json_object_object_add(o, "note", json_object_new_string(note)) ||
-	    !(t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)))
+	    !(t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN))) {
+		json_object_put(o);
 		_exit(1);
+	}
 	len = strlen(t);
 	while (done < len) {
 		ssize_t w = write(out, t + done, len - done);
 
 		if (w <= 0)
-			_exit(1);
+			break;
 		done += (size_t)w;
 	}
-	_exit(0);
+	json_object_put(o); /* (for valgrind, which checks the child too) */
+	_exit(done == len ? 0 : 1);
 }
 
 /* Reads the child's answer `text` into `f`: returns its rc (-1 out of
@@ -422,6 +425,7 @@ int facts_gpu_bounded(struct facts *f, int timeout_s, char *note)
 	}
 	if (pid == 0) {
 		close(p[0]);
+		free(buf);
 		gpu_child(p[1]);
 	}
 	close(p[1]);

@@ -249,8 +249,10 @@ static char *run_hook(const char *path, long long deadline, int timeout_s,
 		}
 		goto fail;
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		free(buf);
 		hook_child(path, fds[1], errp[1], getppid());
+	}
 	setpgid(pid, pid); /* so that kill(-pid) reaches it at once */
 	close(fds[1]);
 	close(errp[1]);
