@@ -28,6 +28,7 @@
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <hwloc.h>
@@ -73,6 +74,14 @@ int facts_put(struct facts *f, const char *key, json_object *v,
 		return -1;
 	}
 	return 0;
+}
+
+long long facts_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 json_object *facts_copy(json_object *v)

@@ -314,15 +314,6 @@ int facts_gpu_libs(struct facts *f, char *warn)
 	return 0;
 }
 
-/* Milliseconds of CLOCK_MONOTONIC. */
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The child's side of facts_gpu_bounded(): the facts of facts_gpu_libs()
  * as {"rc": N, "note": "...", "values": {...}, "sources": {...}} on `out`. */
 static void gpu_child(int out)
@@ -395,7 +386,7 @@ static int gpu_answer(struct facts *f, const char *text, char *note)
 
 int facts_gpu_bounded(struct facts *f, int timeout_s, char *note)
 {
-	long long deadline = now_ms() + (long long)timeout_s * 1000;
+	long long deadline = facts_now_ms() + (long long)timeout_s * 1000;
 	char *buf = malloc(FACTS_GPU_MAX_BYTES + 1);
 	struct sigaction dfl, old;
 	size_t len = 0;
@@ -431,7 +422,7 @@ int facts_gpu_bounded(struct facts *f, int timeout_s, char *note)
 	close(p[1]);
 	while (!eof) {
 		struct pollfd pf = { p[0], POLLIN, 0 };
-		long long left = deadline - now_ms();
+		long long left = deadline - facts_now_ms();
 		ssize_t got;
 
 		if (left <= 0 || len >= FACTS_GPU_MAX_BYTES)

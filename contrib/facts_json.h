@@ -53,6 +53,9 @@ void facts_fini(struct facts *f);
 int facts_put(struct facts *f, const char *key, json_object *v,
 	      const char *source);
 
+/* Milliseconds of CLOCK_MONOTONIC: the clock of every deadline here. */
+long long facts_now_ms(void);
+
 /* A copy of `v` (json_object_deep_copy()), the caller's, or NULL when out
  * of memory.  Used where a reference would do, because the command links
  * jansson as well, whose json_object_get() (a lookup by key) takes the

@@ -25,15 +25,6 @@
 
 #include "facts_json.h"
 
-/* Milliseconds of CLOCK_MONOTONIC. */
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Whether entry `name` is one the directory's reader skips. */
 static bool skipped(const char *name)
 {
@@ -214,7 +205,7 @@ static void kill_hook(pid_t pid)
 		;
 }
 
-/* Runs hook `path` until `deadline` (now_ms()): its output (malloc'd,
+/* Runs hook `path` until `deadline` (facts_now_ms()): its output (malloc'd,
  * NUL-terminated, *len bytes), or NULL with `why`.  A hook that has not
  * exited with status 0 by then, or prints more than FACTS_SITE_MAX_BYTES,
  * is killed with its process group; so is what a hook that exited left
@@ -266,7 +257,7 @@ static char *run_hook(const char *path, long long deadline, int timeout_s,
 	close(errp[0]);
 	while (!eof) {
 		struct pollfd p = { fds[0], POLLIN, 0 };
-		long long left = deadline - now_ms();
+		long long left = deadline - facts_now_ms();
 		ssize_t got;
 
 		if (left <= 0) {
@@ -302,7 +293,7 @@ static char *run_hook(const char *path, long long deadline, int timeout_s,
 			   WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    info.si_pid == pid)
 			break;
-		if (now_ms() >= deadline) {
+		if (facts_now_ms() >= deadline) {
 			kill_hook(pid);
 			snprintf(why, size,
 				 "did not finish within %d s (killed)",
@@ -427,7 +418,7 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 		   int timeout_s, char *err)
 {
 	/* every hook together: the whole directory within timeout_s */
-	long long deadline = now_ms() + (long long)timeout_s * 1000;
+	long long deadline = facts_now_ms() + (long long)timeout_s * 1000;
 	size_t n = 0;
 	bool failed;
 	char **names = list_dir(dir, &n, must_exist, &failed, err);

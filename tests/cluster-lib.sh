@@ -191,6 +191,17 @@ slurm_conf_beside() {
 	printf 'RefreshInterval=%s\n' "$3" >"$1/extra.conf"
 }
 
+# as USER CMD...: CMD as USER (root: as is), from a directory they can read.
+as() {
+	local u=$1
+	shift
+	if [ "$u" = root ]; then
+		(cd /tmp && "$@")
+	else
+		(cd /tmp && runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@")
+	fi
+}
+
 # summary NAME: prints "NAME: N passed, M failed"; status 1 if any failed.
 summary() {
 	printf '\n%s: %d passed, %d failed\n' "$1" "$passed" "$failed"

@@ -23,16 +23,6 @@ chmod 755 "$S"
 cluster_start "rm -rf '$S'" >/dev/null
 NODES=(n1 n2 n3 n4)
 
-# as USER CMD...: CMD as USER (root: as is), from a directory they can read.
-as() {
-	local u=$1
-	shift
-	if [ "$u" = root ]; then
-		(cd /tmp && "$@")
-	else
-		(cd /tmp && runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@")
-	fi
-}
 # slurmctld's count of node update RPCs since it started (0 before any).
 updates() { sdiag | grep -oP 'REQUEST_UPDATE_NODE\s+\(\s*\d+\)\s+count:\K\d+' || echo 0; }
 extra_of() { scontrol show node "$1" | grep -oP '^\s*Extra=\K.*'; }

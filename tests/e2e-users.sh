@@ -54,16 +54,6 @@ set_nodes() {
 set_nodes
 [ "$SLURM_FILTERS" = 1 ] || wait_refresh # (Slurm's filter: the thread idles)
 
-# as USER CMD...: CMD as USER (root: as is), from a directory they can read.
-as() {
-	local u=$1
-	shift
-	if [ "$u" = root ]; then
-		(cd /tmp && "$@")
-	else
-		(cd /tmp && runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@")
-	fi
-}
 # A pending job of the owner's: begins in an hour.
 pending() { as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 "$@" --wrap true 2>&1; }
 # rounds N: N rounds of the plugin's thread have started (each one after a
