@@ -23,6 +23,9 @@
 # memory it keeps), slurmctld's time on each of the thread's job updates
 # (their usec=: its longest stall caused by the plugin), how far behind
 # the thread fell, and slurmctld's resident memory.
+# XC_SCALE_SCHED_PARAMS: slurm.conf's SchedulerParameters (e.g.
+# extra_constraints: Slurm's own filter); XC_CTLD_ENV: NAME=VALUE words
+# slurmctld is started with.
 # Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
 # cluster tests); needs root and tests/slurm-helper (make check).
 set -uo pipefail
@@ -57,6 +60,7 @@ ReturnToService=0
 MaxJobCount=200000
 SchedulerType=sched/builtin
 JobSubmitPlugins=extra
+${XC_SCALE_SCHED_PARAMS:+SchedulerParameters=$XC_SCALE_SCHED_PARAMS}
 PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 # one line per 10,000 nodes: Slurm reads at most 65,536 hosts in a range
@@ -68,7 +72,8 @@ slurm_conf_beside "$XC_STATE" "required spank_extra.so" 1
 [ "${XC_KEEP:-0}" = 1 ] || trap stop EXIT
 
 t0=$(date +%s)
-slurmctld -c -i || exit 1
+# shellcheck disable=SC2086 # XC_CTLD_ENV: words NAME=VALUE
+env ${XC_CTLD_ENV:-} slurmctld -c -i || exit 1
 wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "slurmctld did not answer"; exit 1; }
 printf 'slurmctld up with %d nodes in %d s (%s)\n' "$NODES" $(($(date +%s) - t0)) "$(scontrol --version)"
 
