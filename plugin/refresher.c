@@ -7,7 +7,6 @@
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT, RTLD_NODELETE */
 
 #include <dlfcn.h>
-#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -232,8 +231,8 @@ out:
  * job_modify() given before the jobs are loaded are reflected in them
  * (an update holds slurmctld's job write lock from job_modify() until it
  * is applied); the round takes those, and its updates are refused if a
- * later one touches their job.  Whether it loaded new node data or jobs. */
-static bool refresh(struct refresher *r)
+ * later one touches their job. */
+static void refresh(struct refresher *r)
 {
 	struct refilter_stats stats = { 0 };
 	struct job_update *updates = NULL;
@@ -255,7 +254,7 @@ static bool refresh(struct refresher *r)
 		/* Slurm filters: nothing to keep current.  job_modify() leaves
 		 * no hints meanwhile: every job is planned when it stops. */
 		memo_plan_all(&r->memo);
-		return false;
+		return;
 	}
 	if (in_control() == r->backup) {
 		r->backup = !r->backup;
@@ -267,12 +266,12 @@ static bool refresh(struct refresher *r)
 	}
 	if (r->backup) {
 		memo_plan_all(&r->memo); /* another wrote meanwhile */
-		return false;
+		return;
 	}
 	if (!r->memo.texts && memo_init(&r->memo, FULL_ROUND_S) < 0) {
 		slurm_error("%s: out of memory starting the round",
 			    plugin_type);
-		return false;
+		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start); /* the data of the round */
 	nodes = node_table_load(r);
@@ -284,7 +283,7 @@ static bool refresh(struct refresher *r)
 	/* Not loaded now: old jobs would undo what changed since; the
 	 * hints wait for the next round. */
 	if (!r->table || !r->jobs || jobs < 0)
-		return nodes || jobs > 0;
+		return;
 	pthread_mutex_lock(&r->lock);
 	hints_take(&r->hints, upto, &taken);
 	lost = r->hints.lost_seq;
@@ -301,7 +300,7 @@ static bool refresh(struct refresher *r)
 	 * of an update Slurm refused plans its job alone. */
 	if (!nodes && !jobs && !r->replan && !taken.n && !r->memo.plan_all) {
 		hints_free(&taken);
-		return false;
+		return;
 	}
 	r->replan = false;
 	rc = refilter_plan(r->table, r->jobs, &r->cfg.limits, &taken, upto,
@@ -309,7 +308,7 @@ static bool refresh(struct refresher *r)
 	hints_free(&taken);
 	if (rc < 0) {
 		slurm_error("%s: out of memory re-filtering jobs", plugin_type);
-		return true;
+		return;
 	}
 	counted = census_count(&known, &fresh); /* outside the lock: a sort */
 	pthread_mutex_lock(&r->lock);
@@ -344,30 +343,6 @@ static bool refresh(struct refresher *r)
 			stats.requests, r->memo.bytes / 1024, stats.plan_ms,
 			stats.sent, stats.updates, stats.send_ms, stats.failed,
 			stats.paced);
-	return true;
-}
-
-/* Gives back to the system the memory freed since the last round, in
- * every malloc arena of slurmctld (malloc_trim(3): glibc trims each
- * arena, not only the main one).  Each round loads the whole node table
- * and the jobs through slurmctld's own RPCs: slurmctld packs them in its
- * RPC threads, each with an arena of its own, and this thread unpacks them
- * in its own, and glibc keeps what they free for later, so that without
- * this slurmctld's resident memory grows by some times the size of the
- * node data (doc/design.md, "Memory").  It takes each arena's lock in turn,
- * about a millisecond in all at 10,000 nodes, and runs only after a round
- * that loaded something new. */
-static void give_back(void)
-{
-	struct timespec t0;
-	double ms;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	malloc_trim(0);
-	ms = ms_since(&t0);
-	if (ms >= 10)
-		slurm_verbose("%s: malloc_trim() took %.1f ms", plugin_type,
-			      ms);
 }
 
 static void *refresh_thread(void *arg)
@@ -379,8 +354,7 @@ static void *refresh_thread(void *arg)
 		struct timespec until;
 
 		pthread_mutex_unlock(&r->lock);
-		if (refresh(r))
-			give_back();
+		refresh(r);
 		until = deadline(r->cfg.refresh_interval);
 		pthread_mutex_lock(&r->lock);
 		(void)wait_until(r, &until);
