@@ -30,7 +30,7 @@ static void release(struct refresher *r)
 	hints_free(&r->hints);
 	census_free(&r->census);
 	memo_free(&r->memo);
-	sx_free_job_info_msg(r->jobs);
+	refilter_kept_free(r->jobs);
 	pthread_cond_destroy(&r->wake);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
@@ -41,13 +41,21 @@ static void release(struct refresher *r)
  * now (r->jobs may be old: nothing is planned from it). */
 static int load_jobs(struct refresher *r)
 {
-	job_info_msg_t *msg = NULL;
+	job_info_msg_t *msg = NULL, *kept;
 
 	if (slurm_load_jobs(r->jobs_time, &msg, SHOW_ALL) != SLURM_SUCCESS)
 		return sx_slurm_errno() == SLURM_NO_CHANGE_IN_DATA ? 0 : -1;
-	sx_free_job_info_msg(r->jobs);
-	r->jobs = msg;
-	r->jobs_time = msg->last_update;
+	/* Only what a round reads is kept, and Slurm's answer freed now
+	 * (refilter_keep: 40 KB a job at 10,000 nodes). */
+	kept = refilter_keep(msg, &r->known);
+	sx_free_job_info_msg(msg);
+	if (!kept) {
+		slurm_error("%s: out of memory keeping the jobs", plugin_type);
+		return -1;
+	}
+	refilter_kept_free(r->jobs);
+	r->jobs = kept;
+	r->jobs_time = kept->last_update;
 	return 1;
 }
 

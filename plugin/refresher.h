@@ -57,7 +57,8 @@ struct refresher {
 	const char *last_exc;		 /* the ExcNodeList it set there */
 	const char *last_admin;		 /* the AdminComment it set there */
 	uid_t self;			 /* slurmctld's uid: SlurmUser */
-	job_info_msg_t *jobs; /* the thread's own: the jobs last loaded */
+	job_info_msg_t *jobs; /* the thread's own: the jobs last loaded,
+				 as refilter_keep() keeps them */
 	time_t jobs_time;     /* their last_update */
 	bool stopping;	      /* fini asked the thread to stop */
 	bool exited;	      /* the thread has left its loop */

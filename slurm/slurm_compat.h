@@ -128,11 +128,15 @@ extern void *slurm_hostlist_iterator_create(void *hl);
 extern char *slurm_hostlist_next(void *it);
 extern void slurm_hostlist_iterator_destroy(void *it);
 
-/* bit_size() and bit_test() of src/common/bitstring.c, which libslurm
- * exports as slurm_bit_size and slurm_bit_test in every version
- * (22.05-26.05) but no public header declares (26.05's bitstring.h). */
+/* bit_size(), bit_test(), bit_copy() and bit_free() of
+ * src/common/bitstring.c, which libslurm exports as slurm_bit_size,
+ * slurm_bit_test, slurm_bit_copy and slurm_bit_free (taking the pointer's
+ * address, and setting it to NULL) in every version (22.05-26.05) but no
+ * public header declares (26.05's bitstring.h). */
 extern bitoff_t slurm_bit_size(bitstr_t *b);
 extern int slurm_bit_test(bitstr_t *b, bitoff_t bit);
+extern bitstr_t *slurm_bit_copy(bitstr_t *b);
+extern void slurm_bit_free(bitstr_t **b);
 
 /* Slurm 23.11 filters by `extra` itself when SchedulerParameters has
  * extra_constraints: extra_constraints_enabled() (src/common/

@@ -425,3 +425,84 @@ Test(refilter, a_list_is_built_when_sent_and_refused_if_stale)
 	cr_assert_null(ups[0].exc_request);
 	job_updates_free(ups, n);
 }
+
+/* ------------------------------------------------ what a round keeps */
+
+/* refilter_keep(): of a loaded answer, the jobs a round may plan, with
+ * what it reads of them; a round planned from what it kept plans the
+ * same updates as from the whole answer. */
+Test(refilter, the_jobs_kept_plan_as_the_whole_answer)
+{
+	slurm_job_info_t *array, *running, *plain, *known_only;
+	struct known_jobs known = { 0 };
+	struct known_job k = { .job_id = 12 };
+	job_info_msg_t *kept;
+	struct plan whole;
+
+	jobs = jobs_new(5);
+	jobs->last_update = 1234;
+	array = &jobs->job_array[0];
+	job_set(array, 123, NULL, TWO_OF_FOUR, false, "");
+	array->array_job_id = 123;
+	array->array_bitmap = slurm_bit_alloc(8);
+	slurm_bit_set(array->array_bitmap, 3);
+	running = &jobs->job_array[1];
+	job_set(running, 9, "n3", TWO_OF_FOUR, false, "");
+	running->job_state = JOB_RUNNING;
+	plain = &jobs->job_array[2]; /* no request, no state */
+	plain->job_id = 10;
+	plain->req_nodes = strdup("n1");
+	job_set(&jobs->job_array[3], 11, "n[3-4]", TWO_OF_FOUR, false, "");
+	jobs->job_array[3].req_nodes = strdup("n2");
+	known_only = &jobs->job_array[4]; /* its state replaced, known */
+	known_only->job_id = 12;
+
+	known.jobs = &k;
+	known.count = 1;
+	kept = refilter_keep(jobs, &known);
+	cr_assert_not_null(kept);
+	cr_assert_eq(kept->last_update, 1234);
+	cr_assert_eq(kept->record_count, 3, "%u kept", kept->record_count);
+	cr_assert_eq(kept->job_array[0].job_id, 123);
+	cr_assert_eq(kept->job_array[0].array_job_id, 123);
+	cr_assert(slurm_bit_test(kept->job_array[0].array_bitmap, 3));
+	cr_assert_not(slurm_bit_test(kept->job_array[0].array_bitmap, 2));
+	cr_assert_str_eq(kept->job_array[0].admin_comment,
+			 array->admin_comment);
+	cr_assert_null(kept->job_array[0].exc_nodes);
+	cr_assert_eq(kept->job_array[1].job_id, 11);
+	cr_assert_str_eq(kept->job_array[1].exc_nodes, "n[3-4]");
+	cr_assert_str_eq(kept->job_array[1].req_nodes, "n2");
+	cr_assert_eq(kept->job_array[1].priority, 1000);
+	cr_assert_eq(kept->job_array[1].job_state, JOB_PENDING);
+#if SX_SLURM_HAS_EXTRA_OPTION
+	cr_assert_str_eq(kept->job_array[1].extra, REQUEST);
+#endif
+	cr_assert_eq(kept->job_array[2].job_id, 12);
+	cr_assert_null(kept->job_array[2].admin_comment);
+
+	plan(t, jobs, NULL, 0, NULL, &whole);
+	plan(t, kept, NULL, 0, NULL, &p);
+	cr_assert_eq(p.n, whole.n);
+	cr_assert_eq(p.known.count, whole.known.count);
+	for (size_t i = 0; i < whole.n; i++) {
+		const struct job_update *u = update_of(&p, whole.u[i].job_id);
+
+		cr_assert_str_eq(u->exc_nodes ? u->exc_nodes : "(none)",
+				 whole.u[i].exc_nodes ? whole.u[i].exc_nodes
+						      : "(none)");
+		cr_assert_eq(u->priority, whole.u[i].priority);
+	}
+	plan_free(&whole);
+	refilter_kept_free(kept);
+}
+
+Test(refilter, nothing_loaded_keeps_an_empty_list)
+{
+	job_info_msg_t *kept = refilter_keep(NULL, NULL);
+
+	cr_assert_not_null(kept);
+	cr_assert_eq(kept->record_count, 0);
+	refilter_kept_free(kept);
+	refilter_kept_free(NULL);
+}

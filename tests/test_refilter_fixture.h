@@ -22,10 +22,9 @@
 #include "xc.h"
 
 /* libslurm exports Slurm's bitstring functions; no public header declares
- * them.  (22.05: slurm_bit_free takes the bitmap's address and clears it.) */
+ * them (slurm_compat.h declares the plugin's: size, test, copy, free). */
 extern bitstr_t *slurm_bit_alloc(bitoff_t nbits);
 extern void slurm_bit_set(bitstr_t *b, bitoff_t bit);
-extern void slurm_bit_free(bitstr_t **b);
 
 #define HELD_STATUS                                                            \
 	"held: a required node does not satisfy the request (2 of 4 nodes do; slurm-extra why --job ID tells why)"
