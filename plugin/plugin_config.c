@@ -16,6 +16,7 @@ void plugin_config_defaults(struct plugin_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->refresh_interval = 1.0;
 	cfg->update_budget = UPDATE_BUDGET_DEFAULT;
+	cfg->mmap_threshold = MMAP_THRESHOLD_DEFAULT;
 	cfg->max_requests = MAX_REQUESTS_DEFAULT;
 	cfg->max_user_requests = MAX_USER_REQUESTS_DEFAULT;
 	cfg->limits.max_request_length = XC_DEFAULT_MAX_REQUEST_LENGTH;
@@ -116,6 +117,11 @@ int plugin_config_read(struct plugin_config *cfg, const char *path,
 				   0) {
 				ok = !xc_read_count(value, 0, MAX_REQUESTS_MAX,
 						    &cfg->max_user_requests);
+			} else if (strcasecmp(key, "MallocMmapThreshold") ==
+				   0) {
+				ok = !xc_read_count(value, 0,
+						    MMAP_THRESHOLD_MAX,
+						    &cfg->mmap_threshold);
 			} else if (strcasecmp(key, "MaxRequestLength") == 0) {
 				ok = !xc_limits_set(&cfg->limits,
 						    XC_LIMIT_REQUEST_LENGTH,

@@ -13,6 +13,9 @@
  *   MaxPendingRequests=10000        distinct requests of pending jobs
  *   MaxPendingRequestsPerUser=1000  the same per user (0: no cap;
  *                           doc/design.md "Caps")
+ *   MallocMmapThreshold=32768  glibc's mmap threshold in slurmctld, set in
+ *                           filter mode (0-33554432 bytes, 0: left as it
+ *                           is; doc/design.md "Memory")
  * Node Extra is read to json-c's depth 32, as Slurm reads it: no setting.
  */
 #ifndef SLURM_EXTRA_PLUGIN_CONFIG_H
@@ -25,6 +28,8 @@
 #define MAX_REQUESTS_DEFAULT 10000
 #define MAX_USER_REQUESTS_DEFAULT 1000
 #define MAX_REQUESTS_MAX 1000000
+#define MMAP_THRESHOLD_DEFAULT 32768
+#define MMAP_THRESHOLD_MAX 33554432 /* glibc's largest (64-bit) */
 
 #include "xc.h"
 
@@ -33,6 +38,7 @@ struct plugin_config {
 	size_t update_budget;	  /* ms of update RPCs in any second */
 	size_t max_requests;	  /* distinct pending requests (0: no cap) */
 	size_t max_user_requests; /* the same per user (0: no cap) */
+	size_t mmap_threshold;	  /* bytes (0: glibc's left alone) */
 	xc_limits_t limits;
 	char path[4096]; /* the file read (or looked for) */
 	bool found;	 /* the file existed */

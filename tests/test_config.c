@@ -171,6 +171,29 @@ Test(config, budget_and_caps)
 	unlink(path);
 }
 
+/* glibc's mmap threshold in filter mode: 0 (left alone) to 32 MiB, 32768
+ * by default (doc/extra.conf.5, doc/design.md "Memory"). */
+Test(config, malloc_mmap_threshold)
+{
+	struct plugin_config cfg;
+
+	plugin_config_defaults(&cfg);
+	cr_assert_eq(cfg.mmap_threshold, 32768);
+	write_file("MallocMmapThreshold=0\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_eq(cfg.mmap_threshold, 0);
+	unlink(path);
+	write_file("mallocmmapthreshold=33554432\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_eq(cfg.mmap_threshold, 33554432);
+	unlink(path);
+	write_file("MallocMmapThreshold=33554433\nMallocMmapThreshold=-1\n"
+		   "MallocMmapThreshold=64k\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 3);
+	cr_assert_eq(cfg.mmap_threshold, MMAP_THRESHOLD_DEFAULT);
+	unlink(path);
+}
+
 Test(config, path_beside_slurm_conf)
 {
 	char buf[256];
