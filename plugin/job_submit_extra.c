@@ -106,8 +106,10 @@ static void set_mmap_threshold(const struct plugin_config *cfg, bool slurm)
 		return;
 	}
 	if (mallopt(M_MMAP_THRESHOLD, (int)cfg->mmap_threshold) != 1) {
-		slurm_error("%s: MallocMmapThreshold=%zu: glibc refused it",
-			    plugin_type, cfg->mmap_threshold);
+		/* e.g. under ASan, whose allocator replaces glibc's */
+		slurm_info(
+			"%s: MallocMmapThreshold=%zu: mallopt() refused it (another allocator than glibc's?); left as it is",
+			plugin_type, cfg->mmap_threshold);
 		return;
 	}
 	set = cfg->mmap_threshold;
