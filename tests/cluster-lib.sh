@@ -207,3 +207,40 @@ summary() {
 	printf '\n%s: %d passed, %d failed\n' "$1" "$passed" "$failed"
 	[ "$failed" -eq 0 ]
 }
+
+# The controllers of tests/scale.sh and tests/scale-compare.sh (state in
+# $XC_STATE, nodes without slurmd):
+# scale_stop: stops it (SIGTERM, SIGKILL after 10 s); nothing when none.
+scale_stop() {
+	local pid
+	pid=$(cat "$XC_STATE/slurmctld.pid" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+	kill -9 "$pid" 2>/dev/null
+}
+
+# scale_nodes_conf NODES: slurm.conf's lines for nodes s1..sNODES, one
+# line per 10,000 nodes (Slurm reads at most 65,536 hosts in a range).
+scale_nodes_conf() {
+	local lo hi
+	for ((lo = 1; lo <= $1; lo += 10000)); do
+		hi=$((lo + 9999 > $1 ? $1 : lo + 9999))
+		echo "NodeName=s[$lo-$hi] NodeAddr=127.0.0.1 CPUs=1 State=CLOUD"
+	done
+}
+
+# scale_set_extra NODES: an Extra of 7 or 8 keys for every node, in 1000
+# blocks of nodes alike (1 node each at 1,000 nodes, 100 at 100,000), one
+# scontrol update per block; 1 when one fails.
+scale_set_extra() {
+	local b lo hi extra size=$((($1 + 999) / 1000)) arch=(x86_64 aarch64 ppc64le)
+	for ((b = 0; b * size < $1; b++)); do
+		lo=$((b * size + 1)) hi=$(((b + 1) * size))
+		[ "$hi" -gt "$1" ] && hi=$1
+		extra=$(printf '{"gpu":%s,"mem":%d,"arch":"%s","load":%s,"ib_pod":%d,"rack":%d,"ssd":"%s"%s}' \
+			"$([ $((b % 3)) = 0 ] && echo false || echo true)" $((64 << (b % 5))) "${arch[b % 3]}" \
+			"0.$((b % 10))" $((b % 7)) $((b / 4)) "$([ $((b % 2)) = 0 ] && echo sata || echo nvme)" \
+			"$([ $((b % 4)) = 0 ] && echo ',"fpga":1')")
+		scontrol update nodename="s[$lo-$hi]" extra="$extra" || return 1
+	done
+}

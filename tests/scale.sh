@@ -30,6 +30,10 @@
 # cluster tests); needs root and tests/slurm-helper (make check).
 set -uo pipefail
 
+# tests/scale.sh --compare NODES JOBS: Slurm's own filter against filter
+# mode (tests/scale-compare.sh)
+[ "${1:-}" = --compare ] && shift && exec bash "$(dirname "${BASH_SOURCE[0]}")/scale-compare.sh" "$@"
+
 NODES=${1:-10000}
 # Slurm's own filter: the plugin only checks requests, its thread idles
 OWN=0
@@ -42,14 +46,7 @@ XC_STATE=${XC_SCALE_STATE:-/var/lib/slurm-extra-scale}
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test scale.sh
 
-stop() {
-	local pid
-	pid=$(cat "$XC_STATE/slurmctld.pid" 2>/dev/null) || return 0
-	kill "$pid" 2>/dev/null
-	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-	kill -9 "$pid" 2>/dev/null
-}
-stop
+scale_stop
 rm -rf "$XC_STATE"
 mkdir -p "$XC_STATE"/{ctld,log}
 cat >"$SLURM_CONF" <<EOF
@@ -65,14 +62,10 @@ SchedulerType=sched/builtin
 JobSubmitPlugins=extra
 ${XC_SCALE_SCHED_PARAMS:+SchedulerParameters=$XC_SCALE_SCHED_PARAMS}
 PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+$(scale_nodes_conf "$NODES")
 EOF
-# one line per 10,000 nodes: Slurm reads at most 65,536 hosts in a range
-for ((lo = 1; lo <= NODES; lo += 10000)); do
-	hi=$((lo + 9999 > NODES ? NODES : lo + 9999))
-	echo "NodeName=s[$lo-$hi] NodeAddr=127.0.0.1 CPUs=1 State=CLOUD" >>"$SLURM_CONF"
-done
 slurm_conf_beside "$XC_STATE" "required spank_extra.so" 1
-[ "${XC_KEEP:-0}" = 1 ] || trap stop EXIT
+[ "${XC_KEEP:-0}" = 1 ] || trap scale_stop EXIT
 
 t0=$(date +%s)
 read -ra ctld_env <<<"${XC_CTLD_ENV:-}"
@@ -83,20 +76,8 @@ env "${ctld_env[@]}" slurmctld -c -i || exit 1
 wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "slurmctld did not answer"; exit 1; }
 printf 'slurmctld up with %d nodes in %d s (%s)\n' "$NODES" $(($(date +%s) - t0)) "$(scontrol --version)"
 
-# Extra for every node: 1000 blocks of nodes alike (1 node each at 1,000
-# nodes, 100 at 100,000).
 t0=$(date +%s)
-size=$(((NODES + 999) / 1000))
-for ((b = 0; b * size < NODES; b++)); do
-	lo=$((b * size + 1)) hi=$(((b + 1) * size))
-	[ "$hi" -gt "$NODES" ] && hi=$NODES
-	arch=(x86_64 aarch64 ppc64le)
-	extra=$(printf '{"gpu":%s,"mem":%d,"arch":"%s","load":%s,"ib_pod":%d,"rack":%d,"ssd":"%s"%s}' \
-		"$([ $((b % 3)) = 0 ] && echo false || echo true)" $((64 << (b % 5))) "${arch[b % 3]}" \
-		"0.$((b % 10))" $((b % 7)) $((b / 4)) "$([ $((b % 2)) = 0 ] && echo sata || echo nvme)" \
-		"$([ $((b % 4)) = 0 ] && echo ',"fpga":1')")
-	scontrol update nodename="s[$lo-$hi]" extra="$extra" || exit 1
-done
+scale_set_extra "$NODES" || exit 1
 if [ "$OWN" = 1 ]; then
 	printf 'Extra set on %d nodes in %d s (Slurm filters: the plugin keeps no node table)\n' \
 		"$NODES" $(($(date +%s) - t0))
