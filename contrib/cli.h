@@ -69,6 +69,11 @@ int cmd_why(const struct opts *o);
  * slurmctld could not be read or refused, 2 a wrong site fact or usage. */
 int cmd_facts(const struct opts *o);
 
+/* What a live cluster runs, the settings this project recommends and
+ * which filter to run (cmd_doctor.c; slurm-extra(1), "doctor"): 0
+ * printed, 1 slurmctld could not be read. */
+int cmd_doctor(const struct opts *o);
+
 /* The check at start (cmd_prolog.c; doc/design.md "The check at start"),
  * slurmctld's PrologSlurmctld under the name PROLOG_NAME: 0 to let the job
  * start, 1 when one of its nodes does not satisfy its request (Slurm

@@ -114,6 +114,11 @@ static const struct command {
 	  { "facts [--publish [--node NAME] [--state DIR]] [--dir DIR] [--timeout S] [--scratch DIR] [-v]" },
 	  NULL,
 	  NULL },
+	{ "doctor",
+	  cmd_doctor,
+	  { "doctor             (what a live cluster runs, the settings to check, which filter to run)" },
+	  NULL,
+	  NULL },
 	{ "prolog-slurmctld",
 	  cmd_prolog,
 	  { "prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)" },
@@ -155,7 +160,8 @@ static void usage(FILE *out)
 		"  -h, --help          this text\n"
 		"  -V, --version       the version, and the Slurm it was built for\n"
 		"Exit status: 0 valid or match, 1 no match, 2 invalid\n"
-		"(facts: 0 done, 1 Slurm could not be read or refused, 2 invalid).\n",
+		"(facts: 0 done, 1 Slurm could not be read or refused, 2 invalid;\n"
+		"doctor: 0 printed, 1 Slurm could not be read, 2 invalid).\n",
 		XC_DEFAULT_MAX_REQUEST_LENGTH, XC_MAX_REQUEST_LENGTH_LIMIT,
 		XC_MAX_DEPTH_LIMIT);
 }

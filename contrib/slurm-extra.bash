@@ -7,7 +7,7 @@ _slurm_extra()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		mapfile -t COMPREPLY < <(compgen -W 'check eval explain to-flux from-flux why facts --help --version' -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W 'check eval explain to-flux from-flux why facts doctor --help --version' -- "$cur")
 		return
 	fi
 	cmd=${COMP_WORDS[1]}

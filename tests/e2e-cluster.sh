@@ -50,6 +50,43 @@ exit 1"
 expect "to-flux then from-flux gives the request back" \
 	"$(slurm-extra to-flux 'rack=2&(mem<512|ssd=nvme)' | slurm-extra from-flux -)" 'rack=2&(mem<512|ssd=nvme)'
 
+echo "# filter mode fixes glibc's mmap threshold in slurmctld (MallocMmapThreshold)"
+expect_has "slurmctld's log says so" "$(cat "$LOG")" \
+	"job_submit/extra: glibc's mmap threshold set to 32768 bytes (MallocMmapThreshold)"
+expect "slurmctld's environment has no threshold of its own" \
+	"$(tr '\0' '\n' </proc/"$(cat "$XC_STATE/slurmctld.pid")"/environ | grep -c '^MALLOC_MMAP_THRESHOLD_=')" 0
+
+echo "# doctor: what the cluster runs, for a user as for root"
+held=$(submit -H --extra 'gpu=true')
+plain=$(submit -H)
+for u in root xcuser1; do
+	out=$(as "$u" slurm-extra doctor 2>&1)
+	expect "doctor ($u): exit 0" "$?" 0
+	expect "doctor ($u): filter mode" "$(grep '^filter:' <<<"$out")" \
+		"filter: the plugin's (filter mode: job_submit/extra gives each job an ExcNodeList)"
+	expect "doctor ($u): the nodes scontrol shows them" "$(grep '^nodes:' <<<"$out")" \
+		"nodes: $(as "$u" scontrol show node -o | wc -l), $(as "$u" scontrol show node -o | grep -c 'Extra=[^ ]')"" with an Extra"
+	expect "doctor ($u): the pending jobs squeue shows them" "$(grep '^pending jobs:' <<<"$out")" \
+		"pending jobs: $(as "$u" squeue -h -t PD | wc -l), 1 with a request (1 filtered by the plugin)"
+	expect_has "doctor ($u): JobSubmitPlugins" "$out" "  ok    JobSubmitPlugins=extra"
+	expect_has "doctor ($u): batch_sched_delay=0" "$out" "  ok    SchedulerParameters=batch_sched_delay=0"
+	expect_has "doctor ($u): the check at start, from a wrapper" "$out" \
+		"  check PrologSlurmctld=slurm-extra-prolog-slurmctld: PrologSlurmctld is $XC_STATE/prolog-slurmctld: it should run slurm-extra-prolog-slurmctld"
+	if slurm_at_least 23 11; then
+		expect_has "doctor ($u): Slurm's own filter for 4 nodes" "$out" "recommended: Slurm's own filter (extra_constraints"
+	else
+		expect_has "doctor ($u): filter mode before 23.11" "$out" "recommended: filter mode: Slurm $(scontrol --version | grep -oP '[0-9.]+$') has no filter of its own"
+	fi
+done
+expect_has "doctor (root): the thread's last round, from slurmctld's log" "$(slurm-extra doctor)" "the plugin's thread: re-filtered"
+if as xcuser1 test -r "$LOG"; then
+	expect_has "doctor (xcuser1): the log they may read" "$(as xcuser1 slurm-extra doctor)" "the plugin's thread: re-filtered"
+else
+	expect "doctor (xcuser1): slurmctld's log is not theirs to read" \
+		"$(as xcuser1 slurm-extra doctor | grep "^the plugin's thread")" "the plugin's thread: slurmctld's log is not readable here"
+fi
+scancel "$held" "$plain"
+
 echo "# refusals"
 out=$(sbatch --extra 'gpu=true&mem>=512|x=1' --wrap hostname 2>&1)
 expect "invalid request: sbatch fails" "$([ $? -ne 0 ] && echo yes)" yes

@@ -33,6 +33,18 @@ echo "# the plugin sees Slurm's filter and stands aside"
 expect_has "it says so in slurmctld's log" "$(cat "$LOG")" \
 	"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
 
+expect "glibc's mmap threshold is left alone (MallocMmapThreshold: filter mode only)" \
+	"$(grep -c "glibc's mmap threshold set" "$LOG")" 0
+
+echo "# doctor says who filters, for a user as for root"
+for u in root xcuser1; do
+	out=$(as "$u" slurm-extra doctor)
+	expect "doctor ($u): Slurm's own filter" "$(grep '^filter:' <<<"$out")" \
+		"filter: Slurm's own (SchedulerParameters extra_constraints)"
+	expect "doctor ($u): no filter-mode settings to check" "$(grep -c 'PrologSlurmctld\|batch_sched_delay' <<<"$out")" 0
+	expect_has "doctor ($u): JobSubmitPlugins" "$out" "  ok    JobSubmitPlugins=extra"
+done
+
 echo "# a valid request: accepted as it is, Slurm places the job"
 id=$(submit --extra 'gpu=true&mem>=512')
 expect "accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes

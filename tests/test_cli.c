@@ -57,6 +57,7 @@ static void run(struct run *r, const char *input, const char *args)
 	"       slurm-extra why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]\n"                                     \
 	"       slurm-extra why --job ID\n"                                                                                 \
 	"       slurm-extra facts [--publish [--node NAME] [--state DIR]] [--dir DIR] [--timeout S] [--scratch DIR] [-v]\n" \
+	"       slurm-extra doctor             (what a live cluster runs, the settings to check, which filter to run)\n"    \
 	"       slurm-extra prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)\n"            \
 	"Options:\n"                                                                                                        \
 	"  --extra JSON        one node's Extra (a JSON object)\n"                                                          \
@@ -80,7 +81,8 @@ static void run(struct run *r, const char *input, const char *args)
 	"  -h, --help          this text\n"                                                                                 \
 	"  -V, --version       the version, and the Slurm it was built for\n"                                               \
 	"Exit status: 0 valid or match, 1 no match, 2 invalid\n"                                                            \
-	"(facts: 0 done, 1 Slurm could not be read or refused, 2 invalid).\n"
+	"(facts: 0 done, 1 Slurm could not be read or refused, 2 invalid;\n"                                                \
+	"doctor: 0 printed, 1 Slurm could not be read, 2 invalid).\n"
 
 /* Nodes x01, x02, x3, x10 (k=v) and x4 (unset), in no order. */
 #define PADDED                                                                 \
@@ -138,6 +140,10 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: unknown command 'frobnicate'\n" USAGE },
 	{ "check a=1 b=2", NULL, 2,
 	  "slurm-extra: unexpected argument 'b=2' (quote the request)\n" },
+	/* doctor reads the live cluster (tests/e2e-cluster.sh): here only
+	 * its usage error */
+	{ "doctor a=1", NULL, 2,
+	  "slurm-extra: doctor takes no REQUEST ('a=1')\n" },
 	/* facts: its usage errors and a missing site directory */
 	{ "facts a=1", NULL, 2,
 	  "slurm-extra: facts takes no REQUEST ('a=1')\n" },
@@ -483,8 +489,9 @@ Test(cli, bash_completion)
 		const char *want;
 	} cases[] = {
 		{ "slurm-extra w", 1, "why\n" },
+		{ "slurm-extra d", 1, "doctor\n" },
 		{ "slurm-extra ", 1,
-		  "check eval explain to-flux from-flux why facts --help --version\n" },
+		  "check eval explain to-flux from-flux why facts doctor --help --version\n" },
 		{ "slurm-extra facts --p", 2, "--publish\n" },
 		{ "slurm-extra why --j", 2, "--job --json\n" },
 		{ "slurm-extra eval a=1 --w", 3, "--within\n" },

@@ -1,0 +1,261 @@
+/*
+ * cmd_doctor.c - the command doctor (slurm-extra(1), "doctor";
+ * doc/benchmarks.md, "Slurm's own filter or filter mode"): what a live
+ * cluster runs (slurmctld's version, who filters by --extra, its nodes and
+ * pending jobs with a request, how far behind the plugin's thread fell),
+ * the settings this project recommends for it, and which filter to run.
+ *
+ * Read only, with the caller's rights: slurm_load_ctl_conf(),
+ * slurm_load_node() and slurm_load_jobs(), as `scontrol show config`,
+ * `scontrol show node` and `squeue` read them (with PrivateData a user
+ * sees what Slurm shows them), and the tail of SlurmctldLogFile when the
+ * caller can read it.  Exit status: 0 printed; 1 slurmctld could not be
+ * read; 2 a usage error.
+ */
+#define _GNU_SOURCE /* strverscmp, strcasestr */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <slurm/slurm.h>
+
+#include "cli.h"
+#include "job_state.h"
+#include "slurm_compat.h"
+
+#define EXIT_SLURM 1
+
+/* What the log's tail may hold of the thread's rounds: its last MiB. */
+#define LOG_TAIL (1L << 20)
+
+/* What Slurm's scheduler spends on each node for each pending job with a
+ * request under its own filter, node selection included, where every job
+ * is tried: 0.56 us at 10,000 nodes and 0.60 at 30,000 (main cycle mean
+ * over jobs reached and nodes, tests/scale-compare.sh, idle cluster, Slurm
+ * 24.11.7; doc/benchmarks.md, "Slurm's own filter or filter mode").  Its
+ * main scheduler stops at max_sched_time (2 s there). */
+#define OWN_US_PER_JOB_NODE 0.6
+
+/* Whether comma-separated `list` holds `word`, alone or as
+ * "job_submit/word" (without regard to case, as Slurm reads
+ * SchedulerParameters with xstrcasestr). */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && (p = strcasestr(p, word)); p += n)
+		if ((p == list || p[-1] == ',' || p[-1] == '/') &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == '='))
+			return true;
+	return false;
+}
+
+/* The value of `key=` in SchedulerParameters, or NULL. */
+static const char *param_value(const char *params, const char *key, char *buf,
+			       size_t size)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = params; p && (p = strcasestr(p, key)); p += n)
+		if ((p == params || p[-1] == ',') && p[n] == '=') {
+			size_t len = strcspn(p + n + 1, ",");
+
+			snprintf(buf, size, "%.*s", (int)len, p + n + 1);
+			return buf;
+		}
+	return NULL;
+}
+
+/* PrologSlurmctld: 1 it runs slurm-extra-prolog-slurmctld, 0 none is
+ * set, -1 another program (a site's own may call this one from it). */
+static int prolog_state(const slurm_conf_t *conf, const char **other)
+{
+	*other = NULL;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+	for (uint32_t i = 0; i < conf->prolog_slurmctld_cnt; i++) {
+		if (conf->prolog_slurmctld[i] &&
+		    strstr(conf->prolog_slurmctld[i], PROLOG_NAME))
+			return 1;
+		if (conf->prolog_slurmctld[i] && !*other)
+			*other = conf->prolog_slurmctld[i];
+	}
+#else
+	if (conf->prolog_slurmctld &&
+	    strstr(conf->prolog_slurmctld, PROLOG_NAME))
+		return 1;
+	*other = conf->prolog_slurmctld;
+#endif
+	return *other ? -1 : 0;
+}
+
+/* The thread's rounds in the tail of slurmctld's log `path`: its last
+ * "re-filtered" line and the most it fell behind.  false when the log
+ * cannot be read here. */
+static bool log_rounds(const char *path, char *last, size_t size,
+		       double *behind)
+{
+	FILE *f = path ? fopen(path, "r") : NULL;
+	char line[4096];
+
+	*last = '\0';
+	*behind = 0;
+	if (!f)
+		return false;
+	if (fseek(f, -LOG_TAIL, SEEK_END) != 0)
+		rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *p;
+		double s;
+
+		if ((p = strstr(line, "job_submit/extra: re-filtered ")))
+			snprintf(last, size, "%.*s", (int)strcspn(p + 18, "\n"),
+				 p + 18);
+		if ((p = strstr(line, "job_submit/extra: the thread is ")) &&
+		    sscanf(p + 32, "%lf", &s) == 1 && s > *behind)
+			*behind = s;
+	}
+	fclose(f);
+	return true;
+}
+
+/* One recommended setting: "ok" when set, "set" with why when not,
+ * "check" with `check` when it cannot tell. */
+static void setting(int state, const char *what, const char *why,
+		    const char *check)
+{
+	printf("  %-5s %s%s%s\n",
+	       state > 0    ? "ok"
+	       : state == 0 ? "set"
+			    : "check",
+	       what, state > 0 ? "" : ": ",
+	       state > 0    ? ""
+	       : state == 0 ? why
+			    : check);
+}
+
+int cmd_doctor(const struct opts *o)
+{
+	slurm_conf_t *conf = NULL;
+	node_info_msg_t *nodes = NULL;
+	job_info_msg_t *jobs = NULL;
+	uint32_t with_extra = 0, pending = 0, requests = 0, planned = 0;
+	bool plugin, own, can_own;
+	const char *prolog_other;
+	char check[1024];
+	char buf[64], last[512];
+	const char *delay;
+	double behind, est_s;
+	int rc = EXIT_SLURM;
+
+	if (o->request)
+		return fail("doctor takes no REQUEST ('%s')", o->request);
+	slurm_init(NULL);
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS) {
+		fprintf(stderr,
+			"%s: doctor: cannot read slurmctld's configuration: %s\n",
+			prog, slurm_strerror(sx_slurm_errno()));
+		return EXIT_SLURM;
+	}
+	if (slurm_load_node((time_t)0, &nodes, SHOW_ALL) != SLURM_SUCCESS ||
+	    slurm_load_jobs((time_t)0, &jobs, SHOW_ALL) != SLURM_SUCCESS) {
+		fprintf(stderr, "%s: doctor: cannot read the %s: %s\n", prog,
+			nodes ? "jobs" : "nodes",
+			slurm_strerror(sx_slurm_errno()));
+		goto out;
+	}
+	for (uint32_t i = 0; i < nodes->record_count; i++)
+		with_extra += nodes->node_array[i].extra &&
+			      *nodes->node_array[i].extra;
+	for (uint32_t i = 0; i < jobs->record_count; i++) {
+		const slurm_job_info_t *j = &jobs->job_array[i];
+		const char *extra = SX_JOB_EXTRA(j);
+		struct sx_job_state st;
+		bool state;
+
+		if ((j->job_state & JOB_STATE_BASE) != JOB_PENDING)
+			continue;
+		pending++;
+		state = sx_job_state_parse(j->admin_comment, &st);
+		if (state)
+			sx_job_state_free(&st);
+		requests += state || (extra && *extra);
+		planned += state;
+	}
+	plugin = has_word(conf->job_submit_plugins, "extra");
+	own = has_word(conf->sched_params, "extra_constraints");
+	/* Slurm's own filter: 23.11 and later */
+	can_own = strverscmp(conf->version ? conf->version : "0", "23.11") >= 0;
+	delay = param_value(conf->sched_params, "batch_sched_delay", buf,
+			    sizeof(buf));
+
+	printf("slurmctld: %s (this command built for Slurm %d.%02d.%d)\n",
+	       conf->version ? conf->version : "unknown",
+	       SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+	       SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+	       SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
+	printf("filter: %s\n",
+	       own ? "Slurm's own (SchedulerParameters extra_constraints)"
+	       : plugin
+		       ? "the plugin's (filter mode: job_submit/extra gives each job an ExcNodeList)"
+		       : "none: --extra is stored, and nothing filters by it");
+	printf("nodes: %u, %u with an Extra\n", nodes->record_count,
+	       with_extra);
+	printf("pending jobs: %u, %u with a request (%u filtered by the plugin)\n",
+	       pending, requests, planned);
+	if (!plugin || own) {
+		/* no thread filters */
+	} else if (log_rounds(conf->slurmctld_logfile, last, sizeof(last),
+			      &behind)) {
+		printf("the plugin's thread: %s\n",
+		       *last ? last
+			     : "no round logged lately (a round is logged when it sends updates)");
+		if (behind > 0)
+			printf("the plugin's thread fell %.1f s behind the node data at most (the log's last MiB)\n",
+			       behind);
+	} else {
+		printf("the plugin's thread: slurmctld's log is not readable here\n");
+	}
+
+	printf("settings:\n");
+	setting(plugin, "JobSubmitPlugins=extra",
+		"every request is checked at submission, with errors that point at the mistake (and slurmctld 23.11.0-23.11.6 dies on a request with an unbalanced ')')",
+		NULL);
+	if (plugin && !own) {
+		int state = prolog_state(conf, &prolog_other);
+
+		snprintf(
+			check, sizeof(check),
+			"PrologSlurmctld is %s: it should run %s (README, \"Installing into an existing cluster\")",
+			prolog_other ? prolog_other : "", PROLOG_NAME);
+		setting(state, "PrologSlurmctld=" PROLOG_NAME,
+			"the check at start keeps a job off a node whose Extra stopped satisfying it between the thread's rounds",
+			check);
+		setting(delay && strcmp(delay, "0") == 0,
+			"SchedulerParameters=batch_sched_delay=0",
+			"waiting jobs start within about a second of a node coming to match",
+			NULL);
+	}
+
+	/* Which filter (doc/benchmarks.md): Slurm's own evaluates every
+	 * pending request on every node in each scheduling pass. */
+	est_s = (double)requests * nodes->record_count * OWN_US_PER_JOB_NODE /
+		1e6;
+	printf("recommended: ");
+	if (!can_own)
+		printf("filter mode: Slurm %s has no filter of its own (23.11 and later have)\n",
+		       conf->version ? conf->version : "");
+	else if (est_s >= 0.5)
+		printf("filter mode: Slurm's own filter would spend about %.1f s of each scheduling pass on %u requests over %u nodes (0.6 us each), and its scheduler stops at max_sched_time; filter mode does that work once per change of the node data\n",
+		       est_s, requests, nodes->record_count);
+	else
+		printf("Slurm's own filter (extra_constraints, with JobSubmitPlugins=extra checking requests): about %.2f s of each scheduling pass for %u requests over %u nodes, it sees a change of Extra at once, and it needs no thread nor ExcNodeLists; filter mode pays off from about 0.5 s\n",
+		       est_s, requests, nodes->record_count);
+	rc = 0;
+out:
+	sx_free_job_info_msg(jobs);
+	sx_free_node_info_msg(nodes);
+	slurm_free_ctl_conf(conf);
+	return rc;
+}
