@@ -31,7 +31,6 @@
  */
 #define _GNU_SOURCE /* asprintf */
 
-#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,55 +72,6 @@ static void log_config_problem(const char *message)
 	slurm_error("%s: %s", plugin_type, message);
 }
 
-/*
- * glibc's mmap threshold in slurmctld, in filter mode (doc/design.md
- * "Memory"): the thread loads every job each round something changed, and
- * both sides of that load are large and short-lived: slurmctld packs the
- * answer in one of its RPC threads (megabytes, grown by realloc), and
- * libslurm unpacks each job's ExcNodeList into an index array sized for
- * every node (40 KB a job at 10,000 nodes).  Past glibc's dynamic
- * threshold (which rises to 32 MiB after the first such block is freed)
- * these come from the threads' arenas, which keep them once freed: with
- * 5,000 jobs slurmctld grew past 550 MB while using under 100.  At a
- * fixed threshold every block that large is mapped for itself and
- * unmapped when freed.  Set once (mallopt() is process-wide and takes
- * effect for later allocations), never where slurmctld's environment
- * already sets it (MALLOC_MMAP_THRESHOLD_, GLIBC_TUNABLES): the site's
- * choice stands.  0 leaves glibc's own.
- */
-static void set_mmap_threshold(const struct plugin_config *cfg, bool slurm)
-{
-#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
-	static size_t set; /* what this process was given, 0: nothing */
-	const char *tunables = getenv("GLIBC_TUNABLES");
-
-	if (!cfg->mmap_threshold || slurm || set == cfg->mmap_threshold)
-		return;
-	if (getenv("MALLOC_MMAP_THRESHOLD_") ||
-	    (tunables && strstr(tunables, "glibc.malloc.mmap_threshold"))) {
-		slurm_info(
-			"%s: MallocMmapThreshold: slurmctld's environment sets glibc's mmap threshold; left as it is",
-			plugin_type);
-		set = cfg->mmap_threshold;
-		return;
-	}
-	if (mallopt(M_MMAP_THRESHOLD, (int)cfg->mmap_threshold) != 1) {
-		/* e.g. under ASan, whose allocator replaces glibc's */
-		slurm_info(
-			"%s: MallocMmapThreshold=%zu: mallopt() refused it (another allocator than glibc's?); left as it is",
-			plugin_type, cfg->mmap_threshold);
-		return;
-	}
-	set = cfg->mmap_threshold;
-	slurm_info(
-		"%s: glibc's mmap threshold set to %zu bytes (MallocMmapThreshold): slurmctld gives back the large blocks of the thread's loads when they are freed",
-		plugin_type, set);
-#else
-	(void)cfg;
-	(void)slurm;
-#endif
-}
-
 /* Reads extra.conf (plugin_config.h), logs what the plugin does and starts
  * its thread (refresher.h).  SLURM_ERROR when the thread cannot start
  * (logged): Slurm then refuses to run without the plugin. */
@@ -149,7 +99,7 @@ int init(void)
 		r->cfg.mmap_threshold);
 	slurm_info("%s: %s", plugin_type,
 		   refresher_mode_text(r->slurm_filters));
-	set_mmap_threshold(&r->cfg, r->slurm_filters);
+	refresher_tune_malloc(&r->cfg, r->slurm_filters);
 	if (refresher_start(r) < 0)
 		return SLURM_ERROR;
 	current = r;
@@ -324,6 +274,9 @@ static int admit(const xc_expr_t *expr, uint32_t uid, char **err_msg)
 	free(canonical);
 	if (rc < 0)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	/* either asks the thread for a load of the jobs: a job it will
+	 * plan, or a cap counted from loaded jobs (refresher.c, jobs_wanted) */
+	current->submitted++;
 	if (rc > 0) {
 		slurm_verbose("%s: uid %u: refused: %s", plugin_type, uid, why);
 		return refuse(err_msg, ESLURM_ACCOUNTING_POLICY, why);

@@ -7,6 +7,9 @@
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT, RTLD_NODELETE */
 
 #include <dlfcn.h>
+#ifdef __GLIBC__ /* mallopt (refresher_tune_malloc) */
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -230,6 +233,32 @@ out:
  * no hint told (memo.h). */
 #define FULL_ROUND_S 600
 
+/* The jobs are loaded at least this often (s) while nothing the plugin
+ * sees asks for it (jobs_wanted). */
+#define JOBS_BACKSTOP_S 30
+
+/* Whether this round loads the jobs: the node data changed (`nodes`),
+ * job_modify() left hints (or lost one), job_submit() let a job with a
+ * request through or refused one by a cap since the last load
+ * (`submitted`: the caps count from the loaded jobs), a load was wanted
+ * and failed (jobs_due), the last round's updates were refused, the memo
+ * wants every job planned, nothing is loaded yet, or the last load is
+ * JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have changed
+ * but what slurmctld changes on its own (a pending job's reason and
+ * priority, jobs starting and ending; a requeue, which the backstop and
+ * the check at start cover), and a load of every job costs slurmctld a
+ * pack and the thread an unpack sized by the whole cluster
+ * (refilter_keep): on a busy cluster the scheduler touches some job every
+ * second, so loading on Slurm's own last_update alone would load them all
+ * each second (doc/design.md "Work follows change"). */
+static bool jobs_wanted(struct refresher *r, bool nodes, bool hinted,
+			uint64_t submitted)
+{
+	return nodes || hinted || submitted != r->submitted_seen ||
+	       r->jobs_due || r->replan || r->memo.plan_all || !r->jobs ||
+	       ms_since(&r->jobs_asked) >= JOBS_BACKSTOP_S * 1000.0;
+}
+
 /* A round this long (s, from its load of the data to its last update) is
  * logged at info: the thread is behind. */
 #define BEHIND_S 5.0
@@ -246,17 +275,19 @@ static void refresh(struct refresher *r)
 	struct job_update *updates = NULL;
 	struct known_jobs known, old;
 	struct hints taken;
-	bool nodes, slurm = sx_slurm_filters_extra();
+	bool nodes, hinted, slurm = sx_slurm_filters_extra();
 	int jobs;
 	size_t n = 0;
-	uint64_t upto, census_upto, lost;
+	uint64_t upto, census_upto, lost, submitted;
 	struct census fresh;
 	struct timespec start;
 	double behind;
 	int rc, counted;
 
-	if (slurm != r->slurm_filters)
+	if (slurm != r->slurm_filters) {
 		slurm_info("%s: %s", plugin_type, refresher_mode_text(slurm));
+		refresher_tune_malloc(&r->cfg, slurm);
+	}
 	r->slurm_filters = slurm;
 	if (slurm) {
 		/* Slurm filters: nothing to keep current.  job_modify() leaves
@@ -286,12 +317,19 @@ static void refresh(struct refresher *r)
 	pthread_mutex_lock(&r->lock);
 	upto = r->hints.seq;
 	census_upto = r->census.seq;
+	hinted = r->hints.n > 0 || r->hints.lost_seq != r->lost_seen;
+	submitted = r->submitted;
 	pthread_mutex_unlock(&r->lock);
+	if (!jobs_wanted(r, nodes, hinted, submitted))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
 	jobs = load_jobs(r);
 	/* Not loaded now: old jobs would undo what changed since; the
-	 * hints wait for the next round. */
-	if (!r->table || !r->jobs || jobs < 0)
+	 * hints wait for the next round, which loads again. */
+	r->jobs_due = !r->table || !r->jobs || jobs < 0;
+	if (r->jobs_due)
 		return;
+	r->submitted_seen = submitted;
 	pthread_mutex_lock(&r->lock);
 	hints_take(&r->hints, upto, &taken);
 	lost = r->hints.lost_seq;
@@ -351,6 +389,51 @@ static void refresh(struct refresher *r)
 			stats.requests, r->memo.bytes / 1024, stats.plan_ms,
 			stats.sent, stats.updates, stats.send_ms, stats.failed,
 			stats.paced);
+}
+
+/*
+ * Why (doc/design.md "Memory"): each round that loads the jobs has two
+ * large, short-lived sides: slurmctld packs the answer in one of its RPC
+ * threads (megabytes, grown by realloc), and libslurm unpacks each job's
+ * ExcNodeList into an index array sized for every node (40 KB a job at
+ * 10,000 nodes).  Past glibc's dynamic threshold (which rises to 32 MiB
+ * after the first such block is freed) these come from the threads'
+ * arenas, which keep them once freed: with 5,000 jobs slurmctld grew past
+ * 550 MB while using under 100.  At a fixed threshold every block that
+ * large is mapped for itself and unmapped when freed.
+ */
+void refresher_tune_malloc(const struct plugin_config *cfg, bool slurm)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+	/* once a process: the plugin stays mapped (stay_mapped), so this
+	 * outlives a reconfigure; init() and the thread may both ask */
+	static bool tried;
+	const char *tunables = getenv("GLIBC_TUNABLES");
+
+	if (!cfg->mmap_threshold || slurm ||
+	    __atomic_exchange_n(&tried, true, __ATOMIC_ACQ_REL))
+		return;
+	if (getenv("MALLOC_MMAP_THRESHOLD_") ||
+	    (tunables && strstr(tunables, "glibc.malloc.mmap_threshold"))) {
+		slurm_info(
+			"%s: MallocMmapThreshold: slurmctld's environment sets glibc's mmap threshold; left as it is",
+			plugin_type);
+		return;
+	}
+	if (mallopt(M_MMAP_THRESHOLD, (int)cfg->mmap_threshold) != 1) {
+		/* e.g. under ASan, whose allocator replaces glibc's */
+		slurm_info(
+			"%s: MallocMmapThreshold=%zu: mallopt() refused it (another allocator than glibc's?); left as it is",
+			plugin_type, cfg->mmap_threshold);
+		return;
+	}
+	slurm_info(
+		"%s: glibc's mmap threshold set to %zu bytes (MallocMmapThreshold): slurmctld gives back the large blocks of the thread's loads when they are freed",
+		plugin_type, cfg->mmap_threshold);
+#else
+	(void)cfg;
+	(void)slurm;
+#endif
 }
 
 static void *refresh_thread(void *arg)

@@ -57,19 +57,36 @@ struct refresher {
 	const char *last_exc;		 /* the ExcNodeList it set there */
 	const char *last_admin;		 /* the AdminComment it set there */
 	uid_t self;			 /* slurmctld's uid: SlurmUser */
-	job_info_msg_t *jobs; /* the thread's own: the jobs last loaded,
+	job_info_msg_t *jobs;	    /* the thread's own: the jobs last loaded,
 				 as refilter_keep() keeps them */
-	time_t jobs_time;     /* their last_update */
-	bool stopping;	      /* fini asked the thread to stop */
-	bool exited;	      /* the thread has left its loop */
-	bool failing;	      /* the last load failed (log once) */
-	bool said_hidden;     /* hidden nodes were logged */
-	bool backup;	      /* a backup slurmctld, the primary answering */
-	bool replan;	      /* the last round had updates refused */
-	bool slurm_filters;   /* Slurm's extra_constraints was on last round */
-	int refs;	      /* plugin + thread */
+	time_t jobs_time;	    /* their last_update */
+	struct timespec jobs_asked; /* the thread's last load of the jobs
+				       (CLOCK_MONOTONIC) */
+	uint64_t submitted;	    /* jobs with a request job_submit() let
+				    through, and refusals by a cap: each asks
+				    for a load (jobs_wanted) */
+	uint64_t submitted_seen;    /* `submitted` the last load covered */
+	bool jobs_due;		    /* a load was wanted and failed: wanted
+				    still */
+	bool stopping;		    /* fini asked the thread to stop */
+	bool exited;		    /* the thread has left its loop */
+	bool failing;		    /* the last load failed (log once) */
+	bool said_hidden;	    /* hidden nodes were logged */
+	bool backup;	    /* a backup slurmctld, the primary answering */
+	bool replan;	    /* the last round had updates refused */
+	bool slurm_filters; /* Slurm's extra_constraints was on last round */
+	int refs;	    /* plugin + thread */
 	pthread_t thread;
 };
+
+/* glibc's mmap threshold in slurmctld where the plugin filters
+ * (MallocMmapThreshold, plugin_config.h; doc/design.md "Memory"): set with
+ * mallopt() the first time the plugin finds itself filtering (init(), or
+ * the thread's round after a reconfigure turned extra_constraints off),
+ * unless slurmctld's environment sets it (MALLOC_MMAP_THRESHOLD_,
+ * GLIBC_TUNABLES) or it is 0; logged.  Process-wide, and kept until
+ * slurmctld restarts. */
+void refresher_tune_malloc(const struct plugin_config *cfg, bool slurm_filters);
 
 /* Initialises r->lock, and r->wake on CLOCK_MONOTONIC (the waits of the
  * thread: a step of the wall clock moves none); refresher_start() does. */
