@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <slurm/slurm.h>
 
@@ -109,9 +110,12 @@ static bool log_rounds(const char *path, char *last, size_t size,
 		const char *p;
 		double s;
 
+		/* "[time] job_submit/extra: re-filtered ...": with its time */
 		if ((p = strstr(line, "job_submit/extra: re-filtered ")))
-			snprintf(last, size, "%.*s", (int)strcspn(p + 18, "\n"),
-				 p + 18);
+			snprintf(last, size, "%.*s%.*s",
+				 line[0] == '[' ? (int)strcspn(line, "]") + 2
+						: 0,
+				 line, (int)strcspn(p + 18, "\n"), p + 18);
 		if ((p = strstr(line, "job_submit/extra: the thread is ")) &&
 		    sscanf(p + 32, "%lf", &s) == 1 && s > *behind)
 			*behind = s;
@@ -184,9 +188,10 @@ int cmd_doctor(const struct opts *o)
 		planned += state;
 	}
 	plugin = has_word(conf->job_submit_plugins, "extra");
-	own = has_word(conf->sched_params, "extra_constraints");
-	/* Slurm's own filter: 23.11 and later */
+	/* Slurm's own filter: 23.11 and later (before, the word is ignored
+	 * and the plugin filters) */
 	can_own = strverscmp(conf->version ? conf->version : "0", "23.11") >= 0;
+	own = can_own && has_word(conf->sched_params, "extra_constraints");
 	delay = param_value(conf->sched_params, "batch_sched_delay", buf,
 			    sizeof(buf));
 
@@ -202,18 +207,24 @@ int cmd_doctor(const struct opts *o)
 		       : "none: --extra is stored, and nothing filters by it");
 	printf("nodes: %u, %u with an Extra\n", nodes->record_count,
 	       with_extra);
-	printf("pending jobs: %u, %u with a request (%u filtered by the plugin)\n",
-	       pending, requests, planned);
+	printf("pending jobs: %u, %u with a request (%u filtered by the plugin)%s\n",
+	       pending, requests, planned,
+	       (conf->private_data & PRIVATE_DATA_JOBS) && getuid() != 0 &&
+			       getuid() != conf->slurm_user_id
+		       ? "; PrivateData=jobs: only the jobs Slurm shows you"
+		       : "");
 	if (!plugin || own) {
 		/* no thread filters */
 	} else if (log_rounds(conf->slurmctld_logfile, last, sizeof(last),
 			      &behind)) {
 		printf("the plugin's thread: %s\n",
 		       *last ? last
-			     : "no round logged lately (a round is logged when it sends updates)");
+			     : "no round in the log's last MiB (a round is logged when it sends updates, at SlurmctldDebug=verbose)");
 		if (behind > 0)
 			printf("the plugin's thread fell %.1f s behind the node data at most (the log's last MiB)\n",
 			       behind);
+	} else if (!conf->slurmctld_logfile) {
+		printf("the plugin's thread: slurmctld logs to syslog (no SlurmctldLogFile): see its job_submit/extra lines there\n");
 	} else {
 		printf("the plugin's thread: slurmctld's log is not readable here\n");
 	}
@@ -232,7 +243,7 @@ int cmd_doctor(const struct opts *o)
 		setting(state, "PrologSlurmctld=" PROLOG_NAME,
 			"the check at start keeps a job off a node whose Extra stopped satisfying it between the thread's rounds",
 			check);
-		setting(delay && strcmp(delay, "0") == 0,
+		setting(delay && strtol(delay, NULL, 10) == 0,
 			"SchedulerParameters=batch_sched_delay=0",
 			"waiting jobs start within about a second of a node coming to match",
 			NULL);

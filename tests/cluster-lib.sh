@@ -210,13 +210,16 @@ summary() {
 
 # The controllers of tests/scale.sh and tests/scale-compare.sh (state in
 # $XC_STATE, nodes without slurmd):
-# scale_stop: stops it (SIGTERM, SIGKILL after 10 s); nothing when none.
+# scale_stop: stops it (SIGTERM, SIGKILL after 10 s) and waits until it
+# is gone; nothing when its pid file names no slurmctld.
 scale_stop() {
 	local pid
 	pid=$(cat "$XC_STATE/slurmctld.pid" 2>/dev/null) || return 0
+	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = slurmctld ] || return 0
 	kill "$pid" 2>/dev/null
 	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
 	kill -9 "$pid" 2>/dev/null
+	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
 }
 
 # scale_nodes_conf NODES: slurm.conf's lines for nodes s1..sNODES, one

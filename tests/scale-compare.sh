@@ -66,7 +66,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # run LOAD MODE: one controller, one row.
 run() {
-	local load=$1 mode=$2 plugins=JobSubmitPlugins=extra params= ctld=
+	local load=$1 mode=$2 plugins=JobSubmitPlugins=extra params=
 	case $mode in
 	none) plugins= ;;
 	own) params=SchedulerParameters=extra_constraints ;;
@@ -104,7 +104,7 @@ EOF
 		# POWER_UP).  A reconfigure starts a new slurmctld.
 		echo SlurmctldParameters=max_powered_nodes=0 >>"$SLURM_CONF"
 		scontrol reconfigure || return 1
-		wait_for 120 eval '[ "$(cat "$XC_STATE/slurmctld.pid" 2>/dev/null)" != '"$pid"' ] && scontrol ping 2>/dev/null | grep -q UP' ||
+		wait_for 120 eval 'new=$(cat "$XC_STATE/slurmctld.pid" 2>/dev/null) && [ -n "$new" ] && [ "$new" != '"$pid"' ] && [ -d "/proc/$new" ] && scontrol ping 2>/dev/null | grep -q UP' ||
 			{ echo "slurmctld did not come back after reconfigure"; return 1; }
 		pid=$(cat "$XC_STATE/slurmctld.pid")
 	fi
@@ -112,8 +112,9 @@ EOF
 		# every node taken by jobs without --extra, 100 nodes each
 		local j n=$(((NODES + 99) / 100))
 		for ((j = 0; j < n; j++)); do
-			printf '%d\n' $((60 * (1 + j % 10)))
-		done | xargs -P 4 -I{} sbatch -N "$((NODES < 100 ? NODES : 100))" -t {} -o /dev/null --wrap true >/dev/null
+			# the last one takes what is left
+			printf '%d %d\n' $((j < n - 1 || NODES % 100 == 0 ? 100 : NODES % 100)) $((60 * (1 + j % 10)))
+		done | xargs -P 4 -L 1 sh -c 'sbatch -N "$0" -t "$1" -o /dev/null --wrap true' >/dev/null
 		wait_for 600 eval '[ "$(squeue -h -t CF,R | wc -l)" -ge '"$n"' ]' ||
 			echo "  ($load $mode: not every job without --extra had its nodes after 10 minutes)"
 	fi
@@ -123,7 +124,7 @@ EOF
 	done | xargs -P 4 -d '\n' -I{} sbatch -t 60 -o /dev/null --extra {} --wrap true >/dev/null
 	if [ "$mode" = filter ]; then
 		# every pending job has its ExcNodeList from the thread
-		wait_for 900 eval '[ -z "$(squeue -h -t PD -o %x | grep -v "^s")" ]' ||
+		wait_for 900 eval '[ "$(squeue -h -t PD -o %x | grep -c "^s")" -ge '"$JOBS"' ]' ||
 			echo "  (filter: not every job had its ExcNodeList after 15 minutes)"
 	fi
 	sleep 5
