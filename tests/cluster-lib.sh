@@ -210,16 +210,40 @@ summary() {
 
 # The controllers of tests/scale.sh and tests/scale-compare.sh (state in
 # $XC_STATE, nodes without slurmd):
+# scale_pid: its pid, from the pid file's first line (slurmctld rewrites
+# the file in place at a reconfigure: a longer old pid leaves digits after
+# the new one's newline).
+scale_pid() { head -n 1 "$XC_STATE/slurmctld.pid" 2>/dev/null; }
+
 # scale_stop: stops it (SIGTERM, SIGKILL after 10 s) and waits until it
 # is gone; nothing when its pid file names no slurmctld.
 scale_stop() {
 	local pid
-	pid=$(cat "$XC_STATE/slurmctld.pid" 2>/dev/null) || return 0
-	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = slurmctld ] || return 0
+	pid=$(scale_pid)
+	[ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = slurmctld ] || return 0
 	kill "$pid" 2>/dev/null
 	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
 	kill -9 "$pid" 2>/dev/null
 	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+}
+
+# scale_fresh SCRIPT: a fresh controller's state (the old one stopped, its
+# state removed) and the start of its slurm.conf: the lines both scripts
+# share, written by SCRIPT; the caller appends the rest.
+scale_fresh() {
+	scale_stop
+	rm -rf "$XC_STATE"
+	mkdir -p "$XC_STATE"/{ctld,log}
+	cat >"$SLURM_CONF" <<EOF
+# Written by slurm-extra's tests/$1
+ClusterName=xcscale
+$(slurm_conf_ctld "$XC_STATE")
+SlurmctldPort=16818
+SlurmdTimeout=0
+PrivateData=cloud
+ReturnToService=0
+MaxJobCount=200000
+EOF
 }
 
 # scale_nodes_conf NODES: slurm.conf's lines for nodes s1..sNODES, one

@@ -71,18 +71,8 @@ run() {
 	none) plugins= ;;
 	own) params=SchedulerParameters=extra_constraints ;;
 	esac
-	scale_stop
-	rm -rf "$XC_STATE"
-	mkdir -p "$XC_STATE"/{ctld,log}
-	cat >"$SLURM_CONF" <<EOF
-# Written by slurm-extra's tests/scale-compare.sh
-ClusterName=xcscale
-$(slurm_conf_ctld "$XC_STATE")
-SlurmctldPort=16818
-SlurmdTimeout=0
-PrivateData=cloud
-ReturnToService=0
-MaxJobCount=200000
+	scale_fresh scale-compare.sh
+	cat >>"$SLURM_CONF" <<EOF
 SchedulerType=sched/backfill
 ResumeProgram=/bin/true
 SuspendProgram=/bin/true
@@ -97,16 +87,16 @@ EOF
 	wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "slurmctld did not answer"; return 1; }
 	scale_set_extra "$NODES" || return 1
 	local pid
-	pid=$(cat "$XC_STATE/slurmctld.pid")
+	pid=$(scale_pid)
 	if [ "$load" = idle ]; then
 		# After the Extra: with max_powered_nodes set, 24.11 refuses
 		# every node update (update_node() tests NO_VAL's bits for
 		# POWER_UP).  A reconfigure starts a new slurmctld.
 		echo SlurmctldParameters=max_powered_nodes=0 >>"$SLURM_CONF"
 		scontrol reconfigure || return 1
-		wait_for 120 eval 'new=$(cat "$XC_STATE/slurmctld.pid" 2>/dev/null) && [ -n "$new" ] && [ "$new" != '"$pid"' ] && [ -d "/proc/$new" ] && scontrol ping 2>/dev/null | grep -q UP' ||
+		wait_for 120 eval 'new=$(scale_pid) && [ -n "$new" ] && [ "$new" != '"$pid"' ] && [ -d "/proc/$new" ] && scontrol ping 2>/dev/null | grep -q UP' ||
 			{ echo "slurmctld did not come back after reconfigure"; return 1; }
-		pid=$(cat "$XC_STATE/slurmctld.pid")
+		pid=$(scale_pid)
 	fi
 	if [ "$load" = busy ]; then
 		# every node taken by jobs without --extra, 100 nodes each

@@ -46,18 +46,8 @@ XC_STATE=${XC_SCALE_STATE:-/var/lib/slurm-extra-scale}
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test scale.sh
 
-scale_stop
-rm -rf "$XC_STATE"
-mkdir -p "$XC_STATE"/{ctld,log}
-cat >"$SLURM_CONF" <<EOF
-# Written by slurm-extra's tests/scale.sh
-ClusterName=xcscale
-$(slurm_conf_ctld "$XC_STATE")
-SlurmctldPort=16818
-SlurmdTimeout=0
-PrivateData=cloud
-ReturnToService=0
-MaxJobCount=200000
+scale_fresh scale.sh
+cat >>"$SLURM_CONF" <<EOF
 SchedulerType=sched/builtin
 JobSubmitPlugins=extra
 ${XC_SCALE_SCHED_PARAMS:+SchedulerParameters=$XC_SCALE_SCHED_PARAMS}
@@ -154,7 +144,7 @@ if [ "$OWN" = 0 ]; then
 	refresh_cost 1
 	refresh_cost $((NODES >= 100000 ? 10000 : NODES / 10))
 fi
-rss=$(awk '/VmRSS/ {print $2}' /proc/"$(cat "$XC_STATE/slurmctld.pid")"/status)
+rss=$(awk '/VmRSS/ {print $2}' /proc/"$(scale_pid)"/status)
 printf 'slurmctld resident memory: %d MB\n' $((rss / 1024))
 
 [ "$PENDING" -gt 0 ] || exit 0
@@ -199,5 +189,5 @@ if [ "$n" -gt 0 ]; then
 fi
 grep -oP '[0-9]+(?= waits for UpdateBudget)' "$XC_STATE/churn.log" | awk '{w += $1} END {printf "  waits for UpdateBudget: %d\n", w}'
 grep -oP 'job_submit/extra: \Kthe thread is .*' "$XC_STATE/churn.log" | sort -t' ' -k4 -n | tail -1 | sed 's/^/  the most behind: /'
-rss=$(awk '/VmRSS/ {print $2}' /proc/"$(cat "$XC_STATE/slurmctld.pid")"/status)
+rss=$(awk '/VmRSS/ {print $2}' /proc/"$(scale_pid)"/status)
 printf 'slurmctld resident memory with %d pending jobs: %d MB\n' "$PENDING" $((rss / 1024))
