@@ -36,21 +36,28 @@ R1='gpu=true'  R1_ALWAYS=n1 R1_NEVER=n2   # n3, n4 flip
 R2='mem>=1024' R2_ALWAYS=n2 R2_NEVER=n3   # n1, n4 flip
 
 rss() { grep -oP 'VmRSS:\s*\K[0-9]+' "/proc/$(cat "$XC_STATE/slurmctld.pid")/status"; }
-# live_objects: rewrites n1's Extra (alternately its A and B state, so that
-# it changes), waits until the plugin has loaded that node data, and prints
-# the library's live object count it logged then; nothing after 30 s.
-flip=0
-live_objects() {
-	local from n
+# live_objects: rewrites n1's Extra twice (each time to the one of its A
+# and B states it is not in), each time waiting until the plugin has loaded that
+# node data, and prints the library's live object count it logged the
+# second time; nothing after 30 s.  The count is logged when the node data
+# are loaded, before the round's plan, and a plan frees the requests no
+# pending job has: the thread plans only when something may need it (a
+# node change is such), so the first rewrite's round brings the count to
+# what the jobs in the queue hold (the rounds run one after the other: the
+# second rewrite's line comes after the first round's plan).
+rewrite_n1() {
+	local from n state=B
 	from=$(log_lines)
-	flip=$((1 - flip))
-	if [ "$flip" = 1 ]; then n=${B[n1]}; else n=${A[n1]}; fi
+	# the state n1 is not in now (a call runs in a subshell: no counter)
+	[ "$(scontrol show node n1 | grep -oP '(?<![A-Za-z])Extra=\K\S+')" = "${B[n1]}" ] && state=A
+	if [ "$state" = B ]; then n=${B[n1]}; else n=${A[n1]}; fi
 	scontrol update nodename=n1 extra="$n"
 	# a rewrite like the rewriter's, for bad_starts()
-	echo "$(date +%s%3N) n1 $([ "$flip" = 1 ] && echo B || echo A)" >>"$TMP/rewrites.all"
+	echo "$(date +%s%3N) n1 $state" >>"$TMP/rewrites.all"
 	wait_for 30 plugin_has_current_data "$from" || return 1
 	tail -n +"$((from + 1))" "$LOG" | grep -oP 'library objects live: \K[0-9]+' | tail -1
 }
+live_objects() { rewrite_n1 >/dev/null && rewrite_n1; }
 completed() { [ -f "$XC_STATE/jobcomp.log" ] && grep -c 'JobState=COMPLETED' "$XC_STATE/jobcomp.log" || echo 0; }
 wait_idle() {
 	for _ in $(seq "${1:-600}"); do
