@@ -30,6 +30,13 @@ static const char *const code_names[XC_E__COUNT] = {
 	[XC_E_FLUX_OPERATOR] = "flux-operator",
 	[XC_E_FLUX_NO_EQUIVALENT] = "flux-no-equivalent",
 	[XC_E_NOT_UTF8] = "not-utf8",
+	[XC_E_SHAPE_SYNTAX] = "shape-syntax",
+	[XC_E_SHAPE_COUNT] = "shape-count",
+	[XC_E_SHAPE_LABEL] = "shape-label",
+	[XC_E_SHAPE_KEY] = "shape-key",
+	[XC_E_SHAPE_VALUE] = "shape-value",
+	[XC_E_SHAPE_RESOURCES] = "shape-resources",
+	[XC_E_NOT_V1] = "not-v1",
 };
 
 long xc_live;

@@ -22,12 +22,7 @@
 
 /* ---------------------------------------------------------------- to */
 
-/* Whether `s` (`n` bytes) is valid UTF-8 (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF), which JSON text must be.  jansson
- * checks the same, but json_stringn() answers NULL both for invalid text
- * and for want of memory, and does not export its check: this tells the
- * two apart. */
-static bool valid_utf8(const unsigned char *s, size_t n)
+bool xc_valid_utf8(const unsigned char *s, size_t n)
 {
 	size_t i = 0;
 
@@ -80,7 +75,7 @@ static json_t *leaf_to_flux(const struct xc_expr *e, xc_error_t *err)
 	memcpy(text, l->key, klen);
 	memcpy(text + klen, op, olen);
 	memcpy(text + klen + olen, l->value, vlen + 1);
-	if (!valid_utf8((const unsigned char *)text, klen + olen + vlen)) {
+	if (!xc_valid_utf8((const unsigned char *)text, klen + olen + vlen)) {
 		free(text);
 		xc_error_set(
 			err, XC_E_NOT_UTF8, e->offset,

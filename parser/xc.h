@@ -58,6 +58,16 @@ typedef enum xc_errcode {
 	XC_E_FLUX_NO_EQUIVALENT, /* RFC 31: not, properties, hostlist,
 				    ranks, {} */
 	XC_E_NOT_UTF8,		 /* a leaf JSON cannot carry (not UTF-8) */
+	XC_E_SHAPE_SYNTAX, /* RFC 46 shape: a character the grammar does not
+			      take there (the message says what it wants) */
+	XC_E_SHAPE_COUNT,  /* RFC 46 count: not N, an RFC 22 idset or an
+			      RFC 45 range */
+	XC_E_SHAPE_LABEL,  /* slot label missing, repeated or not a label */
+	XC_E_SHAPE_KEY,	   /* a key given twice, or one the shape writes
+			      elsewhere (type, count, with, a slot's label) */
+	XC_E_SHAPE_VALUE,  /* a value that is not JSON, or of the wrong type */
+	XC_E_SHAPE_RESOURCES, /* an RFC 14 resources list no shape writes */
+	XC_E_NOT_V1,	      /* resources that jobspec V1 (RFC 25) refuses */
 	XC_E__COUNT
 } xc_errcode_t;
 
@@ -532,6 +542,53 @@ xc_expr_t *xc_from_flux(const json_t *constraint, const xc_limits_t *limits,
  * text that is not JSON, else as xc_from_flux. */
 xc_expr_t *xc_from_flux_text(const char *text, size_t len,
 			     const xc_limits_t *limits, xc_error_t *err);
+
+/* ------------------------------------------- RFC 46 resource shapes */
+
+/* Reads an RFC 46 shape (`len` bytes, e.g. "slot=4{nodelevel}/node{-x}/
+ * socket=2+/core=4+") into the RFC 14 resources list it stands for
+ * (doc/flux.md "Shapes"): a new jansson array the caller json_decref()s.
+ * Each vertex is {"type", "count", "label" (slots), the keys of its
+ * braces in their order, "with"}.  A count is an integer, an RFC 45
+ * range as RFC 14's dictionary ("3-30" -> {"min":3,"max":30,
+ * "operator":"+","operand":1}, "2+" -> {"min":2}; "2+:3", which that
+ * dictionary cannot hold without a max, stays a string), or an RFC 22
+ * idset as a string ("4,9,16"); `x` is "exclusive"; a slot without a
+ * label is "default", allowed only when it is the shape's one slot.
+ * Bounded: XC_E_TOO_LONG past limits->max_request_length bytes,
+ * XC_E_TOO_DEEP past limits->max_depth levels (a '/' or a nested value
+ * is one); `limits` may be NULL.  Errors (NULL, `err` set, [offset, end)
+ * the offending bytes, the message naming what was expected):
+ * XC_E_EMPTY, XC_E_SHAPE_SYNTAX, XC_E_SHAPE_COUNT, XC_E_SHAPE_LABEL,
+ * XC_E_SHAPE_KEY, XC_E_SHAPE_VALUE, XC_E_NOT_UTF8, XC_E_TOO_LONG,
+ * XC_E_TOO_DEEP, XC_E_NOMEM, XC_E_INVALID_ARG. */
+json_t *xc_shape_parse(const char *shape, size_t len,
+		       const xc_limits_t *limits, xc_error_t *err);
+
+/* Writes an RFC 14 resources list as the shortest shape RFC 46 allows
+ * (doc/flux.md "Shapes"): brackets only around a list of several, no
+ * "=1", no "{}", a slot's label left out when it is the one slot, named
+ * "default" and has nothing else in its braces, booleans as `x`, `-x`,
+ * `key`, `-key`, strings unquoted where they read back as the same
+ * string.  xc_shape_parse() of the result equals `resources`, but for a
+ * count given as a range string, which reads back as RFC 14's
+ * dictionary where it can be one.  Returns a malloc'd string the caller
+ * frees, or NULL with `err` set: XC_E_SHAPE_RESOURCES (the message
+ * starts with the JSON path, "$[0].with[1]: ...") for what RFC 14 does
+ * not allow or no shape writes (no type or count, a bad count, a slot
+ * without a label or a with, an empty list), XC_E_TOO_DEEP past
+ * limits->max_depth levels, XC_E_NOMEM, XC_E_INVALID_ARG. */
+char *xc_shape_format(const json_t *resources, const xc_limits_t *limits,
+		      xc_error_t *err);
+
+/* Whether an RFC 14 resources list is one jobspec V1 takes (RFC 25, as
+ * flux-core's jobspec1 validator checks it; doc/flux.md "Jobspec V1"):
+ * one vertex, node or slot; node>slot>core, slot>core, and either with a
+ * gpu beside the core; integer counts; no keys but type, count, with,
+ * label, unit, and exclusive on a node.  Returns 0, or -1 with `err` set
+ * to XC_E_NOT_V1 and a message that starts with the JSON path of the
+ * first vertex that breaks a rule and says which. */
+int xc_shape_check_v1(const json_t *resources, xc_error_t *err);
 
 #ifdef __cplusplus
 }

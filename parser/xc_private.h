@@ -147,6 +147,15 @@ void xc_lexer_init(xc_lexer_t *lx, const char *src, size_t len);
  * order. */
 void xc_lexer_next(xc_lexer_t *lx);
 
+/* ---- JSON text (flux.c) ---- */
+
+/* Whether `s` (`n` bytes) is valid UTF-8 (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), which JSON text must be.  jansson
+ * checks the same, but json_stringn() answers NULL both for invalid text
+ * and for want of memory, and does not export its check: this tells the
+ * two apart. */
+bool xc_valid_utf8(const unsigned char *s, size_t n);
+
 /* ---- errors and quoting (error.c) ---- */
 
 /* Sets `err` (may be NULL) unless it already holds an error: the first

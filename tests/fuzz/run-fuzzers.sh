@@ -12,7 +12,7 @@ set -uo pipefail
 SECONDS_EACH=${1:-30}
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WORK=${XC_FUZZ_WORK:-/tmp/slurm-extra-fuzz}
-TARGETS=(parse eval from_flux round_trip)
+TARGETS=(parse eval from_flux round_trip shape)
 
 for t in "${TARGETS[@]}"; do
 	[ -x "$SRC/tests/fuzz/replay_$t" ] || {

@@ -1,0 +1,49 @@
+/*
+ * fuzz_shape.c - reading any bytes as an RFC 46 shape.  Properties: no
+ * crash, no leak; an error has a code and a message inside the input; a
+ * shape that reads writes back as a shape that reads as the same
+ * resources list, and that writes as itself (the shortest form is a
+ * fixed point).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "../cases.h"
+#include "fuzz.h"
+#include "xc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	xc_error_t err;
+	json_t *j, *j2;
+	char *s, *s2;
+
+	j = xc_shape_parse((const char *)data, size, NULL, &err);
+	if (!j) {
+		CHECK_ERROR(err);
+		CHECK(err.offset <= size && err.end <= size);
+		return 0;
+	}
+	s = xc_shape_format(j, NULL, &err);
+	CHECK(s != NULL);
+	j2 = xc_shape_parse(s, strlen(s), NULL, &err);
+	CHECK(j2 != NULL);
+	CHECK(json_equal(j, j2));
+	s2 = xc_shape_format(j2, NULL, &err);
+	CHECK(s2 != NULL && strcmp(s, s2) == 0);
+	(void)xc_shape_check_v1(j, &err);
+	free(s);
+	free(s2);
+	json_decref(j);
+	json_decref(j2);
+	return 0;
+}
+
+void fuzz_seeds(fuzz_emit_t emit, void *ctx)
+{
+	EMIT_ROWS(emit, ctx, rfc46_rows, shape);
+	EMIT_ROWS(emit, ctx, more_rows, shape);
+	EMIT_ROWS(emit, ctx, shape_error_rows, shape);
+}
