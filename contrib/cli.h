@@ -49,6 +49,17 @@ struct opts {
 	const char *timeout;	  /* facts --timeout SECONDS */
 	const char *scratch;	  /* facts --scratch DIR */
 	const char *state;	  /* facts --state DIR */
+	const char *shape;	  /* jobspec --shape SHAPE */
+	const char *nnodes;	  /* jobspec -N N */
+	const char *ntasks;	  /* jobspec -n N */
+	const char *cores;	  /* jobspec -c N */
+	const char *gpus;	  /* jobspec --gpus-per-task N */
+	bool exclusive;		  /* jobspec --exclusive */
+	const char *time_limit;	  /* jobspec -t TIME */
+	bool any_shape;		  /* jobspec --any-shape */
+	const char *env_remove;	  /* jobspec --env-remove GLOB */
+	char **command;		  /* jobspec: what follows "--" */
+	int ncommand;		  /* its words */
 	const char *request;
 };
 
@@ -61,6 +72,7 @@ int cmd_check(const struct opts *o);
 int cmd_eval(const struct opts *o);
 int cmd_explain(const struct opts *o);
 int cmd_to_flux(const struct opts *o);
+int cmd_jobspec(const struct opts *o);
 int cmd_from_flux(const struct opts *o);
 int cmd_why(const struct opts *o);
 
@@ -93,6 +105,18 @@ int cmd_prolog(const struct opts *o);
  * why not. */
 long match_hostlist(const struct opts *o, const xc_expr_t *e, char **hl,
 		    size_t *count);
+
+/* The Flux constraint of o->request (cmd_flux.c; doc/flux.md): the
+ * symbolic RFC 31 form, or with --resolve the hostlist of the nodes of
+ * --nodes or --slurm (within --within) that satisfy it.  A new
+ * reference, or NULL after saying why, *rc the exit status (EXIT_NOMATCH
+ * when no node satisfies it); *rc is EXIT_MATCH otherwise. */
+json_t *flux_constraint(const struct opts *o, int *rc);
+
+/* Adds `c` (a reference is taken over) to jobspec `js` at
+ * attributes.system.constraints, AND-ed with a constraint already there
+ * (RFC 14/25) (cmd_flux.c).  Returns 0, or -1 after printing why not. */
+int add_to_jobspec(json_t *js, json_t *c);
 
 /* ---------------------------------------------------- readers (inputs.c) */
 

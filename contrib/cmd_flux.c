@@ -29,10 +29,7 @@ static json_t *resolve(const struct opts *o, const xc_expr_t *e, int *rc)
 	return j;
 }
 
-/* Adds `c` (a reference is taken over) to jobspec `js` at
- * attributes.system.constraints, AND-ed with a constraint already there
- * (RFC 14/25).  Returns 0, or -1 after printing why not. */
-static int add_to_jobspec(json_t *js, json_t *c)
+int add_to_jobspec(json_t *js, json_t *c)
 {
 	json_t *attrs, *sys, *old;
 
@@ -61,27 +58,41 @@ bad:
 	return -1;
 }
 
-int cmd_to_flux(const struct opts *o)
+json_t *flux_constraint(const struct opts *o, int *rc)
 {
 	xc_expr_t *e;
 	xc_error_t err;
-	json_t *c, *js;
-	int rc = EXIT_MATCH;
+	json_t *c;
 
-	if (o->resolve && !!o->nodes + o->slurm != 1)
-		return fail("--resolve needs one of --nodes, --slurm");
-	if (!o->resolve && (o->nodes || o->slurm || o->within))
-		return fail("--nodes, --slurm and --within go with --resolve");
-	if (!(e = parse_or_report(o)))
-		return EXIT_INVALID;
+	*rc = EXIT_MATCH;
+	if (o->resolve && !!o->nodes + o->slurm != 1) {
+		*rc = fail("--resolve needs one of --nodes, --slurm");
+		return NULL;
+	}
+	if (!o->resolve && (o->nodes || o->slurm || o->within)) {
+		*rc = fail("--nodes, --slurm and --within go with --resolve");
+		return NULL;
+	}
+	if (!(e = parse_or_report(o))) {
+		*rc = EXIT_INVALID;
+		return NULL;
+	}
 	if (o->resolve) {
-		c = resolve(o, e, &rc);
+		c = resolve(o, e, rc);
 	} else if (!(c = xc_to_flux(e, &err))) {
 		say("error: %s", err.message);
-		rc = EXIT_INVALID;
+		*rc = EXIT_INVALID;
 	}
 	xc_expr_destroy(e);
-	if (!c)
+	return c;
+}
+
+int cmd_to_flux(const struct opts *o)
+{
+	json_t *c, *js;
+	int rc;
+
+	if (!(c = flux_constraint(o, &rc)))
 		return rc;
 	if (!o->jobspec) {
 		print_json_shortest(c);

@@ -64,6 +64,15 @@ static const struct option_row {
 	{ "timeout", 0, OPT_TEXT, .text = &opts.timeout },
 	{ "scratch", 0, OPT_TEXT, .text = &opts.scratch },
 	{ "state", 0, OPT_TEXT, .text = &opts.state },
+	{ "shape", 0, OPT_TEXT, .text = &opts.shape },
+	{ "node-count", 'N', OPT_TEXT, .text = &opts.nnodes },
+	{ "ntasks", 'n', OPT_TEXT, .text = &opts.ntasks },
+	{ "cpus-per-task", 'c', OPT_TEXT, .text = &opts.cores },
+	{ "gpus-per-task", 0, OPT_TEXT, .text = &opts.gpus },
+	{ "exclusive", 0, OPT_FLAG, .flag = &opts.exclusive },
+	{ "time-limit", 't', OPT_TEXT, .text = &opts.time_limit },
+	{ "any-shape", 0, OPT_FLAG, .flag = &opts.any_shape },
+	{ "env-remove", 0, OPT_TEXT, .text = &opts.env_remove },
 	{ "max-length", 0, OPT_LIMIT, .limit = XC_LIMIT_REQUEST_LENGTH },
 	{ "max-depth", 0, OPT_LIMIT, .limit = XC_LIMIT_DEPTH },
 	{ "verbose", 'v', OPT_FLAG, .flag = &opts.verbose },
@@ -97,6 +106,12 @@ static const struct command {
 	  cmd_to_flux,
 	  { "to-flux REQUEST [--resolve (--nodes FILE | --slurm) [--within HOSTLIST]] [--jobspec [FILE]]" },
 	  "a REQUEST",
+	  NULL },
+	{ "jobspec",
+	  cmd_jobspec,
+	  { "jobspec --shape SHAPE [--extra REQUEST [--resolve ...]] [-t TIME] [--any-shape] -- COMMAND [ARGS...]",
+	    "jobspec [-N N] [-n N] [-c N] [--gpus-per-task N] [--exclusive] [--extra REQUEST ...] [-t TIME] -- COMMAND..." },
+	  NULL,
 	  NULL },
 	{ "from-flux",
 	  cmd_from_flux,
@@ -139,7 +154,7 @@ static void usage(FILE *out)
 		}
 	fprintf(out,
 		"Options:\n"
-		"  --extra JSON        one node's Extra (a JSON object)\n"
+		"  --extra JSON        one node's Extra (a JSON object); jobspec: the REQUEST\n"
 		"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"
 		"  --slurm             the nodes of the running Slurm cluster\n"
 		"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"
@@ -154,6 +169,15 @@ static void usage(FILE *out)
 		"  --timeout S         facts: seconds the site hooks may run in all (default 10)\n"
 		"  --scratch DIR       facts: the scratch directory measured (default /tmp)\n"
 		"  --state DIR         facts: where --publish keeps its state (default /var/lib/slurm-extra)\n"
+		"  --shape SHAPE       jobspec: the resources, an RFC 46 shape (slot=4/core=2)\n"
+		"  -N, --node-count N  jobspec: Slurm's -N (nodes)\n"
+		"  -n, --ntasks N      jobspec: Slurm's -n (tasks)\n"
+		"  -c, --cpus-per-task N  jobspec: Slurm's -c (cores per task)\n"
+		"  --gpus-per-task N   jobspec: Slurm's --gpus-per-task\n"
+		"  --exclusive         jobspec: the nodes whole (with -N)\n"
+		"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS]\n"
+		"  --any-shape         jobspec: write resources jobspec V1 does not take\n"
+		"  --env-remove GLOB   jobspec: leave out the environment variables GLOB names\n"
 		"  --max-length N      longest request accepted (default %d, at most %u)\n"
 		"  --max-depth N       deepest parentheses accepted (default and at most %d)\n"
 		"  -v, --verbose       say how many nodes were checked; facts: each one's source\n"
@@ -236,7 +260,7 @@ static int do_option(const struct option_row *row, int argc, char **argv)
 static int read_options(int argc, char **argv)
 {
 	struct option longopts[NOPTIONS + 1] = { { 0 } };
-	char letters[NOPTIONS + 1] = "", *l = letters;
+	char letters[2 * NOPTIONS + 1] = "", *l = letters;
 	int c, rc;
 
 	for (size_t i = 0; i < NOPTIONS; i++) {
@@ -247,8 +271,11 @@ static int read_options(int argc, char **argv)
 			(struct option){ options[i].name,
 					 arg ? required_argument : no_argument,
 					 NULL, option_value(i) };
-		if (options[i].letter)
+		if (options[i].letter) {
 			*l++ = (char)options[i].letter;
+			if (arg)
+				*l++ = ':';
+		}
 	}
 	optind = 2;
 	while ((c = getopt_long(argc, argv, letters, longopts, NULL)) != -1) {
@@ -305,6 +332,15 @@ int main(int argc, char **argv)
 		say("unknown command '%s'", argv[1]);
 		usage(stderr);
 		return EXIT_INVALID;
+	}
+	if (cmd->run == cmd_jobspec) { /* jobspec ... -- COMMAND [ARGS...] */
+		for (int k = 2; k < argc; k++)
+			if (strcmp(argv[k], "--") == 0) {
+				opts.command = argv + k + 1;
+				opts.ncommand = argc - k - 1;
+				argc = k;
+				break;
+			}
 	}
 	if ((rc = read_options(argc, argv)) >= 0)
 		return rc;

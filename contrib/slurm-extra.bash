@@ -7,7 +7,7 @@ _slurm_extra()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		mapfile -t COMPREPLY < <(compgen -W 'check eval explain to-flux from-flux why facts doctor --help --version' -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W 'check eval explain to-flux jobspec from-flux why facts doctor --help --version' -- "$cur")
 		return
 	fi
 	cmd=${COMP_WORDS[1]}
@@ -20,7 +20,7 @@ _slurm_extra()
 		mapfile -t COMPREPLY < <(compgen -W "$(squeue -h -t PD -o %i 2>/dev/null)" -- "$cur")
 		return
 		;;
-	--extra | --within | --max-length | --max-depth | --node | --timeout)
+	--extra | --within | --max-length | --max-depth | --node | --timeout | --shape | -N | --node-count | -n | --ntasks | -c | --cpus-per-task | --gpus-per-task | -t | --time-limit | --env-remove)
 		return
 		;;
 	esac
@@ -29,6 +29,7 @@ _slurm_extra()
 	eval) opts='--extra --nodes --slurm --within --batch --json --verbose --max-length --max-depth' ;;
 	explain) opts='--extra --json --max-length --max-depth' ;;
 	to-flux) opts='--resolve --nodes --slurm --within --jobspec --verbose --max-length --max-depth' ;;
+	jobspec) opts='--shape --node-count --ntasks --cpus-per-task --gpus-per-task --exclusive --extra --resolve --nodes --slurm --within --time-limit --any-shape --env-remove --verbose --max-length --max-depth' ;;
 	from-flux) opts='--max-length --max-depth' ;;
 	why) opts='--nodes --slurm --within --job --json --max-length --max-depth' ;;
 	facts) opts='--publish --node --dir --timeout --scratch --state --verbose' ;;

@@ -138,6 +138,13 @@ extern int slurm_bit_test(bitstr_t *b, bitoff_t bit);
 extern bitstr_t *slurm_bit_copy(bitstr_t *b);
 extern void slurm_bit_free(bitstr_t **b);
 
+/* time_str2secs() of src/common/parse_time.c, Slurm's reader of -t's
+ * forms (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS,
+ * "UNLIMITED"), which libslurm exports as slurm_time_str2secs in every
+ * version (22.05-26.05, a strong_alias) but no public header declares:
+ * seconds, INFINITE for unlimited, NO_VAL for text it cannot read. */
+extern int slurm_time_str2secs(const char *string);
+
 /* Slurm 23.11 filters by `extra` itself when SchedulerParameters has
  * extra_constraints: extra_constraints_enabled() (src/common/
  * extra_constraints.c, exported by libslurmfull) answers what slurmctld

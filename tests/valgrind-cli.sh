@@ -177,13 +177,14 @@ one() {
 	explain) vg_same "explain $f" explain -- "$(head -n1 "$f")" --extra "$(tail -n +2 "$f")" ;;
 	to-flux) vg_same "to-flux $f" to-flux -- "$(head -n1 "$f")" ;;
 	from-flux) VG_IN=$f vg_same "from-flux $f" from-flux - ;;
+	shape) vg_same "jobspec --shape $f" jobspec --any-shape --shape "$(cat "$f")" -t 5m --extra 'a=1' --env-remove '*' -- app x ;;
 	esac >"$(mktemp "$TMP/res/XXXXXX")"
 }
 export -f run run_both differs show memory status_ok same verdict vg vg_same one
 export CLI TMP
 
 command -v valgrind >/dev/null || { echo "valgrind-cli.sh: install valgrind" >&2; exit 2; }
-for t in parse eval from_flux; do
+for t in parse eval from_flux shape; do
 	"$SRC/tests/fuzz/replay_$t" --write-seeds "$TMP/$t" >/dev/null || exit 2
 done
 
@@ -233,6 +234,13 @@ done
 		"slurm-extra: site hook $TMP/badsite/hook: not JSON (unexpected character, at byte 0); nothing printed" \
 		facts --dir "$TMP/badsite"
 	# Usage errors: exit 2, the reason, then the usage on stderr.
+	# jobspec from Slurm's options, with a resolved constraint (no
+	# environment: valgrind adds to it); a shape jobspec V1 refuses
+	vg_same "jobspec -N2 -n3 -c2 --gpus-per-task 1 --extra --resolve" \
+		jobspec -N2 -n3 -c2 --gpus-per-task 1 -t 1:00:00 --extra 'gpu=true' --resolve --nodes "$EX" --env-remove '*' -- app
+	vg "jobspec, not V1" 2 '' \
+		"slurm-extra: --shape: not a jobspec V1 resources list, which flux-core's job-ingest requires: \$[0].with[0]: 'node' where jobspec V1 has core or gpu (RFC 25: node>slot>core[,gpu] or slot>core[,gpu]) (--any-shape writes it all the same)" \
+		jobspec --shape 'slot=4/node' -- app
 	vg "usage error, unknown command" 2 '' "slurm-extra: unknown command 'frobnicate'" \
 		frobnicate x
 	vg "usage error, unknown command alone" 2 '' "slurm-extra: unknown command 'frobnicate'" \
@@ -245,6 +253,7 @@ done
 		for f in "$TMP"/parse/*; do echo "check $f"; done
 		for f in "$TMP"/eval/*; do echo "explain $f"; echo "to-flux $f"; done
 		for f in "$TMP"/from_flux/*; do echo "from-flux $f"; done
+		for f in "$TMP"/shape/*; do echo "shape $f"; done
 	} | xargs -P "$(nproc)" -L1 bash -c 'one "$0" "$1"'
 	cat "$TMP"/res/*
 } >"$TMP/results"
