@@ -186,7 +186,7 @@ static int add_tasks(json_t *tasks, const json_t *list, json_t *command,
  * saying why not. */
 static json_t *system_attributes(double duration, const char *remove)
 {
-	json_t *env = json_object(), *sys;
+	json_t *env = json_object(), *sys, *dur;
 	char cwd[PATH_MAX];
 	size_t skipped = 0;
 
@@ -202,16 +202,24 @@ static json_t *system_attributes(double duration, const char *remove)
 
 		if (name && v && remove && fnmatch(remove, name, 0) == 0)
 			json_decref(v);
-		else if (!name || !v || json_object_set_new(env, name, v) < 0)
+		else if (!name || !v)
+			skipped++, json_decref(v);
+		else if (json_object_set_new(env, name, v) < 0)
 			skipped++;
 		free(name);
 	}
 	if (skipped)
 		say("note: %zu environment variables left out (not NAME=VALUE in UTF-8)",
 		    skipped);
-	sys = env ? json_pack("{s:f,s:s,s:o}", "duration", duration, "cwd", cwd,
-			      "environment", env)
-		  : NULL;
+	/* a whole number of seconds as an integer, as flux run writes it */
+	dur = duration == floor(duration) && duration < 9007199254740992.0
+		      ? json_integer((json_int_t)duration)
+		      : json_real(duration);
+	if (env && dur)
+		sys = json_pack("{s:o,s:s,s:o}", "duration", dur, "cwd", cwd,
+				"environment", env);
+	else
+		sys = NULL, json_decref(env), json_decref(dur);
 	if (!sys)
 		say("out of memory");
 	return sys;
@@ -250,7 +258,7 @@ int cmd_jobspec(const struct opts *o)
 	if (!o->any_shape && xc_shape_check_v1(res, &err) < 0) {
 		json_decref(res);
 		return fail(
-			"--shape: not a jobspec V1 resources list, which flux-core's job-ingest requires: %s (--any-shape writes it all the same)",
+			"--shape: not jobspec V1 (RFC 25): %s (--any-shape writes it all the same)",
 			err.message);
 	}
 	if (o->extra) {

@@ -581,13 +581,16 @@ json_t *xc_shape_parse(const char *shape, size_t len,
 char *xc_shape_format(const json_t *resources, const xc_limits_t *limits,
 		      xc_error_t *err);
 
-/* Whether an RFC 14 resources list is one jobspec V1 takes (RFC 25, as
- * flux-core's jobspec1 validator checks it; doc/flux.md "Jobspec V1"):
- * one vertex, node or slot; node>slot>core, slot>core, and either with a
- * gpu beside the core; integer counts; no keys but type, count, with,
- * label, unit, and exclusive on a node.  Returns 0, or -1 with `err` set
- * to XC_E_NOT_V1 and a message that starts with the JSON path of the
- * first vertex that breaks a rule and says which. */
+/* Whether an RFC 14 resources list is jobspec V1's (RFC 25 "Resources";
+ * doc/flux.md "Jobspec V1"): one vertex, node or slot; node>slot>core or
+ * slot>core, either with a gpu beside the core; integer counts of at
+ * least 1; no keys but type, count, with, label and unit, and exclusive
+ * on a node.  (flux-core 0.88's job-ingest does not check the shape: it
+ * takes other graphs, whose vertices its scheduler skips unless node,
+ * slot, core or gpu; its unused flux_jobspec1_check() is stricter.)
+ * Returns 0, or -1 with `err` set to XC_E_NOT_V1 and a message that
+ * starts with the JSON path of the first vertex that breaks a rule and
+ * says which. */
 int xc_shape_check_v1(const json_t *resources, xc_error_t *err);
 
 #ifdef __cplusplus

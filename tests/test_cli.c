@@ -432,52 +432,52 @@ static const struct cli_row jobspec_rows[] = {
 	{ "jobspec --shape 'slot=4/core=2' -- app a", NULL, 0,
 	  "{\"resources\":[{\"type\":\"slot\",\"count\":4,\"label\":\"default\",\"with\":[{\"type\":\"core\",\"count\":2}]}],"
 	  "\"tasks\":[{\"command\":[\"app\",\"a\"],\"slot\":\"default\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
 	/* Slurm's options, as flux run reads its own -N, -n, -c, -g */
 	{ "jobspec -N2 -n4 -c2 --gpus-per-task 1 -t 1:00:00 -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"with\":[{\"type\":\"slot\",\"count\":2,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":2},{\"type\":\"gpu\",\"count\":1}]}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":3600.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":3600,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
 	{ "jobspec -N2 -n3 -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"with\":[{\"type\":\"slot\",\"count\":2,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"total\":3}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
 	{ "jobspec -N2 --exclusive -t 90s -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"exclusive\":true,\"with\":[{\"type\":\"slot\",\"count\":1,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":90.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":90,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
 	{ "jobspec -n1 --env-remove 'X*' -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"slot\",\"count\":1,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0.0,\"cwd\":\"/\",\"environment\":{}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{}}},\"version\":1}\n" },
 	{ "jobspec -n3 -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"slot\",\"count\":3,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
 	/* the constraint: resolved, or symbolic */
 	{ "jobspec --shape node=2/slot/core --extra 'gpu=true&mem>=512' --resolve --nodes " EXAMPLES_DIR
 	  "/nodes.json -- app",
 	  NULL, 0,
 	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"with\":[{\"type\":\"slot\",\"count\":1,\"label\":\"default\",\"with\":[{\"type\":\"core\",\"count\":1}]}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"default\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"},\"constraints\":{\"hostlist\":[\"n[1,4]\"]}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"},\"constraints\":{\"hostlist\":[\"n[1,4]\"]}}},\"version\":1}\n" },
 	{ "jobspec --shape slot/core --extra 'gpu=true' -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"slot\",\"count\":1,\"label\":\"default\",\"with\":[{\"type\":\"core\",\"count\":1}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"default\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"},\"constraints\":{\"extra\":[\"gpu=true\"]}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"},\"constraints\":{\"extra\":[\"gpu=true\"]}}},\"version\":1}\n" },
 	{ "jobspec --shape slot/core --extra 'gpu=true&mem>4096' --resolve --nodes " EXAMPLES_DIR
 	  "/nodes.json -- app",
 	  NULL, 1, "slurm-extra: no node satisfies the request (4 checked)\n" },
 	/* not V1: refused, or written with --any-shape, one task a slot */
 	{ "jobspec --shape slot=4/node -- app", NULL, 2,
-	  "slurm-extra: --shape: not a jobspec V1 resources list, which flux-core's job-ingest requires: "
+	  "slurm-extra: --shape: not jobspec V1 (RFC 25): "
 	  "$[0].with[0]: 'node' where jobspec V1 has core or gpu (RFC 25: node>slot>core[,gpu] or slot>core[,gpu]) "
 	  "(--any-shape writes it all the same)\n" },
 	{ "jobspec --shape '[slot{a}/core;slot{b}/core]' --any-shape -- app",
 	  NULL, 0,
 	  "{\"resources\":[{\"type\":\"slot\",\"count\":1,\"label\":\"a\",\"with\":[{\"type\":\"core\",\"count\":1}]},{\"type\":\"slot\",\"count\":1,\"label\":\"b\",\"with\":[{\"type\":\"core\",\"count\":1}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"a\",\"count\":{\"per_slot\":1}},{\"command\":[\"app\"],\"slot\":\"b\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
 	/* errors */
 	{ "jobspec --shape 'slot=x/core' -- app", NULL, 2,
 	  "slurm-extra: error: --shape: a count (N, an idset such as 4,9 or a range such as 2+ or 3-30) expected, not 'x' (column 6)\n"
@@ -523,12 +523,12 @@ Test(cli, jobspec_time_limits)
 		const char *t;
 		const char *duration;
 	} cases[] = {
-		{ "90", "5400.0" },	    { "1:30", "90.0" },
-		{ "1:00:00", "3600.0" },    { "2-0", "172800.0" },
-		{ "1-2:03:04", "93784.0" }, { "UNLIMITED", "0.0" },
-		{ "30s", "30.0" },	    { "1.5h", "5400.0" },
-		{ "2d", "172800.0" },	    { "5m", "300.0" },
-		{ "0.5", "30.0" },
+		{ "90", "5400" },	  { "1:30", "90" },
+		{ "1:00:00", "3600" },	  { "2-0", "172800" },
+		{ "1-2:03:04", "93784" }, { "UNLIMITED", "0" },
+		{ "30s", "30" },	  { "1.5h", "5400" },
+		{ "2d", "172800" },	  { "5m", "300" },
+		{ "0.5", "30" },	  { "0.25s", "0.25" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {

@@ -239,7 +239,7 @@ done
 	vg_same "jobspec -N2 -n3 -c2 --gpus-per-task 1 --extra --resolve" \
 		jobspec -N2 -n3 -c2 --gpus-per-task 1 -t 1:00:00 --extra 'gpu=true' --resolve --nodes "$EX" --env-remove '*' -- app
 	vg "jobspec, not V1" 2 '' \
-		"slurm-extra: --shape: not a jobspec V1 resources list, which flux-core's job-ingest requires: \$[0].with[0]: 'node' where jobspec V1 has core or gpu (RFC 25: node>slot>core[,gpu] or slot>core[,gpu]) (--any-shape writes it all the same)" \
+		"slurm-extra: --shape: not jobspec V1 (RFC 25): \$[0].with[0]: 'node' where jobspec V1 has core or gpu (RFC 25: node>slot>core[,gpu] or slot>core[,gpu]) (--any-shape writes it all the same)" \
 		jobspec --shape 'slot=4/node' -- app
 	vg "usage error, unknown command" 2 '' "slurm-extra: unknown command 'frobnicate'" \
 		frobnicate x
