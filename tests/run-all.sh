@@ -21,13 +21,16 @@
 #   9. the Debian package: built with dpkg-buildpackage from a copy of the
 #      tree, installed in place of step 1's install, and the end-to-end
 #      placement and wait tests run against it (tests/package-deb.sh);
-#  10. the build and the tests left the tree as git has it.
+#  10. the jobspecs of `slurm-extra jobspec` submitted to a real Flux
+#      (tests/e2e-flux.sh), when XC_FLUX_PREFIX names a flux-core install
+#      (skipped otherwise);
+#  11. the build and the tests left the tree as git has it.
 # The summary gives, each on its own line, what it counts: build steps,
 # unit tests, the same under sanitizers, fuzz replays and targets, memory
 # checks, cluster checks; then the steps skipped, by name; and closes with
 # "tests: N passed, M failed".  Any failure of any step, a build's
 # included, is a failure there and in the exit status; no log of an
-# earlier run is read.  XC_QUICK=1 runs steps 1, 2 and 7 only.
+# earlier run is read.  XC_QUICK=1 runs steps 1, 2, 7, 10 and 11 only.
 # XC_SLURM_PREFIX=PREFIX runs against the Slurm installed there (step 9 is
 # then skipped: the package is built against the system's Slurm).
 set -uo pipefail
@@ -39,7 +42,7 @@ rm -rf "$LOGS"
 mkdir -p "$LOGS"
 status=0
 declare -A CAT_P CAT_F
-CATS=(build unit sanitizers replay fuzz memory cluster plugin-asan)
+CATS=(build unit sanitizers replay fuzz memory cluster plugin-asan flux)
 for c in "${CATS[@]}"; do CAT_P[$c]=0 CAT_F[$c]=0; done
 SKIPPED=()
 
@@ -276,6 +279,14 @@ else
 	skip "the Debian package (XC_QUICK or XC_SLURM_PREFIX: it is built against the system's Slurm)"
 fi
 
+step "jobspecs against a real Flux (tests/e2e-flux.sh)"
+bash tests/e2e-flux.sh >"$LOGS/e2e-flux.log" 2>&1 || status=1
+grep -vE '^ok ' "$LOGS/e2e-flux.log"
+count flux "$LOGS/e2e-flux.log"
+while IFS= read -r line; do
+	SKIPPED+=("tests/e2e-flux.sh: ${line#skipped: }")
+done < <(grep '^skipped: ' "$LOGS/e2e-flux.log")
+
 step "the build and the tests left the tree as git has it"
 if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
 	dirty=$(git -C "$SRC" status --porcelain --untracked-files=all)
@@ -297,7 +308,8 @@ declare -A WHAT=([build]="build, install, format, distcheck, package and clean-t
 	[replay]="fuzz corpus replays" [fuzz]="libFuzzer targets without a crash"
 	[memory]="runs of the command under valgrind, exit status and output checked"
 	[cluster]="checks on a real local Slurm cluster"
-	[plugin-asan]="checks with the plugin under ASan/UBSan inside slurmctld")
+	[plugin-asan]="checks with the plugin under ASan/UBSan inside slurmctld"
+	[flux]="checks against a real Flux (XC_FLUX_PREFIX)")
 for c in "${CATS[@]}"; do
 	printf '  %-12s %5d passed, %d failed  (%s)\n' "$c:" "${CAT_P[$c]}" "${CAT_F[$c]}" "${WHAT[$c]}"
 	passed=$((passed + CAT_P[$c]))
