@@ -286,14 +286,118 @@ static json_t *string_at(reader_t *r, size_t start, size_t end)
 	return j;
 }
 
+/* The 4 hex digits at s (a \\u escape's), or -1. */
+static long hex4(const char *s)
+{
+	long v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char c = s[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	return v;
+}
+
+/* The JSON string whose text (its escapes, RFC 8259 section 7; UTF-8
+ * already checked) is s[start, end), the quotes left out.  Decoded here,
+ * not by json_loadb(), which reports a failed allocation as "invalid
+ * token": an error in the text and want of memory must stay apart.
+ * NULL with the error set. */
+static json_t *json_string_at(reader_t *r, size_t start, size_t end)
+{
+	char *buf = malloc(end - start + 1), *o = buf;
+	json_t *j;
+
+	if (!buf) {
+		nomem(r);
+		return NULL;
+	}
+	for (size_t i = start; i < end; i++) {
+		unsigned char c = (unsigned char)r->s[i];
+		const char *esc;
+		long cp, lo;
+
+		if (c < 0x20) {
+			xc_error_set(
+				r->err, XC_E_SHAPE_VALUE, i, i + 1,
+				"a control byte in a JSON string: write it as \\u%04x",
+				c);
+			goto fail;
+		}
+		if (c != '\\') {
+			*o++ = (char)c;
+			continue;
+		}
+		esc = strchr("\"\\/bfnrt", r->s[++i]);
+		if (esc && r->s[i]) {
+			*o++ = "\"\\/\b\f\n\r\t"[esc - "\"\\/bfnrt"];
+			continue;
+		}
+		if (r->s[i] != 'u' || end - i < 5 ||
+		    (cp = hex4(r->s + i + 1)) < 0) {
+			xc_error_set(
+				r->err, XC_E_SHAPE_VALUE, i - 1,
+				i + 1 < end ? i + 1 : end,
+				"not a JSON escape: \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX expected");
+			goto fail;
+		}
+		i += 4;
+		if (cp >= 0xd800 && cp <= 0xdbff && end - i >= 7 &&
+		    r->s[i + 1] == '\\' && r->s[i + 2] == 'u' &&
+		    (lo = hex4(r->s + i + 3)) >= 0xdc00 && lo <= 0xdfff) {
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			i += 6;
+		} else if (cp >= 0xd800 && cp <= 0xdfff) {
+			xc_error_set(r->err, XC_E_SHAPE_VALUE, i - 5, i + 1,
+				     "a lone UTF-16 surrogate");
+			goto fail;
+		}
+		if (cp == 0) {
+			xc_error_set(
+				r->err, XC_E_SHAPE_VALUE, i - 5, i + 1,
+				"\\u0000: a string here cannot hold a NUL");
+			goto fail;
+		}
+		if (cp < 0x80) {
+			*o++ = (char)cp;
+		} else if (cp < 0x800) {
+			*o++ = (char)(0xc0 | (cp >> 6));
+			*o++ = (char)(0x80 | (cp & 0x3f));
+		} else if (cp < 0x10000) {
+			*o++ = (char)(0xe0 | (cp >> 12));
+			*o++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+			*o++ = (char)(0x80 | (cp & 0x3f));
+		} else {
+			*o++ = (char)(0xf0 | (cp >> 18));
+			*o++ = (char)(0x80 | ((cp >> 12) & 0x3f));
+			*o++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+			*o++ = (char)(0x80 | (cp & 0x3f));
+		}
+	}
+	if (!(j = json_stringn(buf, (size_t)(o - buf))))
+		nomem(r);
+	free(buf);
+	return j;
+fail:
+	free(buf);
+	return NULL;
+}
+
 /* A string at r->pos: a word, or a JSON string in double quotes.  `what`
  * names it for the error when there is neither.  *quoted (may be NULL)
  * tells which it was. */
 static json_t *read_string(reader_t *r, const char *what, bool *quoted)
 {
 	size_t start = r->pos;
-	json_error_t jerr;
-	json_t *j;
 
 	if (quoted)
 		*quoted = peek(r) == '"';
@@ -321,13 +425,7 @@ static json_t *read_string(reader_t *r, const char *what, bool *quoted)
 			     "not UTF-8: a JSON string cannot hold it");
 		return NULL;
 	}
-	j = json_loadb(r->s + start, r->pos - start, JSON_DECODE_ANY, &jerr);
-	if (!j) {
-		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->pos,
-			     "not a JSON string: %s", jerr.text);
-		return NULL;
-	}
-	return j;
+	return json_string_at(r, start + 1, r->pos - 1);
 }
 
 static json_t *read_value(reader_t *r, unsigned depth);
@@ -506,10 +604,14 @@ static json_t *read_value(reader_t *r, unsigned depth)
 	}
 	if (!word_is_other(r->s + start, r->pos - start))
 		return string_at(r, start, r->pos);
+	/* a JSON number (word_is_other checked it): jansson fails on one
+	 * only when it overflows, or for want of memory */
 	j = json_loadb(r->s + start, r->pos - start, JSON_DECODE_ANY, &jerr);
-	if (!j)
+	if (!j && json_error_code(&jerr) == json_error_numeric_overflow)
 		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->pos,
 			     "not a JSON value: %s", jerr.text);
+	else if (!j)
+		nomem(r);
 	return j;
 }
 
@@ -608,7 +710,12 @@ static json_t *read_vertex(reader_t *r, unsigned depth)
 	if (!(type = read_string(r, "a resource type", NULL)))
 		return NULL;
 	slot = strcmp(json_string_value(type), "slot") == 0;
-	if (!(v = json_object()) || json_object_set_new(v, "type", type) < 0) {
+	if (!(v = json_object())) {
+		json_decref(type);
+		nomem(r);
+		return NULL;
+	}
+	if (json_object_set_new(v, "type", type) < 0) {
 		json_decref(v);
 		nomem(r);
 		return NULL;
@@ -917,6 +1024,39 @@ static int put_value(writer_t *w, const json_t *v, unsigned depth)
 	return json_dumpf(v, w->out, JSON_ENCODE_ANY | JSON_COMPACT);
 }
 
+/* RFC 14's range dictionary `c`: {"min"[, "max", "operator",
+ * "operand"]}, integers of at least 1 (max not below min), the operator
+ * one of + * ^, no other key.  Read by hand: json_unpack() allocates,
+ * and its failure could not be told from a wrong dictionary. */
+static bool range_dict(const json_t *c, json_int_t *min, json_int_t *max,
+		       const char **op, json_int_t *operand)
+{
+	const json_t *v;
+	const char *key;
+	json_t *item;
+
+	if (!json_is_object(c))
+		return false;
+	json_object_foreach ((json_t *)c, key, item)
+		if (strcmp(key, "min") && strcmp(key, "max") &&
+		    strcmp(key, "operator") && strcmp(key, "operand"))
+			return false;
+	if (!json_is_integer(v = json_object_get(c, "min")) ||
+	    (*min = json_integer_value(v)) < 1)
+		return false;
+	if ((v = json_object_get(c, "max")) &&
+	    (!json_is_integer(v) || (*max = json_integer_value(v)) < *min))
+		return false;
+	if ((v = json_object_get(c, "operand")) &&
+	    (!json_is_integer(v) || (*operand = json_integer_value(v)) < 1))
+		return false;
+	if ((v = json_object_get(c, "operator")) &&
+	    (!json_is_string(v) || json_string_length(v) != 1 ||
+	     !strchr("+*^", *(*op = json_string_value(v)))))
+		return false;
+	return true;
+}
+
 /* The count: nothing for 1, else "=" and its shortest text. */
 static int put_count(writer_t *w, const json_t *c)
 {
@@ -951,11 +1091,7 @@ static int put_count(writer_t *w, const json_t *c)
 		fprintf(w->out, "=%.*s", (int)n, s);
 		return 0;
 	}
-	if (!json_is_object(c) ||
-	    json_unpack((json_t *)c, "{s:I,s?I,s?s,s?I !}", "min", &min, "max",
-			&max, "operator", &op, "operand", &operand) < 0 ||
-	    min < 1 || (max && max < min) || operand < 1 || strlen(op) != 1 ||
-	    !strchr("+*^", op[0]))
+	if (!range_dict(c, &min, &max, &op, &operand))
 		return wfail(
 			w, XC_E_SHAPE_RESOURCES,
 			"a count is an integer, an idset, a range string or {min[,max,operator,operand]} (RFC 14)");

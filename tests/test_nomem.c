@@ -1,7 +1,7 @@
 /*
  * test_nomem.c - out of memory at every allocation: parse, format, explain,
- * the error renderer, RFC 31 translation both ways, node loading (with
- * json-c) and hostlists each run once per allocation they make, with
+ * the error renderer, RFC 31 translation both ways, RFC 46 shapes both
+ * ways, node loading (with json-c) and hostlists each run once per allocation they make, with
  * exactly that allocation failing.  Each run must fail cleanly (XC_E_NOMEM,
  * or NULL from a function that has no error argument) or succeed with the
  * right result, and free every block it took.
@@ -529,6 +529,30 @@ static int op_from_flux_text(void)
 	return r;
 }
 
+/* An RFC 46 shape with every kind of part, read and written back. */
+static int op_shape(void)
+{
+	static const char shape[] =
+		"[cluster/slot=2{ib}/node{-x,a:{b:[1,\"two words\",{c}]}}/"
+		"[memory=4+{unit:GB};ib10g=1-9:2:*];switch=4,9/slot{bicore}/"
+		"node/core=2]";
+	xc_error_t err;
+	json_t *j = xc_shape_parse(shape, strlen(shape), NULL, &err);
+	char *back;
+	int r;
+
+	if (!j)
+		return err.code == XC_E_NOMEM ? 1 : -1;
+	back = xc_shape_format(j, NULL, &err);
+	if (!back)
+		r = err.code == XC_E_NOMEM ? 1 : -1;
+	else
+		r = strcmp(back, shape) == 0 ? 0 : -1;
+	free(back);
+	json_decref(j);
+	return r;
+}
+
 Test(nomem, every_allocation)
 {
 	long total = 0;
@@ -544,6 +568,7 @@ Test(nomem, every_allocation)
 	total += every_allocation_fails("hostlist", op_hostlist_long);
 	total += every_allocation_fails("to-flux", op_to_flux);
 	total += every_allocation_fails("from-flux", op_from_flux_text);
+	total += every_allocation_fails("shape", op_shape);
 	printf("nomem: %ld allocations failed in all, each cleanly; %ld inside json-c not failed\n",
 	       total, spared_total);
 }

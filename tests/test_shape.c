@@ -72,6 +72,9 @@ static const struct longer_row longer_rows[] = {
 	{ "node=2+:1:+", "node=2+" },
 	{ "node=[1,4-6]", "node=1,4-6" },
 	{ "node{\"unit\":\"GB\"}", "node{unit:GB}" },
+	{ "node{a:\"\\u00e9t\\u00e9 \\ud83d\\ude00\\n\\\"\\\\\\/\"}",
+	  "node{a:\"\u00e9t\u00e9 \U0001F600\\n\\\"\\\\/\"}" },
+	{ "node{a:\"\\u00e9t\\u00e9\"}", "node{a:\u00e9t\u00e9}" },
 };
 
 ROW_TEST(shape, longer_forms_read_as_the_shortest, struct longer_row,
