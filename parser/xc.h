@@ -562,8 +562,8 @@ xc_expr_t *xc_from_flux_text(const char *text, size_t len,
  * XC_E_EMPTY, XC_E_SHAPE_SYNTAX, XC_E_SHAPE_COUNT, XC_E_SHAPE_LABEL,
  * XC_E_SHAPE_KEY, XC_E_SHAPE_VALUE, XC_E_NOT_UTF8, XC_E_TOO_LONG,
  * XC_E_TOO_DEEP, XC_E_NOMEM, XC_E_INVALID_ARG. */
-json_t *xc_shape_parse(const char *shape, size_t len,
-		       const xc_limits_t *limits, xc_error_t *err);
+json_t *xc_shape_parse(const char *shape, size_t len, const xc_limits_t *limits,
+		       xc_error_t *err);
 
 /* Writes an RFC 14 resources list as the shortest shape RFC 46 allows
  * (doc/flux.md "Shapes"): brackets only around a list of several, no
