@@ -147,7 +147,7 @@ void xc_lexer_init(xc_lexer_t *lx, const char *src, size_t len);
  * order. */
 void xc_lexer_next(xc_lexer_t *lx);
 
-/* ---- JSON text (flux.c) ---- */
+/* ---- JSON text (utf8.c) ---- */
 
 /* Whether `s` (`n` bytes) is valid UTF-8 (RFC 3629: no overlong forms, no
  * surrogates, nothing above U+10FFFF), which JSON text must be.  jansson
@@ -155,6 +155,24 @@ void xc_lexer_next(xc_lexer_t *lx);
  * and for want of memory, and does not export its check: this tells the
  * two apart. */
 bool xc_valid_utf8(const unsigned char *s, size_t n);
+
+/* ---- RFC 46 shapes' words and counts (shape_words.c) ---- */
+
+/* Whether byte `c` may stand in a word, an unquoted string of a shape:
+ * anything printable but RFC 46's punctuation `[]{};/,:="` (bytes of
+ * UTF-8 included; blanks, control bytes and NUL are not). */
+bool xc_shape_is_word(unsigned char c);
+
+/* Whether the word `s` (`n` bytes) reads as something other than a
+ * string: the JSON literals true, false, null, or a JSON number. */
+bool xc_shape_word_is_other(const char *s, size_t n);
+
+/* A count's text (`n` bytes, no brackets) as its RFC 14 value: an
+ * integer, an RFC 22 idset (a string), an RFC 45 range (RFC 14's
+ * dictionary, or the string when the dictionary cannot hold it).
+ * Returns a new reference, or NULL with *why set (a static message) and
+ * *at the byte at fault or, *why NULL, when out of memory. */
+json_t *xc_shape_count(const char *s, size_t n, size_t *at, const char **why);
 
 /* ---- errors and quoting (error.c) ---- */
 
