@@ -10,12 +10,13 @@
  *   value   JSON, or a word: an unquoted string, or a {..} / [..] of them
  *
  * Hand-written like the request parser (parse.c) for its errors: each
- * names the bytes at fault and what the grammar wanted there.  jansson
- * builds the values (and reads numbers), as Flux does.
+ * names the bytes at fault and what the grammar wanted there, and an
+ * unclosed bracket the column of its opening one.  There is no separate
+ * lexer: what a byte means depends on where it stands (2+ is a count
+ * after '=' and a word in braces), and the grammar functions read
+ * through peek() and the word and count readers only.  jansson builds
+ * the values and decodes quoted strings and numbers, as Flux does.
  */
-#include <stdarg.h>
-#include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,36 +43,58 @@ static int nomem(reader_t *r)
 			    "out of memory");
 }
 
+/* The byte at r->pos, or '\0' past the end. */
 static char peek(const reader_t *r)
 {
 	return r->pos < r->len ? r->s[r->pos] : '\0';
 }
 
-/* What stands at r->pos, quoted for a message ("the end" past it). */
-static const char *here(const reader_t *r, char *buf, size_t size)
+/* Skips JSON's blanks (RFC 8259: space, tab, line feed, carriage
+ * return), which may stand between the tokens inside a value's own
+ * brackets, as in JSON. */
+static void skip_blanks(reader_t *r)
 {
-	char q[48];
-	size_t n = 1;
-
-	if (r->pos >= r->len)
-		return "the end";
-	if (xc_shape_is_word((unsigned char)r->s[r->pos]))
-		while (r->pos + n < r->len &&
-		       xc_shape_is_word((unsigned char)r->s[r->pos + n]))
-			n++;
-	snprintf(buf, size, "'%s'", xc_quote(r->s + r->pos, n, q, sizeof(q)));
-	return buf;
+	while (r->pos < r->len && memchr(" \t\n\r", r->s[r->pos], 4))
+		r->pos++;
 }
 
-/* A syntax error at r->pos: "<wanted>, not <what is there>". */
+/* The error reports keep their message buffers out of the recursive
+ * frames below (noinline): each level of nesting costs only the grammar
+ * functions' small frames (tests/test_shape.c runs the deepest shape in
+ * a 1 MiB stack). */
+
+/* A syntax error at r->pos: "<wanted> expected, not <what is there>",
+ * and, when `open` is not SIZE_MAX, the bracket at that offset it would
+ * close. */
+static __attribute__((noinline)) int
+expected_at(reader_t *r, const char *wanted, size_t open)
+{
+	char what[64], q[48], closing[48] = "";
+	size_t n = 1;
+
+	if (r->pos >= r->len) {
+		snprintf(what, sizeof(what), "the end");
+	} else {
+		if (xc_shape_is_word((unsigned char)r->s[r->pos]))
+			while (r->pos + n < r->len &&
+			       xc_shape_is_word(
+				       (unsigned char)r->s[r->pos + n]))
+				n++;
+		snprintf(what, sizeof(what), "'%s'",
+			 xc_quote(r->s + r->pos, n, q, sizeof(q)));
+	}
+	if (open != SIZE_MAX)
+		snprintf(closing, sizeof(closing),
+			 " (to close '%c' at column %zu)", r->s[open],
+			 open + 1);
+	return xc_error_set(r->err, XC_E_SHAPE_SYNTAX, r->pos,
+			    r->pos < r->len ? r->pos + 1 : r->pos,
+			    "%s expected%s, not %s", wanted, closing, what);
+}
+
 static int expected(reader_t *r, const char *wanted)
 {
-	char buf[64];
-	size_t end = r->pos < r->len ? r->pos + 1 : r->pos;
-
-	return xc_error_set(r->err, XC_E_SHAPE_SYNTAX, r->pos, end,
-			    "%s expected, not %s", wanted,
-			    here(r, buf, sizeof(buf)));
+	return expected_at(r, wanted, SIZE_MAX);
 }
 
 /* A JSON string of s[start, end), or NULL with the error set. */
@@ -89,115 +112,80 @@ static json_t *string_at(reader_t *r, size_t start, size_t end)
 	return j;
 }
 
-/* The 4 hex digits at s (a \\u escape's), or -1. */
-static long hex4(const char *s)
+/* Whether the 4 bytes at s are hex digits; their value in *v. */
+static bool hex4(const char *s, long *v)
 {
-	long v = 0;
-
+	*v = 0;
 	for (int i = 0; i < 4; i++) {
 		char c = s[i];
 
-		v <<= 4;
+		*v <<= 4;
 		if (c >= '0' && c <= '9')
-			v |= c - '0';
+			*v |= c - '0';
 		else if (c >= 'a' && c <= 'f')
-			v |= c - 'a' + 10;
+			*v |= c - 'a' + 10;
 		else if (c >= 'A' && c <= 'F')
-			v |= c - 'A' + 10;
+			*v |= c - 'A' + 10;
 		else
-			return -1;
+			return false;
 	}
-	return v;
+	return true;
 }
 
-/* The JSON string whose text (its escapes, RFC 8259 section 7; UTF-8
- * already checked) is s[start, end), the quotes left out.  Decoded here,
- * not by json_loadb(), which reports a failed allocation as "invalid
- * token": an error in the text and want of memory must stay apart.
- * NULL with the error set. */
-static json_t *json_string_at(reader_t *r, size_t start, size_t end)
+/* The JSON string s[start, end), its quotes included (RFC 8259 section
+ * 7; UTF-8 already checked).  Its escapes are checked here, for the
+ * bytes and message of a wrong one; jansson then decodes it.  jansson
+ * reports a failed allocation as a syntax error, so a failure after a
+ * clean check is want of memory.  NULL with the error set. */
+static __attribute__((noinline)) json_t *
+json_string_at(reader_t *r, size_t start, size_t end)
 {
-	char *buf = malloc(end - start + 1), *o = buf;
+	json_error_t jerr;
 	json_t *j;
 
-	if (!buf) {
-		nomem(r);
-		return NULL;
-	}
-	for (size_t i = start; i < end; i++) {
+	for (size_t i = start + 1; i + 1 < end; i++) {
 		unsigned char c = (unsigned char)r->s[i];
-		const char *esc;
 		long cp, lo;
 
-		if (c < 0x20) {
-			xc_error_set(
-				r->err, XC_E_SHAPE_VALUE, i, i + 1,
-				"a control byte in a JSON string: write it as \\u%04x",
-				c);
-			goto fail;
-		}
-		if (c != '\\') {
-			*o++ = (char)c;
+		if (c < 0x20)
+			return xc_error_set(
+				       r->err, XC_E_SHAPE_VALUE, i, i + 1,
+				       "a control byte in a JSON string: write it as \\u%04x",
+				       c),
+			       NULL;
+		if (c != '\\')
 			continue;
-		}
-		esc = strchr("\"\\/bfnrt", r->s[++i]);
-		if (esc && r->s[i]) {
-			*o++ = "\"\\/\b\f\n\r\t"[esc - "\"\\/bfnrt"];
+		if (r->s[++i] && memchr("\"\\/bfnrt", r->s[i], 8))
 			continue;
-		}
-		if (r->s[i] != 'u' || end - i < 5 ||
-		    (cp = hex4(r->s + i + 1)) < 0) {
-			xc_error_set(
-				r->err, XC_E_SHAPE_VALUE, i - 1,
-				i + 1 < end ? i + 1 : end,
-				"not a JSON escape: \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX expected");
-			goto fail;
-		}
+		if (r->s[i] != 'u' || end - 1 - i < 5 ||
+		    !hex4(r->s + i + 1, &cp))
+			return xc_error_set(
+				       r->err, XC_E_SHAPE_VALUE, i - 1, i + 1,
+				       "not a JSON escape: \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX expected"),
+			       NULL;
 		i += 4;
-		if (cp >= 0xd800 && cp <= 0xdbff && end - i >= 7 &&
+		if (cp >= 0xd800 && cp <= 0xdbff && end - 1 - i >= 7 &&
 		    r->s[i + 1] == '\\' && r->s[i + 2] == 'u' &&
-		    (lo = hex4(r->s + i + 3)) >= 0xdc00 && lo <= 0xdfff) {
-			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+		    hex4(r->s + i + 3, &lo) && lo >= 0xdc00 && lo <= 0xdfff)
 			i += 6;
-		} else if (cp >= 0xd800 && cp <= 0xdfff) {
-			xc_error_set(r->err, XC_E_SHAPE_VALUE, i - 5, i + 1,
-				     "a lone UTF-16 surrogate");
-			goto fail;
-		}
-		if (cp == 0) {
-			xc_error_set(
-				r->err, XC_E_SHAPE_VALUE, i - 5, i + 1,
-				"\\u0000: a string here cannot hold a NUL");
-			goto fail;
-		}
-		if (cp < 0x80) {
-			*o++ = (char)cp;
-		} else if (cp < 0x800) {
-			*o++ = (char)(0xc0 | (cp >> 6));
-			*o++ = (char)(0x80 | (cp & 0x3f));
-		} else if (cp < 0x10000) {
-			*o++ = (char)(0xe0 | (cp >> 12));
-			*o++ = (char)(0x80 | ((cp >> 6) & 0x3f));
-			*o++ = (char)(0x80 | (cp & 0x3f));
-		} else {
-			*o++ = (char)(0xf0 | (cp >> 18));
-			*o++ = (char)(0x80 | ((cp >> 12) & 0x3f));
-			*o++ = (char)(0x80 | ((cp >> 6) & 0x3f));
-			*o++ = (char)(0x80 | (cp & 0x3f));
-		}
+		else if (cp >= 0xd800 && cp <= 0xdfff)
+			return xc_error_set(r->err, XC_E_SHAPE_VALUE, i - 5,
+					    i + 1, "a lone UTF-16 surrogate"),
+			       NULL;
+		else if (cp == 0)
+			return xc_error_set(
+				       r->err, XC_E_SHAPE_VALUE, i - 5, i + 1,
+				       "\\u0000: a string here cannot hold a NUL"),
+			       NULL;
 	}
-	if (!(j = json_stringn(buf, (size_t)(o - buf))))
+	if (!(j = json_loadb(r->s + start, end - start, JSON_DECODE_ANY,
+			     &jerr)))
 		nomem(r);
-	free(buf);
 	return j;
-fail:
-	free(buf);
-	return NULL;
 }
 
-/* A string at r->pos: a word, or a JSON string in double quotes.  `what`
- * names it for the error when there is neither.  *quoted (may be NULL)
- * tells which it was. */
+/* string -> word | '"' JSON string '"'.  `what` names it for the error
+ * when there is neither; *quoted (may be NULL) tells which it was. */
 static json_t *read_string(reader_t *r, const char *what, bool *quoted)
 {
 	size_t start = r->pos;
@@ -229,17 +217,30 @@ static json_t *read_string(reader_t *r, const char *what, bool *quoted)
 			     "not UTF-8: a JSON string cannot hold it");
 		return NULL;
 	}
-	return json_string_at(r, start + 1, r->pos - 1);
+	return json_string_at(r, start, r->pos);
 }
 
-static json_t *read_value(reader_t *r, unsigned depth);
+/* A word that is a JSON number (xc_shape_word_is_other() said so):
+ * jansson reads it, and fails only when it overflows, or for want of
+ * memory. */
+static __attribute__((noinline)) json_t *read_number(reader_t *r, size_t start)
+{
+	json_error_t jerr;
+	json_t *j = json_loadb(r->s + start, r->pos - start, JSON_DECODE_ANY,
+			       &jerr);
 
-/* One or more items up to and with the closing '}' into `obj` (r->pos
- * past the '{' or the ',' before the first), at `depth` levels.  At a
- * vertex (`vertex`), `x` is "exclusive" and the keys the shape writes
- * elsewhere are refused. */
-static int read_items(reader_t *r, json_t *obj, bool vertex, bool slot,
-		      unsigned depth)
+	if (!j && json_error_code(&jerr) == json_error_numeric_overflow)
+		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->pos,
+			     "not a JSON value: %s", jerr.text);
+	else if (!j)
+		nomem(r);
+	return j;
+}
+
+/* Refuses a key the braces of a vertex cannot hold (`slot`: a slot's):
+ * those the shape writes elsewhere, and a slot's label after the first
+ * entry.  Returns 0, or -1 with the error set for s[at, r->pos). */
+static int vertex_key(reader_t *r, const char *key, bool slot, size_t at)
 {
 	static const char *const elsewhere[][2] = {
 		{ "type", "the type comes first" },
@@ -247,101 +248,166 @@ static int read_items(reader_t *r, json_t *obj, bool vertex, bool slot,
 		{ "with", "what a resource holds is written after '/'" },
 	};
 
+	for (size_t i = 0; i < 3; i++)
+		if (strcmp(key, elsewhere[i][0]) == 0)
+			return xc_error_set(r->err, XC_E_SHAPE_KEY, at, r->pos,
+					    "'%s' cannot be a key here: %s",
+					    key, elsewhere[i][1]);
+	if (slot && strcmp(key, "label") == 0)
+		return xc_error_set(
+			r->err, XC_E_SHAPE_KEY, at, r->pos,
+			"a slot's label is the first entry in its braces: slot{LABEL,...}");
+	return 0;
+}
+
+/* Records label `label`, refusing one used before (RFC 14: labels are
+ * unique); the error names s[at, r->pos). */
+static int add_label(reader_t *r, const char *label, size_t at)
+{
+	if (json_object_get(r->labels, label))
+		return xc_error_set(
+			r->err, XC_E_SHAPE_LABEL, at, r->pos,
+			"label '%s' is used twice (RFC 14: labels are unique)",
+			label);
+	if (json_object_set(r->labels, label, json_true()) < 0)
+		return nomem(r);
+	return 0;
+}
+
+/* Checks the value `v` of `key` at a vertex: exclusive a boolean, a
+ * label a string, not used before.  Returns 0, or -1 with the error
+ * set for s[at, r->pos). */
+static int vertex_value(reader_t *r, const char *key, const json_t *v,
+			size_t at)
+{
+	if (strcmp(key, "exclusive") == 0 && !json_is_boolean(v))
+		return xc_error_set(r->err, XC_E_SHAPE_VALUE, at, r->pos,
+				    "exclusive is true or false (RFC 14)");
+	if (strcmp(key, "label") != 0)
+		return 0;
+	if (!json_is_string(v))
+		return xc_error_set(r->err, XC_E_SHAPE_VALUE, at, r->pos,
+				    "a label is a string (RFC 14)");
+	return add_label(r, json_string_value(v), at);
+}
+
+static json_t *read_value(reader_t *r, unsigned depth);
+
+/* items -> item (',' item)* '}'
+ * item  -> key ':' value | ('+' | '-')? key
+ * Into `obj`, r->pos past the '{' at `open` or the ',' before the first
+ * item, at `depth` levels.  At a vertex (`vertex`; `slot`: a slot's),
+ * `x` is "exclusive" and the keys the shape writes elsewhere are
+ * refused; in a value's own braces JSON's blanks may stand between the
+ * tokens. */
+static int read_items(reader_t *r, json_t *obj, size_t open, bool vertex,
+		      bool slot, unsigned depth)
+{
 	for (;;) {
-		size_t at = r->pos;
-		char sign = peek(r);
+		size_t at;
+		char sign;
 		bool quoted;
 		const char *key;
-		json_t *k, *v;
+		json_t *k, *v = NULL;
 
-		if (sign == '+' || sign == '-')
+		if (!vertex)
+			skip_blanks(r);
+		at = r->pos;
+		if ((sign = peek(r)) == '+' || sign == '-')
 			r->pos++;
 		if (!(k = read_string(r, "a key", &quoted)))
 			return -1;
 		key = json_string_value(k);
 		if (vertex && !quoted && strcmp(key, "x") == 0)
 			key = "exclusive";
-		for (size_t i = 0; vertex && i < 3; i++)
-			if (strcmp(key, elsewhere[i][0]) == 0) {
-				xc_error_set(r->err, XC_E_SHAPE_KEY, at, r->pos,
-					     "'%s' cannot be a key here: %s",
-					     key, elsewhere[i][1]);
-				goto fail;
-			}
-		if (slot && strcmp(key, "label") == 0) {
-			xc_error_set(
-				r->err, XC_E_SHAPE_KEY, at, r->pos,
-				"a slot's label is the first entry in its braces: slot{LABEL,...}");
+		if (vertex && vertex_key(r, key, slot, at) < 0)
 			goto fail;
-		}
 		if (json_object_get(obj, key)) {
 			xc_error_set(r->err, XC_E_SHAPE_KEY, at, r->pos,
 				     "'%s' is given twice", key);
 			goto fail;
 		}
+		if (!vertex)
+			skip_blanks(r);
 		if (sign == '+' || sign == '-' || peek(r) != ':') {
 			v = json_boolean(sign != '-');
 		} else {
 			r->pos++;
+			if (!vertex)
+				skip_blanks(r);
 			if (!(v = read_value(r, depth + 1)))
 				goto fail;
 		}
-		if (vertex && strcmp(key, "exclusive") == 0 &&
-		    !json_is_boolean(v)) {
-			xc_error_set(r->err, XC_E_SHAPE_VALUE, at, r->pos,
-				     "exclusive is true or false (RFC 14)");
-			json_decref(v);
+		if (vertex && vertex_value(r, key, v, at) < 0)
 			goto fail;
-		}
-		if (vertex && strcmp(key, "label") == 0) {
-			if (!json_is_string(v)) {
-				xc_error_set(r->err, XC_E_SHAPE_VALUE, at,
-					     r->pos,
-					     "a label is a string (RFC 14)");
-				json_decref(v);
-				goto fail;
-			}
-			if (json_object_get(r->labels, json_string_value(v))) {
-				xc_error_set(
-					r->err, XC_E_SHAPE_LABEL, at, r->pos,
-					"label '%s' is used twice (RFC 14: labels are unique)",
-					json_string_value(v));
-				json_decref(v);
-				goto fail;
-			}
-			if (json_object_set(r->labels, json_string_value(v),
-					    json_true()) < 0) {
-				json_decref(v);
-				nomem(r);
-				goto fail;
-			}
-		}
 		if (json_object_set_new(obj, key, v) < 0) {
+			v = NULL; /* taken, even on failure */
 			nomem(r);
 			goto fail;
 		}
 		json_decref(k);
+		if (!vertex)
+			skip_blanks(r);
 		if (peek(r) == '}') {
 			r->pos++;
 			return 0;
 		}
 		if (peek(r) != ',')
-			return expected(r, "',' or '}'");
+			return expected_at(r, "',' or '}'", open);
 		r->pos++;
 		continue;
 	fail:
+		json_decref(v);
 		json_decref(k);
 		return -1;
 	}
 }
 
-/* A value at r->pos: a JSON string, a {..} of items, a [..] of values,
- * or a word (a JSON literal or number, else a string).  `depth` levels
- * of values are open, counting this one. */
+/* The values of an array, r->pos past the '[' at `open`: value
+ * (',' value)* ']', or ']' alone; blanks between the tokens. */
+static json_t *read_array(reader_t *r, size_t open, unsigned depth)
+{
+	json_t *j = json_array(), *v;
+
+	if (!j) {
+		nomem(r);
+		return NULL;
+	}
+	skip_blanks(r);
+	if (peek(r) == ']') {
+		r->pos++;
+		return j;
+	}
+	for (;;) {
+		skip_blanks(r);
+		if (!(v = read_value(r, depth + 1)))
+			goto fail;
+		if (json_array_append_new(j, v) < 0) {
+			nomem(r);
+			goto fail;
+		}
+		skip_blanks(r);
+		if (peek(r) == ']') {
+			r->pos++;
+			return j;
+		}
+		if (peek(r) != ',') {
+			expected_at(r, "',' or ']'", open);
+			goto fail;
+		}
+		r->pos++;
+	}
+fail:
+	json_decref(j);
+	return NULL;
+}
+
+/* value -> '"' JSON string '"' | '{' items | '{' '}' | '[' values ']'
+ *        | word (a JSON literal or number, else a string)
+ * `depth` levels of values are open, counting this one. */
 static json_t *read_value(reader_t *r, unsigned depth)
 {
 	size_t start = r->pos;
-	json_error_t jerr;
 	json_t *j;
 
 	if (depth > r->max_depth) {
@@ -352,51 +418,21 @@ static json_t *read_value(reader_t *r, unsigned depth)
 	switch (peek(r)) {
 	case '"':
 		return read_string(r, "a value", NULL);
+	case '[':
+		r->pos++;
+		return read_array(r, start, depth);
 	case '{':
 		r->pos++;
 		if (!(j = json_object())) {
 			nomem(r);
 			return NULL;
 		}
-		if (peek(r) == '}') {
+		skip_blanks(r);
+		if (peek(r) == '}')
 			r->pos++;
-			return j;
-		}
-		if (read_items(r, j, false, false, depth) < 0) {
-			json_decref(j);
-			return NULL;
-		}
+		else if (read_items(r, j, start, false, false, depth) < 0)
+			json_decref(j), j = NULL;
 		return j;
-	case '[':
-		r->pos++;
-		if (!(j = json_array())) {
-			nomem(r);
-			return NULL;
-		}
-		if (peek(r) == ']') {
-			r->pos++;
-			return j;
-		}
-		for (;;) {
-			json_t *v = read_value(r, depth + 1);
-
-			if (!v || json_array_append_new(j, v) < 0) {
-				if (v)
-					nomem(r);
-				json_decref(j);
-				return NULL;
-			}
-			if (peek(r) == ']') {
-				r->pos++;
-				return j;
-			}
-			if (peek(r) != ',') {
-				expected(r, "',' or ']'");
-				json_decref(j);
-				return NULL;
-			}
-			r->pos++;
-		}
 	default:
 		break;
 	}
@@ -408,29 +444,28 @@ static json_t *read_value(reader_t *r, unsigned depth)
 	}
 	if (!xc_shape_word_is_other(r->s + start, r->pos - start))
 		return string_at(r, start, r->pos);
-	/* a JSON number (word_is_other checked it): jansson fails on one
-	 * only when it overflows, or for want of memory */
-	j = json_loadb(r->s + start, r->pos - start, JSON_DECODE_ANY, &jerr);
-	if (!j && json_error_code(&jerr) == json_error_numeric_overflow)
-		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->pos,
-			     "not a JSON value: %s", jerr.text);
-	else if (!j)
-		nomem(r);
-	return j;
+	return read_number(r, start);
 }
 
-/* The count after '=' (r->pos past it), with or without brackets. */
+/* Whether byte `c` may stand in a count: digits and RFC 22's and
+ * RFC 45's punctuation. */
+static bool is_count_byte(char c)
+{
+	return c && memchr("0123456789,-+:*^", c, 16);
+}
+
+/* count -> '[' count-value ']' | count-value, r->pos past the '='. */
 static json_t *read_count(reader_t *r)
 {
+	size_t open = r->pos, start, at;
 	bool bracket = peek(r) == '[';
-	size_t start, at;
 	const char *why;
 	json_t *j;
 
 	if (bracket)
 		r->pos++;
 	start = r->pos;
-	while (r->pos < r->len && strchr("0123456789,-+:*^", r->s[r->pos]))
+	while (r->pos < r->len && is_count_byte(r->s[r->pos]))
 		r->pos++;
 	j = xc_shape_count(r->s + start, r->pos - start, &at, &why);
 	if (!j) {
@@ -450,7 +485,7 @@ static json_t *read_count(reader_t *r)
 	}
 	if (bracket && peek(r) != ']') {
 		json_decref(j);
-		expected(r, "']' after the count");
+		expected_at(r, "']' after the count", open);
 		return NULL;
 	}
 	if (bracket)
@@ -458,11 +493,11 @@ static json_t *read_count(reader_t *r)
 	return j;
 }
 
-/* A slot's label: the first entry in its braces (r->pos past the '{'). */
+/* label -> string, the first entry of a slot's braces (r->pos past the
+ * '{'), alone: no ':' after it. */
 static json_t *read_label(reader_t *r)
 {
 	size_t at = r->pos;
-	bool quoted;
 	json_t *l;
 
 	if (peek(r) == '+' || peek(r) == '-') {
@@ -478,7 +513,7 @@ static json_t *read_label(reader_t *r)
 			xc_quote(r->s + at, n, q, sizeof(q)));
 		return NULL;
 	}
-	if (!(l = read_string(r, "the slot's label", &quoted)))
+	if (!(l = read_string(r, "the slot's label", NULL)))
 		return NULL;
 	if (peek(r) == ':') {
 		xc_error_set(
@@ -487,25 +522,61 @@ static json_t *read_label(reader_t *r)
 		json_decref(l);
 		return NULL;
 	}
-	if (json_object_get(r->labels, json_string_value(l))) {
-		xc_error_set(
-			r->err, XC_E_SHAPE_LABEL, at, r->pos,
-			"label '%s' is used twice (RFC 14: labels are unique)",
-			json_string_value(l));
+	if (add_label(r, json_string_value(l), at) < 0) {
 		json_decref(l);
-		return NULL;
-	}
-	if (json_object_set(r->labels, json_string_value(l), json_true()) < 0) {
-		json_decref(l);
-		nomem(r);
 		return NULL;
 	}
 	return l;
 }
 
+/* A slot's braces and label (r->pos at what follows its count):
+ * ('{' label (',' items | '}') | '{' '}')?  The label is "default" when
+ * there is none (allowed for the shape's one slot: xc_shape_parse);
+ * the slot's other items go into `v`.  Returns 0, or -1 with the error
+ * set. */
+static int read_slot_braces(reader_t *r, json_t *v, size_t at, unsigned depth)
+{
+	size_t open = r->pos;
+	json_t *label = NULL;
+	bool items = false;
+
+	r->slots++;
+	if (peek(r) == '{') {
+		r->pos++;
+		if (peek(r) == '}') {
+			r->pos++;
+		} else if (r->pos >= r->len) {
+			return expected_at(r, "the slot's label or '}'", open);
+		} else {
+			if (!(label = read_label(r)))
+				return -1;
+			if (peek(r) == ',') {
+				r->pos++;
+				items = true;
+			} else if (peek(r) == '}') {
+				r->pos++;
+			} else {
+				json_decref(label);
+				return expected_at(
+					r, "',' or '}' after the label", open);
+			}
+		}
+	}
+	if (!label && r->unlabelled++ == 0) {
+		r->first_bare = at;
+		r->first_bare_end = r->pos;
+	}
+	if (json_object_set_new(v, "label",
+				label ? label : json_string("default")) < 0)
+		return nomem(r);
+	return items ? read_items(r, v, open, true, true, depth) : 0;
+}
+
 static json_t *read_list(reader_t *r, unsigned depth);
 
-/* One vertex: type, count, braces, children. */
+/* vertex -> 'slot' ('=' count)? ('{' label (',' item)* '}')? '/' list
+ *         | type ('=' count)? ('{' (item (',' item)*)? '}')? ('/' list)?
+ * at `depth` levels of lists. */
 static json_t *read_vertex(reader_t *r, unsigned depth)
 {
 	size_t at = r->pos;
@@ -514,17 +585,20 @@ static json_t *read_vertex(reader_t *r, unsigned depth)
 
 	if (!(type = read_string(r, "a resource type", NULL)))
 		return NULL;
+	if (json_string_length(type) == 0) {
+		json_decref(type);
+		xc_error_set(r->err, XC_E_SHAPE_VALUE, at, r->pos,
+			     "a resource type is a non-empty string (RFC 14)");
+		return NULL;
+	}
 	slot = strcmp(json_string_value(type), "slot") == 0;
 	if (!(v = json_object())) {
 		json_decref(type);
 		nomem(r);
 		return NULL;
 	}
-	if (json_object_set_new(v, "type", type) < 0) {
-		json_decref(v);
-		nomem(r);
-		return NULL;
-	}
+	if (json_object_set_new(v, "type", type) < 0)
+		goto nomem;
 	if (peek(r) == '=') {
 		r->pos++;
 		if (!(count = read_count(r)))
@@ -535,44 +609,14 @@ static json_t *read_vertex(reader_t *r, unsigned depth)
 	if (json_object_set_new(v, "count", count) < 0)
 		goto nomem;
 	if (slot) {
-		json_t *label = NULL;
-		bool items = false;
-
-		r->slots++;
-		if (peek(r) == '{' && r->pos + 1 < r->len &&
-		    r->s[r->pos + 1] != '}') {
-			r->pos++;
-			if (!(label = read_label(r)))
-				goto fail;
-			if (peek(r) == ',') {
-				r->pos++;
-				items = true;
-			} else if (peek(r) == '}') {
-				r->pos++;
-			} else {
-				json_decref(label);
-				expected(r, "',' or '}' after the label");
-				goto fail;
-			}
-		} else {
-			if (peek(r) == '{') /* "{}" */
-				r->pos += 2;
-			if (r->unlabelled++ == 0) {
-				r->first_bare = at;
-				r->first_bare_end = r->pos;
-			}
-		}
-		if (json_object_set_new(v, "label",
-					label ? label
-					      : json_string("default")) < 0)
-			goto nomem;
-		if (items && read_items(r, v, true, true, depth) < 0)
+		if (read_slot_braces(r, v, at, depth) < 0)
 			goto fail;
 	} else if (peek(r) == '{') {
-		r->pos++;
+		size_t open = r->pos++;
+
 		if (peek(r) == '}')
 			r->pos++;
-		else if (read_items(r, v, true, false, depth) < 0)
+		else if (read_items(r, v, open, true, false, depth) < 0)
 			goto fail;
 	}
 	if (peek(r) == '/') {
@@ -595,9 +639,10 @@ fail:
 	return NULL;
 }
 
-/* A list: '[' vertex (';' vertex)* ']', or one vertex. */
+/* list -> '[' vertex (';' vertex)* ']' | vertex, at `depth` levels. */
 static json_t *read_list(reader_t *r, unsigned depth)
 {
+	size_t open = r->pos;
 	bool bracket = peek(r) == '[';
 	json_t *list, *v;
 
@@ -626,7 +671,7 @@ static json_t *read_list(reader_t *r, unsigned depth)
 			return list;
 		}
 		if (peek(r) != ';') {
-			expected(r, "';' or ']'");
+			expected_at(r, "';' or ']'", open);
 			goto fail;
 		}
 		r->pos++;
@@ -677,6 +722,12 @@ json_t *xc_shape_parse(const char *shape, size_t len, const xc_limits_t *limits,
 			err, XC_E_SHAPE_LABEL, r.first_bare, r.first_bare_end,
 			"a slot without a label: with %zu slots, each has one (slot{LABEL})",
 			r.slots);
+		goto fail;
+	}
+	if (r.unlabelled && json_object_get(r.labels, "default")) {
+		xc_error_set(
+			err, XC_E_SHAPE_LABEL, r.first_bare, r.first_bare_end,
+			"the slot without a label is 'default', a label used elsewhere (RFC 14: labels are unique)");
 		goto fail;
 	}
 	goto out;

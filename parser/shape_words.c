@@ -104,6 +104,15 @@ static int count_number(const char *s, size_t n, size_t *i, json_int_t *out,
 	return 0;
 }
 
+const char *xc_shape_range_check(long long min, char op, long long operand)
+{
+	if (op == '^' && min < 2)
+		return "'^' needs a minimum of at least 2 (RFC 45)";
+	if ((op == '*' || op == '^') && operand < 2)
+		return "'*' and '^' need an operand of at least 2 (RFC 45)";
+	return NULL;
+}
+
 /* A count's text (`n` bytes, no brackets) as its RFC 14 value: an
  * integer, an RFC 22 idset (a string), an RFC 45 range (RFC 14's
  * dictionary, or the string when the dictionary cannot hold it).
@@ -188,7 +197,7 @@ json_t *xc_shape_count(const char *s, size_t n, size_t *at, const char **why)
 		has_tail = true;
 		if (i < n && s[i] == ':') {
 			*at = ++i;
-			if (i == n || !strchr("+*^", s[i])) {
+			if (i == n || !memchr("+*^", s[i], 3)) {
 				*why = "an operator expected: +, * or ^ (RFC 45)";
 				return NULL;
 			}
@@ -200,6 +209,9 @@ json_t *xc_shape_count(const char *s, size_t n, size_t *at, const char **why)
 		*why = "the end of the count expected";
 		return NULL;
 	}
+	*at = 0; /* the whole count */
+	if ((*why = xc_shape_range_check(a, op, operand)))
+		return NULL;
 	if (has_max)
 		return json_pack("{s:I,s:I,s:s#,s:I}", "min", a, "max", b,
 				 "operator", &op, (int)1, "operand", operand);

@@ -92,23 +92,21 @@ static int put_string(writer_t *w, const char *s, bool value, bool key)
 static int put_value(writer_t *w, const json_t *v, unsigned depth);
 
 /* key:value, or for a boolean key / -key (x / -x for exclusive at a
- * vertex). */
+ * vertex, where a key named "x" is quoted: a bare x would read as
+ * exclusive). */
 static int put_item(writer_t *w, const char *key, const json_t *v, bool vertex,
 		    unsigned depth)
 {
-	bool exclusive = vertex && strcmp(key, "exclusive") == 0;
-
-	if (json_is_boolean(v)) {
-		if (json_is_false(v))
-			fputc('-', w->out);
-		if (exclusive)
-			return fputc('x', w->out) == EOF ? -1 : 0;
-		return put_string(w, key, false, true);
-	}
+	if (json_is_false(v))
+		fputc('-', w->out);
+	if (vertex && strcmp(key, "exclusive") == 0 && json_is_boolean(v))
+		return fputc('x', w->out) == EOF ? -1 : 0;
 	if (vertex && strcmp(key, "x") == 0)
 		fputs("\"x\"", w->out);
 	else if (put_string(w, key, false, true) < 0)
 		return -1;
+	if (json_is_boolean(v))
+		return 0;
 	fputc(':', w->out);
 	return put_value(w, v, depth + 1);
 }
@@ -152,37 +150,44 @@ static int put_value(writer_t *w, const json_t *v, unsigned depth)
 	return json_dumpf(v, w->out, JSON_ENCODE_ANY | JSON_COMPACT);
 }
 
-/* RFC 14's range dictionary `c`: {"min"[, "max", "operator",
- * "operand"]}, integers of at least 1 (max not below min), the operator
- * one of + * ^, no other key.  Read by hand: json_unpack() allocates,
- * and its failure could not be told from a wrong dictionary. */
-static bool range_dict(const json_t *c, json_int_t *min, json_int_t *max,
-		       const char **op, json_int_t *operand)
+/* RFC 14's range dictionary `c` (its schema's complex_range): {"min"}
+ * alone or with all of "max", "operator" and "operand", integers of at
+ * least 1 (max not below min), the operator one of + * ^, no other key;
+ * and a range Flux takes (xc_shape_range_check).  Read by hand:
+ * json_unpack() allocates, and its failure could not be told from a
+ * wrong dictionary.  Returns NULL, or why not. */
+static const char *range_dict(const json_t *c, json_int_t *min, json_int_t *max,
+			      const char **op, json_int_t *operand)
 {
-	const json_t *v;
+	static const char *const form =
+		"a count is an integer, an idset, a range string, {min} or {min,max,operator,operand} (RFC 14)";
+	const json_t *v, *o;
 	const char *key;
 	json_t *item;
+	size_t keys = 0;
 
 	if (!json_is_object(c))
-		return false;
-	json_object_foreach ((json_t *)c, key, item)
+		return form;
+	json_object_foreach ((json_t *)c, key, item) {
 		if (strcmp(key, "min") && strcmp(key, "max") &&
 		    strcmp(key, "operator") && strcmp(key, "operand"))
-			return false;
+			return form;
+		keys++;
+	}
 	if (!json_is_integer(v = json_object_get(c, "min")) ||
 	    (*min = json_integer_value(v)) < 1)
-		return false;
-	if ((v = json_object_get(c, "max")) &&
-	    (!json_is_integer(v) || (*max = json_integer_value(v)) < *min))
-		return false;
-	if ((v = json_object_get(c, "operand")) &&
-	    (!json_is_integer(v) || (*operand = json_integer_value(v)) < 1))
-		return false;
-	if ((v = json_object_get(c, "operator")) &&
-	    (!json_is_string(v) || json_string_length(v) != 1 ||
-	     !strchr("+*^", *(*op = json_string_value(v)))))
-		return false;
-	return true;
+		return form;
+	if (keys == 1)
+		return NULL;
+	if (keys != 4 || !json_is_integer(v = json_object_get(c, "max")) ||
+	    (*max = json_integer_value(v)) < *min ||
+	    !json_is_integer(v = json_object_get(c, "operand")) ||
+	    (*operand = json_integer_value(v)) < 1 ||
+	    !json_is_string(o = json_object_get(c, "operator")) ||
+	    json_string_length(o) != 1 ||
+	    !memchr("+*^", *(*op = json_string_value(o)), 3))
+		return form;
+	return xc_shape_range_check(*min, **op, *operand);
 }
 
 /* The count: nothing for 1, else "=" and its shortest text. */
@@ -219,10 +224,8 @@ static int put_count(writer_t *w, const json_t *c)
 		fprintf(w->out, "=%.*s", (int)n, s);
 		return 0;
 	}
-	if (!range_dict(c, &min, &max, &op, &operand))
-		return wfail(
-			w, XC_E_SHAPE_RESOURCES,
-			"a count is an integer, an idset, a range string or {min[,max,operator,operand]} (RFC 14)");
+	if ((why = range_dict(c, &min, &max, &op, &operand)))
+		return wfail(w, XC_E_SHAPE_RESOURCES, "%s", why);
 	if (max)
 		fprintf(w->out,
 			"=%" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT, min,

@@ -167,6 +167,13 @@ bool xc_shape_is_word(unsigned char c);
  * string: the JSON literals true, false, null, or a JSON number. */
 bool xc_shape_word_is_other(const char *s, size_t n);
 
+/* Why an RFC 45 range of minimum `min`, operator `op` ('+', '*' or
+ * '^') and `operand` is not one Flux takes, or NULL when it is: '*' and
+ * '^' need an operand of at least 2, '^' a minimum of at least 2 (as
+ * flux-core checks them: count_decode() and create_count() of its
+ * libjob/count.c, Jobspec._validate_complex_range()). */
+const char *xc_shape_range_check(long long min, char op, long long operand);
+
 /* A count's text (`n` bytes, no brackets) as its RFC 14 value: an
  * integer, an RFC 22 idset (a string), an RFC 45 range (RFC 14's
  * dictionary, or the string when the dictionary cannot hold it).

@@ -483,7 +483,7 @@ struct shape_row {
 	const char *json;
 };
 
-/* The examples of RFC 46 (../shared/seeds/003_831d147218e7e70e.txt),
+/* The examples of RFC 46 ("Examples": the basic use cases of RFC 14),
  * each with the YAML the RFC prints under it, written as JSON. */
 static const struct shape_row rfc46_rows[] = {
 	/* Use Case 1.1 (and 2.1, 2.2) */
@@ -573,6 +573,16 @@ static const struct shape_row more_rows[] = {
 	  "[{\"type\":\"my type\",\"count\":2,\"label\":\"two words\"}]" },
 	{ "slot{\"-x\"}/core",
 	  "[{\"type\":\"slot\",\"count\":1,\"label\":\"-x\",\"with\":[{\"type\":\"core\",\"count\":1}]}]" },
+	/* a key named x at a vertex is quoted: a bare x is exclusive */
+	{ "node{\"x\"}", "[{\"type\":\"node\",\"count\":1,\"x\":true}]" },
+	{ "node{-\"x\"}", "[{\"type\":\"node\",\"count\":1,\"x\":false}]" },
+	{ "node{x,\"x\"}",
+	  "[{\"type\":\"node\",\"count\":1,\"exclusive\":true,\"x\":true}]" },
+	{ "slot{dt,\"x\",x}/ce",
+	  "[{\"type\":\"slot\",\"count\":1,\"label\":\"dt\",\"x\":true,\"exclusive\":true,\"with\":[{\"type\":\"ce\",\"count\":1}]}]" },
+	/* a key named x inside a value is just x */
+	{ "node{a:{x}}",
+	  "[{\"type\":\"node\",\"count\":1,\"a\":{\"x\":true}}]" },
 	{ "gpu{unit:\u00e9t\u00e9}",
 	  "[{\"type\":\"gpu\",\"count\":1,\"unit\":\"\u00e9t\u00e9\"}]" },
 };
@@ -595,9 +605,19 @@ static const struct shape_error_row shape_error_rows[] = {
 	{ "slot/node;core", XC_E_SHAPE_SYNTAX, 9, 10,
 	  "the end ('[a;b]' holds several resources) expected, not ';'" },
 	{ "slot/[node;core", XC_E_SHAPE_SYNTAX, 15, 15,
-	  "';' or ']' expected, not the end" },
+	  "';' or ']' expected (to close '[' at column 6), not the end" },
+	{ "node/[slot{a}/[core;gpu]", XC_E_SHAPE_SYNTAX, 24, 24,
+	  "';' or ']' expected (to close '[' at column 6), not the end" },
 	{ "node{a b}", XC_E_SHAPE_SYNTAX, 6, 7,
-	  "',' or '}' expected, not ' '" },
+	  "',' or '}' expected (to close '{' at column 5), not ' '" },
+	{ "slot{", XC_E_SHAPE_SYNTAX, 5, 5,
+	  "the slot's label or '}' expected (to close '{' at column 5), not the end" },
+	{ "slot=2{", XC_E_SHAPE_SYNTAX, 7, 7,
+	  "the slot's label or '}' expected (to close '{' at column 7), not the end" },
+	{ "slot{a:", XC_E_SHAPE_LABEL, 5, 7,
+	  "a slot's braces start with its label alone: slot{LABEL,key:value}" },
+	{ "slot{a/core", XC_E_SHAPE_SYNTAX, 6, 7,
+	  "',' or '}' after the label expected (to close '{' at column 5), not '/'" },
 	{ "node{a,}", XC_E_SHAPE_SYNTAX, 7, 8, "a key expected, not '}'" },
 	{ "slot{a,}/core", XC_E_SHAPE_SYNTAX, 7, 8, "a key expected, not '}'" },
 	{ "node=", XC_E_SHAPE_SYNTAX, 5, 5,
@@ -605,12 +625,16 @@ static const struct shape_error_row shape_error_rows[] = {
 	{ "node=x", XC_E_SHAPE_SYNTAX, 5, 6,
 	  "a count (N, an idset such as 4,9 or a range such as 2+ or 3-30) expected, not 'x'" },
 	{ "slot=[2-4/node", XC_E_SHAPE_SYNTAX, 9, 10,
-	  "']' after the count expected, not '/'" },
-	{ "node{a:[1 2]}", XC_E_SHAPE_SYNTAX, 9, 10,
-	  "',' or ']' expected, not ' '" },
+	  "']' after the count expected (to close '[' at column 6), not '/'" },
+	{ "node{a:[1 2]}", XC_E_SHAPE_SYNTAX, 10, 11,
+	  "',' or ']' expected (to close '[' at column 8), not '2'" },
+	{ "node{a:{b:1 c}}", XC_E_SHAPE_SYNTAX, 12, 13,
+	  "',' or '}' expected (to close '{' at column 8), not 'c'" },
+	/* blanks stand only inside a value's own brackets, as in JSON */
+	{ "node{a: 1}", XC_E_SHAPE_SYNTAX, 7, 8, "a value expected, not ' '" },
 	{ "node{a:}", XC_E_SHAPE_SYNTAX, 7, 8, "a value expected, not '}'" },
 	{ "node{+a:1}", XC_E_SHAPE_SYNTAX, 7, 8,
-	  "',' or '}' expected, not ':'" },
+	  "',' or '}' expected (to close '{' at column 5), not ':'" },
 	{ "node core", XC_E_SHAPE_SYNTAX, 4, 5, "the end expected, not ' '" },
 	/* counts */
 	{ "slot=0/node", XC_E_SHAPE_COUNT, 5, 6,
@@ -634,6 +658,13 @@ static const struct shape_error_row shape_error_rows[] = {
 	  "the end of the count expected" },
 	{ "slot=99999999999999999999/core", XC_E_SHAPE_COUNT, 5, 25,
 	  "a number too large" },
+	/* RFC 45 ranges Flux refuses (flux-core's libjob/count.c) */
+	{ "node=2-8:1:*", XC_E_SHAPE_COUNT, 5, 12,
+	  "'*' and '^' need an operand of at least 2 (RFC 45)" },
+	{ "slot=2+:1:*/core", XC_E_SHAPE_COUNT, 5, 11,
+	  "'*' and '^' need an operand of at least 2 (RFC 45)" },
+	{ "node=1-9:2:^", XC_E_SHAPE_COUNT, 5, 12,
+	  "'^' needs a minimum of at least 2 (RFC 45)" },
 	/* labels */
 	{ "slot{-x}/node", XC_E_SHAPE_LABEL, 5, 7,
 	  "a slot's braces start with its label: slot{LABEL,-x}" },
@@ -645,6 +676,10 @@ static const struct shape_error_row shape_error_rows[] = {
 	  "label 'a' is used twice (RFC 14: labels are unique)" },
 	{ "node{label:a}/slot{a}/core", XC_E_SHAPE_LABEL, 19, 20,
 	  "label 'a' is used twice (RFC 14: labels are unique)" },
+	{ "node{label:default}/slot/core", XC_E_SHAPE_LABEL, 20, 24,
+	  "the slot without a label is 'default', a label used elsewhere (RFC 14: labels are unique)" },
+	{ "[slot/core;node{label:default}]", XC_E_SHAPE_LABEL, 1, 5,
+	  "the slot without a label is 'default', a label used elsewhere (RFC 14: labels are unique)" },
 	/* keys */
 	{ "node{count:3}", XC_E_SHAPE_KEY, 5, 10,
 	  "'count' cannot be a key here: the count is written after '='" },
@@ -656,6 +691,10 @@ static const struct shape_error_row shape_error_rows[] = {
 	{ "slot{lab,label:z}/core", XC_E_SHAPE_KEY, 9, 14,
 	  "a slot's label is the first entry in its braces: slot{LABEL,...}" },
 	/* values */
+	{ "\"\"", XC_E_SHAPE_VALUE, 0, 2,
+	  "a resource type is a non-empty string (RFC 14)" },
+	{ "node/\"\"=2", XC_E_SHAPE_VALUE, 5, 7,
+	  "a resource type is a non-empty string (RFC 14)" },
 	{ "node{exclusive:5}", XC_E_SHAPE_VALUE, 5, 16,
 	  "exclusive is true or false (RFC 14)" },
 	{ "node{label:5}", XC_E_SHAPE_VALUE, 5, 12,

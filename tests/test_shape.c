@@ -75,6 +75,10 @@ static const struct longer_row longer_rows[] = {
 	{ "node{a:\"\\u00e9t\\u00e9 \\ud83d\\ude00\\n\\\"\\\\\\/\"}",
 	  "node{a:\"\u00e9t\u00e9 \U0001F600\\n\\\"\\\\/\"}" },
 	{ "node{a:\"\\u00e9t\\u00e9\"}", "node{a:\u00e9t\u00e9}" },
+	/* JSON's blanks inside a value's own brackets */
+	{ "node{a:[ 1 , two ,\t{ b : [ ] }\n]}", "node{a:[1,two,{b:[]}]}" },
+	{ "node{a:{ }}", "node{a:{}}" },
+	{ "node{a:{\r\"b\" :\"c d\" }}", "node{a:{b:\"c d\"}}" },
 };
 
 ROW_TEST(shape, longer_forms_read_as_the_shortest, struct longer_row,
@@ -128,10 +132,26 @@ static const struct format_error_row format_error_rows[] = {
 	{ "[{\"type\":\"node\",\"count\":0}]", "$[0]: a count is at least 1" },
 	{ "[{\"type\":\"node\",\"count\":\"4,3\"}]",
 	  "$[0]: count \"4,3\": an idset's ids go up, each once (RFC 22)" },
-	{ "[{\"type\":\"node\",\"count\":{\"min\":2,\"max\":1}}]",
-	  "$[0]: a count is an integer, an idset, a range string or {min[,max,operator,operand]} (RFC 14)" },
+	{ "[{\"type\":\"node\",\"count\":{\"min\":2,\"max\":1,\"operator\":\"+\",\"operand\":1}}]",
+	  "$[0]: a count is an integer, an idset, a range string, {min} or {min,max,operator,operand} (RFC 14)" },
 	{ "[{\"type\":\"node\",\"count\":{\"min\":2,\"size\":1}}]",
-	  "$[0]: a count is an integer, an idset, a range string or {min[,max,operator,operand]} (RFC 14)" },
+	  "$[0]: a count is an integer, an idset, a range string, {min} or {min,max,operator,operand} (RFC 14)" },
+	/* RFC 14's schema: max, operator and operand go together */
+	{ "[{\"type\":\"node\",\"count\":{\"min\":2,\"max\":4}}]",
+	  "$[0]: a count is an integer, an idset, a range string, {min} or {min,max,operator,operand} (RFC 14)" },
+	{ "[{\"type\":\"node\",\"count\":{\"min\":2,\"operator\":\"*\",\"operand\":2}}]",
+	  "$[0]: a count is an integer, an idset, a range string, {min} or {min,max,operator,operand} (RFC 14)" },
+	{ "[{\"type\":\"node\",\"count\":{\"min\":2,\"max\":4,\"operator\":\"\\u0000\",\"operand\":2}}]",
+	  "$[0]: a count is an integer, an idset, a range string, {min} or {min,max,operator,operand} (RFC 14)" },
+	/* and what Flux refuses of them (flux-core's libjob/count.c) */
+	{ "[{\"type\":\"node\",\"count\":{\"min\":2,\"max\":9,\"operator\":\"*\",\"operand\":1}}]",
+	  "$[0]: '*' and '^' need an operand of at least 2 (RFC 45)" },
+	{ "[{\"type\":\"node\",\"count\":{\"min\":1,\"max\":9,\"operator\":\"^\",\"operand\":2}}]",
+	  "$[0]: '^' needs a minimum of at least 2 (RFC 45)" },
+	{ "[{\"type\":\"node\",\"count\":\"2+:1:*\"}]",
+	  "$[0]: count \"2+:1:*\": '*' and '^' need an operand of at least 2 (RFC 45)" },
+	{ "[{\"type\":\"\"}]",
+	  "$[0]: a resource has a type, a non-empty string (RFC 14)" },
 	{ "[{\"type\":\"node\",\"count\":1,\"with\":[{\"type\":\"slot\",\"count\":1,\"with\":[]}]}]",
 	  "$[0].with[0]: a slot has a label, a string (RFC 14)" },
 	{ "[{\"type\":\"node\",\"count\":1,\"with\":[{\"type\":\"slot\",\"count\":1,\"label\":\"a\"}]}]",
@@ -144,7 +164,7 @@ static const struct format_error_row format_error_rows[] = {
 
 ROW_TEST(shape, format_errors, struct format_error_row, format_error_rows)
 {
-	json_t *j = json_loads(row->json, 0, NULL);
+	json_t *j = json_loads(row->json, JSON_ALLOW_NUL, NULL);
 	xc_error_t err;
 	char *s;
 
@@ -348,4 +368,23 @@ Test(shape, null_arguments)
 	cr_assert_null(xc_shape_format(NULL, NULL, &err));
 	cr_assert_eq(err.code, XC_E_INVALID_ARG);
 	cr_assert_null(xc_shape_parse("", 0, NULL, NULL));
+}
+
+/* A NUL byte is neither a count's operator nor a word's byte: it is
+ * refused where it stands (strchr() would have found its own set's
+ * terminator). */
+Test(shape, a_nul_byte_is_refused_where_it_stands)
+{
+	xc_error_t err;
+
+	cr_assert_null(xc_shape_parse("e=2+:1:\0", 8, NULL, &err));
+	cr_assert_eq(err.code, XC_E_SHAPE_COUNT, "%s", err.message);
+	cr_assert_eq(err.offset, 7);
+	cr_assert_eq(err.end, 8);
+	cr_assert_str_eq(err.message,
+			 "an operator expected: +, * or ^ (RFC 45)");
+	cr_assert_null(xc_shape_parse("node\0", 5, NULL, &err));
+	cr_assert_eq(err.code, XC_E_SHAPE_SYNTAX, "%s", err.message);
+	cr_assert_eq(err.offset, 4);
+	cr_assert_eq(err.end, 5);
 }
