@@ -43,19 +43,20 @@ static int nomem(reader_t *r)
 			    "out of memory");
 }
 
-/* The byte at r->pos, or '\0' past the end. */
-static char peek(const reader_t *r)
-{
-	return r->pos < r->len ? r->s[r->pos] : '\0';
-}
-
 /* Skips JSON's blanks (RFC 8259: space, tab, line feed, carriage
- * return), which may stand between the tokens inside a value's own
- * brackets, as in JSON. */
+ * return), which may stand between any two tokens of a shape, as
+ * flux-core's own shape parser (flux.shape.parser) ignores them. */
 static void skip_blanks(reader_t *r)
 {
 	while (r->pos < r->len && memchr(" \t\n\r", r->s[r->pos], 4))
 		r->pos++;
+}
+
+/* The next token's first byte (blanks skipped), or '\0' at the end. */
+static char peek(reader_t *r)
+{
+	skip_blanks(r);
+	return r->pos < r->len ? r->s[r->pos] : '\0';
 }
 
 /* The error reports keep their message buffers out of the recursive
@@ -184,15 +185,42 @@ json_string_at(reader_t *r, size_t start, size_t end)
 	return j;
 }
 
-/* string -> word | '"' JSON string '"'.  `what` names it for the error
+/* A string in single quotes at r->pos: every byte up to the next one,
+ * no escapes, as flux-core's shape parser reads them (it must be UTF-8).
+ * NULL with the error set. */
+static json_t *read_raw_string(reader_t *r)
+{
+	size_t start = r->pos++;
+
+	while (r->pos < r->len && r->s[r->pos] != '\'')
+		r->pos++;
+	if (r->pos >= r->len) {
+		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->len,
+			     "a string with no closing \"'\"");
+		return NULL;
+	}
+	r->pos++;
+	if (memchr(r->s + start, '\0', r->pos - start)) {
+		xc_error_set(
+			r->err, XC_E_SHAPE_VALUE, start, r->pos,
+			"a NUL byte in a string: a string here cannot hold one");
+		return NULL;
+	}
+	return string_at(r, start + 1, r->pos - 1);
+}
+
+/* string -> word | '"' JSON string '"' | "'" raw string "'".  `what` names it for the error
  * when there is neither; *quoted (may be NULL) tells which it was. */
 static json_t *read_string(reader_t *r, const char *what, bool *quoted)
 {
+	char c = peek(r);
 	size_t start = r->pos;
 
 	if (quoted)
-		*quoted = peek(r) == '"';
-	if (peek(r) != '"') {
+		*quoted = c == '"' || c == '\'';
+	if (c == '\'')
+		return read_raw_string(r);
+	if (c != '"') {
 		while (r->pos < r->len &&
 		       xc_shape_is_word((unsigned char)r->s[r->pos]))
 			r->pos++;
@@ -310,10 +338,9 @@ static int read_items(reader_t *r, json_t *obj, size_t open, bool vertex,
 		const char *key;
 		json_t *k, *v = NULL;
 
-		if (!vertex)
-			skip_blanks(r);
+		sign = peek(r);
 		at = r->pos;
-		if ((sign = peek(r)) == '+' || sign == '-')
+		if (sign == '+' || sign == '-')
 			r->pos++;
 		if (!(k = read_string(r, "a key", &quoted)))
 			return -1;
@@ -327,14 +354,10 @@ static int read_items(reader_t *r, json_t *obj, size_t open, bool vertex,
 				     "'%s' is given twice", key);
 			goto fail;
 		}
-		if (!vertex)
-			skip_blanks(r);
 		if (sign == '+' || sign == '-' || peek(r) != ':') {
 			v = json_boolean(sign != '-');
 		} else {
 			r->pos++;
-			if (!vertex)
-				skip_blanks(r);
 			if (!(v = read_value(r, depth + 1)))
 				goto fail;
 		}
@@ -346,8 +369,6 @@ static int read_items(reader_t *r, json_t *obj, size_t open, bool vertex,
 			goto fail;
 		}
 		json_decref(k);
-		if (!vertex)
-			skip_blanks(r);
 		if (peek(r) == '}') {
 			r->pos++;
 			return 0;
@@ -373,20 +394,17 @@ static json_t *read_array(reader_t *r, size_t open, unsigned depth)
 		nomem(r);
 		return NULL;
 	}
-	skip_blanks(r);
 	if (peek(r) == ']') {
 		r->pos++;
 		return j;
 	}
 	for (;;) {
-		skip_blanks(r);
 		if (!(v = read_value(r, depth + 1)))
 			goto fail;
 		if (json_array_append_new(j, v) < 0) {
 			nomem(r);
 			goto fail;
 		}
-		skip_blanks(r);
 		if (peek(r) == ']') {
 			r->pos++;
 			return j;
@@ -407,6 +425,7 @@ fail:
  * `depth` levels of values are open, counting this one. */
 static json_t *read_value(reader_t *r, unsigned depth)
 {
+	char c = peek(r);
 	size_t start = r->pos;
 	json_t *j;
 
@@ -415,8 +434,9 @@ static json_t *read_value(reader_t *r, unsigned depth)
 			     "nested deeper than %u levels", r->max_depth);
 		return NULL;
 	}
-	switch (peek(r)) {
+	switch (c) {
 	case '"':
+	case '\'':
 		return read_string(r, "a value", NULL);
 	case '[':
 		r->pos++;
@@ -427,7 +447,6 @@ static json_t *read_value(reader_t *r, unsigned depth)
 			nomem(r);
 			return NULL;
 		}
-		skip_blanks(r);
 		if (peek(r) == '}')
 			r->pos++;
 		else if (read_items(r, j, start, false, false, depth) < 0)
@@ -457,13 +476,14 @@ static bool is_count_byte(char c)
 /* count -> '[' count-value ']' | count-value, r->pos past the '='. */
 static json_t *read_count(reader_t *r)
 {
-	size_t open = r->pos, start, at;
 	bool bracket = peek(r) == '[';
+	size_t open = r->pos, start, at;
 	const char *why;
 	json_t *j;
 
 	if (bracket)
 		r->pos++;
+	peek(r);
 	start = r->pos;
 	while (r->pos < r->len && is_count_byte(r->s[r->pos]))
 		r->pos++;
@@ -497,10 +517,11 @@ static json_t *read_count(reader_t *r)
  * '{'), alone: no ':' after it. */
 static json_t *read_label(reader_t *r)
 {
+	char c = peek(r);
 	size_t at = r->pos;
 	json_t *l;
 
-	if (peek(r) == '+' || peek(r) == '-') {
+	if (c == '+' || c == '-') {
 		size_t n = 1;
 		char q[48];
 
@@ -536,12 +557,13 @@ static json_t *read_label(reader_t *r)
  * set. */
 static int read_slot_braces(reader_t *r, json_t *v, size_t at, unsigned depth)
 {
+	bool braces = peek(r) == '{';
 	size_t open = r->pos;
 	json_t *label = NULL;
 	bool items = false;
 
 	r->slots++;
-	if (peek(r) == '{') {
+	if (braces) {
 		r->pos++;
 		if (peek(r) == '}') {
 			r->pos++;
@@ -579,10 +601,12 @@ static json_t *read_list(reader_t *r, unsigned depth);
  * at `depth` levels of lists. */
 static json_t *read_vertex(reader_t *r, unsigned depth)
 {
-	size_t at = r->pos;
+	size_t at;
 	json_t *v, *type, *count, *with;
 	bool slot;
 
+	peek(r);
+	at = r->pos;
 	if (!(type = read_string(r, "a resource type", NULL)))
 		return NULL;
 	if (json_string_length(type) == 0) {
@@ -642,8 +666,8 @@ fail:
 /* list -> '[' vertex (';' vertex)* ']' | vertex, at `depth` levels. */
 static json_t *read_list(reader_t *r, unsigned depth)
 {
-	size_t open = r->pos;
 	bool bracket = peek(r) == '[';
+	size_t open = r->pos;
 	json_t *list, *v;
 
 	if (depth > r->max_depth) {
@@ -710,7 +734,7 @@ json_t *xc_shape_parse(const char *shape, size_t len, const xc_limits_t *limits,
 	}
 	if (!(list = read_list(&r, 1)))
 		goto out;
-	if (r.pos < len) {
+	if (peek(&r) || r.pos < len) {
 		expected(&r,
 			 peek(&r) == ';'
 				 ? "the end ('[a;b]' holds several resources)"

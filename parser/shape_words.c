@@ -14,10 +14,11 @@
 
 #include "xc_private.h"
 
-/* The bytes that end a word (an unquoted string): RFC 46's punctuation. */
+/* The bytes that end a word (an unquoted string): RFC 46's punctuation,
+ * and the quotes. */
 static bool is_special(unsigned char c)
 {
-	return c && strchr("[]{};/,:=\"", c) != NULL;
+	return c && strchr("[]{};/,:=\"'", c) != NULL;
 }
 
 /* A byte of a word: anything printable that is not punctuation (bytes of

@@ -543,6 +543,13 @@ xc_expr_t *xc_from_flux(const json_t *constraint, const xc_limits_t *limits,
 xc_expr_t *xc_from_flux_text(const char *text, size_t len,
 			     const xc_limits_t *limits, xc_error_t *err);
 
+/* Whether `s` (`n` bytes) is valid UTF-8 (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), which JSON text must be (utf8.c).
+ * jansson checks the same, but json_stringn() answers NULL both for
+ * invalid text and for want of memory, and does not export its check:
+ * this tells the two apart. */
+bool xc_valid_utf8(const unsigned char *s, size_t n);
+
 /* ------------------------------------------- RFC 46 resource shapes */
 
 /* Reads an RFC 46 shape (`len` bytes, e.g. "slot=4{nodelevel}/node{-x}/

@@ -147,19 +147,11 @@ void xc_lexer_init(xc_lexer_t *lx, const char *src, size_t len);
  * order. */
 void xc_lexer_next(xc_lexer_t *lx);
 
-/* ---- JSON text (utf8.c) ---- */
-
-/* Whether `s` (`n` bytes) is valid UTF-8 (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF), which JSON text must be.  jansson
- * checks the same, but json_stringn() answers NULL both for invalid text
- * and for want of memory, and does not export its check: this tells the
- * two apart. */
-bool xc_valid_utf8(const unsigned char *s, size_t n);
-
 /* ---- RFC 46 shapes' words and counts (shape_words.c) ---- */
 
 /* Whether byte `c` may stand in a word, an unquoted string of a shape:
- * anything printable but RFC 46's punctuation `[]{};/,:="` (bytes of
+ * anything printable but RFC 46's punctuation `[]{};/,:="` and the
+ * single quote (flux-core's shape parser quotes with it too) (bytes of
  * UTF-8 included; blanks, control bytes and NUL are not). */
 bool xc_shape_is_word(unsigned char c);
 

@@ -75,7 +75,15 @@ static const struct longer_row longer_rows[] = {
 	{ "node{a:\"\\u00e9t\\u00e9 \\ud83d\\ude00\\n\\\"\\\\\\/\"}",
 	  "node{a:\"\u00e9t\u00e9 \U0001F600\\n\\\"\\\\/\"}" },
 	{ "node{a:\"\\u00e9t\\u00e9\"}", "node{a:\u00e9t\u00e9}" },
-	/* JSON's blanks inside a value's own brackets */
+	/* blanks between any two tokens, and single quotes around raw
+	 * text, as flux-core's own shape parser reads them */
+	{ " [ node = 2 { x , a : 1 } / slot { t } / core ] ",
+	  "node=2{x,a:1}/slot{t}/core" },
+	{ "slot=4\n/\tnode", "slot=4/node" },
+	{ "node{a:'b c',d:'\"'}", "node{a:\"b c\",d:\"\\\"\"}" },
+	{ "node{'x'}", "node{\"x\"}" },
+	{ "'my type'=2", "\"my type\"=2" },
+	{ "node{a:\"it's\"}", "node{a:\"it's\"}" },
 	{ "node{a:[ 1 , two ,\t{ b : [ ] }\n]}", "node{a:[1,two,{b:[]}]}" },
 	{ "node{a:{ }}", "node{a:{}}" },
 	{ "node{a:{\r\"b\" :\"c d\" }}", "node{a:{b:\"c d\"}}" },
@@ -376,6 +384,11 @@ Test(shape, null_arguments)
 Test(shape, a_nul_byte_is_refused_where_it_stands)
 {
 	xc_error_t err;
+
+	cr_assert_null(xc_shape_parse("node{a:'b\0c'}", 13, NULL, &err));
+	cr_assert_eq(err.code, XC_E_SHAPE_VALUE, "%s", err.message);
+	cr_assert_eq(err.offset, 7);
+	cr_assert_eq(err.end, 12);
 
 	cr_assert_null(xc_shape_parse("e=2+:1:\0", 8, NULL, &err));
 	cr_assert_eq(err.code, XC_E_SHAPE_COUNT, "%s", err.message);

@@ -16,6 +16,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const xc_limits_t longer = { .max_request_length =
+					     XC_MAX_REQUEST_LENGTH_LIMIT };
 	xc_error_t err;
 	json_t *j, *j2;
 	char *s, *s2;
@@ -28,7 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	s = xc_shape_format(j, NULL, &err);
 	CHECK(s != NULL);
-	j2 = xc_shape_parse(s, strlen(s), NULL, &err);
+	/* the shortest shape may be longer than what was read (a key '-'
+	 * is written "-"): it reads back within a larger limit */
+	j2 = xc_shape_parse(s, strlen(s), &longer, &err);
 	CHECK(j2 != NULL);
 	CHECK(json_equal(j, j2));
 	s2 = xc_shape_format(j2, NULL, &err);
