@@ -30,6 +30,9 @@ extern const char *const prog;
 
 /* The command line: its options (slurm-extra(1), OPTIONS) and its
  * REQUEST.  The strings are argv's. */
+/* The most times an option that adds to a list may be given. */
+#define CLI_LIST_MAX 64
+
 struct opts {
 	const char *extra;	  /* --extra JSON */
 	const char *nodes;	  /* --nodes FILE */
@@ -57,9 +60,11 @@ struct opts {
 	bool exclusive;		  /* jobspec --exclusive */
 	const char *time_limit;	  /* jobspec -t TIME */
 	bool any_shape;		  /* jobspec --any-shape */
-	const char *env_remove;	  /* jobspec --env-remove GLOB */
-	char **command;		  /* jobspec: what follows "--" */
-	int ncommand;		  /* its words */
+	const char *env_remove[CLI_LIST_MAX]; /* jobspec --env-remove
+						 PATTERN, each */
+	int nenv_remove;
+	char **command; /* jobspec: what follows "--" */
+	int ncommand;	/* its words */
 	const char *request;
 };
 
@@ -119,6 +124,11 @@ json_t *flux_constraint(const struct opts *o, int *rc);
 int add_to_jobspec(json_t *js, json_t *c);
 
 /* ---------------------------------------------------- readers (inputs.c) */
+
+/* Prints error `err` of `input` (a request or a shape) on stderr as
+ * "slurm-extra: error: <what><message> (column N)", with the input and a
+ * caret under the bytes at fault (xc_error_render; doc/language.md §6). */
+void report_error(const char *input, const xc_error_t *err, const char *what);
 
 /* Parses o->request by doc/language.md §1 within o->limits: the tree (the
  * caller's, xc_expr_destroy), or NULL after printing the error rendered

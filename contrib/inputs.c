@@ -19,20 +19,25 @@
 
 #include "cli.h"
 
+void report_error(const char *input, const xc_error_t *err, const char *what)
+{
+	char prefix[96];
+	char *text;
+
+	snprintf(prefix, sizeof(prefix), "%s: error: %s", prog, what);
+	text = xc_error_render(input, err, prefix);
+	fprintf(stderr, "%s\n", text ? text : err->message);
+	free(text);
+}
+
 xc_expr_t *parse_or_report(const struct opts *o)
 {
 	xc_error_t err;
 	xc_expr_t *e = xc_parse(o->request, &o->limits, &err);
-	char prefix[64];
-	char *text;
 
-	if (e)
-		return e;
-	snprintf(prefix, sizeof(prefix), "%s: error: ", prog);
-	text = xc_error_render(o->request, &err, prefix);
-	fprintf(stderr, "%s\n", text ? text : err.message);
-	free(text);
-	return NULL;
+	if (!e)
+		report_error(o->request, &err, "");
+	return e;
 }
 
 xc_expr_t *parse_request(const struct opts *o)

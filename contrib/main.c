@@ -29,6 +29,7 @@ static struct opts opts;
 enum opt_kind {
 	OPT_FLAG,    /* sets *flag */
 	OPT_TEXT,    /* *text = its argument */
+	OPT_LIST,    /* adds its argument to list[]: at most CLI_LIST_MAX */
 	OPT_LIMIT,   /* sets opts.limits' `limit` from its argument */
 	OPT_JOBSPEC, /* sets *flag; *text = the next argument when it names a
 		      * readable file or is '-' (stdin): --jobspec [FILE] */
@@ -47,6 +48,8 @@ static const struct option_row {
 	bool *flag;
 	const char **text;
 	xc_limit_t limit;
+	const char **list; /* OPT_LIST: its arguments, *nlist of them */
+	int *nlist;
 } options[] = {
 	{ "extra", 0, OPT_TEXT, .text = &opts.extra },
 	{ "nodes", 0, OPT_TEXT, .text = &opts.nodes },
@@ -71,8 +74,10 @@ static const struct option_row {
 	{ "gpus-per-task", 0, OPT_TEXT, .text = &opts.gpus },
 	{ "exclusive", 0, OPT_FLAG, .flag = &opts.exclusive },
 	{ "time-limit", 't', OPT_TEXT, .text = &opts.time_limit },
+	{ "time", 0, OPT_TEXT, .text = &opts.time_limit }, /* Slurm's name */
 	{ "any-shape", 0, OPT_FLAG, .flag = &opts.any_shape },
-	{ "env-remove", 0, OPT_TEXT, .text = &opts.env_remove },
+	{ "env-remove", 0, OPT_LIST, .list = opts.env_remove,
+	  .nlist = &opts.nenv_remove },
 	{ "max-length", 0, OPT_LIMIT, .limit = XC_LIMIT_REQUEST_LENGTH },
 	{ "max-depth", 0, OPT_LIMIT, .limit = XC_LIMIT_DEPTH },
 	{ "verbose", 'v', OPT_FLAG, .flag = &opts.verbose },
@@ -175,9 +180,10 @@ static void usage(FILE *out)
 		"  -c, --cpus-per-task N  jobspec: Slurm's -c (cores per task)\n"
 		"  --gpus-per-task N   jobspec: Slurm's --gpus-per-task\n"
 		"  --exclusive         jobspec: the nodes whole (with -N)\n"
-		"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS]\n"
+		"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS] (also --time)\n"
 		"  --any-shape         jobspec: write resources jobspec V1 does not take\n"
-		"  --env-remove GLOB   jobspec: leave out the environment variables GLOB names\n"
+		"  --env-remove PATTERN  jobspec: leave out the environment variables PATTERN\n"
+		"                      names (a glob, or /regex/; repeated: each)\n"
 		"  --max-length N      longest request accepted (default %d, at most %u)\n"
 		"  --max-depth N       deepest parentheses accepted (default and at most %d)\n"
 		"  -v, --verbose       say how many nodes were checked; facts: each one's source\n"
@@ -212,7 +218,8 @@ static bool option_given(const char *name)
 	for (size_t i = 0; i < NOPTIONS; i++)
 		if (strcmp(options[i].name, name) == 0)
 			return (options[i].flag && *options[i].flag) ||
-			       (options[i].text && *options[i].text);
+			       (options[i].text && *options[i].text) ||
+			       (options[i].nlist && *options[i].nlist);
 	return false;
 }
 
@@ -230,6 +237,12 @@ static int do_option(const struct option_row *row, int argc, char **argv)
 		break;
 	case OPT_TEXT:
 		*row->text = optarg;
+		break;
+	case OPT_LIST:
+		if (*row->nlist == CLI_LIST_MAX)
+			return fail("--%s: at most %d times", row->name,
+				    CLI_LIST_MAX);
+		row->list[(*row->nlist)++] = optarg;
 		break;
 	case OPT_JOBSPEC:
 		*row->flag = true;
@@ -265,6 +278,7 @@ static int read_options(int argc, char **argv)
 
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		bool arg = options[i].kind == OPT_TEXT ||
+			   options[i].kind == OPT_LIST ||
 			   options[i].kind == OPT_LIMIT;
 
 		longopts[i] =

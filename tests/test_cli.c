@@ -94,9 +94,10 @@ static void run_as(struct run *r, const char *input, const char *before,
 	"  -c, --cpus-per-task N  jobspec: Slurm's -c (cores per task)\n"                                                                   \
 	"  --gpus-per-task N   jobspec: Slurm's --gpus-per-task\n"                                                                          \
 	"  --exclusive         jobspec: the nodes whole (with -N)\n"                                                                        \
-	"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS]\n"                                                 \
+	"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS] (also --time)\n"                                   \
 	"  --any-shape         jobspec: write resources jobspec V1 does not take\n"                                                         \
-	"  --env-remove GLOB   jobspec: leave out the environment variables GLOB names\n"                                                   \
+	"  --env-remove PATTERN  jobspec: leave out the environment variables PATTERN\n"                                                    \
+	"                      names (a glob, or /regex/; repeated: each)\n"                                                                \
 	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n"                                                 \
 	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n"                                                   \
 	"  -v, --verbose       say how many nodes were checked; facts: each one's source\n"                                                 \
@@ -437,7 +438,7 @@ static const struct cli_row jobspec_rows[] = {
 	{ "jobspec -N2 -n4 -c2 --gpus-per-task 1 -t 1:00:00 -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"with\":[{\"type\":\"slot\",\"count\":2,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":2},{\"type\":\"gpu\",\"count\":1}]}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":3600,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":3600.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
 	{ "jobspec -N2 -n3 -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"with\":[{\"type\":\"slot\",\"count\":2,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"total\":3}}],"
@@ -445,7 +446,7 @@ static const struct cli_row jobspec_rows[] = {
 	{ "jobspec -N2 --exclusive -t 90s -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"exclusive\":true,\"with\":[{\"type\":\"slot\",\"count\":1,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":90,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
+	  "\"attributes\":{\"system\":{\"duration\":90.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
 	{ "jobspec -n1 --env-remove 'X*' -- app", NULL, 0,
 	  "{\"resources\":[{\"type\":\"slot\",\"count\":1,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}],"
 	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
@@ -498,7 +499,22 @@ static const struct cli_row jobspec_rows[] = {
 	{ "jobspec --shape slot/core --resolve -- app", NULL, 2,
 	  "slurm-extra: --resolve, --nodes, --slurm and --within go with --extra\n" },
 	{ "jobspec --shape slot/core -t 5q -- app", NULL, 2,
-	  "slurm-extra: -t: '5q' is not a time limit: minutes, a number with s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
+	  "slurm-extra: -t: '5q' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
+	/* a number as flux run reads it: decimal only */
+	{ "jobspec --shape slot/core -t 0x10 -- app", NULL, 2,
+	  "slurm-extra: -t: '0x10' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
+	{ "jobspec --shape slot/core -t inf -- app", NULL, 2,
+	  "slurm-extra: -t: 'inf' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
+	/* --exclusive is whole nodes: with -N only, as flux run's */
+	{ "jobspec -n4 --exclusive -- app", NULL, 2,
+	  "slurm-extra: --exclusive asks for whole nodes: it goes with -N\n" },
+	/* no slot, no task: refused even with --any-shape */
+	{ "jobspec --shape node/core --any-shape -- app", NULL, 2,
+	  "slurm-extra: --shape: no slot: a jobspec's tasks run in slots (RFC 14), and this shape has none\n" },
+	{ "jobspec -n1 --env-remove '/(' -- app", NULL, 2,
+	  "slurm-extra: --env-remove '/(': Unmatched ( or \\(\n" },
+	{ "jobspec -n1 -- app \"$(printf '\\377')\"", NULL, 2,
+	  "slurm-extra: the command's words must be UTF-8 (JSON strings): word 2 is not\n" },
 	{ "jobspec --shape slot/core --extra 'a=1|' -- app", NULL, 2,
 	  "slurm-extra: error: leaf or '(' expected after '|', found the end of the request (column 5)\n"
 	  "  a=1|\n"
@@ -516,6 +532,22 @@ ROW_TEST(cli, jobspec, struct cli_row, jobspec_rows)
 	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
 }
 
+/* --env-remove, each time given: a glob on the whole name, a /regex/
+ * from the name's start (flux run's re.match); what no pattern names
+ * stays. */
+Test(cli, jobspec_env_remove)
+{
+	struct run r;
+
+	run_as(&r, NULL, "cd / && env -i XC=1 YZ=2 ZY=3 AB=4 BA=5 X=6",
+	       "jobspec -n1 --env-remove 'X?' --env-remove '/Y' --env-remove '/B.*A/' -- a");
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert_not_null(
+		strstr(r.out,
+		       "\"environment\":{\"ZY\":\"3\",\"AB\":\"4\",\"X\":\"6\"}"),
+		"%s", r.out);
+}
+
 /* -t: each form of a time limit, in seconds. */
 Test(cli, jobspec_time_limits)
 {
@@ -523,12 +555,14 @@ Test(cli, jobspec_time_limits)
 		const char *t;
 		const char *duration;
 	} cases[] = {
-		{ "90", "5400" },	  { "1:30", "90" },
-		{ "1:00:00", "3600" },	  { "2-0", "172800" },
-		{ "1-2:03:04", "93784" }, { "UNLIMITED", "0" },
-		{ "30s", "30" },	  { "1.5h", "5400" },
-		{ "2d", "172800" },	  { "5m", "300" },
-		{ "0.5", "30" },	  { "0.25s", "0.25" },
+		{ "90", "5400.0" },	    { "1:30", "90.0" },
+		{ "1:00:00", "3600.0" },    { "2-0", "172800.0" },
+		{ "1-2:03:04", "93784.0" }, { "UNLIMITED", "0.0" },
+		{ "30s", "30.0" },	    { "1.5h", "5400.0" },
+		{ "2d", "172800.0" },	    { "5m", "300.0" },
+		{ "0.5", "30.0" },	    { "0.25s", "0.25" },
+		{ "5e-1", "30.0" },	    { "250ms", "0.25" },
+		{ "1e1s", "10.0" },	    { "0", "0.0" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
