@@ -172,13 +172,14 @@ typedef struct xc_limits {
 #define XC_DEFAULT_MAX_FLUX_LENGTH 65536
 
 /* The largest values a caller (extra.conf, the command's options) may
- * set.  Parsing, formatting, matching, explaining, destroying and the RFC 31
- * translation recurse once per level of nesting, so max_depth bounds their
- * stack: measured by tests/bench, the deepest user (reading RFC 31) takes
- * about 430 bytes a level and xc_parse 130, so 1024 levels stay under
- * 450 KiB, inside the 1 MiB stacks of slurmctld's RPC threads
- * (tests/test_depth.c runs every entry point there at this depth).  A
- * larger max_depth is taken as this one. */
+ * set.  Parsing, formatting, matching, explaining, destroying, the RFC 31
+ * translation and RFC 46 shapes recurse once per level of nesting, so
+ * max_depth bounds their stack: measured by tests/bench, the deepest user
+ * (reading RFC 31) takes about 430 bytes a level, xc_parse 130, reading
+ * and writing shapes 160 to 190, so 1024 levels stay under 450 KiB,
+ * inside the 1 MiB stacks of slurmctld's RPC threads (tests/test_depth.c
+ * runs every request entry point there at this depth, tests/test_shape.c
+ * the shape's).  A larger max_depth is taken as this one. */
 #define XC_MAX_DEPTH_LIMIT 1024
 #define XC_MAX_REQUEST_LENGTH_LIMIT (16u << 20)
 #define XC_MAX_EXTRA_LENGTH_LIMIT (64u << 20)

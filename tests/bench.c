@@ -405,18 +405,24 @@ enum entry {
 	E_DESTROY,
 	E_TO_FLUX,
 	E_FROM_FLUX,
+	E_SHAPE_LIST,	/* xc_shape_parse of a/a/.../a */
+	E_SHAPE_VALUE,	/* xc_shape_parse of node{a:{a:...}} */
+	E_SHAPE_FORMAT, /* xc_shape_format of the first */
 	E_COUNT
 };
 static const char *const entry_names[E_COUNT] = {
-	"xc_parse",	 "xc_format",	    "xc_match",	  "xc_explain",
-	"xc_expr_equal", "xc_expr_destroy", "xc_to_flux", "xc_from_flux",
+	"xc_parse",	 "xc_format",	    "xc_match",	    "xc_explain",
+	"xc_expr_equal", "xc_expr_destroy", "xc_to_flux",   "xc_from_flux",
+	"shape, lists",	 "shape, values",   "shape_format",
 };
 
 struct probe {
 	enum entry which;
 	const char *request;
-	xc_expr_t *tree; /* parsed beforehand (not for E_PARSE) */
-	json_t *flux;	 /* the tree's RFC 31 form, for E_FROM_FLUX */
+	xc_expr_t *tree;   /* parsed beforehand (not for E_PARSE) */
+	json_t *flux;	   /* the tree's RFC 31 form, for E_FROM_FLUX */
+	char *shape;	   /* for E_SHAPE_LIST and E_SHAPE_VALUE */
+	json_t *resources; /* the list's, for E_SHAPE_FORMAT */
 	xc_extra_t *extra;
 };
 
@@ -433,6 +439,27 @@ static char *deep_request(unsigned depth)
 		x = s, s = t, t = x;
 	}
 	free(t);
+	return s;
+}
+
+/* A shape `depth` levels deep: vertices a/a/.../a, or (`value`) a vertex
+ * and nested values node{a:{a:...{a:1}}} (as in tests/test_shape.c). */
+static char *deep_shape(unsigned depth, bool value)
+{
+	char *s = malloc(4 * (size_t)depth + 16), *p = s;
+
+	if (!value) {
+		for (unsigned i = 0; i < depth; i++)
+			p += sprintf(p, i + 1 < depth ? "a/" : "a");
+		return s;
+	}
+	p += sprintf(p, "node{");
+	for (unsigned i = 2; i < depth; i++)
+		p += sprintf(p, "a:{");
+	p += sprintf(p, "a:1");
+	for (unsigned i = 2; i < depth; i++)
+		*p++ = '}';
+	sprintf(p, "}");
 	return s;
 }
 
@@ -467,6 +494,14 @@ static void *run_entry(void *arg)
 	case E_FROM_FLUX:
 		xc_expr_destroy(xc_from_flux(p->flux, NULL, NULL));
 		break;
+	case E_SHAPE_LIST:
+	case E_SHAPE_VALUE:
+		json_decref(xc_shape_parse(p->shape, strlen(p->shape), &limits,
+					   NULL));
+		break;
+	case E_SHAPE_FORMAT:
+		free(xc_shape_format(p->resources, NULL, NULL));
+		break;
 	default:
 		break;
 	}
@@ -489,6 +524,8 @@ static size_t stack_used(enum entry which, unsigned depth)
 	p.tree = xc_parse(p.request, &limits, NULL);
 	p.flux = xc_to_flux(p.tree, NULL);
 	p.extra = xc_extra_load("{\"a\": 1}", 8, NULL, NULL, NULL);
+	p.shape = deep_shape(depth, which == E_SHAPE_VALUE);
+	p.resources = xc_shape_parse(p.shape, strlen(p.shape), &limits, NULL);
 	memset(stack, 0xa5, PAINTED);
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, stack, PAINTED);
@@ -501,6 +538,8 @@ static size_t stack_used(enum entry which, unsigned depth)
 	json_decref(p.flux);
 	xc_extra_destroy(p.extra);
 	free((char *)p.request);
+	free(p.shape);
+	json_decref(p.resources);
 	return PAINTED - i;
 }
 
