@@ -164,3 +164,14 @@ expect "slot=2/socket/core is refused (not V1)" "$(head -c 38 err.txt)" "slurm-e
 if run "--any-shape slot=2/socket/core" js.json; then
 	echo "# note: flux-core took slot=2/socket/core (not V1): $RESULT on $NODES"
 fi
+# doc/flux.md "Jobspec V1": what flux-core does with the others
+"$SX" jobspec --any-shape --shape 'slot=3-30/core' -t 1m -- true >js.json
+if flux job submit js.json >/dev/null 2>err.txt; then
+	bad "a range count is refused by Flux's job-ingest" "accepted"
+else
+	expect "a range count is refused by Flux's job-ingest" "$(cat err.txt)" \
+		"flux-job: resource count must be an integer for type 'slot' (got 'dict')"
+fi
+"$SX" jobspec --any-shape --shape 'slot=4/node' -t 1m -- true >js.json
+run "--any-shape slot=4/node" js.json &&
+	expect "slot=4/node: accepted, then fails at allocation" "$RESULT" FAILED
