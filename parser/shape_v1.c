@@ -29,9 +29,10 @@ static const char *stray_key(const json_t *v, const char *const *allowed)
 	return NULL;
 }
 
-/* One V1 vertex of type `want` (or either of two), `count` an integer. */
-static int v1_vertex(const json_t *v, const char *path, const char *want,
-		     xc_error_t *err)
+/* One V1 vertex of type `a` (or `b`, when not NULL), `count` an
+ * integer, no key but V1's. */
+static int v1_vertex(const json_t *v, const char *path, const char *a,
+		     const char *b, xc_error_t *err)
 {
 	static const char *const keys[] = { "type",  "count", "with",
 					    "label", "unit",  NULL };
@@ -45,26 +46,11 @@ static int v1_vertex(const json_t *v, const char *path, const char *want,
 		return xc_error_set(err, XC_E_NOT_V1, 0, 0,
 				    "%s: a resource is an object with a type",
 				    path);
-	{
-		char list[32], shown[40] = "";
-		bool ok = false;
-		char *tok, *save;
-
-		snprintf(list, sizeof(list), "%s", want);
-		for (const char *c = want; *c; c++)
-			if (*c == '|')
-				strcat(shown, " or ");
-			else
-				strncat(shown, c, 1);
-		for (tok = strtok_r(list, "|", &save); tok && !ok;
-		     tok = strtok_r(NULL, "|", &save))
-			ok = strcmp(tok, type) == 0;
-		if (!ok)
-			return xc_error_set(
-				err, XC_E_NOT_V1, 0, 0,
-				"%s: '%s' where jobspec V1 has %s (RFC 25: node>slot>core[,gpu] or slot>core[,gpu])",
-				path, type, shown);
-	}
+	if (strcmp(type, a) != 0 && (!b || strcmp(type, b) != 0))
+		return xc_error_set(
+			err, XC_E_NOT_V1, 0, 0,
+			"%s: '%s' where jobspec V1 has %s%s%s (RFC 25: node>slot>core[,gpu] or slot>core[,gpu])",
+			path, type, a, b ? " or " : "", b ? b : "");
 	if (!json_is_integer(json_object_get(v, "count")) ||
 	    json_integer_value(json_object_get(v, "count")) < 1)
 		return xc_error_set(
@@ -93,7 +79,7 @@ int xc_shape_check_v1(const json_t *resources, xc_error_t *err)
 			err, XC_E_NOT_V1, 0, 0,
 			"$: jobspec V1 has exactly one resource at the top, node or slot (RFC 25)");
 	top = json_array_get(resources, 0);
-	if (v1_vertex(top, "$[0]", "node|slot", err) < 0)
+	if (v1_vertex(top, "$[0]", "node", "slot", err) < 0)
 		return -1;
 	slot = top;
 	snprintf(path, sizeof(path), "$[0]");
@@ -106,7 +92,7 @@ int xc_shape_check_v1(const json_t *resources, xc_error_t *err)
 				"$[0]: a node holds exactly one slot in jobspec V1 (RFC 25)");
 		slot = json_array_get(with, 0);
 		snprintf(path, sizeof(path), "$[0].with[0]");
-		if (v1_vertex(slot, path, "slot", err) < 0)
+		if (v1_vertex(slot, path, "slot", NULL, err) < 0)
 			return -1;
 	}
 	with = json_object_get(slot, "with");
@@ -121,7 +107,7 @@ int xc_shape_check_v1(const json_t *resources, xc_error_t *err)
 		const char *type;
 
 		snprintf(at, sizeof(at), "%s.with[%zu]", path, i);
-		if (v1_vertex(v, at, "core|gpu", err) < 0)
+		if (v1_vertex(v, at, "core", "gpu", err) < 0)
 			return -1;
 		type = json_string_value(json_object_get(v, "type"));
 		if (json_object_get(v, "with"))
