@@ -251,10 +251,12 @@ Test(shape, longer_than_the_limit_is_refused)
 {
 	xc_limits_t l = { .max_request_length = 10 };
 	xc_error_t err;
+	json_t *j = xc_shape_parse("node=4/core", 11,
+				   &(xc_limits_t){ .max_request_length = 11 },
+				   &err);
 
-	cr_assert_not_null(xc_shape_parse(
-		"node=4/core", 11, &(xc_limits_t){ .max_request_length = 11 },
-		&err));
+	cr_assert_not_null(j);
+	json_decref(j);
 	cr_assert_null(xc_shape_parse("node=4/core", 11, &l, &err));
 	cr_assert_eq(err.code, XC_E_TOO_LONG);
 	cr_assert_str_eq(err.message, "the shape is longer than 10 bytes");
