@@ -125,6 +125,8 @@ static int time_limit(const char *text, double *secs)
 	int s;
 
 	*secs = 0;
+	if (text[0] == '-') /* libslurm reads -1 as unlimited; Flux refuses */
+		goto bad;
 	/* a decimal number: no sign, hex, inf or nan for strtod() */
 	if ((text[0] >= '0' && text[0] <= '9') || text[0] == '.') {
 		errno = 0;
@@ -150,6 +152,7 @@ static int time_limit(const char *text, double *secs)
 			return 0;
 		}
 	}
+bad:
 	fail("-t: '%s' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]",
 	     text);
 	return -1;
@@ -214,38 +217,44 @@ static int env_filter_init(struct env_filter *f, const struct opts *o)
 	f->o = o;
 	for (int i = 0; i < o->nenv_remove; i++) {
 		const char *p = o->env_remove[i];
-		size_t n = strlen(p) - 1; /* after the '/' */
-		char anchored[4096];
+		size_t n = strlen(p);
+		char *re;
 		int rc;
 
 		if (p[0] != '/')
 			continue;
-		if (n && p[n] == '/')
+		while (n > 1 && p[n - 1] == '/') /* flux's rstrip("/") */
 			n--;
-		if (n > sizeof(anchored) - 4) {
+		if (!(re = strndup(p + 1, n - 1))) {
 			env_filter_free(f);
-			return fail("--env-remove '%s': longer than %zu bytes",
-				    p, sizeof(anchored) - 4);
+			say("out of memory");
+			return -1;
 		}
-		snprintf(anchored, sizeof(anchored), "^(%.*s)", (int)n, p + 1);
-		if ((rc = regcomp(&f->re[i], anchored,
-				  REG_EXTENDED | REG_NOSUB)) != 0) {
+		rc = regcomp(&f->re[i], re, REG_EXTENDED);
+		free(re);
+		if (rc != 0) {
 			char why[128];
 
 			regerror(rc, &f->re[i], why, sizeof(why));
 			env_filter_free(f);
-			return fail("--env-remove '%s': %s", p, why), -1;
+			fail("--env-remove '%s': %s", p, why);
+			return -1;
 		}
 		f->compiled[i] = true;
 	}
 	return 0;
 }
 
-/* Whether variable `name` is one --env-remove leaves out. */
+/* Whether variable `name` is one --env-remove leaves out: a regular
+ * expression must match from the name's start (POSIX finds the leftmost
+ * match, which starts there when one does). */
 static bool env_removed(const struct env_filter *f, const char *name)
 {
+	regmatch_t m[1];
+
 	for (int i = 0; i < f->o->nenv_remove; i++)
-		if (f->compiled[i] ? regexec(&f->re[i], name, 0, NULL, 0) == 0
+		if (f->compiled[i] ? regexec(&f->re[i], name, 1, m, 0) == 0 &&
+					     m[0].rm_so == 0
 				   : fnmatch(f->o->env_remove[i], name, 0) == 0)
 			return true;
 	return false;
@@ -307,6 +316,10 @@ static json_t *system_attributes(const struct opts *o, double duration,
 
 	if (!getcwd(cwd, sizeof(cwd))) {
 		say("cannot tell the current directory: %s", strerror(errno));
+		return NULL;
+	}
+	if (!xc_valid_utf8((const unsigned char *)cwd, strlen(cwd))) {
+		say("the current directory's name is not UTF-8: a jobspec's cwd (a JSON string) cannot hold it");
 		return NULL;
 	}
 	if (!(env = environment(f)))

@@ -74,7 +74,6 @@ static const struct option_row {
 	{ "gpus-per-task", 0, OPT_TEXT, .text = &opts.gpus },
 	{ "exclusive", 0, OPT_FLAG, .flag = &opts.exclusive },
 	{ "time-limit", 't', OPT_TEXT, .text = &opts.time_limit },
-	{ "time", 0, OPT_TEXT, .text = &opts.time_limit }, /* Slurm's name */
 	{ "any-shape", 0, OPT_FLAG, .flag = &opts.any_shape },
 	{ "env-remove", 0, OPT_LIST, .list = opts.env_remove,
 	  .nlist = &opts.nenv_remove },
@@ -180,7 +179,7 @@ static void usage(FILE *out)
 		"  -c, --cpus-per-task N  jobspec: Slurm's -c (cores per task)\n"
 		"  --gpus-per-task N   jobspec: Slurm's --gpus-per-task\n"
 		"  --exclusive         jobspec: the nodes whole (with -N)\n"
-		"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS] (also --time)\n"
+		"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS]\n"
 		"  --any-shape         jobspec: write resources jobspec V1 does not take\n"
 		"  --env-remove PATTERN  jobspec: leave out the environment variables PATTERN\n"
 		"                      names (a glob, or /regex/; repeated: each)\n"

@@ -29,7 +29,7 @@ _slurm_extra()
 	eval) opts='--extra --nodes --slurm --within --batch --json --verbose --max-length --max-depth' ;;
 	explain) opts='--extra --json --max-length --max-depth' ;;
 	to-flux) opts='--resolve --nodes --slurm --within --jobspec --verbose --max-length --max-depth' ;;
-	jobspec) opts='--shape --node-count --ntasks --cpus-per-task --gpus-per-task --exclusive --extra --resolve --nodes --slurm --within --time-limit --time --any-shape --env-remove --verbose --max-length --max-depth' ;;
+	jobspec) opts='--shape --node-count --ntasks --cpus-per-task --gpus-per-task --exclusive --extra --resolve --nodes --slurm --within --time-limit --any-shape --env-remove --verbose --max-length --max-depth' ;;
 	from-flux) opts='--max-length --max-depth' ;;
 	why) opts='--nodes --slurm --within --job --json --max-length --max-depth' ;;
 	facts) opts='--publish --node --dir --timeout --scratch --state --verbose' ;;

@@ -35,6 +35,8 @@ typedef struct reader {
 	size_t unlabelled; /* of them without a label */
 	size_t first_bare; /* where the first of those starts */
 	size_t first_bare_end;
+	size_t open;	 /* the innermost open bracket, or SIZE_MAX */
+	unsigned braces; /* braces open around r->pos */
 } reader_t;
 
 static int nomem(reader_t *r)
@@ -43,13 +45,26 @@ static int nomem(reader_t *r)
 			    "out of memory");
 }
 
+static bool is_blank(char c)
+{
+	return c && memchr(" \t\n\r", c, 4);
+}
+
 /* Skips JSON's blanks (RFC 8259: space, tab, line feed, carriage
- * return), which may stand between any two tokens of a shape, as
- * flux-core's own shape parser (flux.shape.parser) ignores them. */
+ * return), which may stand between two tokens of a shape, as flux-core's
+ * own shape parser (flux.shape.parser) ignores them; but see
+ * word_end(). */
 static void skip_blanks(reader_t *r)
 {
-	while (r->pos < r->len && memchr(" \t\n\r", r->s[r->pos], 4))
+	while (r->pos < r->len && is_blank(r->s[r->pos]))
 		r->pos++;
+}
+
+/* The end of an error's bytes at r->pos: the byte there, or nothing at
+ * the end of the shape. */
+static size_t here_end(const reader_t *r)
+{
+	return r->pos < r->len ? r->pos + 1 : r->pos;
 }
 
 /* The next token's first byte (blanks skipped), or '\0' at the end. */
@@ -88,14 +103,37 @@ expected_at(reader_t *r, const char *wanted, size_t open)
 		snprintf(closing, sizeof(closing),
 			 " (to close '%c' at column %zu)", r->s[open],
 			 open + 1);
-	return xc_error_set(r->err, XC_E_SHAPE_SYNTAX, r->pos,
-			    r->pos < r->len ? r->pos + 1 : r->pos,
+	return xc_error_set(r->err, XC_E_SHAPE_SYNTAX, r->pos, here_end(r),
 			    "%s expected%s, not %s", wanted, closing, what);
 }
 
+/* expected_at(), naming the innermost open bracket when the shape ends
+ * here. */
 static int expected(reader_t *r, const char *wanted)
 {
-	return expected_at(r, wanted, SIZE_MAX);
+	return expected_at(r, wanted, r->pos >= r->len ? r->open : SIZE_MAX);
+}
+
+/* An unquoted word ends at r->pos.  Inside braces a blank may not follow
+ * it: flux-core's shape parser keeps such a blank in the word ("a " for
+ * node{a }), where this one would drop it, and the same shape would
+ * mean two things.  Returns 0, or -1 with the error set. */
+static int word_end(reader_t *r, size_t start)
+{
+	char q[48];
+
+	if (!r->braces || r->pos >= r->len || !is_blank(r->s[r->pos]))
+		return 0;
+	return xc_error_set(
+		r->err, XC_E_SHAPE_SYNTAX, r->pos, r->pos + 1,
+		"a blank after '%s' inside braces: quote the word or drop the blank (flux-core's shape parser keeps it in the word)",
+		xc_quote(r->s + start, r->pos - start, q, sizeof(q)));
+}
+
+static void nest(reader_t *r, size_t open, size_t *outer)
+{
+	*outer = r->open;
+	r->open = open;
 }
 
 /* A JSON string of s[start, end), or NULL with the error set. */
@@ -228,6 +266,8 @@ static json_t *read_string(reader_t *r, const char *what, bool *quoted)
 			expected(r, what);
 			return NULL;
 		}
+		if (word_end(r, start) < 0)
+			return NULL;
 		return string_at(r, start, r->pos);
 	}
 	for (r->pos++; r->pos < r->len && r->s[r->pos] != '"'; r->pos++)
@@ -328,8 +368,8 @@ static json_t *read_value(reader_t *r, unsigned depth);
  * `x` is "exclusive" and the keys the shape writes elsewhere are
  * refused; in a value's own braces JSON's blanks may stand between the
  * tokens. */
-static int read_items(reader_t *r, json_t *obj, size_t open, bool vertex,
-		      bool slot, unsigned depth)
+static int read_items_in(reader_t *r, json_t *obj, size_t open, bool vertex,
+			 bool slot, unsigned depth)
 {
 	for (;;) {
 		size_t at;
@@ -384,38 +424,53 @@ static int read_items(reader_t *r, json_t *obj, size_t open, bool vertex,
 	}
 }
 
+/* read_items_in() with the braces at `open` counted open. */
+static int read_items(reader_t *r, json_t *obj, size_t open, bool vertex,
+		      bool slot, unsigned depth)
+{
+	size_t outer;
+	int rc;
+
+	nest(r, open, &outer);
+	r->braces++;
+	rc = read_items_in(r, obj, open, vertex, slot, depth);
+	r->braces--;
+	r->open = outer;
+	return rc;
+}
+
 /* The values of an array, r->pos past the '[' at `open`: value
  * (',' value)* ']', or ']' alone; blanks between the tokens. */
 static json_t *read_array(reader_t *r, size_t open, unsigned depth)
 {
 	json_t *j = json_array(), *v;
+	size_t outer;
 
 	if (!j) {
 		nomem(r);
 		return NULL;
 	}
-	if (peek(r) == ']') {
-		r->pos++;
-		return j;
-	}
-	for (;;) {
+	nest(r, open, &outer);
+	while (peek(r) != ']') {
 		if (!(v = read_value(r, depth + 1)))
 			goto fail;
 		if (json_array_append_new(j, v) < 0) {
 			nomem(r);
 			goto fail;
 		}
-		if (peek(r) == ']') {
-			r->pos++;
-			return j;
-		}
+		if (peek(r) == ']')
+			break;
 		if (peek(r) != ',') {
 			expected_at(r, "',' or ']'", open);
 			goto fail;
 		}
 		r->pos++;
 	}
+	r->pos++;
+	r->open = outer;
+	return j;
 fail:
+	r->open = outer;
 	json_decref(j);
 	return NULL;
 }
@@ -430,7 +485,7 @@ static json_t *read_value(reader_t *r, unsigned depth)
 	json_t *j;
 
 	if (depth > r->max_depth) {
-		xc_error_set(r->err, XC_E_TOO_DEEP, r->pos, r->pos + 1,
+		xc_error_set(r->err, XC_E_TOO_DEEP, r->pos, here_end(r),
 			     "nested deeper than %u levels", r->max_depth);
 		return NULL;
 	}
@@ -461,6 +516,8 @@ static json_t *read_value(reader_t *r, unsigned depth)
 		expected(r, "a value");
 		return NULL;
 	}
+	if (word_end(r, start) < 0)
+		return NULL;
 	if (!xc_shape_word_is_other(r->s + start, r->pos - start))
 		return string_at(r, start, r->pos);
 	return read_number(r, start);
@@ -477,12 +534,14 @@ static bool is_count_byte(char c)
 static json_t *read_count(reader_t *r)
 {
 	bool bracket = peek(r) == '[';
-	size_t open = r->pos, start, at;
+	size_t open = r->pos, outer = r->open, start, at;
 	const char *why;
 	json_t *j;
 
-	if (bracket)
+	if (bracket) {
 		r->pos++;
+		r->open = open;
+	}
 	peek(r);
 	start = r->pos;
 	while (r->pos < r->len && is_count_byte(r->s[r->pos]))
@@ -501,15 +560,14 @@ static json_t *read_count(reader_t *r)
 				     : r->pos < r->len	 ? r->pos + 1
 							 : r->pos,
 				     "%s", why);
-		return NULL;
-	}
-	if (bracket && peek(r) != ']') {
+	} else if (bracket && peek(r) != ']') {
 		json_decref(j);
+		j = NULL;
 		expected_at(r, "']' after the count", open);
-		return NULL;
-	}
-	if (bracket)
+	} else if (bracket) {
 		r->pos++;
+	}
+	r->open = outer;
 	return j;
 }
 
@@ -550,43 +608,51 @@ static json_t *read_label(reader_t *r)
 	return l;
 }
 
-/* A slot's braces and label (r->pos at what follows its count):
+/* A slot's braces and label (r->pos at what follows its count, which
+ * ends at `bare_end`; the slot starts at `at`):
  * ('{' label (',' items | '}') | '{' '}')?  The label is "default" when
  * there is none (allowed for the shape's one slot: xc_shape_parse);
  * the slot's other items go into `v`.  Returns 0, or -1 with the error
  * set. */
-static int read_slot_braces(reader_t *r, json_t *v, size_t at, unsigned depth)
+static int read_slot_braces(reader_t *r, json_t *v, size_t at, size_t bare_end,
+			    unsigned depth)
 {
+	size_t open, outer = r->open;
 	bool braces = peek(r) == '{';
-	size_t open = r->pos;
 	json_t *label = NULL;
 	bool items = false;
+	int rc = 0;
 
+	open = r->pos;
 	r->slots++;
 	if (braces) {
 		r->pos++;
+		nest(r, open, &outer);
+		r->braces++;
 		if (peek(r) == '}') {
-			r->pos++;
+			bare_end = ++r->pos;
 		} else if (r->pos >= r->len) {
-			return expected_at(r, "the slot's label or '}'", open);
+			rc = expected_at(r, "the slot's label or '}'", open);
+		} else if (!(label = read_label(r))) {
+			rc = -1;
+		} else if (peek(r) == ',') {
+			r->pos++;
+			items = true;
+		} else if (peek(r) == '}') {
+			r->pos++;
 		} else {
-			if (!(label = read_label(r)))
-				return -1;
-			if (peek(r) == ',') {
-				r->pos++;
-				items = true;
-			} else if (peek(r) == '}') {
-				r->pos++;
-			} else {
-				json_decref(label);
-				return expected_at(
-					r, "',' or '}' after the label", open);
-			}
+			rc = expected_at(r, "',' or '}' after the label", open);
 		}
+		r->braces--;
+		r->open = outer;
+	}
+	if (rc < 0) {
+		json_decref(label);
+		return rc;
 	}
 	if (!label && r->unlabelled++ == 0) {
 		r->first_bare = at;
-		r->first_bare_end = r->pos;
+		r->first_bare_end = bare_end;
 	}
 	if (json_object_set_new(v, "label",
 				label ? label : json_string("default")) < 0)
@@ -601,7 +667,7 @@ static json_t *read_list(reader_t *r, unsigned depth);
  * at `depth` levels of lists. */
 static json_t *read_vertex(reader_t *r, unsigned depth)
 {
-	size_t at;
+	size_t at, end;
 	json_t *v, *type, *count, *with;
 	bool slot;
 
@@ -623,17 +689,19 @@ static json_t *read_vertex(reader_t *r, unsigned depth)
 	}
 	if (json_object_set_new(v, "type", type) < 0)
 		goto nomem;
+	end = r->pos;
 	if (peek(r) == '=') {
 		r->pos++;
 		if (!(count = read_count(r)))
 			goto fail;
+		end = r->pos;
 	} else {
 		count = json_integer(1);
 	}
 	if (json_object_set_new(v, "count", count) < 0)
 		goto nomem;
 	if (slot) {
-		if (read_slot_braces(r, v, at, depth) < 0)
+		if (read_slot_braces(r, v, at, end, depth) < 0)
 			goto fail;
 	} else if (peek(r) == '{') {
 		size_t open = r->pos++;
@@ -667,11 +735,11 @@ fail:
 static json_t *read_list(reader_t *r, unsigned depth)
 {
 	bool bracket = peek(r) == '[';
-	size_t open = r->pos;
+	size_t open = r->pos, outer = r->open;
 	json_t *list, *v;
 
 	if (depth > r->max_depth) {
-		xc_error_set(r->err, XC_E_TOO_DEEP, r->pos, r->pos + 1,
+		xc_error_set(r->err, XC_E_TOO_DEEP, r->pos, here_end(r),
 			     "nested deeper than %u levels", r->max_depth);
 		return NULL;
 	}
@@ -679,8 +747,10 @@ static json_t *read_list(reader_t *r, unsigned depth)
 		nomem(r);
 		return NULL;
 	}
-	if (bracket)
+	if (bracket) {
 		r->pos++;
+		nest(r, open, &outer);
+	}
 	for (;;) {
 		if (!(v = read_vertex(r, depth)))
 			goto fail;
@@ -692,6 +762,7 @@ static json_t *read_list(reader_t *r, unsigned depth)
 			return list;
 		if (peek(r) == ']') {
 			r->pos++;
+			r->open = outer;
 			return list;
 		}
 		if (peek(r) != ';') {
@@ -701,6 +772,7 @@ static json_t *read_list(reader_t *r, unsigned depth)
 		r->pos++;
 	}
 fail:
+	r->open = outer;
 	json_decref(list);
 	return NULL;
 }
@@ -709,7 +781,7 @@ json_t *xc_shape_parse(const char *shape, size_t len, const xc_limits_t *limits,
 		       xc_error_t *err)
 {
 	xc_limits_t l = xc_limits_in_force(limits);
-	reader_t r = { .s = shape, .len = len, .err = err };
+	reader_t r = { .s = shape, .len = len, .err = err, .open = SIZE_MAX };
 	json_t *list = NULL;
 
 	xc_error_clear(err);

@@ -17,7 +17,8 @@ typedef struct writer {
 	FILE *out;
 	unsigned max_depth;
 	xc_error_t *err;
-	size_t slots; /* slot vertices in the whole list */
+	size_t slots;	/* slot vertices in the whole list */
+	json_t *labels; /* label -> true: RFC 14 labels are unique */
 	char path[200];
 } writer_t;
 
@@ -282,6 +283,14 @@ static int put_vertex(writer_t *w, const json_t *v, unsigned depth)
 	if (label && !json_is_string(label))
 		return wfail(w, XC_E_SHAPE_RESOURCES,
 			     "a label is a string (RFC 14)");
+	if (label && json_object_get(w->labels, json_string_value(label)))
+		return wfail(
+			w, XC_E_SHAPE_RESOURCES,
+			"label '%s' is used twice (RFC 14: labels are unique)",
+			json_string_value(label));
+	if (label && json_object_set(w->labels, json_string_value(label),
+				     json_true()) < 0)
+		return -1;
 	if (put_string(w, json_string_value(type), false, false) < 0 ||
 	    put_count(w, count) < 0)
 		return -1;
@@ -386,7 +395,8 @@ char *xc_shape_format(const json_t *resources, const xc_limits_t *limits,
 		return NULL;
 	}
 	w.slots = (size_t)count_slots(resources, 1, l.max_depth);
-	rc = put_list(&w, resources, 1);
+	rc = (w.labels = json_object()) ? put_list(&w, resources, 1) : -1;
+	json_decref(w.labels);
 	s = xc_text_close(&t);
 	if (rc < 0 || !s) {
 		if (!err || err->code == XC_OK)

@@ -101,6 +101,10 @@ for o in "-N2 -n4 -c2 -t 5m" "-n3" "-N2 -n3" "-N2 -n2 --exclusive" "-n2 -g1" "-N
 	want=$(jq -cS '{resources, tasks, version, d: .attributes.system.duration, cwd: .attributes.system.cwd}' flux.json)
 	got=$(jq -cS '{resources, tasks, version, d: .attributes.system.duration, cwd: .attributes.system.cwd}' ours.json)
 	expect "jobspec $o: resources, tasks, duration and cwd as flux run's" "$got" "$want"
+	# jq writes 300.0 as 300: the duration's JSON type as Python reads it
+	# (float when flux run -t set it, int 0 when not)
+	dtype() { python3 -c 'import json, sys; print(type(json.load(open(sys.argv[1]))["attributes"]["system"]["duration"]).__name__)' "$1"; }
+	expect "jobspec $o: the duration a $(dtype flux.json), as flux run's" "$(dtype ours.json)" "$(dtype flux.json)"
 	# flux sets MANPATH and _ for itself; the rest is the caller's
 	want=$(jq -cS '.attributes.system.environment | del(.MANPATH, ._)' flux.json)
 	got=$(jq -cS '.attributes.system.environment | del(.MANPATH, ._)' ours.json)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,7 +95,7 @@ static void run_as(struct run *r, const char *input, const char *before,
 	"  -c, --cpus-per-task N  jobspec: Slurm's -c (cores per task)\n"                                                                   \
 	"  --gpus-per-task N   jobspec: Slurm's --gpus-per-task\n"                                                                          \
 	"  --exclusive         jobspec: the nodes whole (with -N)\n"                                                                        \
-	"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS] (also --time)\n"                                   \
+	"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS]\n"                                                 \
 	"  --any-shape         jobspec: write resources jobspec V1 does not take\n"                                                         \
 	"  --env-remove PATTERN  jobspec: leave out the environment variables PATTERN\n"                                                    \
 	"                      names (a glob, or /regex/; repeated: each)\n"                                                                \
@@ -503,6 +504,8 @@ static const struct cli_row jobspec_rows[] = {
 	/* a number as flux run reads it: decimal only */
 	{ "jobspec --shape slot/core -t 0x10 -- app", NULL, 2,
 	  "slurm-extra: -t: '0x10' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
+	{ "jobspec --shape slot/core -t -1 -- app", NULL, 2,
+	  "slurm-extra: -t: '-1' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
 	{ "jobspec --shape slot/core -t inf -- app", NULL, 2,
 	  "slurm-extra: -t: 'inf' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
 	/* --exclusive is whole nodes: with -N only, as flux run's */
@@ -539,13 +542,34 @@ Test(cli, jobspec_env_remove)
 {
 	struct run r;
 
-	run_as(&r, NULL, "cd / && env -i XC=1 YZ=2 ZY=3 AB=4 BA=5 X=6",
-	       "jobspec -n1 --env-remove 'X?' --env-remove '/Y' --env-remove '/B.*A/' -- a");
+	run_as(&r, NULL,
+	       "cd / && env -i XC=1 YZ=2 ZY=3 AB=4 BA=5 X=6 QQ=7 QQR=8 QR=9",
+	       "jobspec -n1 --env-remove 'X?' --env-remove '/Y' --env-remove '/B.*A/' --env-remove '/(Q)\\1//' -- a");
 	cr_assert_eq(r.status, 0, "%s", r.out);
 	cr_assert_not_null(
 		strstr(r.out,
-		       "\"environment\":{\"ZY\":\"3\",\"AB\":\"4\",\"X\":\"6\"}"),
+		       "\"environment\":{\"ZY\":\"3\",\"AB\":\"4\",\"X\":\"6\",\"QR\":\"9\"}"),
 		"%s", r.out);
+}
+
+/* A current directory whose name is not UTF-8 cannot be a jobspec's
+ * cwd: said as such, not as want of memory. */
+Test(cli, jobspec_cwd_not_utf8)
+{
+	char dir[] = "/tmp/xc-cwd-XXXXXX", bad[64], before[128];
+	struct run r;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(bad, sizeof(bad), "%s/\xff", dir);
+	cr_assert_eq(mkdir(bad, 0700), 0);
+	snprintf(before, sizeof(before), "cd '%s' && env -i", bad);
+	run_as(&r, NULL, before, "jobspec -n1 -- a");
+	rmdir(bad);
+	rmdir(dir);
+	cr_assert_eq(r.status, 2, "%s", r.out);
+	cr_assert_str_eq(
+		r.out,
+		"slurm-extra: the current directory's name is not UTF-8: a jobspec's cwd (a JSON string) cannot hold it\n");
 }
 
 /* -t: each form of a time limit, in seconds. */

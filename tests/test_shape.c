@@ -75,16 +75,17 @@ static const struct longer_row longer_rows[] = {
 	{ "node{a:\"\\u00e9t\\u00e9 \\ud83d\\ude00\\n\\\"\\\\\\/\"}",
 	  "node{a:\"\u00e9t\u00e9 \U0001F600\\n\\\"\\\\/\"}" },
 	{ "node{a:\"\\u00e9t\\u00e9\"}", "node{a:\u00e9t\u00e9}" },
-	/* blanks between any two tokens, and single quotes around raw
-	 * text, as flux-core's own shape parser reads them */
-	{ " [ node = 2 { x , a : 1 } / slot { t } / core ] ",
+	/* blanks between tokens (but after a word in braces), and single
+	 * quotes around raw text, as flux-core's own shape parser reads
+	 * them */
+	{ " [ node = 2 {x, a: 1} / slot { t} / core ] ",
 	  "node=2{x,a:1}/slot{t}/core" },
 	{ "slot=4\n/\tnode", "slot=4/node" },
 	{ "node{a:'b c',d:'\"'}", "node{a:\"b c\",d:\"\\\"\"}" },
 	{ "node{'x'}", "node{\"x\"}" },
 	{ "'my type'=2", "\"my type\"=2" },
 	{ "node{a:\"it's\"}", "node{a:\"it's\"}" },
-	{ "node{a:[ 1 , two ,\t{ b : [ ] }\n]}", "node{a:[1,two,{b:[]}]}" },
+	{ "node{a:[ 1, two,\t{ b: [ ] }\n]}", "node{a:[1,two,{b:[]}]}" },
 	{ "node{a:{ }}", "node{a:{}}" },
 	{ "node{a:{\r\"b\" :\"c d\" }}", "node{a:{b:\"c d\"}}" },
 };
@@ -160,6 +161,9 @@ static const struct format_error_row format_error_rows[] = {
 	  "$[0]: count \"2+:1:*\": '*' and '^' need an operand of at least 2 (RFC 45)" },
 	{ "[{\"type\":\"\"}]",
 	  "$[0]: a resource has a type, a non-empty string (RFC 14)" },
+	/* labels are unique, as the reader wants them */
+	{ "[{\"type\":\"node\",\"count\":1,\"label\":\"default\",\"with\":[{\"type\":\"slot\",\"count\":1,\"label\":\"default\",\"with\":[{\"type\":\"core\",\"count\":1}]}]}]",
+	  "$[0].with[0]: label 'default' is used twice (RFC 14: labels are unique)" },
 	{ "[{\"type\":\"node\",\"count\":1,\"with\":[{\"type\":\"slot\",\"count\":1,\"with\":[]}]}]",
 	  "$[0].with[0]: a slot has a label, a string (RFC 14)" },
 	{ "[{\"type\":\"node\",\"count\":1,\"with\":[{\"type\":\"slot\",\"count\":1,\"label\":\"a\"}]}]",
@@ -402,4 +406,23 @@ Test(shape, a_nul_byte_is_refused_where_it_stands)
 	cr_assert_eq(err.code, XC_E_SHAPE_SYNTAX, "%s", err.message);
 	cr_assert_eq(err.offset, 4);
 	cr_assert_eq(err.end, 5);
+}
+
+/* An error at the end of a shape ends there, a depth error included. */
+Test(shape, errors_end_inside_the_shape)
+{
+	xc_limits_t l = { .max_depth = 1 };
+	xc_error_t err;
+
+	cr_assert_null(xc_shape_parse("node/", 5, &l, &err));
+	cr_assert_eq(err.code, XC_E_TOO_DEEP, "%s", err.message);
+	cr_assert_eq(err.offset, 5);
+	cr_assert_eq(err.end, 5);
+	cr_assert_null(xc_shape_parse("node/ ", 6, &l, &err));
+	cr_assert_eq(err.code, XC_E_TOO_DEEP, "%s", err.message);
+	cr_assert_eq(err.end, 6);
+	cr_assert_null(xc_shape_parse("node{a:", 7, &l, &err));
+	cr_assert_eq(err.code, XC_E_TOO_DEEP, "%s", err.message);
+	cr_assert_eq(err.offset, 7);
+	cr_assert_eq(err.end, 7);
 }

@@ -22,6 +22,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *j, *j2;
 	char *s, *s2;
 
+	/* under a small depth limit (from the first byte) too: an error's
+	 * bytes stay inside the input */
+	if (size) {
+		xc_limits_t small = { .max_depth = 1 + data[0] % 4 };
+
+		j = xc_shape_parse((const char *)data, size, &small, &err);
+		if (!j)
+			CHECK(err.offset <= size && err.end <= size);
+		json_decref(j);
+	}
 	j = xc_shape_parse((const char *)data, size, NULL, &err);
 	if (!j) {
 		CHECK_ERROR(err);
