@@ -87,7 +87,7 @@ int init(void)
 	r->slurm_filters = sx_slurm_filters_extra();
 	r->self = getuid();
 	slurm_info(
-		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu",
+		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
 		plugin_type, PACKAGE_VERSION,
 		SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
 		SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
@@ -96,7 +96,7 @@ int init(void)
 		r->cfg.update_budget, r->cfg.max_requests,
 		r->cfg.max_user_requests, r->cfg.limits.max_request_length,
 		r->cfg.limits.max_depth, r->cfg.limits.max_extra_length,
-		r->cfg.mmap_threshold);
+		r->cfg.mmap_threshold, r->cfg.trim_interval);
 	slurm_info("%s: %s", plugin_type,
 		   refresher_mode_text(r->slurm_filters));
 	refresher_tune_malloc(&r->cfg, r->slurm_filters);

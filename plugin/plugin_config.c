@@ -17,6 +17,7 @@ void plugin_config_defaults(struct plugin_config *cfg)
 	cfg->refresh_interval = 1.0;
 	cfg->update_budget = UPDATE_BUDGET_DEFAULT;
 	cfg->mmap_threshold = MMAP_THRESHOLD_DEFAULT;
+	cfg->trim_interval = TRIM_INTERVAL_DEFAULT;
 	cfg->max_requests = MAX_REQUESTS_DEFAULT;
 	cfg->max_user_requests = MAX_USER_REQUESTS_DEFAULT;
 	cfg->limits.max_request_length = XC_DEFAULT_MAX_REQUEST_LENGTH;
@@ -122,6 +123,9 @@ int plugin_config_read(struct plugin_config *cfg, const char *path,
 				ok = !xc_read_count(value, 0,
 						    MMAP_THRESHOLD_MAX,
 						    &cfg->mmap_threshold);
+			} else if (strcasecmp(key, "MallocTrimInterval") == 0) {
+				ok = !xc_read_count(value, 0, TRIM_INTERVAL_MAX,
+						    &cfg->trim_interval);
 			} else if (strcasecmp(key, "MaxRequestLength") == 0) {
 				ok = !xc_limits_set(&cfg->limits,
 						    XC_LIMIT_REQUEST_LENGTH,

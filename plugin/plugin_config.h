@@ -16,6 +16,11 @@
  *   MallocMmapThreshold=32768  glibc's mmap threshold in slurmctld, set in
  *                           filter mode (0-33554432 bytes, 0: left as it
  *                           is; doc/design.md "Memory")
+ *   MallocTrimInterval=30  at most this often (s), after a round that
+ *                           loaded the jobs and found slurmctld grown,
+ *                           glibc's free memory is given back with
+ *                           malloc_trim() (0-3600, 0: never; filter mode;
+ *                           doc/design.md "Memory")
  * Node Extra is read to json-c's depth 32, as Slurm reads it: no setting.
  */
 #ifndef SLURM_EXTRA_PLUGIN_CONFIG_H
@@ -30,6 +35,8 @@
 #define MAX_REQUESTS_MAX 1000000
 #define MMAP_THRESHOLD_DEFAULT 32768
 #define MMAP_THRESHOLD_MAX 33554432 /* glibc's largest (64-bit) */
+#define TRIM_INTERVAL_DEFAULT 30
+#define TRIM_INTERVAL_MAX 3600
 
 #include "xc.h"
 
@@ -39,6 +46,7 @@ struct plugin_config {
 	size_t max_requests;	  /* distinct pending requests (0: no cap) */
 	size_t max_user_requests; /* the same per user (0: no cap) */
 	size_t mmap_threshold;	  /* bytes (0: glibc's left alone) */
+	size_t trim_interval;	  /* s between malloc_trim()s (0: none) */
 	xc_limits_t limits;
 	char path[4096]; /* the file read (or looked for) */
 	bool found;	 /* the file existed */

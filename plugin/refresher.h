@@ -66,6 +66,9 @@ struct refresher {
 				    through, and refusals by a cap: each asks
 				    for a load (jobs_wanted) */
 	uint64_t submitted_seen;    /* `submitted` the last load covered */
+	struct timespec trimmed;    /* the last malloc_trim() (monotonic;
+				       0: none yet) */
+	long trimmed_kb;	    /* slurmctld's resident memory after it */
 	bool jobs_due;		    /* a load was wanted and failed: wanted
 				    still */
 	bool stopping;		    /* fini asked the thread to stop */
@@ -87,6 +90,15 @@ struct refresher {
  * GLIBC_TUNABLES) or it is 0; logged.  Process-wide, and kept until
  * slurmctld restarts. */
 void refresher_tune_malloc(const struct plugin_config *cfg, bool slurm_filters);
+
+/* Whether the thread gives glibc's free memory back (malloc_trim) after
+ * a load of the jobs (doc/design.md "Memory"): trimming is on
+ * (`interval_s`, MallocTrimInterval, not 0), the last trim is at least
+ * that old (`since_ms`; INFINITY: none yet), and slurmctld's resident
+ * memory now (`now_kb`; -1: unknown) grew since that trim left it
+ * (`trimmed_kb`) by 16 MB and by a tenth. */
+bool refresher_trim_due(size_t interval_s, double since_ms, long trimmed_kb,
+			long now_kb);
 
 /* Initialises r->lock, and r->wake on CLOCK_MONOTONIC (the waits of the
  * thread: a step of the wall clock moves none); refresher_start() does. */

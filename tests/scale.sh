@@ -145,7 +145,8 @@ if [ "$OWN" = 0 ]; then
 	refresh_cost $((NODES >= 100000 ? 10000 : NODES / 10))
 fi
 rss=$(awk '/VmRSS/ {print $2}' /proc/"$(scale_pid)"/status)
-printf 'slurmctld resident memory: %d MB\n' $((rss / 1024))
+hwm=$(awk '/VmHWM/ {print $2}' /proc/"$(scale_pid)"/status)
+printf 'slurmctld resident memory: %d MB (peak VmHWM %d MB)\n' $((rss / 1024)) $((hwm / 1024))
 
 [ "$PENDING" -gt 0 ] || exit 0
 
@@ -190,4 +191,5 @@ fi
 grep -oP '[0-9]+(?= waits for UpdateBudget)' "$XC_STATE/churn.log" | awk '{w += $1} END {printf "  waits for UpdateBudget: %d\n", w}'
 grep -oP 'job_submit/extra: \Kthe thread is .*' "$XC_STATE/churn.log" | sort -t' ' -k4 -n | tail -1 | sed 's/^/  the most behind: /'
 rss=$(awk '/VmRSS/ {print $2}' /proc/"$(scale_pid)"/status)
-printf 'slurmctld resident memory with %d pending jobs: %d MB\n' "$PENDING" $((rss / 1024))
+hwm=$(awk '/VmHWM/ {print $2}' /proc/"$(scale_pid)"/status)
+printf 'slurmctld resident memory with %d pending jobs: %d MB (peak VmHWM %d MB)\n' "$PENDING" $((rss / 1024)) $((hwm / 1024))

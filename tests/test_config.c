@@ -194,6 +194,29 @@ Test(config, malloc_mmap_threshold)
 	unlink(path);
 }
 
+/* The least time between malloc_trim()s in filter mode: 0 (never) to an
+ * hour, 30 s by default (doc/extra.conf.5, doc/design.md "Memory"). */
+Test(config, malloc_trim_interval)
+{
+	struct plugin_config cfg;
+
+	plugin_config_defaults(&cfg);
+	cr_assert_eq(cfg.trim_interval, 30);
+	write_file("MallocTrimInterval=0\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_eq(cfg.trim_interval, 0);
+	unlink(path);
+	write_file("malloctriminterval=3600\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_eq(cfg.trim_interval, 3600);
+	unlink(path);
+	write_file("MallocTrimInterval=3601\nMallocTrimInterval=-1\n"
+		   "MallocTrimInterval=1m\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 3);
+	cr_assert_eq(cfg.trim_interval, TRIM_INTERVAL_DEFAULT);
+	unlink(path);
+}
+
 Test(config, path_beside_slurm_conf)
 {
 	char buf[256];

@@ -120,3 +120,54 @@ Test(plugin, updates_past_the_budget_rest_before_the_next)
 	pthread_mutex_destroy(&r->lock);
 	free(r);
 }
+
+/* A submission alone loads the jobs at most every JOBS_SUBMITTED_S: the
+ * job is filtered already, and a load of every job a second while jobs
+ * came in was the most of filter mode's memory at 5,000 jobs
+ * (doc/design.md "Memory").  A change of the node data, a hint, or the
+ * backstop load at once. */
+Test(plugin, submissions_alone_load_the_jobs_at_most_every_10_s)
+{
+	static job_info_msg_t loaded;
+	struct refresher r = { .jobs = &loaded, .submitted_seen = 1 };
+
+	clock_gettime(CLOCK_MONOTONIC, &r.jobs_asked);
+	cr_assert_not(jobs_wanted(&r, false, false, 1), "nothing new");
+	cr_assert_not(jobs_wanted(&r, false, false, 2),
+		      "a submission 0 s after the last load");
+	cr_assert(jobs_wanted(&r, true, false, 2), "the node data changed");
+	cr_assert(jobs_wanted(&r, false, true, 2), "a hint");
+	r.jobs_asked.tv_sec -= JOBS_SUBMITTED_S - 1;
+	cr_assert_not(jobs_wanted(&r, false, false, 2),
+		      "a submission %d s after the last load",
+		      JOBS_SUBMITTED_S - 1);
+	r.jobs_asked.tv_sec -= 1;
+	cr_assert(jobs_wanted(&r, false, false, 2),
+		  "a submission %d s after the last load", JOBS_SUBMITTED_S);
+	cr_assert_not(jobs_wanted(&r, false, false, 1), "nothing new");
+	r.jobs_asked.tv_sec -= JOBS_BACKSTOP_S;
+	cr_assert(jobs_wanted(&r, false, false, 1), "the backstop");
+}
+
+/* When the thread trims glibc's free memory after a load: on, at most
+ * every MallocTrimInterval s, and only when slurmctld grew by 16 MB and by
+ * a tenth since the last trim. */
+Test(plugin, malloc_trim_follows_growth_at_most_every_interval)
+{
+	const long mb = 1024;
+
+	cr_assert(refresher_trim_due(30, INFINITY, 0, 20 * mb), "the first");
+	cr_assert_not(refresher_trim_due(0, INFINITY, 0, 20 * mb), "off");
+	cr_assert_not(refresher_trim_due(30, INFINITY, 0, 15 * mb),
+		      "grown by less than 16 MB");
+	cr_assert_not(refresher_trim_due(30, 29999, 100 * mb, 200 * mb),
+		      "29.999 s after the last");
+	cr_assert(refresher_trim_due(30, 30000, 100 * mb, 200 * mb),
+		  "30 s after the last");
+	cr_assert_not(refresher_trim_due(30, 60000, 400 * mb, 430 * mb),
+		      "grown by 30 MB, less than a tenth of 400");
+	cr_assert(refresher_trim_due(30, 60000, 400 * mb, 440 * mb),
+		  "grown by a tenth");
+	cr_assert_not(refresher_trim_due(30, INFINITY, 0, -1),
+		      "the resident memory unknown");
+}
