@@ -16,7 +16,7 @@
  *   MallocMmapThreshold=32768  glibc's mmap threshold in slurmctld, set in
  *                           filter mode (0-33554432 bytes, 0: left as it
  *                           is; doc/design.md "Memory")
- *   MallocTrimInterval=30  at most this often (s), after a round that
+ *   MallocTrimInterval=10  at most this often (s), after a round that
  *                           loaded the jobs and found slurmctld grown,
  *                           glibc's free memory is given back with
  *                           malloc_trim() (0-3600, 0: never; filter mode;
@@ -35,7 +35,7 @@
 #define MAX_REQUESTS_MAX 1000000
 #define MMAP_THRESHOLD_DEFAULT 32768
 #define MMAP_THRESHOLD_MAX 33554432 /* glibc's largest (64-bit) */
-#define TRIM_INTERVAL_DEFAULT 30
+#define TRIM_INTERVAL_DEFAULT 10
 #define TRIM_INTERVAL_MAX 3600
 
 #include "xc.h"

@@ -56,8 +56,8 @@ static long resident_kb(void)
 }
 
 /* Growth of slurmctld's resident memory since the last trim (KB) that
- * asks for one: 16 MB, or a tenth of what it then held. */
-#define TRIM_GROWTH_KB (16L << 10)
+ * asks for one. */
+#define TRIM_GROWTH_KB (4L << 10)
 
 /*
  * After a load of the jobs: glibc's free memory given back with
@@ -75,8 +75,7 @@ bool refresher_trim_due(size_t interval_s, double since_ms, long trimmed_kb,
 			long now_kb)
 {
 	return interval_s && since_ms >= interval_s * 1000.0 && now_kb >= 0 &&
-	       now_kb >= trimmed_kb + TRIM_GROWTH_KB &&
-	       now_kb >= trimmed_kb + trimmed_kb / 10;
+	       now_kb >= trimmed_kb + TRIM_GROWTH_KB;
 }
 
 static void trim_after_load(struct refresher *r)

@@ -96,7 +96,7 @@ void refresher_tune_malloc(const struct plugin_config *cfg, bool slurm_filters);
  * (`interval_s`, MallocTrimInterval, not 0), the last trim is at least
  * that old (`since_ms`; INFINITY: none yet), and slurmctld's resident
  * memory now (`now_kb`; -1: unknown) grew since that trim left it
- * (`trimmed_kb`) by 16 MB and by a tenth. */
+ * (`trimmed_kb`) by 4 MB. */
 bool refresher_trim_due(size_t interval_s, double since_ms, long trimmed_kb,
 			long now_kb);
 

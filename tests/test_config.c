@@ -195,13 +195,13 @@ Test(config, malloc_mmap_threshold)
 }
 
 /* The least time between malloc_trim()s in filter mode: 0 (never) to an
- * hour, 30 s by default (doc/extra.conf.5, doc/design.md "Memory"). */
+ * hour, 10 s by default (doc/extra.conf.5, doc/design.md "Memory"). */
 Test(config, malloc_trim_interval)
 {
 	struct plugin_config cfg;
 
 	plugin_config_defaults(&cfg);
-	cr_assert_eq(cfg.trim_interval, 30);
+	cr_assert_eq(cfg.trim_interval, 10);
 	write_file("MallocTrimInterval=0\n");
 	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
 	cr_assert_eq(cfg.trim_interval, 0);

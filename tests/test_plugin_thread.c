@@ -150,24 +150,22 @@ Test(plugin, submissions_alone_load_the_jobs_at_most_every_10_s)
 }
 
 /* When the thread trims glibc's free memory after a load: on, at most
- * every MallocTrimInterval s, and only when slurmctld grew by 16 MB and by
- * a tenth since the last trim. */
+ * every MallocTrimInterval s, and only when slurmctld grew by 4 MB since
+ * the last trim. */
 Test(plugin, malloc_trim_follows_growth_at_most_every_interval)
 {
 	const long mb = 1024;
 
-	cr_assert(refresher_trim_due(30, INFINITY, 0, 20 * mb), "the first");
+	cr_assert(refresher_trim_due(10, INFINITY, 0, 20 * mb), "the first");
 	cr_assert_not(refresher_trim_due(0, INFINITY, 0, 20 * mb), "off");
-	cr_assert_not(refresher_trim_due(30, INFINITY, 0, 15 * mb),
-		      "grown by less than 16 MB");
-	cr_assert_not(refresher_trim_due(30, 29999, 100 * mb, 200 * mb),
-		      "29.999 s after the last");
-	cr_assert(refresher_trim_due(30, 30000, 100 * mb, 200 * mb),
-		  "30 s after the last");
-	cr_assert_not(refresher_trim_due(30, 60000, 400 * mb, 430 * mb),
-		      "grown by 30 MB, less than a tenth of 400");
-	cr_assert(refresher_trim_due(30, 60000, 400 * mb, 440 * mb),
-		  "grown by a tenth");
-	cr_assert_not(refresher_trim_due(30, INFINITY, 0, -1),
+	cr_assert_not(refresher_trim_due(10, 9999, 100 * mb, 200 * mb),
+		      "9.999 s after the last");
+	cr_assert(refresher_trim_due(10, 10000, 100 * mb, 200 * mb),
+		  "10 s after the last");
+	cr_assert_not(refresher_trim_due(10, 60000, 400 * mb, 403 * mb),
+		      "grown by 3 MB");
+	cr_assert(refresher_trim_due(10, 60000, 400 * mb, 404 * mb),
+		  "grown by 4 MB");
+	cr_assert_not(refresher_trim_due(10, INFINITY, 0, -1),
 		      "the resident memory unknown");
 }
