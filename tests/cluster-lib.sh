@@ -181,14 +181,18 @@ EOF
 
 # slurm_conf_beside STATE PLUGSTACK REFRESH: the files beside
 # STATE/slurm.conf: plugstack.conf (the line PLUGSTACK), extra.conf
-# (RefreshInterval REFRESH), and an empty mpi.conf and acct_gather.conf:
+# (RefreshInterval REFRESH, and the KEY=VALUE words of $XC_EXTRA_CONF, one
+# a line), and an empty mpi.conf and acct_gather.conf:
 # Slurm 23.11.4 built from source wants these (empty is enough), or its
 # scheduler marks every job InvalidAccount; the rest ignore them.
 slurm_conf_beside() {
 	echo "$2" >"$1/plugstack.conf"
 	: >"$1/mpi.conf"
 	: >"$1/acct_gather.conf"
+	local words
 	printf 'RefreshInterval=%s\n' "$3" >"$1/extra.conf"
+	read -ra words <<<"${XC_EXTRA_CONF:-}"
+	[ "${#words[@]}" = 0 ] || printf '%s\n' "${words[@]}" >>"$1/extra.conf"
 }
 
 # as USER CMD...: CMD as USER (root: as is), from a directory they can read.

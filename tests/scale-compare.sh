@@ -30,6 +30,8 @@
 # time in the window (/proc/PID/stat), its resident memory at the end, and
 # the jobs that started in the window; after the table, slurmctld's time on
 # the RPCs that read jobs and nodes and update jobs (sdiag).
+# XC_EXTRA_CONF: KEY=VALUE words for extra.conf (e.g.
+# MallocMmapThreshold=0).
 # Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
 # cluster tests); needs root and tests/slurm-helper (make check).
 set -uo pipefail

@@ -25,7 +25,8 @@
 # the thread fell, and slurmctld's resident memory.
 # XC_SCALE_SCHED_PARAMS: slurm.conf's SchedulerParameters (e.g.
 # extra_constraints: Slurm's own filter); XC_CTLD_ENV: NAME=VALUE words
-# slurmctld is started with.
+# slurmctld is started with; XC_EXTRA_CONF: KEY=VALUE words for extra.conf
+# (e.g. MallocTrimInterval=0).
 # Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
 # cluster tests); needs root and tests/slurm-helper (make check).
 set -uo pipefail
