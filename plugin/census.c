@@ -162,14 +162,14 @@ int census_admit(struct census *c, uint32_t uid, uint64_t hash,
 	if (max_user && user >= max_user) {
 		snprintf(
 			why, size,
-			"--extra: user %u has %zu distinct requests pending, the most allowed (MaxPendingRequestsPerUser=%zu in extra.conf): reuse one of them, or cancel some of those jobs or wait until they start (counted again within a few seconds)",
+			"--extra: user %u has %zu distinct requests pending, the most allowed (MaxPendingRequestsPerUser=%zu in extra.conf): reuse one of them, or cancel some of those jobs or wait until they start (counted again within about 10 seconds)",
 			uid, user, max_user);
 		return 1;
 	}
 	if (max_total && !seen && c->nall + c->recent_new >= max_total) {
 		snprintf(
 			why, size,
-			"--extra: %zu distinct requests are pending, the most allowed (MaxPendingRequests=%zu in extra.conf): reuse a request already pending, or wait until some of those jobs start (counted again within a few seconds)",
+			"--extra: %zu distinct requests are pending, the most allowed (MaxPendingRequests=%zu in extra.conf): reuse a request already pending, or wait until some of those jobs start (counted again within about 10 seconds)",
 			c->nall + c->recent_new, max_total);
 		return 1;
 	}

@@ -60,9 +60,8 @@ static long resident_kb(void)
 #define TRIM_GROWTH_KB (4L << 10)
 
 /*
- * After a load of the jobs: glibc's free memory given back with
- * malloc_trim() when refresher_trim_due() says so (doc/design.md
- * "Memory").  Each load unpacks many small blocks in the
+ * After a round that loaded the jobs: glibc's free memory given back
+ * with malloc_trim() when trim_due() says so (doc/design.md "Memory").  Each load unpacks many small blocks in the
  * arena the thread shares with some of slurmctld's RPC threads; their
  * long-lived blocks (a submitted job's structures, its node bitmap),
  * placed above the freed ones meanwhile, keep glibc from giving those
@@ -71,8 +70,14 @@ static long resident_kb(void)
  * pages in every arena, each locked while it is walked; its time is
  * logged.
  */
-bool refresher_trim_due(size_t interval_s, double since_ms, long trimmed_kb,
-			long now_kb)
+/* Whether the thread gives glibc's free memory back (malloc_trim) after
+ * a load of the jobs: trimming is on (`interval_s`, MallocTrimInterval,
+ * not 0), the last trim is at least that old (`since_ms`; INFINITY: none
+ * yet), and slurmctld's resident memory now (`now_kb`; -1: unknown) grew
+ * by TRIM_GROWTH_KB since it was last measured at its least
+ * (`trimmed_kb`). */
+static bool trim_due(size_t interval_s, double since_ms, long trimmed_kb,
+		     long now_kb)
 {
 	return interval_s && since_ms >= interval_s * 1000.0 && now_kb >= 0 &&
 	       now_kb >= trimmed_kb + TRIM_GROWTH_KB;
@@ -84,11 +89,15 @@ static void trim_after_load(struct refresher *r)
 	struct timespec t0;
 	long before = resident_kb(), after;
 
-	if (!refresher_trim_due(r->cfg.trim_interval,
-				r->trimmed.tv_sec || r->trimmed.tv_nsec
-					? ms_since(&r->trimmed)
-					: INFINITY,
-				r->trimmed_kb, before))
+	/* growth from the least: memory given back meanwhile (jobs gone)
+	 * and taken again is growth too */
+	if (before >= 0 && before < r->trimmed_kb)
+		r->trimmed_kb = before;
+	if (!trim_due(r->cfg.trim_interval,
+		      r->trimmed.tv_sec || r->trimmed.tv_nsec
+			      ? ms_since(&r->trimmed)
+			      : INFINITY,
+		      r->trimmed_kb, before))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	malloc_trim(0);
@@ -123,7 +132,6 @@ static int load_jobs(struct refresher *r)
 	refilter_kept_free(r->jobs);
 	r->jobs = kept;
 	r->jobs_time = kept->last_update;
-	trim_after_load(r);
 	return 1;
 }
 
@@ -302,13 +310,15 @@ out:
  * sees asks for it (jobs_wanted). */
 #define JOBS_BACKSTOP_S 30
 
-/* Submissions alone load the jobs at most this often (s): a job
+/* Submissions load the jobs once they pause (a round with none since the
+ * round before), and while they go on at most this often (s).  A job
  * job_submit() let through is filtered already, by the node table the
- * thread last loaded (a change of it loads the jobs anyway), so a load
- * only recounts the caps; at every submission it cost a load of every
- * job a second while jobs came in (138 loads of 87 MB in slurmctld at
- * 60,000 nodes and 5,000 jobs), and a user refused by a cap could ask for
- * one a second. */
+ * thread last loaded (a change of it loads the jobs anyway); a load makes
+ * it known to job_modify() and recounts the caps.  At every submission it
+ * cost a load of every job a second while jobs came in (138 loads of 87
+ * MB in slurmctld at 60,000 nodes and 5,000 jobs), and a user refused by
+ * a cap could ask for one a second.  A job job_submit() held itself is
+ * loaded at the next round: the thread releases it. */
 #define JOBS_SUBMITTED_S 10
 
 /* Whether this round loads the jobs: the node data changed (`nodes`),
@@ -327,15 +337,16 @@ out:
  * second, so loading on Slurm's own last_update alone would load them all
  * each second (doc/design.md "Work follows change"). */
 static bool jobs_wanted(struct refresher *r, bool nodes, bool hinted,
-			uint64_t submitted)
+			uint64_t submitted, uint64_t held)
 {
-	double since = ms_since(&r->jobs_asked);
+	bool quiet = submitted == r->submitted_round;
 
-	return nodes || hinted ||
+	return nodes || hinted || held != r->held_seen ||
 	       (submitted != r->submitted_seen &&
-		since >= JOBS_SUBMITTED_S * 1000.0) ||
+		(quiet ||
+		 ms_since(&r->unloaded_since) >= JOBS_SUBMITTED_S * 1000.0)) ||
 	       r->jobs_due || r->replan || r->memo.plan_all || !r->jobs ||
-	       since >= JOBS_BACKSTOP_S * 1000.0;
+	       ms_since(&r->jobs_asked) >= JOBS_BACKSTOP_S * 1000.0;
 }
 
 /* A round this long (s, from its load of the data to its last update) is
@@ -347,8 +358,8 @@ static bool jobs_wanted(struct refresher *r, bool nodes, bool hinted,
  * job_modify() given before the jobs are loaded are reflected in them
  * (an update holds slurmctld's job write lock from job_modify() until it
  * is applied); the round takes those, and its updates are refused if a
- * later one touches their job. */
-static void refresh(struct refresher *r)
+ * later one touches their job.  *loaded: new jobs were loaded. */
+static void refresh_round(struct refresher *r, bool *loaded)
 {
 	struct refilter_stats stats = { 0 };
 	struct job_update *updates = NULL;
@@ -357,7 +368,8 @@ static void refresh(struct refresher *r)
 	bool nodes, hinted, slurm = sx_slurm_filters_extra();
 	int jobs;
 	size_t n = 0;
-	uint64_t upto, census_upto, lost, submitted;
+	uint64_t upto, census_upto, lost, submitted, held;
+	bool wanted;
 	struct census fresh;
 	struct timespec start;
 	double behind;
@@ -398,8 +410,14 @@ static void refresh(struct refresher *r)
 	census_upto = r->census.seq;
 	hinted = r->hints.n > 0 || r->hints.lost_seq != r->lost_seen;
 	submitted = r->submitted;
+	held = r->held_submitted;
 	pthread_mutex_unlock(&r->lock);
-	if (!jobs_wanted(r, nodes, hinted, submitted))
+	if (submitted != r->submitted_seen && !r->unloaded_since.tv_sec &&
+	    !r->unloaded_since.tv_nsec)
+		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
+	wanted = jobs_wanted(r, nodes, hinted, submitted, held);
+	r->submitted_round = submitted;
+	if (!wanted)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
 	jobs = load_jobs(r);
@@ -409,6 +427,9 @@ static void refresh(struct refresher *r)
 	if (r->jobs_due)
 		return;
 	r->submitted_seen = submitted;
+	r->held_seen = held;
+	r->unloaded_since = (struct timespec){ 0 };
+	*loaded = jobs == 1;
 	pthread_mutex_lock(&r->lock);
 	hints_take(&r->hints, upto, &taken);
 	lost = r->hints.lost_seq;
@@ -468,6 +489,17 @@ static void refresh(struct refresher *r)
 			stats.requests, r->memo.bytes / 1024, stats.plan_ms,
 			stats.sent, stats.updates, stats.send_ms, stats.failed,
 			stats.paced);
+}
+
+/* A round, then, after one that loaded the jobs (its updates sent and
+ * freed too), glibc's free memory given back (trim_after_load). */
+static void refresh(struct refresher *r)
+{
+	bool loaded = false;
+
+	refresh_round(r, &loaded);
+	if (loaded)
+		trim_after_load(r);
 }
 
 /*

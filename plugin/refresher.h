@@ -66,15 +66,23 @@ struct refresher {
 				    through, and refusals by a cap: each asks
 				    for a load (jobs_wanted) */
 	uint64_t submitted_seen;    /* `submitted` the last load covered */
-	struct timespec trimmed;    /* the last malloc_trim() (monotonic;
+	uint64_t submitted_round;   /* `submitted` at the round before */
+	struct timespec unloaded_since; /* when a round first saw `submitted`
+					   past `submitted_seen` (0: none) */
+	uint64_t held_submitted;	/* jobs job_submit() held itself: each
+					   asks for a load at once */
+	uint64_t held_seen;		/* `held_submitted` the last load
+					   covered */
+	struct timespec trimmed;	/* the last malloc_trim() (monotonic;
 				       0: none yet) */
-	long trimmed_kb;	    /* slurmctld's resident memory after it */
-	bool jobs_due;		    /* a load was wanted and failed: wanted
+	long trimmed_kb;    /* slurmctld's resident memory after it, or the
+			    least seen after a load since, if less */
+	bool jobs_due;	    /* a load was wanted and failed: wanted
 				    still */
-	bool stopping;		    /* fini asked the thread to stop */
-	bool exited;		    /* the thread has left its loop */
-	bool failing;		    /* the last load failed (log once) */
-	bool said_hidden;	    /* hidden nodes were logged */
+	bool stopping;	    /* fini asked the thread to stop */
+	bool exited;	    /* the thread has left its loop */
+	bool failing;	    /* the last load failed (log once) */
+	bool said_hidden;   /* hidden nodes were logged */
 	bool backup;	    /* a backup slurmctld, the primary answering */
 	bool replan;	    /* the last round had updates refused */
 	bool slurm_filters; /* Slurm's extra_constraints was on last round */
@@ -90,15 +98,6 @@ struct refresher {
  * GLIBC_TUNABLES) or it is 0; logged.  Process-wide, and kept until
  * slurmctld restarts. */
 void refresher_tune_malloc(const struct plugin_config *cfg, bool slurm_filters);
-
-/* Whether the thread gives glibc's free memory back (malloc_trim) after
- * a load of the jobs (doc/design.md "Memory"): trimming is on
- * (`interval_s`, MallocTrimInterval, not 0), the last trim is at least
- * that old (`since_ms`; INFINITY: none yet), and slurmctld's resident
- * memory now (`now_kb`; -1: unknown) grew since that trim left it
- * (`trimmed_kb`) by 4 MB. */
-bool refresher_trim_due(size_t interval_s, double since_ms, long trimmed_kb,
-			long now_kb);
 
 /* Initialises r->lock, and r->wake on CLOCK_MONOTONIC (the waits of the
  * thread: a step of the wall clock moves none); refresher_start() does. */

@@ -121,51 +121,88 @@ Test(plugin, updates_past_the_budget_rest_before_the_next)
 	free(r);
 }
 
-/* A submission alone loads the jobs at most every JOBS_SUBMITTED_S: the
- * job is filtered already, and a load of every job a second while jobs
- * came in was the most of filter mode's memory at 5,000 jobs
- * (doc/design.md "Memory").  A change of the node data, a hint, or the
- * backstop load at once. */
-Test(plugin, submissions_alone_load_the_jobs_at_most_every_10_s)
+/* What else loads the jobs at once, whatever the submissions: a change
+ * of the node data, a hint, the backstop; nothing new loads nothing. */
+Test(plugin, node_data_hints_and_the_backstop_load_the_jobs)
 {
 	static job_info_msg_t loaded;
-	struct refresher r = { .jobs = &loaded, .submitted_seen = 1 };
+	struct refresher r = { .jobs = &loaded,
+			       .submitted_seen = 1,
+			       .submitted_round = 1 };
 
 	clock_gettime(CLOCK_MONOTONIC, &r.jobs_asked);
-	cr_assert_not(jobs_wanted(&r, false, false, 1), "nothing new");
-	cr_assert_not(jobs_wanted(&r, false, false, 2),
-		      "a submission 0 s after the last load");
-	cr_assert(jobs_wanted(&r, true, false, 2), "the node data changed");
-	cr_assert(jobs_wanted(&r, false, true, 2), "a hint");
-	r.jobs_asked.tv_sec -= JOBS_SUBMITTED_S - 1;
-	cr_assert_not(jobs_wanted(&r, false, false, 2),
-		      "a submission %d s after the last load",
-		      JOBS_SUBMITTED_S - 1);
+	clock_gettime(CLOCK_MONOTONIC, &r.unloaded_since);
+	cr_assert_not(jobs_wanted(&r, false, false, 1, 0), "nothing new");
+	cr_assert(jobs_wanted(&r, true, false, 2, 0), "the node data changed");
+	cr_assert(jobs_wanted(&r, false, true, 2, 0), "a hint");
+	r.jobs_asked.tv_sec -= JOBS_BACKSTOP_S - 1;
+	cr_assert_not(jobs_wanted(&r, false, false, 1, 0), "nothing new");
 	r.jobs_asked.tv_sec -= 1;
-	cr_assert(jobs_wanted(&r, false, false, 2),
-		  "a submission %d s after the last load", JOBS_SUBMITTED_S);
-	cr_assert_not(jobs_wanted(&r, false, false, 1), "nothing new");
-	r.jobs_asked.tv_sec -= JOBS_BACKSTOP_S;
-	cr_assert(jobs_wanted(&r, false, false, 1), "the backstop");
+	cr_assert(jobs_wanted(&r, false, false, 1, 0), "the backstop");
 }
 
 /* When the thread trims glibc's free memory after a load: on, at most
  * every MallocTrimInterval s, and only when slurmctld grew by 4 MB since
- * the last trim. */
+ * it was last measured at its least. */
 Test(plugin, malloc_trim_follows_growth_at_most_every_interval)
 {
 	const long mb = 1024;
 
-	cr_assert(refresher_trim_due(10, INFINITY, 0, 20 * mb), "the first");
-	cr_assert_not(refresher_trim_due(0, INFINITY, 0, 20 * mb), "off");
-	cr_assert_not(refresher_trim_due(10, 9999, 100 * mb, 200 * mb),
+	cr_assert(trim_due(10, INFINITY, 0, 20 * mb), "the first");
+	cr_assert_not(trim_due(0, INFINITY, 0, 20 * mb), "off");
+	cr_assert_not(trim_due(10, 9999, 100 * mb, 200 * mb),
 		      "9.999 s after the last");
-	cr_assert(refresher_trim_due(10, 10000, 100 * mb, 200 * mb),
+	cr_assert(trim_due(10, 10000, 100 * mb, 200 * mb),
 		  "10 s after the last");
-	cr_assert_not(refresher_trim_due(10, 60000, 400 * mb, 403 * mb),
-		      "grown by 3 MB");
-	cr_assert(refresher_trim_due(10, 60000, 400 * mb, 404 * mb),
-		  "grown by 4 MB");
-	cr_assert_not(refresher_trim_due(10, INFINITY, 0, -1),
+	cr_assert_not(trim_due(10, 60000, 400 * mb, 403 * mb), "grown by 3 MB");
+	cr_assert(trim_due(10, 60000, 400 * mb, 404 * mb), "grown by 4 MB");
+	cr_assert_not(trim_due(10, INFINITY, 0, -1),
 		      "the resident memory unknown");
+}
+
+/* The resident memory the trim follows is the kernel's VmRSS. */
+Test(plugin, resident_memory_is_vmrss)
+{
+	char line[256];
+	long vmrss = -1, statm;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld kB", &vmrss) == 1)
+			break;
+	fclose(f);
+	statm = resident_kb();
+	cr_assert_gt(vmrss, 0);
+	cr_assert(labs(statm - vmrss) <= 1024, "statm %ld KB, VmRSS %ld KB",
+		  statm, vmrss);
+}
+
+/* A submission alone loads the jobs once submissions pause (a round with
+ * none since the round before), at most JOBS_SUBMITTED_S after the first
+ * one unloaded while they go on; a job job_submit() held itself loads
+ * them at the next round. */
+Test(plugin, submissions_load_the_jobs_when_they_pause)
+{
+	static job_info_msg_t loaded;
+	struct refresher r = { .jobs = &loaded,
+			       .submitted_seen = 1,
+			       .submitted_round = 1 };
+
+	clock_gettime(CLOCK_MONOTONIC, &r.jobs_asked);
+	clock_gettime(CLOCK_MONOTONIC, &r.unloaded_since);
+	cr_assert_not(jobs_wanted(&r, false, false, 2, 0),
+		      "a submission since the round before");
+	r.submitted_round = 2;
+	cr_assert(jobs_wanted(&r, false, false, 2, 0),
+		  "none since the round before: they paused");
+	cr_assert_not(
+		jobs_wanted(&r, false, false, 3, 0),
+		"more since the round before, the first unloaded 0 s ago");
+	r.unloaded_since.tv_sec -= JOBS_SUBMITTED_S;
+	cr_assert(jobs_wanted(&r, false, false, 3, 0),
+		  "still more, the first unloaded %d s ago", JOBS_SUBMITTED_S);
+	r.unloaded_since.tv_sec += JOBS_SUBMITTED_S;
+	cr_assert(jobs_wanted(&r, false, false, 3, 1),
+		  "a job job_submit() held");
 }
