@@ -3,6 +3,7 @@
  * bad lines reported and ignored, and where the file is looked for.
  */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,50 +172,64 @@ Test(config, budget_and_caps)
 	unlink(path);
 }
 
+/* A size setting from 0 to `max`, `def` by default, read in any case; a
+ * value past `max`, negative or with a unit is refused and leaves the
+ * default.  `field` is its place in the configuration. */
+static void check_size_setting(const char *key, size_t def, size_t max,
+			       size_t (*field)(const struct plugin_config *))
+{
+	struct plugin_config cfg;
+	char text[256];
+
+	plugin_config_defaults(&cfg);
+	cr_assert_eq(field(&cfg), def, "%s's default", key);
+	snprintf(text, sizeof(text), "%s=0\n", key);
+	write_file(text);
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_eq(field(&cfg), 0, "%s=0", key);
+	unlink(path);
+	snprintf(text, sizeof(text), "%s=%zu\n", key, max);
+	for (char *c = text; *c != '='; c++) /* keys in any case */
+		*c = (char)tolower((unsigned char)*c);
+	write_file(text);
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_eq(field(&cfg), max, "%s=%zu", key, max);
+	unlink(path);
+	snprintf(text, sizeof(text), "%s=%zu\n%s=-1\n%s=64k\n", key, max + 1,
+		 key, key);
+	write_file(text);
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 3);
+	cr_assert_eq(field(&cfg), def, "%s after bad values", key);
+	unlink(path);
+}
+
+static size_t mmap_threshold(const struct plugin_config *c)
+{
+	return c->mmap_threshold;
+}
+
+static size_t trim_interval(const struct plugin_config *c)
+{
+	return c->trim_interval;
+}
+
 /* glibc's mmap threshold in filter mode: 0 (left alone) to 32 MiB, 32768
  * by default (doc/extra.conf.5, doc/design.md "Memory"). */
 Test(config, malloc_mmap_threshold)
 {
-	struct plugin_config cfg;
-
-	plugin_config_defaults(&cfg);
-	cr_assert_eq(cfg.mmap_threshold, 32768);
-	write_file("MallocMmapThreshold=0\n");
-	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
-	cr_assert_eq(cfg.mmap_threshold, 0);
-	unlink(path);
-	write_file("mallocmmapthreshold=33554432\n");
-	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
-	cr_assert_eq(cfg.mmap_threshold, 33554432);
-	unlink(path);
-	write_file("MallocMmapThreshold=33554433\nMallocMmapThreshold=-1\n"
-		   "MallocMmapThreshold=64k\n");
-	cr_assert_eq(plugin_config_read(&cfg, path, complain), 3);
-	cr_assert_eq(cfg.mmap_threshold, MMAP_THRESHOLD_DEFAULT);
-	unlink(path);
+	check_size_setting("MallocMmapThreshold", MMAP_THRESHOLD_DEFAULT,
+			   MMAP_THRESHOLD_MAX, mmap_threshold);
+	cr_assert_eq(MMAP_THRESHOLD_DEFAULT, 32768);
 }
 
 /* The least time between malloc_trim()s in filter mode: 0 (never) to an
  * hour, 10 s by default (doc/extra.conf.5, doc/design.md "Memory"). */
 Test(config, malloc_trim_interval)
 {
-	struct plugin_config cfg;
-
-	plugin_config_defaults(&cfg);
-	cr_assert_eq(cfg.trim_interval, 10);
-	write_file("MallocTrimInterval=0\n");
-	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
-	cr_assert_eq(cfg.trim_interval, 0);
-	unlink(path);
-	write_file("malloctriminterval=3600\n");
-	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
-	cr_assert_eq(cfg.trim_interval, 3600);
-	unlink(path);
-	write_file("MallocTrimInterval=3601\nMallocTrimInterval=-1\n"
-		   "MallocTrimInterval=1m\n");
-	cr_assert_eq(plugin_config_read(&cfg, path, complain), 3);
-	cr_assert_eq(cfg.trim_interval, TRIM_INTERVAL_DEFAULT);
-	unlink(path);
+	check_size_setting("MallocTrimInterval", TRIM_INTERVAL_DEFAULT,
+			   TRIM_INTERVAL_MAX, trim_interval);
+	cr_assert_eq(TRIM_INTERVAL_DEFAULT, 10);
+	cr_assert_eq(TRIM_INTERVAL_MAX, 3600);
 }
 
 Test(config, path_beside_slurm_conf)
