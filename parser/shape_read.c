@@ -223,21 +223,36 @@ json_string_at(reader_t *r, size_t start, size_t end)
 	return j;
 }
 
+/* Moves r->pos past the quote that closes the string opened by the
+ * quote at `start` (its own kind; `escapes`: a backslash takes the next
+ * byte in, as JSON's).  False, with the error set, when none does. */
+static bool close_quote(reader_t *r, size_t start, bool escapes)
+{
+	char quote = r->s[start];
+
+	for (r->pos = start + 1; r->pos < r->len && r->s[r->pos] != quote;
+	     r->pos++)
+		if (escapes && r->s[r->pos] == '\\' && r->pos + 1 < r->len)
+			r->pos++;
+	if (r->pos >= r->len) {
+		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->len,
+			     quote == '"' ? "a string with no closing '\"'"
+					  : "a string with no closing \"'\"");
+		return false;
+	}
+	r->pos++;
+	return true;
+}
+
 /* A string in single quotes at r->pos: every byte up to the next one,
  * no escapes, as flux-core's shape parser reads them (it must be UTF-8).
  * NULL with the error set. */
 static json_t *read_raw_string(reader_t *r)
 {
-	size_t start = r->pos++;
+	size_t start = r->pos;
 
-	while (r->pos < r->len && r->s[r->pos] != '\'')
-		r->pos++;
-	if (r->pos >= r->len) {
-		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->len,
-			     "a string with no closing \"'\"");
+	if (!close_quote(r, start, false))
 		return NULL;
-	}
-	r->pos++;
 	if (memchr(r->s + start, '\0', r->pos - start)) {
 		xc_error_set(
 			r->err, XC_E_SHAPE_VALUE, start, r->pos,
@@ -270,15 +285,8 @@ static json_t *read_string(reader_t *r, const char *what, bool *quoted)
 			return NULL;
 		return string_at(r, start, r->pos);
 	}
-	for (r->pos++; r->pos < r->len && r->s[r->pos] != '"'; r->pos++)
-		if (r->s[r->pos] == '\\' && r->pos + 1 < r->len)
-			r->pos++;
-	if (r->pos >= r->len) {
-		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->len,
-			     "a string with no closing '\"'");
+	if (!close_quote(r, start, true))
 		return NULL;
-	}
-	r->pos++;
 	if (!xc_valid_utf8((const unsigned char *)r->s + start,
 			   r->pos - start)) {
 		xc_error_set(r->err, XC_E_NOT_UTF8, start, r->pos,

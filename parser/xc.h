@@ -176,7 +176,7 @@ typedef struct xc_limits {
  * translation and RFC 46 shapes recurse once per level of nesting, so
  * max_depth bounds their stack: measured by tests/bench, the deepest user
  * (reading RFC 31) takes about 430 bytes a level, xc_parse 130, reading
- * and writing shapes 160 to 190, so 1024 levels stay under 450 KiB,
+ * and writing shapes 140 to 210, so 1024 levels stay under 450 KiB,
  * inside the 1 MiB stacks of slurmctld's RPC threads (tests/test_depth.c
  * runs every request entry point there at this depth, tests/test_shape.c
  * the shape's).  A larger max_depth is taken as this one. */

@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "gen.h"
 #include "xc.h"
 
 static double now(void)
@@ -442,27 +443,6 @@ static char *deep_request(unsigned depth)
 	return s;
 }
 
-/* A shape `depth` levels deep: vertices a/a/.../a, or (`value`) a vertex
- * and nested values node{a:{a:...{a:1}}} (as in tests/test_shape.c). */
-static char *deep_shape(unsigned depth, bool value)
-{
-	char *s = malloc(4 * (size_t)depth + 16), *p = s;
-
-	if (!value) {
-		for (unsigned i = 0; i < depth; i++)
-			p += sprintf(p, i + 1 < depth ? "a/" : "a");
-		return s;
-	}
-	p += sprintf(p, "node{");
-	for (unsigned i = 2; i < depth; i++)
-		p += sprintf(p, "a:{");
-	p += sprintf(p, "a:1");
-	for (unsigned i = 2; i < depth; i++)
-		*p++ = '}';
-	sprintf(p, "}");
-	return s;
-}
-
 static void *run_entry(void *arg)
 {
 	struct probe *p = arg;
@@ -524,7 +504,7 @@ static size_t stack_used(enum entry which, unsigned depth)
 	p.tree = xc_parse(p.request, &limits, NULL);
 	p.flux = xc_to_flux(p.tree, NULL);
 	p.extra = xc_extra_load("{\"a\": 1}", 8, NULL, NULL, NULL);
-	p.shape = deep_shape(depth, which == E_SHAPE_VALUE);
+	p.shape = gen_deep_shape(depth, which == E_SHAPE_VALUE);
 	p.resources = xc_shape_parse(p.shape, strlen(p.shape), &limits, NULL);
 	memset(stack, 0xa5, PAINTED);
 	pthread_attr_init(&attr);

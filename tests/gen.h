@@ -5,7 +5,9 @@
 #ifndef TESTS_GEN_H
 #define TESTS_GEN_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,6 +144,30 @@ static inline char *gen_node(gen_t *g)
 	text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	json_decref(o);
 	return text;
+}
+
+/* A shape `levels` deep (malloc'd): vertices a/a/.../a, or (`value`) a
+ * vertex and nested values node{a:{a:...{a:1}}}, `levels` counting the
+ * vertex; for the depth tests (test_shape) and the stack figures (bench). */
+static inline char *gen_deep_shape(unsigned levels, bool value)
+{
+	char *s = malloc(4 * (size_t)levels + 16), *p = s;
+
+	if (!s)
+		return NULL;
+	if (!value) {
+		for (unsigned i = 0; i < levels; i++)
+			p += sprintf(p, i + 1 < levels ? "a/" : "a");
+		return s;
+	}
+	p += sprintf(p, "node{");
+	for (unsigned i = 2; i < levels; i++)
+		p += sprintf(p, "a:{");
+	p += sprintf(p, "a:1");
+	for (unsigned i = 2; i < levels; i++)
+		*p++ = '}';
+	sprintf(p, "}");
+	return s;
 }
 
 #endif

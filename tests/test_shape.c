@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "cases.h"
+#include "gen.h"
 #include "table.h"
 #include "xc.h"
 #include "leakcheck.h"
@@ -266,33 +267,6 @@ Test(shape, longer_than_the_limit_is_refused)
 	cr_assert_str_eq(err.message, "the shape is longer than 10 bytes");
 }
 
-/* `levels` vertices, each holding the next: "a/a/.../a". */
-static char *deep_shape(unsigned levels)
-{
-	char *s = malloc(2 * (size_t)levels);
-
-	for (unsigned i = 0; i < levels; i++)
-		memcpy(s + 2 * i, i + 1 < levels ? "a/" : "a", 2);
-	s[2 * levels - 1] = '\0';
-	return s;
-}
-
-/* A vertex and values nested `levels` deep in all: node{a:{a:...{a:1}}}. */
-static char *deep_value(unsigned levels)
-{
-	size_t n = 5 + 3 * (size_t)levels + (size_t)levels + 8;
-	char *s = malloc(n), *p = s;
-
-	p += sprintf(p, "node{");
-	for (unsigned i = 2; i < levels; i++)
-		p += sprintf(p, "a:{");
-	p += sprintf(p, "a:1");
-	for (unsigned i = 2; i < levels; i++)
-		*p++ = '}';
-	sprintf(p, "}");
-	return s;
-}
-
 struct deep_run {
 	unsigned levels;
 	bool value;		/* nest values, not vertices */
@@ -306,7 +280,7 @@ static void *deep(void *arg)
 	struct deep_run *d = arg;
 	xc_limits_t l = { .max_request_length = 1u << 20,
 			  .max_depth = XC_MAX_DEPTH_LIMIT };
-	char *s = d->value ? deep_value(d->levels) : deep_shape(d->levels);
+	char *s = gen_deep_shape(d->levels, d->value);
 	xc_error_t err;
 	json_t *j = xc_shape_parse(s, strlen(s), &l, &err);
 	char *back;
@@ -361,7 +335,7 @@ Test(shape, a_level_more_is_refused)
 
 Test(shape, a_list_too_deep_to_write_is_refused)
 {
-	char *s = deep_shape(40);
+	char *s = gen_deep_shape(40, false);
 	xc_limits_t l = { .max_depth = 40 }, less = { .max_depth = 39 };
 	xc_error_t err;
 	json_t *j = xc_shape_parse(s, strlen(s), &l, &err);
