@@ -55,21 +55,10 @@ static long resident_kb(void)
 	return rss < 0 ? -1 : rss * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* Growth of slurmctld's resident memory since the last trim (KB) that
- * asks for one. */
+/* Growth of slurmctld's resident memory (KB) since its least after a
+ * load that asks for a trim. */
 #define TRIM_GROWTH_KB (4L << 10)
 
-/*
- * After a round that loaded the jobs: glibc's free memory given back
- * with malloc_trim() when trim_due() says so (doc/design.md "Memory").  Each load unpacks many small blocks in the
- * arena the thread shares with some of slurmctld's RPC threads; their
- * long-lived blocks (a submitted job's structures, its node bitmap),
- * placed above the freed ones meanwhile, keep glibc from giving those
- * back (it trims an arena only from its top): 104 MB of a 118 MB arena
- * free at 60,000 nodes and 5,000 jobs.  malloc_trim() gives back the free
- * pages in every arena, each locked while it is walked; its time is
- * logged.
- */
 /* Whether the thread gives glibc's free memory back (malloc_trim) after
  * a load of the jobs: trimming is on (`interval_s`, MallocTrimInterval,
  * not 0), the last trim is at least that old (`since_ms`; INFINITY: none
@@ -83,6 +72,18 @@ static bool trim_due(size_t interval_s, double since_ms, long trimmed_kb,
 	       now_kb >= trimmed_kb + TRIM_GROWTH_KB;
 }
 
+/*
+ * After a round that loaded the jobs: glibc's free memory given back
+ * with malloc_trim() when trim_due() says so (doc/design.md "Memory").
+ * Each load unpacks many small blocks in the arena the thread shares
+ * with some of slurmctld's RPC threads; their long-lived blocks (a
+ * submitted job's structures, its node bitmap), placed above the freed
+ * ones meanwhile, keep glibc from giving those back (it trims an arena
+ * only from its top): 104 MB of a 118 MB arena free at 60,000 nodes and
+ * 5,000 jobs.  malloc_trim() gives back the free pages in every arena,
+ * each locked while it is walked (1 to 4 ms measured there); its time is
+ * logged.
+ */
 static void trim_after_load(struct refresher *r)
 {
 #if defined(__GLIBC__)
@@ -323,12 +324,12 @@ out:
 
 /* Whether this round loads the jobs: the node data changed (`nodes`),
  * job_modify() left hints (or lost one), job_submit() let a job with a
- * request through or refused one by a cap since the last load and that
- * load is JOBS_SUBMITTED_S old (`submitted`: the caps count from the
- * loaded jobs), a load was wanted
- * and failed (jobs_due), the last round's updates were refused, the memo
- * wants every job planned, nothing is loaded yet, or the last load is
- * JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have changed
+ * request through or refused one by a cap since the last load, and
+ * submissions paused or the first of them is JOBS_SUBMITTED_S old
+ * (`submitted`), job_submit() held a job itself (`held`), a load was
+ * wanted and failed (jobs_due), the last round's updates were refused,
+ * the memo wants every job planned, nothing is loaded yet, or the last
+ * load is JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have changed
  * but what slurmctld changes on its own (a pending job's reason and
  * priority, jobs starting and ending; a requeue, which the backstop and
  * the check at start cover), and a load of every job costs slurmctld a
