@@ -121,9 +121,9 @@ Test(plugin, updates_past_the_budget_rest_before_the_next)
 	free(r);
 }
 
-/* What else loads the jobs at once, whatever the submissions: a change
- * of the node data, a hint, the backstop; nothing new loads nothing. */
-Test(plugin, node_data_hints_and_the_backstop_load_the_jobs)
+/* A thread that has just loaded the jobs, submission 1 among them, and
+ * seen no submission since the round before. */
+static struct refresher just_loaded(void)
 {
 	static job_info_msg_t loaded;
 	struct refresher r = { .jobs = &loaded,
@@ -132,6 +132,15 @@ Test(plugin, node_data_hints_and_the_backstop_load_the_jobs)
 
 	clock_gettime(CLOCK_MONOTONIC, &r.jobs_asked);
 	clock_gettime(CLOCK_MONOTONIC, &r.unloaded_since);
+	return r;
+}
+
+/* What else loads the jobs at once, whatever the submissions: a change
+ * of the node data, a hint, the backstop; nothing new loads nothing. */
+Test(plugin, node_data_hints_and_the_backstop_load_the_jobs)
+{
+	struct refresher r = just_loaded();
+
 	cr_assert_not(jobs_wanted(&r, false, false, 1, 0), "nothing new");
 	cr_assert(jobs_wanted(&r, true, false, 2, 0), "the node data changed");
 	cr_assert(jobs_wanted(&r, false, true, 2, 0), "a hint");
@@ -184,13 +193,8 @@ Test(plugin, resident_memory_is_vmrss)
  * them at the next round. */
 Test(plugin, submissions_load_the_jobs_when_they_pause)
 {
-	static job_info_msg_t loaded;
-	struct refresher r = { .jobs = &loaded,
-			       .submitted_seen = 1,
-			       .submitted_round = 1 };
+	struct refresher r = just_loaded();
 
-	clock_gettime(CLOCK_MONOTONIC, &r.jobs_asked);
-	clock_gettime(CLOCK_MONOTONIC, &r.unloaded_since);
 	cr_assert_not(jobs_wanted(&r, false, false, 2, 0),
 		      "a submission since the round before");
 	r.submitted_round = 2;
