@@ -104,9 +104,14 @@ wait_refresh() {
 }
 
 # slurm_at_least MAJOR MINOR: the Slurm run here is MAJOR.MINOR or later.
+# Read from slurmctld, which prints its version without a configuration
+# (scontrol reads slurm.conf first and exits 1 when there is none yet).
+# Exits the test with 2 when no version can be read: a guess would skip or
+# run the wrong checks.
 slurm_at_least() {
 	local v
-	v=$(scontrol --version | grep -oP '[0-9]+\.[0-9]+' | head -1)
+	v=$(slurmctld -V 2>/dev/null | grep -oP '[0-9]+\.[0-9]+' | head -1)
+	[ -n "$v" ] || { echo "slurm_at_least: cannot read Slurm's version from 'slurmctld -V'" >&2; exit 2; }
 	[ $((10#${v%.*} * 100 + 10#${v#*.})) -ge $(($1 * 100 + $2)) ]
 }
 

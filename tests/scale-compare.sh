@@ -29,7 +29,8 @@
 # depth (jobs reached), backfill's mean cycle and depth, slurmctld's CPU
 # time in the window (/proc/PID/stat), its resident memory at the end, and
 # the jobs that started in the window; after the table, slurmctld's time on
-# the RPCs that read jobs and nodes and update jobs (sdiag).
+# the RPCs that read jobs and nodes and update jobs (sdiag).  A row whose
+# controller did not start or answer says FAILED, and the script exits 1.
 # XC_EXTRA_CONF: KEY=VALUE words for extra.conf (e.g.
 # MallocMmapThreshold=0).
 # Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
@@ -85,9 +86,9 @@ PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 $(scale_nodes_conf "$NODES")
 EOF
 	slurm_conf_beside "$XC_STATE" "required spank_extra.so" 1
-	slurmctld -c -i || return 1
-	wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "slurmctld did not answer"; return 1; }
-	scale_set_extra "$NODES" || return 1
+	slurmctld -c -i || { echo "  ($load $mode: slurmctld did not start)"; return 1; }
+	wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "  ($load $mode: slurmctld did not answer)"; return 1; }
+	scale_set_extra "$NODES" || { echo "  ($load $mode: setting the Extra failed)"; return 1; }
 	local pid
 	pid=$(scale_pid)
 	if [ "$load" = idle ]; then
@@ -151,6 +152,7 @@ printf '%s; %d nodes, %d pending jobs with --extra, %d s windows after sdiag -r\
 echo '| nodes | load | mode | jobs | main cycle mean (jobs reached) | backfill cycle mean (jobs reached) | slurmctld CPU | RSS | started |'
 echo '| --- | --- | --- | --- | --- | --- | --- | --- | --- |'
 RPCS=()
+status=0
 for load in "${LOADS[@]}"; do
 	for mode in "${MODES[@]}"; do
 		if [ "$load" = idle ] && ! slurm_at_least 24 5; then
@@ -161,8 +163,12 @@ for load in "${LOADS[@]}"; do
 			echo "| $NODES | $load | own | skipped: extra_constraints needs Slurm 23.11 or later |"
 			continue
 		fi
-		run "$load" "$mode"
+		if ! run "$load" "$mode"; then
+			echo "| $NODES | $load | $mode | FAILED (above) |"
+			status=1
+		fi
 	done
 done
 echo "slurmctld's time on the RPCs that read jobs and nodes and update jobs, in the window (sdiag):"
 printf '%s\n' "${RPCS[@]}"
+exit "$status"

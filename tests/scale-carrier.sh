@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# scale-carrier.sh [NODES [JOBS]] - what one node's Extra change costs
+# slurmctld, carrier by carrier: how the nodes a request allows reach the
+# pending jobs that wait on it.  One slurmctld with NODES nodes (default
+# 10000, State=CLOUD, no slurmd), every node taken first by jobs without a
+# request (so that the scheduler meets no free node and backfill plans the
+# pending jobs around running work), then JOBS pending one-node jobs
+# (default 5000) with XC_CARRIER_DISTINCT distinct 6-leaf requests
+# (default 100), then `sdiag -r` and XC_CARRIER_CHURN seconds (default
+# 120) in which node s1's Extra flips gpu every second, taking it into and
+# out of every request.  Figures printed, never asserted
+# (doc/benchmarks.md, "Carriers").
+#
+# Carriers (XC_CARRIER_MODES, default "exclude features active own"):
+# - exclude: filter mode as it is: job_submit/extra gives each job an
+#   ExcNodeList and its thread rewrites the lists a change concerns.
+# - features: a node feature per distinct request, on the nodes that
+#   satisfy it; each job asks for its request's feature (--constraint).
+#   Set with `scontrol update node Features=F ActiveFeatures=F`: without
+#   a NodeFeatures plugin Slurm makes available and active features one,
+#   but checks the old active ones against the new available ones first,
+#   so that taking one away needs both (update_node(),
+#   src/slurmctld/node_mgr.c); a change of available features on part of
+#   a node configuration splits it (update_node_avail_features()).  Played by this script, no plugin
+#   loaded: it sets, grouped by identical sets, the features a thread would
+#   set, and submits the jobs with the constraint job_submit() would give
+#   them, so that the row is Slurm's own cost of the carrier.
+# - active: the same features, all of them available on every node (one
+#   update per node configuration, which splits none) and active only on
+#   the nodes that satisfy the request (`ActiveFeatures=`, which splits
+#   nothing): the scheduler uses active features (find_feature_nodes(),
+#   src/slurmctld/node_scheduler.c).
+# - own: Slurm's own filter (SchedulerParameters=extra_constraints,
+#   23.11 and later), job_submit/extra checking requests.
+# Printed per carrier: the time to submit the jobs; in the churn window
+# slurmctld's CPU, its time on node and job updates (sdiag: count, total),
+# the main scheduler's and backfill's mean cycle and jobs reached, the
+# thread's job updates and how far it fell behind (exclude); at the end the
+# distinct sets of available features (each one node configuration at
+# least), resident memory and its peak.
+# A carrier whose controller does not start, or whose jobs are not all
+# pending on their carrier, is a failure: the script exits 1.
+# XC_EXTRA_CONF as for tests/scale.sh.  Uses the installed plugin and
+# Slurm (XC_SLURM_PREFIX); needs root and tests/slurm-helper (make check).
+set -uo pipefail
+
+NODES=${1:-10000}
+JOBS=${2:-5000}
+DISTINCT=${XC_CARRIER_DISTINCT:-100}
+CHURN=${XC_CARRIER_CHURN:-120}
+read -ra MODES <<<"${XC_CARRIER_MODES:-exclude features active own}"
+XC_STATE=${XC_SCALE_STATE:-/var/lib/slurm-extra-scale}
+. "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
+cluster_test scale-carrier.sh
+
+# Request k: gpu=true, a memory floor, an arch, a load ceiling and a rack
+# ceiling, so that the requests allow different, overlapping sets of the
+# 1,000 blocks of tests/scale.sh's Extra (scale_set_extra).
+request() {
+	local k=$1
+	printf 'gpu=true&mem>=%d&(arch=x86_64|arch=aarch64)&load<0.%d&rack<%d\n' \
+		$((64 << (k % 4))) $((5 + k % 5)) $((1 + (k * 250) / DISTINCT))
+}
+# The feature of request k: a name as a plugin would derive it from the
+# request (11 bytes).
+feature() { printf 'xc_%08x\n' $(((($1 + 1) * 2654435761) % 4294967296)); }
+
+# block_features: for every block b of scale_set_extra, "b features",
+# the features of the requests its Extra satisfies (comma-separated; "-"
+# for none), evaluated here as the plugin would.
+block_features() {
+	local k names=()
+	for ((k = 0; k < DISTINCT; k++)); do names+=("$(feature "$k")"); done
+	awk -v distinct="$DISTINCT" -v names="${names[*]}" -v nodes="$NODES" 'BEGIN {
+		split(names, f, " ")
+		size = int((nodes + 999) / 1000)
+		for (b = 0; b * size < nodes; b++) {
+			gpu = (b % 3 != 0); mem = 64 * 2 ^ (b % 5); arch = b % 3
+			load = (b % 10) / 10; rack = int(b / 4); s = ""
+			for (k = 0; k < distinct; k++)
+				if (gpu && mem >= 64 * 2 ^ (k % 4) && arch != 2 &&
+				    load < (5 + k % 5) / 10 && rack < 1 + int(k * 250 / distinct))
+					s = s (s == "" ? "" : ",") f[k + 1]
+			print b, (s == "" ? "-" : s)
+		}
+	}'
+}
+
+# set_features KEYWORD: node features as the thread would set them, one
+# update per distinct set, naming the blocks that have it; with
+# KEYWORD=ActiveFeatures, every request's feature first made available on
+# every node (one update: it covers every node configuration whole).
+set_features() {
+	local size=$((($NODES + 999) / 1000)) all
+	if [ "$1" = ActiveFeatures ]; then
+		all=$(for ((k = 0; k < DISTINCT; k++)); do feature "$k"; done | paste -sd,)
+		scontrol update nodename="s[1-$NODES]" features="$all" activefeatures= || return 1
+	fi
+	block_features | awk -v size="$size" -v nodes="$NODES" '$2 != "-" {
+		lo = $1 * size + 1; hi = ($1 + 1) * size; if (hi > nodes) hi = nodes
+		r = (lo == hi) ? lo : lo "-" hi
+		h[$2] = (h[$2] == "" ? "" : h[$2] ",") r
+	} END {for (s in h) print "s[" h[s] "] " s}' |
+		while read -r hosts feats; do
+			if [ "$1" = Features ]; then
+				scontrol update nodename="$hosts" features="$feats" activefeatures="$feats" || exit 1
+			else
+				scontrol update nodename="$hosts" activefeatures="$feats" || exit 1
+			fi
+		done
+}
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# ms USEC: sdiag's microseconds in ms ("-" as is)
+ms() { [ "$1" = - ] && echo - || awk -v v="$1" 'BEGIN {printf "%.0f ms", v / 1e3}'; }
+sdiag_value() {
+	awk -v s="$2" -v l="$3" 'index($0, s) == 1 {in_s = 1; next}
+		in_s && /^[A-Z]/ {in_s = 0}
+		in_s && index($0, l) {sub(/.*: */, ""); v = $1; exit}
+		END {print v == "" ? "-" : v}' <<<"$1"
+}
+# rpc SDIAG NAME: "count (total s, longest-average ms)" of RPC NAME.
+rpc() {
+	awk -v n="$2" '$1 == n {
+		c = $0; sub(/.*count:/, "", c); sub(/ .*/, "", c)
+		a = $0; sub(/.*ave_time:/, "", a); sub(/ .*/, "", a)
+		t = $0; sub(/.*total_time:/, "", t); sub(/ .*/, "", t)
+		printf "%d (%.2f s, %.2f ms each)", c, t / 1e6, a / 1e3; f = 1}
+		END {if (!f) printf "0"}' <<<"$1"
+}
+
+# run MODE: one controller, one row.
+run() {
+	local mode=$1 plugins=JobSubmitPlugins=extra params=
+	case $mode in
+	features | active) plugins= ;;
+	own) params=SchedulerParameters=extra_constraints ;;
+	esac
+	scale_fresh scale-carrier.sh
+	cat >>"$SLURM_CONF" <<EOF
+SchedulerType=sched/backfill
+ResumeProgram=/bin/true
+SuspendProgram=/bin/true
+ResumeTimeout=36000
+$plugins
+$params
+PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+$(scale_nodes_conf "$NODES")
+EOF
+	slurm_conf_beside "$XC_STATE" "required spank_extra.so" 1
+	slurmctld -c -i || return 1
+	wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "  $mode: slurmctld did not answer"; return 1; }
+	scale_set_extra "$NODES" || { echo "  $mode: setting the Extra failed"; return 1; }
+	case $mode in
+	features) set_features Features || { echo "  $mode: setting the features failed"; return 1; } ;;
+	active) set_features ActiveFeatures || { echo "  $mode: setting the features failed"; return 1; } ;;
+	esac
+	local pid j n=$(((NODES + 99) / 100))
+	pid=$(scale_pid)
+	# every node taken by jobs without a request, 100 nodes each
+	for ((j = 0; j < n; j++)); do
+		printf '%d %d\n' $((j < n - 1 || NODES % 100 == 0 ? 100 : NODES % 100)) $((60 * (1 + j % 10)))
+	done | xargs -P 4 -L 1 sh -c 'sbatch -N "$0" -t "$1" -o /dev/null --wrap true' >/dev/null
+	wait_for 600 eval '[ "$(squeue -h -t CF,R | wc -l)" -ge '"$n"' ]' ||
+		{ echo "  $mode: not every job without a request had its nodes after 10 minutes"; return 1; }
+	local s0 s1
+	s0=$(date +%s.%N)
+	for ((j = 0; j < JOBS; j++)); do
+		k=$((j % DISTINCT))
+		case $mode in
+		features | active) printf -- '--constraint=%s\n' "$(feature "$k")" ;;
+		*) printf -- '--extra=%s\n' "$(request "$k")" ;;
+		esac
+	done | xargs -P 4 -d '\n' -I{} sbatch -t 60 -o /dev/null {} --wrap true >/dev/null
+	s1=$(date +%s.%N)
+	local pending
+	pending=$(squeue -h -t PD | wc -l)
+	[ "$pending" -ge "$JOBS" ] || { echo "  $mode: $pending of $JOBS jobs pending after their submission"; return 1; }
+	if [ "$mode" = exclude ]; then
+		wait_for 900 eval '[ "$(squeue -h -t PD -o %x | grep -c "^s")" -ge '"$JOBS"' ]' ||
+			{ echo "  $mode: not every job had its ExcNodeList after 15 minutes"; return 1; }
+	fi
+	sleep 5
+	local from c0 c1 out s gpu f rss hwm configs
+	from=$(log_lines)
+	sdiag -r >/dev/null
+	c0=$(cpu_ticks "$pid")
+	local all t0
+	all=$(for ((k = 0; k < DISTINCT; k++)); do feature "$k"; done | paste -sd,)
+	t0=$(date +%s)
+	for ((s = 1; s <= CHURN; s++)); do
+		gpu=$([ $((s % 2)) = 1 ] && echo true || echo false)
+		scontrol update nodename=s1 extra="{\"gpu\":$gpu,\"mem\":512,\"arch\":\"x86_64\",\"load\":0.1,\"ib_pod\":0,\"rack\":0,\"ssd\":\"nvme\"}"
+		# the carrier's own update, as the thread would send it
+		case $mode in
+		features)
+			f=$([ "$gpu" = true ] && echo "$all")
+			scontrol update nodename=s1 features="$f" activefeatures="$f"
+			;;
+		active) scontrol update nodename=s1 activefeatures="$([ "$gpu" = true ] && echo "$all")" ;;
+		esac
+		sleep $((t0 + s - $(date +%s) > 0 ? t0 + s - $(date +%s) : 0))
+	done
+	out=$(sdiag)
+	c1=$(cpu_ticks "$pid")
+	rss=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$pid/status")
+	hwm=$(awk '/VmHWM/ {print int($2 / 1024)}' "/proc/$pid/status")
+	configs=$(sinfo -h -N -o '%f' | sort -u | wc -l)
+	printf '| %s | %d | %.0f s | %.1f s | %s | %s | %s (%s) | %s (%s) | %d | %d MB (%d) |\n' \
+		"$mode" "$JOBS" "$(awk -v a="$s0" -v b="$s1" 'BEGIN {print b - a}' </dev/null)" \
+		"$(awk -v a="$c0" -v b="$c1" -v hz="$(getconf CLK_TCK)" 'BEGIN {print (b - a) / hz}')" \
+		"$(rpc "$out" REQUEST_UPDATE_NODE)" "$(rpc "$out" REQUEST_UPDATE_JOB)" \
+		"$(ms "$(sdiag_value "$out" 'Main schedule statistics' 'Mean cycle:')")" \
+		"$(sdiag_value "$out" 'Main schedule statistics' 'Mean depth cycle:')" \
+		"$(ms "$(sdiag_value "$out" 'Backfilling stats' 'Mean cycle:')")" \
+		"$(sdiag_value "$out" 'Backfilling stats' 'Depth Mean:')" \
+		"$configs" "$rss" "$hwm"
+	if [ "$mode" = exclude ]; then
+		tail -n +"$((from + 1))" "$LOG" >"$XC_STATE/churn.log"
+		grep -oP '_slurm_rpc_update_job: complete JobId=[0-9]+ uid=[0-9]+ usec=\K[0-9]+' "$XC_STATE/churn.log" |
+			sort -n | awk '{v[NR] = $1} END {if (NR) printf "    exclude: the thread'"'"'s job updates, median %.1f ms, longest %.1f ms\n", v[int((NR + 1) / 2)] / 1000, v[NR] / 1000}' >>"$NOTES"
+		grep -oP 'job_submit/extra: \Kthe thread is .*' "$XC_STATE/churn.log" | sort -t' ' -k4 -n | tail -1 |
+			sed 's/^/    exclude: the most behind: /' >>"$NOTES"
+	fi
+	scale_stop
+}
+
+[ "${XC_KEEP:-0}" = 1 ] || trap scale_stop EXIT
+printf '%s; %d nodes, %d pending jobs, %d distinct requests, %d s of churn (s1 flips gpu each second)\n' \
+	"$(slurmctld -V)" "$NODES" "$JOBS" "$DISTINCT" "$CHURN"
+echo '| carrier | jobs | submitted in | slurmctld CPU in the churn | node updates (time in slurmctld) | job updates (time in slurmctld) | main cycle mean (jobs reached) | backfill cycle mean (jobs reached) | distinct feature sets | RSS (peak) |'
+echo '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'
+status=0
+NOTES=$(mktemp)
+for mode in "${MODES[@]}"; do
+	if [ "$mode" = own ] && ! slurm_at_least 23 11; then
+		echo "| own | skipped: extra_constraints needs Slurm 23.11 or later |"
+		continue
+	fi
+	if ! run "$mode"; then
+		echo "| $mode | FAILED (above) |"
+		status=1
+	fi
+done
+cat "$NOTES"
+rm -f "$NOTES"
+exit "$status"
