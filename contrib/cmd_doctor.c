@@ -14,16 +14,21 @@
  */
 #define _GNU_SOURCE /* strverscmp, strcasestr */
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
 
 #include "cli.h"
 #include "job_state.h"
+#include "plugin_config.h"
 #include "slurm_compat.h"
 
 #define EXIT_SLURM 1
@@ -139,6 +144,94 @@ static void setting(int state, const char *what, const char *why,
 			    : check);
 }
 
+/* The check at start as slurmctld runs it: this program as PROLOG_NAME,
+ * with only slurmctld's variables (no SLURM_CONF: job_common_env_vars(),
+ * src/slurmctld/job_mgr.c) and SLURM_EXTRA_PROLOG_PROBE, which makes it
+ * say what it reads (cmd_prolog.c, probe()).  Says on stdout whether it
+ * reads slurmctld's configuration and the extra.conf beside it (the one
+ * job_submit/extra reads) with the same limits. */
+static void probe_check(const slurm_conf_t *conf)
+{
+	char *const envp[] = { "SLURM_SCRIPT_CONTEXT=prolog_slurmctld",
+			       "SLURM_EXTRA_PROLOG_PROBE=1",
+			       "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+	char out[8192], want_path[4096], last[256] = "", *line, *save;
+	char cluster[256] = "", ctl_conf[4096] = "", extra[4096] = "";
+	const char *slash;
+	struct plugin_config want;
+	size_t n = 0, lim[4] = { 0 };
+	int pfd[2], status = 0;
+	struct pollfd pf;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) != 0 || (pid = fork()) < 0) {
+		printf("  check the check at start: cannot run it here\n");
+		return;
+	}
+	if (pid == 0) {
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
+		execve("/proc/self/exe", (char *const[]){ PROLOG_NAME, NULL },
+		       envp);
+		_exit(127);
+	}
+	close(pfd[1]);
+	pf = (struct pollfd){ .fd = pfd[0], .events = POLLIN };
+	/* bounded: the check's own MAX_SECONDS and some */
+	while (n + 1 < sizeof(out) && poll(&pf, 1, 30000) > 0) {
+		ssize_t r = read(pfd[0], out + n, sizeof(out) - 1 - n);
+
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	out[n] = '\0';
+	close(pfd[0]);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "cluster %255s", cluster) == 1 ||
+		    sscanf(line, "slurm.conf %4095s", ctl_conf) == 1 ||
+		    sscanf(line, "extra.conf %4095s", extra) == 1 ||
+		    sscanf(line, "limits %zu %zu %zu %zu", &lim[0], &lim[1],
+			   &lim[2], &lim[3]) == 4)
+			continue;
+		snprintf(last, sizeof(last), "%s", line);
+	}
+	if (!*cluster) {
+		printf("  set   the check at start reads slurmctld's configuration: run as slurmctld runs it (without SLURM_CONF) it reads none (%s); it then lets every job start unchecked: run it from a wrapper that sets SLURM_CONF (and SLURM_EXTRA_CONF), as PrologSlurmctld\n",
+		       *last ? last : "no answer");
+		return;
+	}
+	if (strcmp(cluster, conf->cluster_name ? conf->cluster_name : "") ||
+	    strcmp(ctl_conf, conf->slurm_conf ? conf->slurm_conf : "")) {
+		printf("  set   the check at start reads slurmctld's configuration: run as slurmctld runs it, it reads cluster %s (%s), not %s (%s): run it from a wrapper that sets SLURM_CONF\n",
+		       cluster, ctl_conf,
+		       conf->cluster_name ? conf->cluster_name : "",
+		       conf->slurm_conf ? conf->slurm_conf : "");
+		return;
+	}
+	/* job_submit/extra reads extra.conf beside slurmctld's slurm.conf
+	 * (plugin_config_path() in slurmctld, whose SLURM_CONF names it) */
+	slash = conf->slurm_conf ? strrchr(conf->slurm_conf, '/') : NULL;
+	snprintf(want_path, sizeof(want_path), "%.*s/extra.conf",
+		 slash ? (int)(slash - conf->slurm_conf) : 1,
+		 slash ? conf->slurm_conf : ".");
+	plugin_config_read(&want, want_path, NULL);
+	if (strcmp(extra, want_path) != 0 &&
+	    (lim[0] != want.limits.max_request_length ||
+	     lim[1] != want.limits.max_depth ||
+	     lim[2] != want.limits.max_extra_length ||
+	     lim[3] != want.limits.max_extra_depth)) {
+		printf("  set   the check at start reads the extra.conf of slurmctld's plugin: it reads %s, with other limits than %s: set SLURM_EXTRA_CONF in its wrapper\n",
+		       extra, want_path);
+		return;
+	}
+	printf("  ok    the check at start reads slurmctld's configuration (%s) and extra.conf limits\n",
+	       ctl_conf);
+}
+
 int cmd_doctor(const struct opts *o)
 {
 	slurm_conf_t *conf = NULL;
@@ -243,6 +336,8 @@ int cmd_doctor(const struct opts *o)
 		setting(state, "PrologSlurmctld=" PROLOG_NAME,
 			"the check at start keeps a job off a node whose Extra stopped satisfying it between the thread's rounds",
 			check);
+		if (state > 0)
+			probe_check(conf);
 		setting(delay && strtol(delay, NULL, 10) == 0,
 			"SchedulerParameters=batch_sched_delay=0",
 			"waiting jobs start within about a second of a node coming to match",

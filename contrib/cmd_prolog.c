@@ -36,14 +36,22 @@
  * so that a check that disagrees with the thread for good cannot requeue
  * a job forever.
  *
- * Exit status: 1 only when a node does not satisfy the request.  Anything
- * that keeps it from telling (slurmctld not answering, a job it cannot
- * read, a request or a node name it cannot read) is said on stderr and
- * exits 0: the job goes on as it would without the check; a check that
- * cannot read would otherwise requeue every job of a loaded controller.
+ * Exit status: 1 only when it has read the job and a node and seen that
+ * the node does not satisfy the request.  Anything that keeps it from
+ * telling (no slurm.conf where libslurm looks, slurmctld not answering, a
+ * job it cannot read, a request or a node name it cannot read, a node's
+ * Extra over this check's limits, libslurm's fatal(), which exits 1, or
+ * a crash) is said on stderr and to syslog and exits 0: the job goes on
+ * as it would without the check; a check that cannot read would
+ * otherwise requeue every job of a loaded controller.  So that fatal()
+ * and crashes cannot decide, the RPCs and the comparison run in a child
+ * process, which tells the parent of a mismatch through a pipe.
  */
 #define _GNU_SOURCE /* localtime_r */
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -52,6 +60,7 @@
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -78,6 +87,9 @@
  * made before the alarm: the handler only write()s and _exit()s. */
 static volatile sig_atomic_t verdict = PROLOG_GO;
 static char late[160];
+/* The process that checks (check_isolated()), killed with the check when
+ * MAX_SECONDS pass; 0 when none. */
+static volatile pid_t child;
 
 /* Says "slurm-extra: prolog-slurmctld: ..." on stderr and to syslog at
  * `priority`. */
@@ -107,6 +119,8 @@ static void complain(const char *message)
 static void out_of_time(int sig)
 {
 	(void)sig;
+	if (child > 0)
+		kill(child, SIGKILL);
 	(void)!write(STDERR_FILENO, late, strlen(late));
 	_exit(verdict);
 }
@@ -261,53 +275,25 @@ static void note_requeue(uint32_t jid, const char *comment, const char *node,
 	sx_job_state_free(&st);
 }
 
-int cmd_prolog(const struct opts *o)
+/* Reads job `jid`, its request (`request`, or the one in its state) and
+ * the Extra of `nodes`, and compares them: PROLOG_REQUEUE when a node does
+ * not satisfy the request (after writing one byte to `verdict_fd`, before
+ * the note, so that the verdict stands whatever happens after), else
+ * PROLOG_GO after saying why it could not tell, if it could not.  Run in
+ * a child process (check_isolated()): libslurm's fatal() exits, and a
+ * crash of its kills only the child. */
+static int check(unsigned long jid, const char *nodes, const char *request,
+		 int verdict_fd)
 {
-	const char *id = getenv("SLURM_JOB_ID");
-	const char *nodes = getenv("SLURM_JOB_NODELIST");
-	const char *context = getenv("SLURM_SCRIPT_CONTEXT");
-	const char *restarts = getenv("SLURM_JOB_RESTART_COUNT");
-	const char *request = NULL;
 	struct plugin_config cfg;
 	struct sx_job_state st = { 0 };
 	job_info_msg_t *jobs = NULL;
 	xc_nodes_t *t = NULL;
 	xc_expr_t *e = NULL;
 	xc_error_t err;
-	char *end, path[4096];
-	unsigned long jid;
+	char path[4096];
 	int rc = PROLOG_GO;
 
-	(void)o;
-	/* slurmctld's own variables (prep_script_slurmctld.c), not those of
-	 * a job this is run by hand inside */
-	if (!context || strcmp(context, "prolog_slurmctld") != 0) {
-		say("prolog-slurmctld: run by slurmctld as PrologSlurmctld (SLURM_SCRIPT_CONTEXT is not prolog_slurmctld)");
-		return PROLOG_GO;
-	}
-	openlog("slurm-extra", LOG_PID, LOG_DAEMON);
-	jid = id ? strtoul(id, &end, 10) : 0;
-	if (!id || !*id || *end || jid == 0 || jid > UINT32_MAX || !nodes ||
-	    !*nodes) {
-		tell(LOG_WARNING,
-		     "SLURM_JOB_ID or SLURM_JOB_NODELIST unset: nothing checked");
-		closelog();
-		return PROLOG_GO;
-	}
-#if SX_SLURM_HAS_EXTRA_OPTION
-	request = getenv("SLURM_JOB_EXTRA");
-	if (!request || !*request) { /* no request: nothing to check */
-		closelog();
-		return PROLOG_GO;
-	}
-#endif
-	arm_alarm(jid);
-	if (restarts && strtol(restarts, NULL, 10) >= MAX_RESTARTS) {
-		tell(LOG_WARNING,
-		     "job %lu restarted %s times: let go without the check",
-		     jid, restarts);
-		goto out;
-	}
 	slurm_init(NULL);
 	if (sx_load_job(&jobs, (uint32_t)jid, SHOW_ALL) != SLURM_SUCCESS ||
 	    !jobs || !jobs->record_count) {
@@ -342,10 +328,21 @@ int cmd_prolog(const struct opts *o)
 		/* Slurm requeues only a batch job that may be requeued
 		 * (_job_requeue_op(), src/slurmctld/job_mgr.c) */
 		bool requeued = job->batch_flag && job->requeue;
+		xc_extra_state_t why = xc_nodes_state(t, i);
 
 		if (xc_match(e, xc_nodes_extra(t, i)))
 			continue;
-		verdict = rc = PROLOG_REQUEUE;
+		/* Over this check's limits: slurmctld may read the node with
+		 * other ones (another extra.conf), so nothing is known */
+		if (why == XC_EXTRA_TOO_LONG || why == XC_EXTRA_TOO_DEEP) {
+			tell(LOG_WARNING,
+			     "job %lu: node %s's Extra is %s (extra.conf: %s): not checked (slurm-extra doctor tells whether this check reads the extra.conf slurmctld reads)",
+			     jid, xc_nodes_name(t, i), xc_extra_state_text(why),
+			     path);
+			goto out;
+		}
+		rc = PROLOG_REQUEUE;
+		(void)!write(verdict_fd, "R", 1);
 		tell(LOG_NOTICE,
 		     "job %lu: node %s does not satisfy its request; %s", jid,
 		     xc_nodes_name(t, i),
@@ -358,12 +355,191 @@ int cmd_prolog(const struct opts *o)
 		break;
 	}
 out:
-	alarm(0);
 	xc_nodes_destroy(t);
 	xc_expr_destroy(e);
 	sx_job_state_free(&st);
 	if (jobs)
 		sx_free_job_info_msg(jobs);
+	return rc;
+}
+
+/* Keeps in `last` (`size` bytes) the last non-empty line of a text
+ * read in pieces: `p`, `n` bytes, is the next piece; `*len` is how much
+ * of the line being read `last` holds (0 between lines). */
+static void keep_last_line(char *last, size_t size, size_t *len, const char *p,
+			   size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\n') {
+			*len = 0; /* the line stays until another begins */
+			continue;
+		}
+		if (*len == 0)
+			last[0] = '\0';
+		if (*len + 1 < size) {
+			last[(*len)++] = p[i];
+			last[*len] = '\0';
+		}
+	}
+}
+
+/* check() in a child process, whose messages (libslurm's included) are
+ * passed on to stderr.  PROLOG_REQUEUE only when the child said a node
+ * does not satisfy the request; any other end of the child (no
+ * configuration, libslurm's fatal(), a crash) is PROLOG_GO, said on stderr
+ * and to syslog with the child's last words. */
+static int check_isolated(unsigned long jid, const char *nodes,
+			  const char *request)
+{
+	int vp[2], ep[2], status = 0;
+	char buf[512], last[256] = "";
+	size_t len = 0;
+	struct pollfd fds[2];
+	pid_t pid;
+
+	if (pipe2(vp, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0) {
+		tell(LOG_WARNING, "job %lu: cannot make a pipe, not checked",
+		     jid);
+		return PROLOG_GO;
+	}
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		tell(LOG_WARNING, "job %lu: cannot fork, not checked", jid);
+		return PROLOG_GO;
+	}
+	if (pid == 0) {
+		close(vp[0]);
+		close(ep[0]);
+		dup2(ep[1], STDERR_FILENO);
+		check(jid, nodes, request, vp[1]);
+		fflush(NULL);
+		_exit(0);
+	}
+	child = pid;
+	close(vp[1]);
+	close(ep[1]);
+	fds[0] = (struct pollfd){ .fd = vp[0], .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = ep[0], .events = POLLIN };
+	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+		if (poll(fds, 2, -1) < 0)
+			continue; /* EINTR: the alarm's handler exits */
+		for (int i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (fds[i].fd < 0 || !fds[i].revents)
+				continue;
+			n = read(fds[i].fd, buf, sizeof(buf));
+			if (n <= 0) {
+				close(fds[i].fd);
+				fds[i].fd = -1;
+			} else if (i == 0) {
+				verdict = PROLOG_REQUEUE;
+			} else {
+				(void)!write(STDERR_FILENO, buf, (size_t)n);
+				keep_last_line(last, sizeof(last), &len, buf,
+					       (size_t)n);
+			}
+		}
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	child = 0;
+	if (verdict == PROLOG_REQUEUE)
+		return PROLOG_REQUEUE;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char how[64];
+
+		if (WIFSIGNALED(status))
+			snprintf(how, sizeof(how), "killed by signal %d",
+				 WTERMSIG(status));
+		else
+			snprintf(how, sizeof(how), "exit status %d",
+				 WEXITSTATUS(status));
+		tell(LOG_WARNING,
+		     "job %lu: the check could not tell (%s%s%s), the job goes on unchecked%s",
+		     jid, how, *last ? ": " : "", last,
+		     getenv("SLURM_CONF")
+			     ? ""
+			     : "; slurmctld gives its PrologSlurmctld no SLURM_CONF: where slurm.conf is not at libslurm's default path, run the check from a wrapper that sets SLURM_CONF (slurm-extra doctor tells)");
+	}
+	return PROLOG_GO;
+}
+
+/* With SLURM_EXTRA_PROLOG_PROBE set (slurm-extra doctor runs the check so,
+ * in the environment slurmctld gives it): what the check would read,
+ * "cluster NAME", "slurm.conf PATH" (slurmctld's, as it answers),
+ * "extra.conf PATH", "limits REQUEST DEPTH EXTRA EXTRA_DEPTH", a line
+ * each on stdout; exit 0.  libslurm's fatal() exits 1 when it finds no
+ * configuration. */
+static int probe(void)
+{
+	slurm_conf_t *conf = NULL;
+	struct plugin_config cfg;
+	char path[4096];
+
+	slurm_init(NULL);
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS) {
+		fprintf(stderr,
+			"%s: prolog-slurmctld: cannot reach slurmctld: %s\n",
+			prog, slurm_strerror(sx_slurm_errno()));
+		return 1;
+	}
+	plugin_config_path(path, sizeof(path));
+	plugin_config_read(&cfg, path, NULL);
+	printf("cluster %s\nslurm.conf %s\nextra.conf %s\nlimits %zu %u %zu %u\n",
+	       conf->cluster_name ? conf->cluster_name : "",
+	       conf->slurm_conf ? conf->slurm_conf : "", path,
+	       cfg.limits.max_request_length, cfg.limits.max_depth,
+	       cfg.limits.max_extra_length, cfg.limits.max_extra_depth);
+	slurm_free_ctl_conf(conf);
+	return 0;
+}
+
+int cmd_prolog(const struct opts *o)
+{
+	const char *id = getenv("SLURM_JOB_ID");
+	const char *nodes = getenv("SLURM_JOB_NODELIST");
+	const char *context = getenv("SLURM_SCRIPT_CONTEXT");
+	const char *restarts = getenv("SLURM_JOB_RESTART_COUNT");
+	const char *request = NULL;
+	char *end;
+	unsigned long jid;
+	int rc = PROLOG_GO;
+
+	(void)o;
+	/* slurmctld's own variables (prep_script_slurmctld.c), not those of
+	 * a job this is run by hand inside */
+	if (!context || strcmp(context, "prolog_slurmctld") != 0) {
+		say("prolog-slurmctld: run by slurmctld as PrologSlurmctld (SLURM_SCRIPT_CONTEXT is not prolog_slurmctld)");
+		return PROLOG_GO;
+	}
+	if (getenv("SLURM_EXTRA_PROLOG_PROBE"))
+		return probe();
+	openlog("slurm-extra", LOG_PID, LOG_DAEMON);
+	jid = id ? strtoul(id, &end, 10) : 0;
+	if (!id || !*id || *end || jid == 0 || jid > UINT32_MAX || !nodes ||
+	    !*nodes) {
+		tell(LOG_WARNING,
+		     "SLURM_JOB_ID or SLURM_JOB_NODELIST unset: nothing checked");
+		closelog();
+		return PROLOG_GO;
+	}
+#if SX_SLURM_HAS_EXTRA_OPTION
+	request = getenv("SLURM_JOB_EXTRA");
+	if (!request || !*request) { /* no request: nothing to check */
+		closelog();
+		return PROLOG_GO;
+	}
+#endif
+	arm_alarm(jid);
+	if (restarts && strtol(restarts, NULL, 10) >= MAX_RESTARTS)
+		tell(LOG_WARNING,
+		     "job %lu restarted %s times: let go without the check",
+		     jid, restarts);
+	else
+		rc = check_isolated(jid, nodes, request);
+	alarm(0);
 	closelog();
 	return rc;
 }

@@ -223,4 +223,34 @@ bash "$CLUSTER" wait-nodes >/dev/null
 job_on "after slurmd n1 restarts" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
 alive "slurmd restarts"
 
+echo "# the check at start with other limits than slurmctld's (another extra.conf)"
+hid=$(sbatch --parsable -H -o /dev/null --extra 'gpu=true' --wrap true)
+pad=$(head -c 100 /dev/zero | tr '\0' x)
+scontrol update nodename=n2 extra="{\"gpu\":true,\"pad\":\"$pad\"}"
+scontrol update nodename=n3 extra='{"gpu":false}'
+printf 'MaxExtraLength=64\n' >"$TMP/small.conf"
+check=$(command -v slurm-extra-prolog-slurmctld)
+# check_as_ctld NODE [NAME=VALUE...]: the check as slurmctld runs it for
+# job $hid placed on NODE (only slurmctld's variables, SLURM_CONF added as
+# the local cluster's wrapper does); its output, then "exit N".
+check_as_ctld() {
+	local node=$1 out rc
+	shift
+	out=$(env -i SLURM_CONF="$SLURM_CONF" SLURM_SCRIPT_CONTEXT=prolog_slurmctld SLURM_JOB_ID="$hid" \
+		SLURM_JOB_NODELIST="$node" SLURM_JOB_EXTRA=gpu=true "$@" "$check" 2>&1)
+	rc=$?
+	printf '%s\nexit %d\n' "$out" "$rc"
+}
+out=$(check_as_ctld n2 SLURM_EXTRA_CONF="$TMP/small.conf")
+expect "a node's Extra over the check's own limits: the job goes on" "$(tail -1 <<<"$out")" "exit 0"
+expect_has "  and it says the node was not checked, and why" "$out" \
+	"node n2's Extra is longer than the limit (extra.conf: $TMP/small.conf): not checked"
+out=$(check_as_ctld n2)
+expect "the same node with slurmctld's limits satisfies the request" "$(tail -1 <<<"$out")" "exit 0"
+out=$(check_as_ctld n3)
+expect "a node that does not satisfy the request: the check says requeue" "$(tail -1 <<<"$out")" "exit 1"
+expect_has "  and says why" "$out" "node n3 does not satisfy its request"
+scancel "$hid"
+bash "$CLUSTER" extra >/dev/null
+
 summary fault

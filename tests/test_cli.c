@@ -631,6 +631,25 @@ Test(cli, the_check_at_start_without_a_job_lets_it_go)
 	unsetenv("SLURM_SCRIPT_CONTEXT");
 }
 
+/* A check that cannot even read slurm.conf (libslurm's fatal() exits 1,
+ * which Slurm reads as "requeue") lets the job start, and says why: the
+ * RPCs run in a child whose end, other than a mismatch, decides nothing. */
+Test(cli, the_check_at_start_without_a_configuration_lets_it_go)
+{
+	struct run r;
+
+	run_as(&r, NULL,
+	       "env -i SLURM_CONF=/dev/null SLURM_SCRIPT_CONTEXT=prolog_slurmctld SLURM_JOB_ID=12 SLURM_JOB_NODELIST=n1 SLURM_JOB_EXTRA=gpu=true",
+	       "prolog-slurmctld");
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert_not_null(
+		strstr(r.out,
+		       "slurm-extra: prolog-slurmctld: job 12: the check could not tell (exit status 1: "),
+		"%s", r.out);
+	cr_assert_not_null(strstr(r.out, "the job goes on unchecked"), "%s",
+			   r.out);
+}
+
 Test(cli, batch_handles_many_lines)
 {
 	char *input = malloc(64 * 5000 + 1), *p = input;
