@@ -68,22 +68,20 @@ static bool discovered_gone(const char *changes)
 
 /* --publish: node `node`'s Extra made the facts `f` plus its keys set by
  * hand, when that changes it; `note` (what discovery could not read) is
- * said when that removes a key. */
+ * said when that removes a key.  `dirfd` is the state directory `dir`,
+ * locked (facts_open_state()) before the facts were gathered and until
+ * the state is written, so that publications land in the order their
+ * facts were read. */
 static int publish(const struct opts *o, const struct facts *f,
-		   const char *node, const char *note)
+		   const char *node, const char *note, const char *dir,
+		   int dirfd)
 {
-	const char *dir = o->state ? o->state : DEFAULT_STATE;
 	node_info_msg_t *msg = NULL;
 	update_node_msg_t upd;
 	char state[PATH_MAX], name[300], err[FACTS_ERR_SIZE];
 	char *next = NULL, *changes = NULL;
-	int rc = EXIT_SLURM, d, dirfd;
+	int rc = EXIT_SLURM, d;
 
-	/* locked from the read of the node to the state's write */
-	if ((dirfd = facts_open_state(dir, err)) < 0)
-		return fail(
-			"%s; nothing published: the node's Extra is left as it is",
-			err);
 	slurm_init(NULL);
 	if (slurm_load_node_single(&msg, (char *)node, SHOW_ALL) !=
 		    SLURM_SUCCESS ||
@@ -125,7 +123,6 @@ static int publish(const struct opts *o, const struct facts *f,
 		    state, strerror(errno));
 	rc = 0;
 out:
-	close(dirfd);
 	free(next);
 	free(changes);
 	sx_free_node_info_msg(msg);
@@ -138,9 +135,10 @@ int cmd_facts(const struct opts *o)
 	struct facts *f;
 	char note[FACTS_ERR_SIZE], err[FACTS_ERR_SIZE], host[256];
 	const char *node = NULL;
+	const char *state_dir = o->state ? o->state : DEFAULT_STATE;
 	long timeout = DEFAULT_TIMEOUT;
 	char *text;
-	int rc;
+	int rc, dirfd = -1, lockfd = -1;
 
 	if (o->request)
 		return fail("facts takes no REQUEST ('%s')", o->request);
@@ -165,20 +163,27 @@ int cmd_facts(const struct opts *o)
 	if (o->scratch && access(o->scratch, F_OK) != 0)
 		return fail("--scratch %s: %s", o->scratch, strerror(errno));
 	env.timeout_s = (int)timeout;
+	if (o->publish && (dirfd = facts_open_state(state_dir, (int)timeout,
+						    &lockfd, err)) < 0)
+		return fail(
+			"%s; nothing published: the node's Extra is left as it is",
+			err);
 	f = facts_gather(&env, o->dir ? o->dir : DEFAULT_DIR, o->dir != NULL,
 			 (int)timeout, note, err);
 	if (o->verbose && *note)
 		say("note: %s", note);
-	if (!f)
-		return fail(
+	if (!f) {
+		rc = fail(
 			"%s; nothing %s", err,
 			o->publish
 				? "published: the node's Extra is left as it is"
 				: "printed");
+		goto out;
+	}
 	if (o->verbose)
 		facts_print_sources(f, stderr);
 	if (o->publish) {
-		rc = publish(o, f, node, note);
+		rc = publish(o, f, node, note, state_dir, dirfd);
 	} else if (!(text = facts_text(f))) {
 		rc = fail("out of memory");
 	} else if (strlen(text) > FACTS_MAX_EXTRA) {
@@ -191,5 +196,10 @@ int cmd_facts(const struct opts *o)
 		rc = EXIT_MATCH;
 	}
 	facts_free(f);
+out:
+	if (lockfd >= 0)
+		close(lockfd);
+	if (dirfd >= 0)
+		close(dirfd);
 	return rc;
 }

@@ -182,10 +182,41 @@ out:
 	return rc;
 }
 
-int facts_open_state(const char *dir, char *err)
+/* The lock file of the state directory `dirfd` (`dir` for messages),
+ * opened and checked (facts_open_state()); -1 with `err`. */
+static int open_lock(int dirfd, const char *dir, char *err)
 {
 	struct stat st;
-	int fd;
+	int fd = openat(dirfd, "lock",
+			O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
+			0600);
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		snprintf(err, FACTS_ERR_SIZE, "lock file %.300s/lock: %s", dir,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) ||
+	    (st.st_uid != 0 && st.st_uid != geteuid()) ||
+	    (st.st_mode & (S_IRWXG | S_IRWXO))) {
+		snprintf(
+			err, FACTS_ERR_SIZE,
+			"lock file %.300s/lock: owned by uid %u with mode %04o: it must be a file of this user's or root's that no one else may open",
+			dir, (unsigned)st.st_uid,
+			(unsigned)(st.st_mode & 07777));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int facts_open_state(const char *dir, int timeout_s, int *lock_fd, char *err)
+{
+	long long deadline = facts_now_ms() + (long long)timeout_s * 1000;
+	struct stat st;
+	int fd, lfd;
 
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		snprintf(err, FACTS_ERR_SIZE, "state directory %.300s: %s", dir,
@@ -210,13 +241,42 @@ int facts_open_state(const char *dir, char *err)
 		close(fd);
 		return -1;
 	}
-	if (flock(fd, LOCK_EX) != 0) {
-		snprintf(err, FACTS_ERR_SIZE, "state directory %.300s: %s", dir,
-			 strerror(errno));
+	/* a user who may not write the directory (root's) can take no lock
+	 * in it; they cannot write its state either, and slurmctld decides
+	 * whether they may publish */
+	if (geteuid() != 0 && st.st_uid != geteuid() &&
+	    faccessat(fd, ".", W_OK, AT_EACCESS) != 0) {
+		*lock_fd = -1;
+		return fd;
+	}
+	if ((lfd = open_lock(fd, dir, err)) < 0) {
 		close(fd);
 		return -1;
 	}
-	return fd;
+	/* not a blocking flock(): its wait would have no end */
+	for (;;) {
+		if (flock(lfd, LOCK_EX | LOCK_NB) == 0) {
+			*lock_fd = lfd;
+			return fd;
+		}
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			snprintf(err, FACTS_ERR_SIZE,
+				 "lock file %.300s/lock: %s", dir,
+				 strerror(errno));
+			break;
+		}
+		if (facts_now_ms() >= deadline) {
+			snprintf(
+				err, FACTS_ERR_SIZE,
+				"state directory %.300s: another publication held its lock for %d s",
+				dir, timeout_s);
+			break;
+		}
+		usleep(20000);
+	}
+	close(lfd);
+	close(fd);
+	return -1;
 }
 
 int facts_save_state(const struct facts *f, int dirfd, const char *name)

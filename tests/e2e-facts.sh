@@ -134,6 +134,19 @@ expect "  saying so, with Slurm's reason" "$out" \
 expect "  n1's Extra as it was" "$(extra_of n1)" "$before"
 expect "  and no state written for the user" "$(ls "$S/user")" 10-site.json
 
+echo "# another user locking the state directory holds no publication up"
+as xcuser1 flock -x "$S/state" sleep 60 &
+locker=$!
+wait_for 10 eval 'pgrep -u xcuser1 -x sleep >/dev/null' || not_ok "xcuser1 holds the directory's lock"
+# (the lock was the directory's: a publication waited as long as the user
+# held it; 20 s is the bound of the wait here, the user holds it 60 s)
+out=$(timeout 20 slurm-extra facts --publish --node n1 --dir "$S/n1" --state "$S/state" --timeout 2 2>&1)
+expect "facts --publish while xcuser1 flocks the state directory: exit 0" "$?" 0
+expect_has "  and it published" "$out" "n1: Extra"
+expect "  the lock file is root's alone" "$(stat -c '%U %a' "$S/state/lock")" "root 600"
+pkill -u xcuser1 -x sleep
+wait "$locker" 2>/dev/null
+
 if slurm_at_least 23 11; then
 	echo "# 23.11 and later: slurmd --extra \"\$(slurm-extra facts)\" at slurmd's start"
 	facts=$(slurm-extra facts --dir "$S/n2")

@@ -8,11 +8,13 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -548,20 +550,21 @@ Test(facts, too_many_site_entries, .init = set_up, .fini = tear_down)
 Test(facts, the_state_is_written_safely, .init = set_up, .fini = tear_down)
 {
 	char dir[64], sub[128], err[FACTS_ERR_SIZE] = "", path[256], buf[256];
-	int fd;
+	int fd, lock;
 	FILE *fp;
 
 	make_dir(dir);
 	snprintf(sub, sizeof(sub), "%s/state", dir);
 	write_in(dir, "k.json", "{\"rack\": \"r1\"}", 0644);
 	cr_assert_eq(facts_site_dir(&set, dir, true, 1, err), 0, "%s", err);
-	fd = facts_open_state(sub, err);
+	fd = facts_open_state(sub, 1, &lock, err);
 	cr_assert_geq(fd, 0, "%s", err);
 	write_in(dir, "victim", "untouched", 0644);
 	snprintf(path, sizeof(path), "%s/facts-n1.keys.json", sub);
 	snprintf(buf, sizeof(buf), "%s/victim", dir);
 	cr_assert_eq(symlink(buf, path), 0);
 	cr_assert_eq(facts_save_state(&set, fd, "facts-n1.keys.json"), 0);
+	close(lock);
 	close(fd);
 	fp = fopen(buf, "r");
 	cr_assert_not_null(fp);
@@ -575,8 +578,51 @@ Test(facts, the_state_is_written_safely, .init = set_up, .fini = tear_down)
 	cr_assert_str_eq(buf, "[\"rack\"]");
 	/* a directory others may write is refused */
 	cr_assert_eq(chmod(sub, 0777), 0);
-	cr_assert_eq(facts_open_state(sub, err), -1);
+	cr_assert_eq(facts_open_state(sub, 1, &lock, err), -1);
 	cr_assert_not_null(strstr(err, "mode 0777"), "%s", err);
+	remove_dir(dir);
+}
+
+/* The state's lock is a file no one else may open: a lock of the
+ * directory itself (which anyone may open and flock) holds nothing up; a
+ * publication that holds the lock file keeps another waiting at most its
+ * timeout, which then says why; a lock file others may open is refused.
+ * (.timeout: a wait with no end fails the test rather than hangs it.) */
+Test(facts, the_state_lock_is_bounded_and_private, .init = set_up,
+     .fini = tear_down, .timeout = 20)
+{
+	char dir[64], sub[128], lockpath[160], err[FACTS_ERR_SIZE] = "";
+	long long t0, waited;
+	struct stat st;
+	int dfd, fd, lock, other;
+
+	make_dir(dir);
+	snprintf(sub, sizeof(sub), "%s/state", dir);
+	snprintf(lockpath, sizeof(lockpath), "%s/lock", sub);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	/* anyone may open the directory and lock it: no matter */
+	dfd = open(sub, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(dfd, 0);
+	cr_assert_eq(flock(dfd, LOCK_EX), 0);
+	fd = facts_open_state(sub, 1, &lock, err);
+	cr_assert_geq(fd, 0, "%s", err);
+	cr_assert_eq(stat(lockpath, &st), 0);
+	cr_assert_eq(st.st_mode & 07777, 0600);
+	/* another publication holds the lock file: a bounded wait */
+	t0 = facts_now_ms();
+	cr_assert_eq(facts_open_state(sub, 1, &other, err), -1);
+	waited = facts_now_ms() - t0;
+	cr_assert_geq(waited, 1000);
+	cr_assert_not_null(
+		strstr(err, "another publication held its lock for 1 s"), "%s",
+		err);
+	close(lock);
+	close(fd);
+	close(dfd);
+	/* a lock file others may open is refused */
+	cr_assert_eq(chmod(lockpath, 0644), 0);
+	cr_assert_eq(facts_open_state(sub, 1, &lock, err), -1);
+	cr_assert_not_null(strstr(err, "mode 0644"), "%s", err);
 	remove_dir(dir);
 }
 
@@ -590,7 +636,7 @@ Test(facts, who_owns_a_key, .init = set_up, .fini = tear_down)
 	char dir[64], state[256], sdir[128], err[FACTS_ERR_SIZE] = "";
 	char *next, *changes;
 	struct facts *f = &set;
-	int fd;
+	int fd, lock;
 
 	make_dir(dir);
 	snprintf(sdir, sizeof(sdir), "%s/state", dir);
@@ -613,9 +659,10 @@ Test(facts, who_owns_a_key, .init = set_up, .fini = tear_down)
 	cr_assert_str_eq(changes, "~mem_mb ~rack -gpu_count +gpu_cc");
 	free(next);
 	free(changes);
-	fd = facts_open_state(sdir, err);
+	fd = facts_open_state(sdir, 1, &lock, err);
 	cr_assert_geq(fd, 0, "%s", err);
 	cr_assert_eq(facts_save_state(f, fd, "facts-n1.keys.json"), 0);
+	close(lock);
 	close(fd);
 	/* the same again, keys in another order and blanks: unchanged */
 	cr_assert_eq(
