@@ -147,9 +147,18 @@ bool facts_check(const char *key, json_object *v, char *why);
  * not a JSON object, a value facts_check() refuses, owned or writable by
  * others, a hook that timed out (killed with its process group), failed,
  * printed nothing, a NUL or too much, too many entries); `f` may then
- * hold some of the site's facts. */
+ * hold some of the site's facts.  The directory is opened once and read
+ * through that descriptor, each file opened once, checked as opened, and
+ * read or run (fexecve(3)) through that descriptor, so that a file put in
+ * place of a checked one (in a directory someone else may write, through
+ * a link) is never what runs or is read. */
 int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 		   int timeout_s, char *err);
+
+/* For the unit tests alone (NULL otherwise): called with a hook's path
+ * after the hook was checked and before it runs, so that a test can put
+ * another file in its place at that moment. */
+extern void (*facts_site_checked)(const char *path);
 
 /* Whether JSON array `keys` (may be NULL) holds the string `key`. */
 bool facts_array_has(json_object *keys, const char *key);

@@ -113,12 +113,14 @@ static bool trusted(const struct stat *st, char *why, size_t size)
 	return true;
 }
 
-/* Reads regular file `path`, at most FACTS_SITE_MAX_BYTES (opened without
- * blocking, so that a FIFO put in its place cannot stall the command):
+/* Reads regular file `name` of the directory `dirfd`, at most
+ * FACTS_SITE_MAX_BYTES (opened without blocking, so that a FIFO put in
+ * its place cannot stall the command), checked as opened (trusted()):
  * malloc'd and NUL-terminated (*len its length), or NULL with `why`. */
-static char *read_file(const char *path, size_t *len, char *why, size_t size)
+static char *read_file(int dirfd, const char *name, size_t *len, char *why,
+		       size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	char *buf;
 	ssize_t got;
@@ -158,12 +160,16 @@ static char *read_file(const char *path, size_t *len, char *why, size_t size)
 	return buf;
 }
 
-/* The child's side of run_hook(): a clean process running `path` with
- * stdin /dev/null, stdout `out`, stderr ours, in its own process group,
- * killed when the command dies (so a hook cannot outlive a command that
- * slurmd's HealthCheckProgram limit killed).  On failure writes errno to
- * `err` (close-on-exec: the parent reads nothing when exec succeeds). */
-static void hook_child(const char *path, int out, int err, pid_t parent)
+/* The child's side of run_hook(): a clean process running the file
+ * `hook` (a descriptor: the file that was checked, whatever has the path
+ * `path` by now; a script's interpreter reads it as /dev/fd/N, so it is
+ * left open across the exec) with stdin /dev/null, stdout `out`, stderr
+ * ours, in its own process group, killed when the command dies (so a
+ * hook cannot outlive a command that slurmd's HealthCheckProgram limit
+ * killed).  On failure writes errno to `err` (close-on-exec: the parent
+ * reads nothing when exec succeeds). */
+static void hook_child(int hook, const char *path, int out, int err,
+		       pid_t parent)
 {
 	char *argv[] = { (char *)path, NULL };
 	struct sigaction dfl;
@@ -186,9 +192,11 @@ static void hook_child(const char *path, int out, int err, pid_t parent)
 		goto fail;
 	/* nothing of the command's but stdin, stdout, stderr and `err` */
 	for (int i = 3; i < (max > 0 && max < 65536 ? max : 65536); i++)
-		if (i != err)
+		if (i != err && i != hook)
 			close(i);
-	execv(path, argv);
+	if (fcntl(hook, F_SETFD, 0) != 0)
+		goto fail;
+	fexecve(hook, argv, environ);
 fail:
 	e = errno;
 	if (write(err, &e, sizeof(e)) < 0)
@@ -205,13 +213,14 @@ static void kill_hook(pid_t pid)
 		;
 }
 
-/* Runs hook `path` until `deadline` (facts_now_ms()): its output (malloc'd,
+/* Runs hook `hook` (a descriptor of the checked file, whose name is
+ * `path`) until `deadline` (facts_now_ms()): its output (malloc'd,
  * NUL-terminated, *len bytes), or NULL with `why`.  A hook that has not
  * exited with status 0 by then, or prints more than FACTS_SITE_MAX_BYTES,
  * is killed with its process group; so is what a hook that exited left
  * behind in its group. */
-static char *run_hook(const char *path, long long deadline, int timeout_s,
-		      size_t *len, char *why, size_t size)
+static char *run_hook(int hook, const char *path, long long deadline,
+		      int timeout_s, size_t *len, char *why, size_t size)
 {
 	int fds[2] = { -1, -1 }, errp[2] = { -1, -1 }, e = 0;
 	struct sigaction dfl, old;
@@ -242,7 +251,7 @@ static char *run_hook(const char *path, long long deadline, int timeout_s,
 	}
 	if (pid == 0) {
 		free(buf);
-		hook_child(path, fds[1], errp[1], getppid());
+		hook_child(hook, path, fds[1], errp[1], getppid());
 	}
 	setpgid(pid, pid); /* so that kill(-pid) reaches it at once */
 	close(fds[1]);
@@ -337,20 +346,21 @@ static int by_name(const void *a, const void *b)
 /* The names of `dir`'s entries that count, sorted: a malloc'd array of
  * *n malloc'd names, or NULL with `err` (or with *n 0 and no error for an
  * empty directory). */
-static char **list_dir(const char *dir, size_t *n, bool must_exist,
-		       bool *failed, char *err)
+static char **list_dir(int dirfd, const char *dir, size_t *n, bool *failed,
+		       char *err)
 {
-	DIR *d = opendir(dir);
+	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 	char **names = NULL;
 
 	*n = 0;
 	*failed = false;
 	if (!d) {
-		if (errno == ENOENT && !must_exist)
-			return NULL;
 		snprintf(err, FACTS_ERR_SIZE, "site directory %s: %s", dir,
 			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		*failed = true;
 		return NULL;
 	}
@@ -414,20 +424,35 @@ static int add_site(struct facts *f, json_object *o, const char *what,
 	return 0;
 }
 
+void (*facts_site_checked)(const char *path);
+
 int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 		   int timeout_s, char *err)
 {
 	/* every hook together: the whole directory within timeout_s */
 	long long deadline = facts_now_ms() + (long long)timeout_s * 1000;
 	size_t n = 0;
-	bool failed;
-	char **names = list_dir(dir, &n, must_exist, &failed, err);
-	int rc = failed ? -1 : 0;
+	bool failed = false;
+	/* the directory read through one descriptor: its entries are those
+	 * of the directory checked, whatever its path names later */
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char **names = NULL;
+	int rc = 0;
 	struct stat dst;
 	char why[FACTS_ERR_SIZE / 2];
 
+	if (dirfd < 0) {
+		if (!(errno == ENOENT && !must_exist)) {
+			snprintf(err, FACTS_ERR_SIZE, "site directory %s: %s",
+				 dir, strerror(errno));
+			rc = -1;
+		}
+	} else {
+		names = list_dir(dirfd, dir, &n, &failed, err);
+		rc = failed ? -1 : 0;
+	}
 	if (rc == 0 && n > 0 &&
-	    (stat(dir, &dst) != 0 || !trusted(&dst, why, sizeof(why)))) {
+	    (fstat(dirfd, &dst) != 0 || !trusted(&dst, why, sizeof(why)))) {
 		snprintf(err, FACTS_ERR_SIZE, "site directory %.300s: %.180s",
 			 dir, why);
 		rc = -1;
@@ -443,9 +468,10 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 		json_object *o = NULL;
 		char *text = NULL;
 		size_t len;
+		int hook;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (stat(path, &st) != 0) {
+		if (fstatat(dirfd, names[i], &st, 0) != 0) {
 			/* a dangling link: said, not skipped */
 			snprintf(err, FACTS_ERR_SIZE, "site entry %.300s: %s",
 				 path, strerror(errno));
@@ -456,12 +482,28 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 			continue;
 		if (ends_with(names[i], ".json")) {
 			snprintf(what, sizeof(what), "site file %s", path);
-			text = read_file(path, &len, why, sizeof(why));
-		} else if (access(path, X_OK) == 0) {
+			text = read_file(dirfd, names[i], &len, why,
+					 sizeof(why));
+		} else if (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) {
 			snprintf(what, sizeof(what), "site hook %s", path);
-			if (trusted(&st, why, sizeof(why)))
-				text = run_hook(path, deadline, timeout_s, &len,
-						why, sizeof(why));
+			/* checked and run as one open file: a file swapped
+			 * in under its name (or its link's target) after
+			 * the check is not what runs */
+			hook = openat(dirfd, names[i], O_PATH | O_CLOEXEC);
+			if (hook < 0 || fstat(hook, &st) != 0) {
+				snprintf(why, sizeof(why), "cannot open it: %s",
+					 strerror(errno));
+			} else if (!S_ISREG(st.st_mode)) {
+				snprintf(why, sizeof(why),
+					 "not a regular file");
+			} else if (trusted(&st, why, sizeof(why))) {
+				if (facts_site_checked)
+					facts_site_checked(path);
+				text = run_hook(hook, path, deadline, timeout_s,
+						&len, why, sizeof(why));
+			}
+			if (hook >= 0)
+				close(hook);
 		} else {
 			continue; /* a README, a disabled hook */
 		}
@@ -480,5 +522,7 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	if (dirfd >= 0)
+		close(dirfd);
 	return rc;
 }

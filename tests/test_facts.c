@@ -306,6 +306,43 @@ Test(facts, what_can_stand_in_extra)
 
 /* ------------------------------------------------------- site directory */
 
+/* The race a hook reached through a link into another directory opens:
+ * someone who may write that directory renames another file over the
+ * hook between its check and its run (forced here by facts_site_checked,
+ * at that very moment).  What runs is the file that was checked. */
+static char swap_dir[64];
+
+static void swap_hook(const char *path)
+{
+	char from[128], to[128];
+
+	(void)path;
+	snprintf(from, sizeof(from), "%s/other", swap_dir);
+	snprintf(to, sizeof(to), "%s/hook", swap_dir);
+	cr_assert_eq(rename(from, to), 0);
+}
+
+Test(facts, a_hook_runs_as_it_was_checked, .init = set_up, .fini = tear_down)
+{
+	char dir[64], target[128], link[128], err[FACTS_ERR_SIZE] = "";
+
+	make_dir(dir);
+	make_dir(swap_dir);
+	write_in(swap_dir, "hook", "#!/bin/sh\necho '{\"who\": \"checked\"}'\n",
+		 0755);
+	write_in(swap_dir, "other",
+		 "#!/bin/sh\necho '{\"who\": \"swapped\"}'\n", 0755);
+	snprintf(target, sizeof(target), "%s/hook", swap_dir);
+	snprintf(link, sizeof(link), "%s/10-hook", dir);
+	cr_assert_eq(symlink(target, link), 0);
+	facts_site_checked = swap_hook;
+	cr_assert_eq(facts_site_dir(&set, dir, true, 10, err), 0, "%s", err);
+	facts_site_checked = NULL;
+	cr_assert_str_eq(fact(&set, "who"), "\"checked\"");
+	remove_dir(dir);
+	remove_dir(swap_dir);
+}
+
 Test(facts, site_files_and_hooks_merge_in_name_order, .init = set_up,
      .fini = tear_down)
 {
