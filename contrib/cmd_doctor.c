@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE /* strverscmp, strcasestr */
 
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -148,8 +149,10 @@ static void setting(int state, const char *what, const char *why,
  * with only slurmctld's variables (no SLURM_CONF: job_common_env_vars(),
  * src/slurmctld/job_mgr.c) and SLURM_EXTRA_PROLOG_PROBE, which makes it
  * say what it reads (cmd_prolog.c, probe()).  Says on stdout whether it
- * reads slurmctld's configuration and the extra.conf beside it (the one
- * job_submit/extra reads) with the same limits. */
+ * reaches slurmctld's cluster and reads the extra.conf beside its
+ * slurm.conf (the one job_submit/extra reads) or one with the same
+ * limits.  Only on slurmctld's host, where slurmctld runs it; it runs
+ * as the caller, not as SlurmUser. */
 static void probe_check(const slurm_conf_t *conf)
 {
 	char *const envp[] = { "SLURM_SCRIPT_CONTEXT=prolog_slurmctld",
@@ -164,9 +167,29 @@ static void probe_check(const slurm_conf_t *conf)
 	struct pollfd pf;
 	pid_t pid;
 
-	if (pipe2(pfd, O_CLOEXEC) != 0 || (pid = fork()) < 0) {
-		printf("  check the check at start: cannot run it here\n");
+	char host[256] = "";
+	bool here = false;
+
+	/* slurmctld runs the check on its own host: what it reads there
+	 * (its slurm.conf, its extra.conf) is what counts */
+	gethostname(host, sizeof(host) - 1);
+	for (uint32_t i = 0; i < conf->control_cnt; i++) {
+		const char *m = conf->control_machine[i];
+		size_t h = strcspn(host, ".");
+
+		here |= m && (!strcmp(m, host) || !strcmp(m, "localhost") ||
+			      (strlen(m) == h && !strncmp(m, host, h)));
+	}
+	if (!here) {
+		printf("  check the check at start reads slurmctld's configuration: run slurm-extra doctor on slurmctld's host to see\n");
 		return;
+	}
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		goto cannot;
+	if ((pid = fork()) < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		goto cannot;
 	}
 	if (pid == 0) {
 		dup2(pfd[1], STDOUT_FILENO);
@@ -201,15 +224,12 @@ static void probe_check(const slurm_conf_t *conf)
 	}
 	if (!*cluster) {
 		printf("  set   the check at start reads slurmctld's configuration: run as slurmctld runs it (without SLURM_CONF) it reads none (%s); it then lets every job start unchecked: run it from a wrapper that sets SLURM_CONF (and SLURM_EXTRA_CONF), as PrologSlurmctld\n",
-		       *last ? last : "no answer");
+		       *last ? last : "no answer within 30 s");
 		return;
 	}
-	if (strcmp(cluster, conf->cluster_name ? conf->cluster_name : "") ||
-	    strcmp(ctl_conf, conf->slurm_conf ? conf->slurm_conf : "")) {
-		printf("  set   the check at start reads slurmctld's configuration: run as slurmctld runs it, it reads cluster %s (%s), not %s (%s): run it from a wrapper that sets SLURM_CONF\n",
-		       cluster, ctl_conf,
-		       conf->cluster_name ? conf->cluster_name : "",
-		       conf->slurm_conf ? conf->slurm_conf : "");
+	if (strcmp(cluster, conf->cluster_name ? conf->cluster_name : "")) {
+		printf("  set   the check at start reads slurmctld's configuration: run as slurmctld runs it, it reaches cluster %s, not %s: run it from a wrapper that sets SLURM_CONF\n",
+		       cluster, conf->cluster_name ? conf->cluster_name : "");
 		return;
 	}
 	/* job_submit/extra reads extra.conf beside slurmctld's slurm.conf
@@ -230,6 +250,10 @@ static void probe_check(const slurm_conf_t *conf)
 	}
 	printf("  ok    the check at start reads slurmctld's configuration (%s) and extra.conf limits\n",
 	       ctl_conf);
+	return;
+cannot:
+	printf("  check the check at start: cannot run it here: %s\n",
+	       strerror(errno));
 }
 
 int cmd_doctor(const struct opts *o)

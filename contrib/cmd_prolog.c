@@ -333,13 +333,14 @@ static int check(unsigned long jid, const char *nodes, const char *request,
 		if (xc_match(e, xc_nodes_extra(t, i)))
 			continue;
 		/* Over this check's limits: slurmctld may read the node with
-		 * other ones (another extra.conf), so nothing is known */
+		 * other ones (another extra.conf), so nothing is known of
+		 * it; the job's other nodes are still checked */
 		if (why == XC_EXTRA_TOO_LONG || why == XC_EXTRA_TOO_DEEP) {
 			tell(LOG_WARNING,
 			     "job %lu: node %s's Extra is %s (extra.conf: %s): not checked (slurm-extra doctor tells whether this check reads the extra.conf slurmctld reads)",
 			     jid, xc_nodes_name(t, i), xc_extra_state_text(why),
 			     path);
-			goto out;
+			continue;
 		}
 		rc = PROLOG_REQUEUE;
 		(void)!write(verdict_fd, "R", 1);
@@ -395,20 +396,45 @@ static int check_isolated(unsigned long jid, const char *nodes,
 	char buf[512], last[256] = "";
 	size_t len = 0;
 	struct pollfd fds[2];
-	pid_t pid;
+	struct sigaction dfl;
+	sigset_t alrm;
+	pid_t pid, reaped;
 
-	if (pipe2(vp, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0) {
+	if (pipe2(vp, O_CLOEXEC) != 0) {
 		tell(LOG_WARNING, "job %lu: cannot make a pipe, not checked",
 		     jid);
 		return PROLOG_GO;
 	}
+	if (pipe2(ep, O_CLOEXEC) != 0) {
+		close(vp[0]);
+		close(vp[1]);
+		tell(LOG_WARNING, "job %lu: cannot make a pipe, not checked",
+		     jid);
+		return PROLOG_GO;
+	}
+	/* an inherited SIGCHLD ignored would reap the child itself, and
+	 * its end would be lost */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &dfl, NULL);
+	/* the alarm's handler kills `child`: never a pid not (or no longer)
+	 * ours */
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, NULL);
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+		close(vp[0]);
+		close(vp[1]);
+		close(ep[0]);
+		close(ep[1]);
 		tell(LOG_WARNING, "job %lu: cannot fork, not checked", jid);
 		return PROLOG_GO;
 	}
 	if (pid == 0) {
+		sigprocmask(SIG_UNBLOCK, &alrm, NULL);
 		close(vp[0]);
 		close(ep[0]);
 		dup2(ep[1], STDERR_FILENO);
@@ -417,6 +443,7 @@ static int check_isolated(unsigned long jid, const char *nodes,
 		_exit(0);
 	}
 	child = pid;
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
 	close(vp[1]);
 	close(ep[1]);
 	fds[0] = (struct pollfd){ .fd = vp[0], .events = POLLIN };
@@ -434,7 +461,8 @@ static int check_isolated(unsigned long jid, const char *nodes,
 				close(fds[i].fd);
 				fds[i].fd = -1;
 			} else if (i == 0) {
-				verdict = PROLOG_REQUEUE;
+				if (memchr(buf, 'R', (size_t)n))
+					verdict = PROLOG_REQUEUE;
 			} else {
 				(void)!write(STDERR_FILENO, buf, (size_t)n);
 				keep_last_line(last, sizeof(last), &len, buf,
@@ -442,15 +470,20 @@ static int check_isolated(unsigned long jid, const char *nodes,
 			}
 		}
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	sigprocmask(SIG_BLOCK, &alrm, NULL);
+	while ((reaped = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
 	child = 0;
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
 	if (verdict == PROLOG_REQUEUE)
 		return PROLOG_REQUEUE;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (reaped != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		char how[64];
 
-		if (WIFSIGNALED(status))
+		if (reaped != pid)
+			snprintf(how, sizeof(how), "its end unknown: %s",
+				 strerror(errno));
+		else if (WIFSIGNALED(status))
 			snprintf(how, sizeof(how), "killed by signal %d",
 				 WTERMSIG(status));
 		else
@@ -508,6 +541,12 @@ int cmd_prolog(const struct opts *o)
 	int rc = PROLOG_GO;
 
 	(void)o;
+	/* stdin, stdout and stderr open (on /dev/null if they were not), so
+	 * that no pipe of the check's takes their numbers */
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			return PROLOG_GO;
 	/* slurmctld's own variables (prep_script_slurmctld.c), not those of
 	 * a job this is run by hand inside */
 	if (!context || strcmp(context, "prolog_slurmctld") != 0) {

@@ -247,6 +247,10 @@ expect_has "  and it says the node was not checked, and why" "$out" \
 	"node n2's Extra is longer than the limit (extra.conf: $TMP/small.conf): not checked"
 out=$(check_as_ctld n2)
 expect "the same node with slurmctld's limits satisfies the request" "$(tail -1 <<<"$out")" "exit 0"
+expect "  checked, and said nothing" "$(head -n -1 <<<"$out")" ""
+out=$(check_as_ctld "n[2-3]" SLURM_EXTRA_CONF="$TMP/small.conf")
+expect "a node over the limits, another not satisfying the request: requeue" "$(tail -1 <<<"$out")" "exit 1"
+expect_has "  the second node is still checked" "$out" "node n3 does not satisfy its request"
 out=$(check_as_ctld n3)
 expect "a node that does not satisfy the request: the check says requeue" "$(tail -1 <<<"$out")" "exit 1"
 expect_has "  and says why" "$out" "node n3 does not satisfy its request"
