@@ -27,6 +27,9 @@
 
 #define DEFAULT_DIR "/etc/slurm/extra.d"
 #define DEFAULT_STATE "/var/lib/slurm-extra"
+/* Seconds a publication waits for the state's lock beyond twice the
+ * timeout: the holder's RPCs to slurmctld. */
+#define LOCK_SLACK_S 20
 #define DEFAULT_TIMEOUT 10
 #define EXIT_SLURM 1 /* slurmctld not read, or the update refused */
 
@@ -163,8 +166,12 @@ int cmd_facts(const struct opts *o)
 	if (o->scratch && access(o->scratch, F_OK) != 0)
 		return fail("--scratch %s: %s", o->scratch, strerror(errno));
 	env.timeout_s = (int)timeout;
-	if (o->publish && (dirfd = facts_open_state(state_dir, (int)timeout,
-						    &lockfd, err)) < 0)
+	/* the lock waited for as long as a publication holding it may
+	 * take: discovery and the site's hooks, each within the timeout,
+	 * and slurmctld's answers */
+	if (o->publish && (dirfd = facts_open_state(
+				   state_dir, 2 * (int)timeout + LOCK_SLACK_S,
+				   &lockfd, err)) < 0)
 		return fail(
 			"%s; nothing published: the node's Extra is left as it is",
 			err);

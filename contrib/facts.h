@@ -74,16 +74,17 @@ int facts_publication(const struct facts *f, const char *current,
  * (made 0600), so that two publications of one node (the timer's and the
  * health check's, say) run one after the other, and no one who cannot
  * open that file (every user but its owner and root) can hold them up.
- * Waits at most `timeout_s` seconds for the lock.  The directory must be
+ * Waits at most `wait_s` seconds for the lock.  The directory must be
  * this user's or root's and writable by no one else, and not a link; the
  * lock file this user's or root's, a regular file, not a link, and
- * readable and writable by no one else.  A user other than root who may
- * not write the directory (root's) takes no lock: they cannot write its
- * state either (*lock_fd is then -1).  Returns the directory's
- * descriptor and sets *lock_fd to the lock file's (the lock lasts until
- * it is closed), or returns -1 with `err` (FACTS_ERR_SIZE bytes): also
- * when the lock was not had within `timeout_s`. */
-int facts_open_state(const char *dir, int timeout_s, int *lock_fd, char *err);
+ * readable and writable by no one else.  Where the lock file cannot be
+ * made or opened for want of rights (a user other than root in root's
+ * directory) or on a read-only file system, no lock is taken (*lock_fd
+ * is then -1): no state can be written there either.  Returns the
+ * directory's descriptor and sets *lock_fd to the lock file's (the lock
+ * lasts until it is closed), or returns -1 with `err` (FACTS_ERR_SIZE
+ * bytes): also when the lock was not had within `wait_s`. */
+int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err);
 
 /* Writes the site's keys of `f` (a JSON array) as file `name` of the
  * directory `dirfd` (facts_open_state): a new file of a random name,

@@ -183,14 +183,19 @@ out:
 }
 
 /* The lock file of the state directory `dirfd` (`dir` for messages),
- * opened and checked (facts_open_state()); -1 with `err`. */
+ * opened (read-only: flock() needs no more, and an existing file opens so
+ * on a read-only file system) and checked (facts_open_state()); -2 when it
+ * cannot be made or opened for want of rights or a writable file system
+ * (no lock, then: no state can be written either), -1 with `err`. */
 static int open_lock(int dirfd, const char *dir, char *err)
 {
 	struct stat st;
-	int fd = openat(dirfd, "lock",
-			O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
-			0600);
+	int fd = openat(
+		dirfd, "lock",
+		O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
 
+	if (fd < 0 && (errno == EACCES || errno == EROFS))
+		return -2;
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		snprintf(err, FACTS_ERR_SIZE, "lock file %.300s/lock: %s", dir,
 			 strerror(errno));
@@ -212,9 +217,9 @@ static int open_lock(int dirfd, const char *dir, char *err)
 	return fd;
 }
 
-int facts_open_state(const char *dir, int timeout_s, int *lock_fd, char *err)
+int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err)
 {
-	long long deadline = facts_now_ms() + (long long)timeout_s * 1000;
+	long long deadline = facts_now_ms() + (long long)wait_s * 1000;
 	struct stat st;
 	int fd, lfd;
 
@@ -241,15 +246,14 @@ int facts_open_state(const char *dir, int timeout_s, int *lock_fd, char *err)
 		close(fd);
 		return -1;
 	}
-	/* a user who may not write the directory (root's) can take no lock
-	 * in it; they cannot write its state either, and slurmctld decides
-	 * whether they may publish */
-	if (geteuid() != 0 && st.st_uid != geteuid() &&
-	    faccessat(fd, ".", W_OK, AT_EACCESS) != 0) {
+	/* a user who may not make or open the lock file (root's), or a
+	 * read-only file system: no lock, and no state written either;
+	 * slurmctld decides whether they may publish */
+	if ((lfd = open_lock(fd, dir, err)) == -2) {
 		*lock_fd = -1;
 		return fd;
 	}
-	if ((lfd = open_lock(fd, dir, err)) < 0) {
+	if (lfd < 0) {
 		close(fd);
 		return -1;
 	}
@@ -269,7 +273,7 @@ int facts_open_state(const char *dir, int timeout_s, int *lock_fd, char *err)
 			snprintf(
 				err, FACTS_ERR_SIZE,
 				"state directory %.300s: another publication held its lock for %d s",
-				dir, timeout_s);
+				dir, wait_s);
 			break;
 		}
 		usleep(20000);

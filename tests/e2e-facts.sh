@@ -135,17 +135,20 @@ expect "  n1's Extra as it was" "$(extra_of n1)" "$before"
 expect "  and no state written for the user" "$(ls "$S/user")" 10-site.json
 
 echo "# another user locking the state directory holds no publication up"
-as xcuser1 flock -x "$S/state" sleep 60 &
+held=$(as xcuser1 mktemp -u /tmp/xc-held-XXXXXX)
+# (the lock is held until the file $held is removed)
+as xcuser1 flock -x "$S/state" sh -c "touch '$held'; while [ -e '$held' ]; do sleep 0.2; done" &
 locker=$!
-wait_for 10 eval 'pgrep -u xcuser1 -x sleep >/dev/null' || not_ok "xcuser1 holds the directory's lock"
+wait_for 10 test -e "$held" || not_ok "xcuser1 holds the directory's lock"
 # (the lock was the directory's: a publication waited as long as the user
-# held it; 20 s is the bound of the wait here, the user holds it 60 s)
+# held it; 20 s is the bound of the wait here, the user holds it until
+# the end of the check)
 out=$(timeout 20 slurm-extra facts --publish --node n1 --dir "$S/n1" --state "$S/state" --timeout 2 2>&1)
 expect "facts --publish while xcuser1 flocks the state directory: exit 0" "$?" 0
 expect_has "  and it published" "$out" "n1: Extra"
 expect "  the lock file is root's alone" "$(stat -c '%U %a' "$S/state/lock")" "root 600"
-pkill -u xcuser1 -x sleep
-wait "$locker" 2>/dev/null
+rm -f "$held"
+wait "$locker"
 
 if slurm_at_least 23 11; then
 	echo "# 23.11 and later: slurmd --extra \"\$(slurm-extra facts)\" at slurmd's start"
