@@ -265,6 +265,41 @@ scale_nodes_conf() {
 	done
 }
 
+# scale_start_backfill SCRIPT NODES LINE...: a fresh controller
+# (scale_fresh SCRIPT) with sched/backfill, NODES nodes that power up doing
+# nothing (they stay CONFIGURING: ResumeProgram does nothing, ResumeTimeout
+# is 10 h), the slurm.conf lines LINE... (empty ones left out), one
+# partition of every node; started, answering, and every node given
+# scale_set_extra's Extra.  1, after saying what failed.
+scale_start_backfill() {
+	local script=$1 nodes=$2 line
+	shift 2
+	scale_fresh "$script"
+	{
+		printf '%s\n' SchedulerType=sched/backfill ResumeProgram=/bin/true \
+			SuspendProgram=/bin/true ResumeTimeout=36000
+		for line in "$@"; do [ -z "$line" ] || printf '%s\n' "$line"; done
+		echo "PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+		scale_nodes_conf "$nodes"
+	} >>"$SLURM_CONF"
+	slurm_conf_beside "$XC_STATE" "required spank_extra.so" 1
+	slurmctld -c -i || { echo "  slurmctld did not start"; return 1; }
+	wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "  slurmctld did not answer"; return 1; }
+	scale_set_extra "$nodes" || { echo "  setting the Extra failed"; return 1; }
+}
+
+# scale_fill NODES: every node taken by jobs without a request, 100 nodes
+# each, with time limits of 1 to 10 hours; 1 when not every one of them
+# had its nodes within 10 minutes.
+scale_fill() {
+	local j n=$((($1 + 99) / 100))
+	for ((j = 0; j < n; j++)); do
+		# the last one takes what is left
+		printf '%d %d\n' $((j < n - 1 || $1 % 100 == 0 ? 100 : $1 % 100)) $((60 * (1 + j % 10)))
+	done | xargs -P 4 -L 1 sh -c 'sbatch -N "$0" -t "$1" -o /dev/null --wrap true' >/dev/null
+	wait_for 600 eval '[ "$(squeue -h -t CF,R | wc -l)" -ge '"$n"' ]'
+}
+
 # scale_set_extra NODES: an Extra of 7 or 8 keys for every node, in 1000
 # blocks of nodes alike (1 node each at 1,000 nodes, 100 at 100,000), one
 # scontrol update per block; 1 when one fails.

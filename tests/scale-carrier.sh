@@ -138,34 +138,16 @@ run() {
 	features | active) plugins= ;;
 	own) params=SchedulerParameters=extra_constraints ;;
 	esac
-	scale_fresh scale-carrier.sh
-	cat >>"$SLURM_CONF" <<EOF
-SchedulerType=sched/backfill
-ResumeProgram=/bin/true
-SuspendProgram=/bin/true
-ResumeTimeout=36000
-$plugins
-$params
-PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-$(scale_nodes_conf "$NODES")
-EOF
-	slurm_conf_beside "$XC_STATE" "required spank_extra.so" 1
-	slurmctld -c -i || return 1
-	wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "  $mode: slurmctld did not answer"; return 1; }
-	scale_set_extra "$NODES" || { echo "  $mode: setting the Extra failed"; return 1; }
+	scale_start_backfill scale-carrier.sh "$NODES" "$plugins" "$params" || { echo "  ($mode)"; return 1; }
 	case $mode in
 	features) set_features Features || { echo "  $mode: setting the features failed"; return 1; } ;;
 	active) set_features ActiveFeatures || { echo "  $mode: setting the features failed"; return 1; } ;;
 	esac
-	local pid j n=$(((NODES + 99) / 100))
+	local pid
 	pid=$(scale_pid)
-	# every node taken by jobs without a request, 100 nodes each
-	for ((j = 0; j < n; j++)); do
-		printf '%d %d\n' $((j < n - 1 || NODES % 100 == 0 ? 100 : NODES % 100)) $((60 * (1 + j % 10)))
-	done | xargs -P 4 -L 1 sh -c 'sbatch -N "$0" -t "$1" -o /dev/null --wrap true' >/dev/null
-	wait_for 600 eval '[ "$(squeue -h -t CF,R | wc -l)" -ge '"$n"' ]' ||
+	scale_fill "$NODES" ||
 		{ echo "  $mode: not every job without a request had its nodes after 10 minutes"; return 1; }
-	local s0 s1
+	local s0 s1 j k
 	s0=$(date +%s.%N)
 	for ((j = 0; j < JOBS; j++)); do
 		k=$((j % DISTINCT))

@@ -74,21 +74,7 @@ run() {
 	none) plugins= ;;
 	own) params=SchedulerParameters=extra_constraints ;;
 	esac
-	scale_fresh scale-compare.sh
-	cat >>"$SLURM_CONF" <<EOF
-SchedulerType=sched/backfill
-ResumeProgram=/bin/true
-SuspendProgram=/bin/true
-ResumeTimeout=36000
-$plugins
-$params
-PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-$(scale_nodes_conf "$NODES")
-EOF
-	slurm_conf_beside "$XC_STATE" "required spank_extra.so" 1
-	slurmctld -c -i || { echo "  ($load $mode: slurmctld did not start)"; return 1; }
-	wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "  ($load $mode: slurmctld did not answer)"; return 1; }
-	scale_set_extra "$NODES" || { echo "  ($load $mode: setting the Extra failed)"; return 1; }
+	scale_start_backfill scale-compare.sh "$NODES" "$plugins" "$params" || { echo "  ($load $mode)"; return 1; }
 	local pid
 	pid=$(scale_pid)
 	if [ "$load" = idle ]; then
@@ -102,13 +88,7 @@ EOF
 		pid=$(scale_pid)
 	fi
 	if [ "$load" = busy ]; then
-		# every node taken by jobs without --extra, 100 nodes each
-		local j n=$(((NODES + 99) / 100))
-		for ((j = 0; j < n; j++)); do
-			# the last one takes what is left
-			printf '%d %d\n' $((j < n - 1 || NODES % 100 == 0 ? 100 : NODES % 100)) $((60 * (1 + j % 10)))
-		done | xargs -P 4 -L 1 sh -c 'sbatch -N "$0" -t "$1" -o /dev/null --wrap true' >/dev/null
-		wait_for 600 eval '[ "$(squeue -h -t CF,R | wc -l)" -ge '"$n"' ]' ||
+		scale_fill "$NODES" ||
 			echo "  ($load $mode: not every job without --extra had its nodes after 10 minutes)"
 	fi
 	local i
