@@ -182,6 +182,31 @@ out:
 	return rc;
 }
 
+/* fstat()s `fd`, which `label` names in messages, and checks that it is
+ * this user's or root's, of the type `type` (S_IFDIR, S_IFREG), with none
+ * of the mode bits `forbidden` set (`must` says what it must be).  0, or
+ * -1 with `err`; `fd` stays open. */
+static int check_owned(int fd, const char *label, mode_t type, mode_t forbidden,
+		       const char *must, char *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
+		return -1;
+	}
+	if ((st.st_mode & S_IFMT) != type ||
+	    (st.st_uid != 0 && st.st_uid != geteuid()) ||
+	    (st.st_mode & forbidden)) {
+		snprintf(err, FACTS_ERR_SIZE,
+			 "%s: owned by uid %u with mode %04o: it must be %s",
+			 label, (unsigned)st.st_uid,
+			 (unsigned)(st.st_mode & 07777), must);
+		return -1;
+	}
+	return 0;
+}
+
 /* The lock file of the state directory `dirfd` (`dir` for messages),
  * opened (read-only: flock() needs no more, and an existing file opens so
  * on a read-only file system) and checked (facts_open_state()); -2 when it
@@ -189,28 +214,22 @@ out:
  * (no lock, then: no state can be written either), -1 with `err`. */
 static int open_lock(int dirfd, const char *dir, char *err)
 {
-	struct stat st;
+	char label[320];
 	int fd = openat(
 		dirfd, "lock",
 		O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
 
+	snprintf(label, sizeof(label), "lock file %.300s/lock", dir);
 	if (fd < 0 && (errno == EACCES || errno == EROFS))
 		return -2;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		snprintf(err, FACTS_ERR_SIZE, "lock file %.300s/lock: %s", dir,
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode) ||
-	    (st.st_uid != 0 && st.st_uid != geteuid()) ||
-	    (st.st_mode & (S_IRWXG | S_IRWXO))) {
-		snprintf(
-			err, FACTS_ERR_SIZE,
-			"lock file %.300s/lock: owned by uid %u with mode %04o: it must be a file of this user's or root's that no one else may open",
-			dir, (unsigned)st.st_uid,
-			(unsigned)(st.st_mode & 07777));
+	if (check_owned(
+		    fd, label, S_IFREG, S_IRWXG | S_IRWXO,
+		    "a file of this user's or root's that no one else may open",
+		    err) != 0) {
 		close(fd);
 		return -1;
 	}
@@ -220,29 +239,22 @@ static int open_lock(int dirfd, const char *dir, char *err)
 int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err)
 {
 	long long deadline = facts_now_ms() + (long long)wait_s * 1000;
-	struct stat st;
+	char label[320];
 	int fd, lfd;
 
+	snprintf(label, sizeof(label), "state directory %.300s", dir);
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		snprintf(err, FACTS_ERR_SIZE, "state directory %.300s: %s", dir,
-			 strerror(errno));
+		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
 		return -1;
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		snprintf(err, FACTS_ERR_SIZE, "state directory %.300s: %s", dir,
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
 		return -1;
 	}
-	if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(
-			err, FACTS_ERR_SIZE,
-			"state directory %.300s: owned by uid %u with mode %04o: it must be this user's or root's and writable by no one else",
-			dir, (unsigned)st.st_uid,
-			(unsigned)(st.st_mode & 07777));
+	if (check_owned(fd, label, S_IFDIR, S_IWGRP | S_IWOTH,
+			"this user's or root's and writable by no one else",
+			err) != 0) {
 		close(fd);
 		return -1;
 	}
@@ -272,8 +284,8 @@ int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err)
 		if (facts_now_ms() >= deadline) {
 			snprintf(
 				err, FACTS_ERR_SIZE,
-				"state directory %.300s: another publication held its lock for %d s",
-				dir, wait_s);
+				"%s: another publication held its lock for %d s",
+				label, wait_s);
 			break;
 		}
 		usleep(20000);
