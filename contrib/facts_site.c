@@ -484,7 +484,7 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 			snprintf(what, sizeof(what), "site file %s", path);
 			text = read_file(dirfd, names[i], &len, why,
 					 sizeof(why));
-		} else if (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) {
+		} else if (faccessat(dirfd, names[i], X_OK, 0) == 0) {
 			snprintf(what, sizeof(what), "site hook %s", path);
 			/* checked and run as one open file: a file swapped
 			 * in under its name (or its link's target) after
