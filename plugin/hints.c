@@ -1,46 +1,200 @@
 /*
  * hints.c - the hints of job_modify() for the thread (hints.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <json-c/linkhash.h>
 
 #include "hints.h"
 #include "xc.h"
 
+/* One owner's count of hints, and their last loss. */
+struct hints_owner {
+	size_t n;
+	uint64_t lost_seq;
+};
+
+/* The key of `owner` in hints->owners: never NULL (json-c's pointer
+ * tables take the pointer as the key), never LH_EMPTY or LH_FREED. */
+static const void *owner_key(uint32_t owner)
+{
+	return (const void *)((uintptr_t)owner + 1);
+}
+
+static void free_owner(struct lh_entry *e)
+{
+	free(lh_entry_v(e));
+}
+
+/* The count of `owner`, made when `make`; NULL when none (or out of
+ * memory). */
+static struct hints_owner *owner_of(struct hints *hints, uint32_t owner,
+				    bool make)
+{
+	struct hints_owner *o = NULL;
+
+	if (!hints->owners) {
+		if (!make ||
+		    !(hints->owners = lh_kptr_table_new(64, free_owner)))
+			return NULL;
+	}
+	if (lh_table_lookup_ex(hints->owners, owner_key(owner), (void **)&o))
+		return o;
+	if (!make || !(o = calloc(1, sizeof(*o))))
+		return NULL;
+	if (lh_table_insert(hints->owners, owner_key(owner), o) < 0) {
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The hint `h` left the set: its owner's count drops (its entry goes with
+ * the last hint, unless a loss of theirs may still make a plan stale:
+ * one after `upto`). */
+static void owner_left(struct hints *hints, const struct job_hint *h,
+		       uint64_t upto)
+{
+	struct hints_owner *o = owner_of(hints, h->owner, false);
+
+	if (!o)
+		return;
+	if (o->n)
+		o->n--;
+	if (!o->n && o->lost_seq <= upto)
+		lh_table_delete(hints->owners, owner_key(h->owner));
+}
+
+/* Whether `a` and `b` say the same but for their seq. */
+static bool same_hint(const struct job_hint *a, const struct job_hint *b)
+{
+	return a->id == b->id && a->task == b->task && a->offset == b->offset &&
+	       a->owner == b->owner && a->load == b->load && a->exc == b->exc &&
+	       a->exc_hash == b->exc_hash && a->hold == b->hold &&
+	       (a->user_exc == NULL) == (b->user_exc == NULL) &&
+	       (!a->user_exc || strcmp(a->user_exc, b->user_exc) == 0);
+}
+
 bool hints_add(struct hints *hints, struct job_hint *h)
 {
 	size_t len = h->user_exc ? strlen(h->user_exc) + 1 : 0;
+	struct hints_owner *o;
 
-	h->seq = ++hints->seq;
-	if (hints->n == HINTS_MAX || hints->bytes + len > HINTS_BYTES ||
-	    xc_grow((void **)&hints->v, &hints->cap, hints->n + 1,
-		    sizeof(*hints->v)) < 0) {
+	if (!h->trusted) {
 		free(h->user_exc);
 		h->user_exc = NULL;
-		hints->lost_seq = h->seq;
-		return false;
+		return true;
 	}
+	h->seq = ++hints->seq;
+	if (hints->n && same_hint(&hints->v[hints->n - 1], h)) {
+		hints->v[hints->n - 1].seq = h->seq;
+		free(h->user_exc);
+		h->user_exc = NULL;
+		return true;
+	}
+	o = owner_of(hints, h->owner, true);
+	if (o && o->n >= HINTS_PER_OWNER) {
+		o->lost_seq = h->seq;
+		goto lost;
+	}
+	if (!o || hints->n == HINTS_MAX || hints->bytes + len > HINTS_BYTES ||
+	    xc_grow((void **)&hints->v, &hints->cap, hints->n + 1,
+		    sizeof(*hints->v)) < 0) {
+		hints->lost_seq = h->seq;
+		goto lost;
+	}
+	o->n++;
 	hints->bytes += len;
+	hints->loads += h->load;
 	hints->v[hints->n++] = *h;
 	h->user_exc = NULL;
 	return true;
+lost:
+	free(h->user_exc);
+	h->user_exc = NULL;
+	hints->losses++;
+	return false;
 }
 
 bool hints_newer(const struct hints *hints, const uint32_t ids[3],
-		 uint64_t since)
+		 uint32_t owner, uint64_t since)
 {
+	struct hints_owner *o = NULL;
+
 	if (hints->lost_seq > since)
 		return true;
-	/* Newest last: look back only as far as `since`.  An untrusted
-	 * update (22.05: not the owner's, root's or SlurmUser's; Slurm
-	 * refuses most) does not count: another user's loop of refused
-	 * updates would keep the job from ever being re-filtered. */
+	if (hints->owners &&
+	    lh_table_lookup_ex(hints->owners, owner_key(owner), (void **)&o) &&
+	    o->lost_seq > since)
+		return true;
+	/* Newest last: look back only as far as `since`.  (Every hint kept
+	 * is trusted: another user's loop of updates Slurm refuses would
+	 * otherwise keep the job from ever being re-filtered.) */
 	for (size_t i = hints->n; i-- > 0 && hints->v[i].seq > since;)
 		for (int k = 0; k < 3; k++)
-			if (ids[k] && hints->v[i].id == ids[k] &&
-			    hints->v[i].trusted)
+			if (ids[k] && hints->v[i].id == ids[k])
 				return true;
 	return false;
+}
+
+/* Removes from `hints` the hints up to `upto` for which `drop` says so,
+ * in order, handing each to `out` (NULL: freed).  Linear. */
+static void remove_upto(struct hints *hints, uint64_t upto,
+			bool (*drop)(const struct job_hint *),
+			struct hints *out)
+{
+	size_t w = 0, i = 0;
+
+	for (; i < hints->n && hints->v[i].seq <= upto; i++) {
+		struct job_hint *h = &hints->v[i];
+
+		if (!drop(h)) {
+			hints->v[w++] = *h;
+			continue;
+		}
+		if (h->user_exc)
+			hints->bytes -= strlen(h->user_exc) + 1;
+		hints->loads -= h->load;
+		owner_left(hints, h, upto);
+		if (out)
+			out->v[out->n++] = *h;
+		else
+			free(h->user_exc);
+	}
+	if (w != i)
+		memmove(hints->v + w, hints->v + i,
+			(hints->n - i) * sizeof(*hints->v));
+	hints->n -= i - w;
+}
+
+/* Drops the owners with no hint left whose last loss is up to `upto`:
+ * the plans made from now on are newer. */
+static void forget_owners(struct hints *hints, uint64_t upto)
+{
+	struct lh_entry *e, *next;
+
+	if (!hints->owners)
+		return;
+	lh_foreach_safe(hints->owners, e, next)
+	{
+		const struct hints_owner *o = lh_entry_v(e);
+
+		if (!o->n && o->lost_seq <= upto)
+			lh_table_delete_entry(hints->owners, e);
+	}
+}
+
+static bool every_hint(const struct job_hint *h)
+{
+	(void)h;
+	return true;
+}
+
+static bool loads_nothing(const struct job_hint *h)
+{
+	return !h->load;
 }
 
 void hints_take(struct hints *hints, uint64_t upto, struct hints *taken)
@@ -48,26 +202,25 @@ void hints_take(struct hints *hints, uint64_t upto, struct hints *taken)
 	size_t k = 0;
 
 	memset(taken, 0, sizeof(*taken));
-	while (k < hints->n && hints->v[k].seq <= upto) {
-		if (hints->v[k].user_exc)
-			hints->bytes -= strlen(hints->v[k].user_exc) + 1;
+	while (k < hints->n && hints->v[k].seq <= upto)
 		k++;
+	if (k && !(taken->v = malloc(k * sizeof(*taken->v)))) {
+		/* out of memory: these hints are lost */
+		remove_upto(hints, upto, every_hint, NULL);
+		hints->lost_seq =
+			upto > hints->lost_seq ? upto : hints->lost_seq;
+		hints->losses++;
+		return;
 	}
-	if (k && (taken->v = malloc(k * sizeof(*taken->v)))) {
-		memcpy(taken->v, hints->v, k * sizeof(*taken->v));
-		taken->n = taken->cap = k;
-		taken->seq = upto;
-	} else {
-		for (size_t i = 0; i < k; i++)
-			free(hints->v[i].user_exc);
-		if (k) /* out of memory: these hints are lost */
-			hints->lost_seq =
-				upto > hints->lost_seq ? upto : hints->lost_seq;
-	}
-	if (k) /* (v is NULL before the first hint) */
-		memmove(hints->v, hints->v + k,
-			(hints->n - k) * sizeof(*hints->v));
-	hints->n -= k;
+	remove_upto(hints, upto, every_hint, k ? taken : NULL);
+	taken->cap = k;
+	taken->seq = upto;
+	forget_owners(hints, upto);
+}
+
+void hints_prune(struct hints *hints, uint64_t upto)
+{
+	remove_upto(hints, upto, loads_nothing, NULL);
 }
 
 void hints_free(struct hints *hints)
@@ -75,6 +228,8 @@ void hints_free(struct hints *hints)
 	for (size_t i = 0; i < hints->n; i++)
 		free(hints->v[i].user_exc);
 	free(hints->v);
+	if (hints->owners)
+		lh_table_free(hints->owners);
 	memset(hints, 0, sizeof(*hints));
 }
 

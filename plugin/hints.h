@@ -17,8 +17,10 @@
  * (doc/design.md "Updates").  The thread never acts on a hint alone: it
  * takes a hint's content only when the job's data it loads afterwards show
  * the update was applied (ExcNodeList equal to what the update set), so a
- * refused update (another user's, or one Slurm found invalid) changes
- * nothing.  Every hint also marks its job as changed at `seq`: an update
+ * refused update (one Slurm found invalid) changes nothing; and it keeps
+ * no hint of a caller Slurm may still refuse (22.05: not the owner, root
+ * or SlurmUser), whose re-sent list would otherwise tell the plugin's
+ * exclusions as the user's.  Every hint also marks its job as changed at `seq`: an update
  * the thread planned from data loaded before `seq` is refused by
  * job_modify() (hints_newer), so the thread never writes back stale
  * exclusions, holds or AdminComments.
@@ -28,9 +30,18 @@ struct job_hint {
 	uint32_t id;	   /* the id the update named (job, array or het) */
 	uint32_t task;	   /* the array task it named ("123_4"), or NO_VAL */
 	uint32_t offset;   /* the het component it named ("123+1"), or NO_VAL */
+	uint32_t owner;	   /* the owner of the job it names, as far as
+			      job_modify() knows it (else the caller): whose
+			      hints it counts among (HINTS_PER_OWNER) */
 	bool trusted;	   /* the caller may update the job (always from
 			    23.02, where Slurm checks before job_modify();
-			    on 22.05 its owner, root or SlurmUser) */
+			    on 22.05 its owner, root or SlurmUser); an
+			    untrusted hint is not kept (hints_add) */
+	bool load;	   /* it names a job the thread filters (or gives one
+			      a request): the thread loads the jobs for it.
+			      Other hints only make the thread's plans stale
+			      (hints_newer) and are pruned at the next round
+			      that loads nothing (hints_prune) */
 	bool exc;	   /* the update set ExcNodeList */
 	uint64_t exc_hash; /* hostlist_hash() of the list it set */
 	char *user_exc;	   /* the user's own part of it (malloc'd), or NULL
@@ -39,38 +50,63 @@ struct job_hint {
 };
 
 /* The hints of job_modify() that the thread has not taken yet, in order of
- * `seq`, bounded: past HINTS_MAX hints or HINTS_BYTES of user
- * exclusions a new hint is dropped, and `lost_seq` records that one was
- * (the thread's updates planned before it are then all refused, and the
- * next round reads the change from the job's data: a list that differs
- * from the state's wrote= is taken whole as the user's, so a lost hint
- * costs only which part of it was the plugin's; doc/design.md "Updates").  One
- * user's list can be larger than HINTS_BYTES (Slurm's RPCs carry up to
- * 1 GiB): its hint is then dropped, with the same effect. */
+ * `seq`, bounded:
+ *   - a hint equal to the last one but for its seq (Slurm calls
+ *     job_modify() once per record of a whole array with the same update)
+ *     only moves the last one's seq on;
+ *   - past HINTS_PER_OWNER hints of one owner's jobs, a new one of theirs
+ *     is dropped, and that owner's losses record it: the thread's updates
+ *     planned before it of that owner's jobs are refused (hints_newer),
+ *     and nobody else's;
+ *   - past HINTS_MAX hints in all, or HINTS_BYTES of user exclusions,
+ *     a new hint is dropped and `lost_seq` records it: the thread's
+ *     updates planned before it are all refused.
+ * Each loss counts in `losses`, and the next round reads the change from
+ * the jobs' data: a list that differs from the state's wrote= is taken
+ * whole as the user's, so a lost hint costs only which part of it was
+ * the plugin's (doc/design.md "Updates").  One user's list can be larger
+ * than HINTS_BYTES (Slurm's RPCs carry up to 1 GiB): its hint is then
+ * dropped, with the same effect. */
 #define HINTS_MAX 65536
+#define HINTS_PER_OWNER 4096
 #define HINTS_BYTES (64u << 20)
+struct lh_table; /* json-c's linkhash */
 struct hints {
 	struct job_hint *v;
 	size_t n, cap, bytes;
+	size_t loads;	   /* hints with `load` */
 	uint64_t seq;	   /* the last seq given */
-	uint64_t lost_seq; /* the last seq of a hint dropped, or 0 */
+	uint64_t lost_seq; /* the last seq of a hint dropped for all, or 0 */
+	uint64_t losses;   /* hints dropped so far, for any owner */
+	struct lh_table *owners; /* owner -> struct hints_owner: how many
+				    hints each owner's jobs have, the last
+				    loss of theirs (NULL until the first) */
 };
 
 /* Adds `h` (its user_exc taken over; seq set here) to `hints`; false when
- * it was dropped (bounds or memory; lost_seq set). */
+ * it was dropped (bounds or memory: a loss recorded).  An untrusted hint
+ * is not kept (true: nothing was lost): its update is either refused by
+ * Slurm or an operator's, whose list the job's data show (hints.h
+ * above); it decides nothing. */
 bool hints_add(struct hints *hints, struct job_hint *h);
 
 /* Whether a trusted update by someone else of a job with `ids` (job_id,
- * array_job_id, het_job_id; 0 for none) came after `since` (a seq), or a
- * hint was dropped after it: the thread's update planned at `since` must
- * not be applied. */
+ * array_job_id, het_job_id; 0 for none) and owner `owner` came after
+ * `since` (a seq), or a hint of all or of that owner was dropped after it:
+ * the thread's update planned at `since` must not be applied. */
 bool hints_newer(const struct hints *hints, const uint32_t ids[3],
-		 uint64_t since);
+		 uint32_t owner, uint64_t since);
 
 /* Moves the hints up to `upto` out of `hints` into `taken` (the thread's
  * own, to plan with outside the lock; hints_free).  Out of memory, they
  * are dropped and counted lost. */
 void hints_take(struct hints *hints, uint64_t upto, struct hints *taken);
+
+/* Drops the hints up to `upto` that do not ask for a load (`load`
+ * false), for a round that loads nothing: the thread's next plans are made
+ * from jobs loaded after them, so they make none stale.  Linear in the
+ * hints. */
+void hints_prune(struct hints *hints, uint64_t upto);
 
 /* Frees the hints and their user lists, and empties `hints`. */
 void hints_free(struct hints *hints);

@@ -469,6 +469,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	    job_desc->job_id_str &&
 	    strcmp(job_desc->job_id_str, current->inflight->job_id_str) == 0) {
 		stale = hints_newer(&current->hints, current->inflight->ids,
+				    current->inflight->user_id,
 				    current->inflight_since);
 		pthread_mutex_unlock(&current->lock);
 		return stale ? refuse(err_msg, SLURM_ERROR,
@@ -514,6 +515,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	h.id = id;
 	h.task = task;
 	h.offset = offset;
+	h.owner = k ? k->user_id : submit_uid;
 	/* On 22.05 Slurm has not checked the caller yet: only the owner's,
 	 * root's and SlurmUser's hints are taken (anyone else's update is
 	 * refused, or theirs is an operator's: the job's data then show it,
@@ -523,6 +525,11 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		    submit_uid == (k ? k->user_id : job_desc->user_id);
 	h.hold = job_desc->priority == 0;
 	new_request = SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
+	/* The jobs are loaded for an update only where the thread has
+	 * something to plan: a job it filters, or a new request.  Anyone's
+	 * update of any other job (a comment, a time limit) costs the thread
+	 * nothing but the hint, pruned at its next round. */
+	h.load = k || new_request || known_names(&current->known, id);
 	if (k && !het_all && (job_desc->exc_nodes || job_desc->req_nodes)) {
 		/* A request of its own, else the one the job has. */
 		if (!expr && !new_request)

@@ -2,6 +2,8 @@
  * known_jobs.c - the jobs the thread last saw, and the job an update
  * names among them (known_jobs.h).
  */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +25,9 @@ void known_jobs_free(struct known_jobs *known)
 	}
 	if (known) {
 		free(known->jobs);
-		known->jobs = NULL;
-		known->count = 0;
+		free(known->by_array);
+		free(known->by_het);
+		memset(known, 0, sizeof(*known));
 	}
 }
 
@@ -42,11 +45,110 @@ int known_job_copy(const struct known_job *from, struct known_job *to)
 	return 0;
 }
 
+/* The jobs known_jobs_sort() indexes, for qsort(): qsort_r() is not in
+ * every libc the plugin builds with, and the thread sorts alone. */
+static const struct known_job *sorting;
+
+static int cmp_pair(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2)
+{
+	if (a1 != b1)
+		return (a1 > b1) - (a1 < b1);
+	return (a2 > b2) - (a2 < b2);
+}
+
+static int by_array(const void *a, const void *b)
+{
+	const struct known_job *x = &sorting[*(const uint32_t *)a],
+			       *y = &sorting[*(const uint32_t *)b];
+
+	int c = cmp_pair(x->array_job_id, x->array_task_id, y->array_job_id,
+			 y->array_task_id);
+
+	/* ties in job id order (the jobs are sorted): what a scan finds
+	 * first */
+	return c ? c
+		 : cmp_pair(*(const uint32_t *)a, 0, *(const uint32_t *)b, 0);
+}
+
+static int by_het(const void *a, const void *b)
+{
+	const struct known_job *x = &sorting[*(const uint32_t *)a],
+			       *y = &sorting[*(const uint32_t *)b];
+
+	int c = cmp_pair(x->het_job_id, x->het_job_offset, y->het_job_id,
+			 y->het_job_offset);
+
+	/* ties in job id order (the jobs are sorted): what a scan finds
+	 * first */
+	return c ? c
+		 : cmp_pair(*(const uint32_t *)a, 0, *(const uint32_t *)b, 0);
+}
+
+/* An index of the jobs of `known` with a nonzero field at `field`
+ * (offsetof into struct known_job), sorted by `cmp`: *out and *n (NULL
+ * when none).  -1 when out of memory. */
+static int index_by(struct known_jobs *known, size_t field,
+		    int (*cmp)(const void *, const void *), uint32_t **out,
+		    size_t *n)
+{
+	uint32_t *v = NULL;
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < known->count; i++)
+		if (*(const uint32_t *)((const char *)&known->jobs[i] + field))
+			k++;
+	if (!k)
+		return 0;
+	if (known->count > UINT32_MAX || !(v = malloc(k * sizeof(*v))))
+		return -1;
+	k = 0;
+	for (size_t i = 0; i < known->count; i++)
+		if (*(const uint32_t *)((const char *)&known->jobs[i] + field))
+			v[k++] = (uint32_t)i;
+	sorting = known->jobs;
+	qsort(v, k, sizeof(*v), cmp);
+	sorting = NULL;
+	*out = v;
+	*n = k;
+	return 0;
+}
+
 void known_jobs_sort(struct known_jobs *known)
 {
+	free(known->by_array);
+	free(known->by_het);
 	if (known->count > 1) /* qsort() wants an array, even of none */
 		qsort(known->jobs, known->count, sizeof(*known->jobs),
 		      by_job_id);
+	known->indexed =
+		index_by(known, offsetof(struct known_job, array_job_id),
+			 by_array, &known->by_array, &known->n_array) == 0 &&
+		index_by(known, offsetof(struct known_job, het_job_id), by_het,
+			 &known->by_het, &known->n_het) == 0;
+}
+
+/* The first position in index `v` (n entries into `jobs`) whose pair
+ * (by `first`, `second`: offsets into struct known_job) is not below
+ * (a, b): a binary search. */
+static size_t lower_bound(const struct known_job *jobs, const uint32_t *v,
+			  size_t n, size_t first, size_t second, uint32_t a,
+			  uint32_t b)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *j = (const char *)&jobs[v[mid]];
+
+		if (cmp_pair(*(const uint32_t *)(j + first),
+			     *(const uint32_t *)(j + second), a, b) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 const struct known_job *known_job_find(const struct known_jobs *known,
@@ -60,37 +162,83 @@ const struct known_job *known_job_find(const struct known_jobs *known,
 		       by_job_id);
 }
 
+/* The job of `known` whose pair at (first, second) is (a, b) through
+ * index `v` (n entries), or, without an index, by a scan; NULL when none.
+ * With `any_second`, the first job whose `first` is `a` (b ignored). */
+static const struct known_job *
+find_pair(const struct known_jobs *known, const uint32_t *v, size_t n,
+	  size_t first, size_t second, uint32_t a, uint32_t b, bool any_second)
+{
+	if (!known || !known->count)
+		return NULL;
+	if (known->indexed) {
+		size_t i = lower_bound(known->jobs, v, n, first, second, a,
+				       any_second ? 0 : b);
+		const char *j;
+
+		if (i == n)
+			return NULL;
+		j = (const char *)&known->jobs[v[i]];
+		if (*(const uint32_t *)(j + first) != a ||
+		    (!any_second && *(const uint32_t *)(j + second) != b))
+			return NULL;
+		return &known->jobs[v[i]];
+	}
+	for (size_t i = 0; i < known->count; i++) {
+		const char *j = (const char *)&known->jobs[i];
+
+		if (*(const uint32_t *)(j + first) == a &&
+		    (any_second || *(const uint32_t *)(j + second) == b))
+			return &known->jobs[i];
+	}
+	return NULL;
+}
+
+#define ARRAY_PAIR                                                             \
+	offsetof(struct known_job, array_job_id),                              \
+		offsetof(struct known_job, array_task_id)
+#define HET_PAIR                                                               \
+	offsetof(struct known_job, het_job_id),                                \
+		offsetof(struct known_job, het_job_offset)
+
 const struct known_job *known_target(const struct known_jobs *known,
 				     uint32_t id, uint32_t task,
 				     uint32_t offset, bool *het_all)
 {
-	const struct known_job *k = known_job_find(known, id), *meta;
+	const struct known_job *k;
 
 	*het_all = false;
-	if (offset != NO_VAL) {
-		for (size_t i = 0; known && i < known->count; i++)
-			if (known->jobs[i].het_job_id == id &&
-			    known->jobs[i].het_job_offset == offset)
-				return &known->jobs[i];
+	if (!id)
 		return NULL;
-	}
+	if (offset != NO_VAL)
+		return find_pair(known, known ? known->by_het : NULL,
+				 known ? known->n_het : 0, HET_PAIR, id, offset,
+				 false);
 	if (task != NO_VAL) {
-		meta = NULL;
-		for (size_t i = 0; known && i < known->count; i++) {
-			const struct known_job *j = &known->jobs[i];
+		const uint32_t *v = known ? known->by_array : NULL;
+		size_t n = known ? known->n_array : 0;
 
-			if (j->array_job_id != id)
-				continue;
-			if (j->array_task_id == task)
-				return j;
-			if (j->array_task_id == NO_VAL)
-				meta = j;
-		}
-		return meta;
+		/* the task's own record, else the pending array record
+		 * (array_task_id NO_VAL) that still holds it */
+		if ((k = find_pair(known, v, n, ARRAY_PAIR, id, task, false)))
+			return k;
+		return find_pair(known, v, n, ARRAY_PAIR, id, NO_VAL, false);
 	}
+	k = known_job_find(known, id);
 	if (k && k->het_job_id == id)
 		*het_all = true;
 	return k;
+}
+
+bool known_names(const struct known_jobs *known, uint32_t id)
+{
+	if (!id)
+		return false;
+	return known_job_find(known, id) ||
+	       find_pair(known, known ? known->by_array : NULL,
+			 known ? known->n_array : 0, ARRAY_PAIR, id, 0, true) ||
+	       find_pair(known, known ? known->by_het : NULL,
+			 known ? known->n_het : 0, HET_PAIR, id, 0, true);
 }
 
 void update_target(const job_desc_msg_t *job_desc, uint32_t *id, uint32_t *task,

@@ -38,6 +38,16 @@ struct known_job {
 struct known_jobs {
 	struct known_job *jobs; /* sorted by job_id */
 	size_t count;
+	/* indices into jobs (known_jobs_sort), so that an update naming an
+	 * array task or a het component finds it in O(log n) under
+	 * slurmctld's job write lock; without them (out of memory), a
+	 * scan */
+	uint32_t *by_array; /* the array tasks and records, by (array_job_id,
+			       array_task_id) */
+	size_t n_array;
+	uint32_t *by_het; /* het components, by (het_job_id, het_job_offset) */
+	size_t n_het;
+	bool indexed; /* both indices made (each NULL when it has none) */
 };
 
 /* Frees every job of `known` and empties it (NULL: nothing). */
@@ -48,7 +58,10 @@ void known_jobs_free(struct known_jobs *known);
  * free). */
 int known_job_copy(const struct known_job *from, struct known_job *to);
 
-/* Sorts known->jobs by job_id, as known_job_find() needs them. */
+/* Sorts known->jobs by job_id, as known_job_find() needs them, and
+ * indexes its array tasks and het components for known_target() and
+ * known_names() (outside slurmctld's locks: the thread's, once a round).
+ * Out of memory, the indices are left out and those look-ups scan. */
 void known_jobs_sort(struct known_jobs *known);
 
 /* The job of `known` (sorted: known_jobs_sort) with `job_id`, borrowed;
@@ -73,5 +86,11 @@ void update_target(const job_desc_msg_t *job_desc, uint32_t *id, uint32_t *task,
 const struct known_job *known_target(const struct known_jobs *known,
 				     uint32_t id, uint32_t task,
 				     uint32_t offset, bool *het_all);
+
+/* Whether an update naming `id` alone (a job, a whole array or a het
+ * leader: Slurm applies it to every record with that id) may touch a job
+ * of `known`: one with job_id, array_job_id or het_job_id `id`.
+ * O(log n). */
+bool known_names(const struct known_jobs *known, uint32_t id);
 
 #endif

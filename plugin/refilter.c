@@ -48,6 +48,7 @@ static int name_update(const slurm_job_info_t *job, struct job_update *u)
 	u->ids[0] = job->job_id;
 	u->ids[1] = job->array_job_id;
 	u->ids[2] = job->het_job_id;
+	u->user_id = job->user_id;
 	return asprintf(&u->job_id_str, "%u", job->job_id) < 0 ? -1 : 0;
 }
 

@@ -30,6 +30,7 @@ struct job_update {
 	uint32_t ids[3];     /* job_id, array_job_id, het_job_id (0: none):
 				the ids an update of someone else may name it
 				by (hints_newer) */
+	uint32_t user_id;    /* the job's owner (hints_newer) */
 	char *job_id_str;    /* malloc'd: "<job_id>", as job_modify() sees
 				the update (it is sent by job_id alone, which
 				names exactly this record) */

@@ -49,7 +49,7 @@ struct refresher {
 	struct refilter_memo memo; /* the thread's: what a round keeps for
 				      the next (memo.h); not initialised
 				      (texts NULL) until its first round */
-	uint64_t lost_seen;	   /* hints.lost_seq at the last round */
+	uint64_t lost_seen;	   /* hints.losses at the last round */
 	const struct job_update *inflight; /* the thread's update being
 						 sent, or NULL */
 	uint64_t inflight_since; /* the hints its plan saw: up to this seq */

@@ -70,19 +70,43 @@ Test(refilter, a_refused_exclusion_is_not_taken)
 }
 
 /* On 22.05 an update by someone not the owner (an operator, a
- * coordinator: Slurm let them) is untrusted, but the job's list shows it
- * applied: what they set is kept, never written back. */
-Test(refilter, an_applied_exclusion_of_an_operator_is_kept)
+ * coordinator: Slurm let them) is untrusted: its hint is not kept, and
+ * the job's list, changed since the plugin wrote it, is taken whole as
+ * the user's (never written back). */
+Test(refilter, an_applied_exclusion_of_an_operator_is_taken_whole)
 {
-	const struct job_update *u = n1_applied(false);
-	struct sx_job_state st;
+	jobs = one_job(5, "n[1,3-4]", TWO_OF_FOUR, false, "");
+	plugin_wrote(&jobs->job_array[0], "n[3-4]");
+	cr_assert(
+		hints_add(&hints, &(struct job_hint){
+					  .id = 5,
+					  .task = NO_VAL,
+					  .offset = NO_VAL,
+					  .exc = true,
+					  .exc_hash = hostlist_hash("n[1,3-4]"),
+				  }));
+	cr_assert_eq(hints.n, 0, "an untrusted hint is not kept");
+	plan(t, jobs, &hints, hints.seq, NULL, &p);
+	cr_assert_null(only_update(&p, 5)->exc_nodes);
+	cr_assert_str_eq(known_job_find(&p.known, 5)->st.exclude, "n[1,3-4]");
+}
 
-	cr_assert_null(u->exc_nodes, "ExcNodeList written back: '%s'",
-		       u->exc_nodes);
-	planned_state(u, &st);
-	cr_assert_str_eq(st.exclude, "n1");
-	cr_assert_str_eq(st.status, ONE_OF_FOUR);
-	sx_job_state_free(&st);
+/* 22.05: the owner set ExcNodeList=n1 (the plugin added n[3-4]); another
+ * user then re-sent the list the job shows, n[1,3-4], which Slurm
+ * refused after job_modify().  The owner's part stays n1: before, the
+ * other user's hint, naming the very list the job had, made all of it
+ * the owner's, and the job never used n3 or n4 again. */
+Test(refilter, another_users_resent_list_never_becomes_the_owners)
+{
+	struct job_hint owners = exc_hint(5, true, "n[1,3-4]", "n1"),
+			others = exc_hint(5, false, "n[1,3-4]", "n[1,3-4]");
+
+	jobs = one_job(5, "n[1,3-4]", TWO_OF_FOUR, false, "");
+	plugin_wrote(&jobs->job_array[0], "n[3-4]");
+	add_hint(&hints, owners);
+	cr_assert(hints_add(&hints, &others));
+	plan(t, jobs, &hints, hints.seq, NULL, &p);
+	cr_assert_str_eq(known_job_find(&p.known, 5)->st.exclude, "n1");
 }
 
 /* Hints after `upto` wait for the next round. */
@@ -132,12 +156,12 @@ Test(refilter, hints_newer_names_the_job_by_any_of_its_ids)
 	h.id = 999; /* another job */
 	add_hint(&hints, h);
 	first = hints.seq;
-	cr_assert_not(hints_newer(&hints, task_ids, since));
+	cr_assert_not(hints_newer(&hints, task_ids, 1000, since));
 	h.id = 123; /* the array */
 	add_hint(&hints, h);
-	cr_assert(hints_newer(&hints, task_ids, since));
-	cr_assert(hints_newer(&hints, task_ids, first));
-	cr_assert_not(hints_newer(&hints, task_ids, hints.seq),
+	cr_assert(hints_newer(&hints, task_ids, 1000, since));
+	cr_assert(hints_newer(&hints, task_ids, 1000, first));
+	cr_assert_not(hints_newer(&hints, task_ids, 1000, hints.seq),
 		      "planned after the hint: not stale");
 
 	/* the first hint taken; the array's still there */
@@ -146,7 +170,7 @@ Test(refilter, hints_newer_names_the_job_by_any_of_its_ids)
 	cr_assert_eq(taken.v[0].id, 999);
 	cr_assert_eq(hints.n, 1);
 	cr_assert_eq(hints.v[0].id, 123);
-	cr_assert(hints_newer(&hints, task_ids, since));
+	cr_assert(hints_newer(&hints, task_ids, 1000, since));
 	hints_free(&taken);
 
 	/* all taken: gone from the set */
@@ -154,7 +178,7 @@ Test(refilter, hints_newer_names_the_job_by_any_of_its_ids)
 	cr_assert_eq(taken.n, 1);
 	cr_assert_eq(taken.v[0].id, 123);
 	cr_assert_eq(hints.n, 0);
-	cr_assert_not(hints_newer(&hints, task_ids, since));
+	cr_assert_not(hints_newer(&hints, task_ids, 1000, since));
 	hints_free(&taken);
 }
 
@@ -187,14 +211,14 @@ Test(refilter, a_dropped_hint_makes_every_earlier_plan_stale)
 	add_hint(&hints, big);
 	cr_assert_eq(hints.bytes, len + 1);
 	since = hints.seq;
-	cr_assert_not(hints_newer(&hints, other, since));
+	cr_assert_not(hints_newer(&hints, other, 1000, since));
 
 	cr_assert_not(hints_add(&hints, &over), "over the bound: dropped");
 	cr_assert_null(over.user_exc, "freed when dropped");
 	cr_assert_eq(hints.n, 1);
 	cr_assert_eq(hints.lost_seq, hints.seq);
-	cr_assert(hints_newer(&hints, other, since));
-	cr_assert_not(hints_newer(&hints, other, hints.seq));
+	cr_assert(hints_newer(&hints, other, 1000, since));
+	cr_assert_not(hints_newer(&hints, other, 1000, hints.seq));
 }
 
 /* ------------------------------------------- a task split out of an array */
@@ -310,8 +334,107 @@ Test(refilter, an_untrusted_update_makes_nothing_stale)
 
 	for (int i = 0; i < 100; i++)
 		add_hint(&hints, h);
-	cr_assert_not(hints_newer(&hints, ids, 0));
+	cr_assert_eq(hints.n, 0, "none kept");
+	cr_assert_not(hints_newer(&hints, ids, 1000, 0));
 	h.trusted = true;
 	add_hint(&hints, h);
-	cr_assert(hints_newer(&hints, ids, 0));
+	cr_assert(hints_newer(&hints, ids, 1000, 0));
+}
+
+/* ------------------------------------------------------- bounds */
+
+/* One owner's flood of hints (updates of HINTS_PER_OWNER + 1 distinct
+ * jobs of theirs in one round) drops their next hint: the thread's plans
+ * of that owner's jobs are stale, nobody else's; before, the set's bound
+ * was all there was, and one user's flood made every update of the
+ * thread stale, round after round. */
+Test(refilter, one_owners_flood_makes_only_their_jobs_stale)
+{
+	const uint32_t theirs[3] = { 1, 0, 0 }, others[3] = { 77777, 0, 0 };
+	uint64_t since = hints.seq;
+	struct job_hint h = { .task = NO_VAL,
+			      .offset = NO_VAL,
+			      .owner = 2000,
+			      .trusted = true,
+			      .load = true };
+
+	for (uint32_t i = 0; i < HINTS_PER_OWNER; i++) {
+		h.id = 100000 + i;
+		add_hint(&hints, h);
+	}
+	cr_assert_eq(hints.losses, 0);
+	h.id = 99;
+	cr_assert_not(hints_add(&hints, &h), "past the owner's bound");
+	cr_assert_eq(hints.losses, 1);
+	cr_assert_eq(hints.lost_seq, 0, "not a loss for all");
+	cr_assert(hints_newer(&hints, theirs, 2000, since), "their job");
+	cr_assert_not(hints_newer(&hints, others, 1000, since),
+		      "another owner's job");
+	/* another owner's hints are still kept */
+	h.owner = 1000;
+	add_hint(&hints, h);
+	cr_assert_eq(hints.n, HINTS_PER_OWNER + 1);
+	/* taken, the owner's count starts again; their loss still makes
+	 * plans from before it stale, and none after */
+	{
+		struct hints taken;
+		uint64_t upto = hints.seq;
+
+		hints_take(&hints, upto, &taken);
+		cr_assert_eq(taken.n, HINTS_PER_OWNER + 1);
+		hints_free(&taken);
+		cr_assert_not(hints_newer(&hints, theirs, 2000, upto));
+		h.owner = 2000;
+		h.id = 5;
+		add_hint(&hints, h);
+		cr_assert_eq(hints.losses, 1);
+	}
+}
+
+/* The same hint again (its update applied to record after record) moves
+ * the last one's seq on; a different one is kept apart. */
+Test(refilter, the_same_hint_again_is_one_hint)
+{
+	struct job_hint h = exc_hint(5, true, "n[1,3-4]", "n1"),
+			again = exc_hint(5, true, "n[1,3-4]", "n1"),
+			other = exc_hint(5, true, "n[1,3-4]", "n3");
+
+	add_hint(&hints, h);
+	add_hint(&hints, again);
+	cr_assert_eq(hints.n, 1);
+	cr_assert_eq(hints.v[0].seq, 2);
+	cr_assert_eq(hints.bytes, 3, "one user list kept");
+	add_hint(&hints, other);
+	cr_assert_eq(hints.n, 2);
+}
+
+/* A round that loads nothing prunes the hints that ask for no load, up
+ * to its `upto`, and keeps the others and the later ones in order. */
+Test(refilter, a_round_without_a_load_prunes_the_hints_that_ask_none)
+{
+	struct job_hint h = {
+		.id = 1, .task = NO_VAL, .offset = NO_VAL, .trusted = true
+	};
+	uint64_t upto;
+
+	for (uint32_t i = 0; i < 6; i++) {
+		h.id = 10 + i;
+		h.load = i % 2;
+		h.user_exc = i == 2 ? strdup("n1") : NULL;
+		add_hint(&hints, h);
+	}
+	upto = 4;
+	h.id = 20;
+	h.load = false;
+	add_hint(&hints, h);
+	cr_assert_eq(hints.loads, 3);
+	hints_prune(&hints, upto);
+	cr_assert_eq(hints.n, 5, "%zu left", hints.n);
+	cr_assert_eq(hints.v[0].id, 11);
+	cr_assert_eq(hints.v[1].id, 13);
+	cr_assert_eq(hints.v[2].id, 14);
+	cr_assert_eq(hints.v[3].id, 15);
+	cr_assert_eq(hints.v[4].id, 20);
+	cr_assert_eq(hints.bytes, 0, "the pruned user list's bytes");
+	cr_assert_eq(hints.loads, 3);
 }

@@ -111,3 +111,92 @@ Test(refilter, known_target_finds_the_job_an_update_applies_to)
 	cr_assert_null(known_target(&p.known, 200, NO_VAL, 5, &het_all));
 	cr_assert_null(known_target(&p.known, 999, NO_VAL, NO_VAL, &het_all));
 }
+
+/* -------------------------------------------- the indices against a scan */
+
+/* A set of known jobs, built directly: 3,000 of them, a third plain, a
+ * third tasks of 30 arrays (each with its pending record holding the
+ * tasks not split out), a third components of 300 het jobs. */
+static void many_known(struct known_jobs *known)
+{
+	size_t n = 3000;
+
+	known->jobs = calloc(n, sizeof(*known->jobs));
+	cr_assert_not_null(known->jobs);
+	for (size_t i = 0; i < n; i++) {
+		struct known_job *k = &known->jobs[known->count++];
+
+		/* ids given out of order: known_jobs_sort() sorts them */
+		k->job_id = (uint32_t)(1 + (i * 7919) % n);
+		k->array_task_id = NO_VAL;
+		if (k->job_id % 3 == 1) {
+			k->array_job_id = 5000 + k->job_id % 30;
+			k->array_task_id =
+				k->job_id % 97 == 0 ? NO_VAL : k->job_id;
+		} else if (k->job_id % 3 == 2) {
+			k->het_job_id = 9000 + k->job_id % 300;
+			k->het_job_offset = k->job_id / 300;
+		}
+	}
+	known_jobs_sort(known);
+	cr_assert(known->indexed);
+}
+
+/* known_target() and known_names() with the indices answer exactly as the
+ * scan without them, for every name an update may give. */
+Test(refilter, the_indices_answer_as_a_scan)
+{
+	struct known_jobs known = { 0 };
+	size_t checked = 0, found = 0;
+
+	many_known(&known);
+	for (uint32_t id = 0; id < 9400; id += id < 3100 ? 1 : 7) {
+		const uint32_t tasks[] = { NO_VAL, id, id + 1, 3 };
+		const uint32_t offsets[] = { NO_VAL, 0, 1, 9 };
+
+		for (size_t a = 0; a < 4; a++)
+			for (size_t b = 0; b < 4; b++) {
+				uint32_t task = tasks[a], offset = offsets[b];
+				const struct known_job *fast, *slow;
+				bool het_fast, het_slow, names_fast;
+
+				if (task != NO_VAL && offset != NO_VAL)
+					continue; /* not a name */
+				known.indexed = true;
+				fast = known_target(&known, id, task, offset,
+						    &het_fast);
+				names_fast = known_names(&known, id);
+				known.indexed = false;
+				slow = known_target(&known, id, task, offset,
+						    &het_slow);
+				cr_assert_eq(fast, slow,
+					     "id %u task %u offset %u", id,
+					     task, offset);
+				cr_assert_eq(het_fast, het_slow);
+				cr_assert_eq(names_fast,
+					     known_names(&known, id), "id %u",
+					     id);
+				checked++;
+				found += fast != NULL;
+			}
+	}
+	cr_assert_gt(found, 1000, "%zu of %zu names found", found, checked);
+	known.indexed = true;
+	known_jobs_free(&known);
+}
+
+/* What known_names() tells: whether an update naming `id` alone may touch
+ * a known job, by its job id, array or het job id. */
+Test(refilter, known_names_by_any_id)
+{
+	struct known_jobs known = { 0 };
+
+	many_known(&known);
+	cr_assert(known_names(&known, 1), "a plain job's id");
+	cr_assert(known_names(&known, 5001), "an array's id");
+	cr_assert(known_names(&known, 9002), "a het job's id");
+	cr_assert_not(known_names(&known, 4000));
+	cr_assert_not(known_names(&known, 0));
+	cr_assert_not(known_names(NULL, 1));
+	known_jobs_free(&known);
+}
