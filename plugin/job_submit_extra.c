@@ -366,6 +366,12 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	return rc;
 }
 
+/* xc_text_hash() of `text`, of "" for NULL. */
+static uint64_t text_hash(const char *text)
+{
+	return xc_text_hash(text ? text : "");
+}
+
 /* Replaces a malloc'd string with a copy of `text`; -1 when out of
  * memory. */
 static int replace_string(char **field, const char *text)
@@ -379,6 +385,22 @@ static int replace_string(char **field, const char *text)
 	return 0;
 }
 
+/* Whether a user's list `list` cannot be a list of the nodes of `table`
+ * alone, each named once: longer than all their names written one by one
+ * with a comma between.  Such a list holds names the table does not know
+ * (Slurm refuses an ExcNodeList naming a node it does not have) or names
+ * a node twice: the plugin passes it through unread, so that a user's
+ * long list costs the plugin O(nodes), not a parse of the list (Slurm
+ * reads it anyway, under the same lock).  Linear in the nodes. */
+static bool longer_than_table(const xc_nodes_t *table, const char *list)
+{
+	size_t len = strlen(list), names = 0;
+
+	for (size_t i = 0, n = xc_nodes_count(table); i < n && names < len; i++)
+		names += strlen(xc_nodes_name(table, i)) + 1;
+	return len > names;
+}
+
 /*
  * With current->lock held: the plugin's filter kept on an update of
  * pending-only fields of known job `k` by someone else: the excluded nodes
@@ -388,26 +410,50 @@ static int replace_string(char **field, const char *text)
  * checks it with their rights, as without the plugin), less the required
  * ones (Slurm refuses an update whose required nodes are excluded).  `h`
  * records what was set.  A list that is not a hostlist, or a request that
- * no longer parses, is left to Slurm as it is.  -1 when out of memory.
+ * no longer parses, is left to Slurm as it is; so is a list longer than
+ * the table's names (longer_than_table) or naming a node the table does
+ * not have (*passed set: the thread takes the job's list, once Slurm has
+ * applied it, as all the user's, and plans the job again).  Its cost is
+ * O(nodes) (doc/design.md "Updates", the cost of a user's list).  -1 when
+ * out of memory.
  */
 static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
-		       const xc_expr_t *expr, struct job_hint *h)
+		       const xc_expr_t *expr, struct job_hint *h, bool *passed)
 {
 	const xc_nodes_t *table = current->table;
 	const char *req =
 		job_desc->req_nodes ? job_desc->req_nodes : k->req_nodes;
 	struct job_filter f = { 0 };
 	bool *matched = NULL;
-	char *user;
-	int rc = -1;
+	char *user = NULL;
+	int rc = -1, unknown;
 
+	*passed = false;
+	if (!table || !expr)
+		return 0;
+	if (job_desc->exc_nodes &&
+	    longer_than_table(table, job_desc->exc_nodes)) {
+		*passed = true;
+		return 0;
+	}
 	user = job_desc->exc_nodes ? sx_hostlist_normal(job_desc->exc_nodes)
 				   : strdup(k->st.exclude);
 	if (!user)
 		return job_desc->exc_nodes ? 0 : -1;
-	if (!table || !expr) {
-		rc = 0;
-		goto out;
+	/* a name the table does not have: Slurm's to answer (the list, at
+	 * most the table's size, looked up in the table's index) */
+	if (job_desc->exc_nodes && *user) {
+		bool *seen = calloc(xc_nodes_count(table) + 1, sizeof(*seen));
+
+		if (!seen)
+			goto out;
+		unknown = sx_nodes_mark(table, user, seen, true, NULL);
+		free(seen);
+		if (unknown != 0) { /* not a hostlist to Slurm: Slurm's too */
+			*passed = unknown > 0;
+			rc = 0;
+			goto out;
+		}
 	}
 	if (!(matched = filter_match(table, expr)))
 		goto out;
@@ -418,6 +464,7 @@ static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
 	if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") < 0)
 		goto out;
 	current->last_exc = job_desc->exc_nodes;
+	current->last_exc_hash = text_hash(job_desc->exc_nodes);
 	h->exc = true;
 	h->exc_hash = hostlist_hash(job_desc->exc_nodes);
 	h->user_exc = user;
@@ -457,7 +504,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	struct job_hint h = { 0 };
 	struct sx_job_state st = { 0 };
 	xc_expr_t *expr = NULL, *kept = NULL;
-	bool het_all, stale, new_request;
+	bool het_all, stale, new_request, passed = false;
 	char *comment = NULL;
 	uint32_t id, task, offset;
 	int rc = SLURM_SUCCESS;
@@ -491,16 +538,23 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	 * array or heterogeneous job, with the same job_desc: the first
 	 * call did it all (an AdminComment appended to again and again grew
 	 * with every record).  The same job_desc still holding the very
-	 * strings the plugin set there is that. */
+	 * strings the plugin set there, with the texts it set and for the
+	 * same job, is that: the addresses alone may be those of a later
+	 * update's, allocated where the last one's were freed. */
 	if (job_desc == current->last_desc &&
-	    ((current->last_exc && job_desc->exc_nodes == current->last_exc) ||
+	    text_hash(job_desc->job_id_str) == current->last_id_hash &&
+	    ((current->last_exc && job_desc->exc_nodes == current->last_exc &&
+	      text_hash(job_desc->exc_nodes) == current->last_exc_hash) ||
 	     (current->last_admin &&
-	      job_desc->admin_comment == current->last_admin))) {
+	      job_desc->admin_comment == current->last_admin &&
+	      text_hash(job_desc->admin_comment) ==
+		      current->last_admin_hash))) {
 		pthread_mutex_unlock(&current->lock);
 		xc_expr_destroy(expr);
 		return SLURM_SUCCESS;
 	}
 	current->last_desc = job_desc;
+	current->last_id_hash = text_hash(job_desc->job_id_str);
 	current->last_exc = current->last_admin = NULL;
 	update_target(job_desc, &id, &task, &offset);
 	k = known_target(&current->known, id, task, offset, &het_all);
@@ -541,13 +595,17 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	     (job_desc->req_nodes &&
 	      filter_excludes_required(current->table, expr ? expr : kept,
 				       job_desc->req_nodes)))) {
-		if (keep_filter(job_desc, k, expr ? expr : kept, &h) < 0)
+		if (keep_filter(job_desc, k, expr ? expr : kept, &h, &passed) <
+		    0)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
 	}
 	if (!h.exc && job_desc->exc_nodes) {
 		h.exc = true; /* as the caller set it: all the user's own */
-		h.exc_hash = hostlist_hash(job_desc->exc_nodes);
+		/* a list passed through unread is not read for its hash
+		 * either: no hint then names the job's list (0), which the
+		 * thread takes whole as the user's */
+		h.exc_hash = passed ? 0 : hostlist_hash(job_desc->exc_nodes);
 	}
 	if (rc == SLURM_SUCCESS && k && !het_all && job_desc->admin_comment) {
 		/* A super user's AdminComment (Slurm checked before us),
@@ -593,8 +651,11 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		     set_desc_string(&job_desc->admin_comment, comment) < 0))
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
-		else
+		else {
 			current->last_admin = job_desc->admin_comment;
+			current->last_admin_hash =
+				text_hash(job_desc->admin_comment);
+		}
 	}
 	if (rc == SLURM_SUCCESS && !hints_add(&current->hints, &h))
 		slurm_verbose(

@@ -28,15 +28,18 @@ struct item {
 				  for an unreadable hostlist) */
 };
 
-/* Whether the plugin's own hold is still on the job: held=1 in its state
- * and priority 0 with a hold's reason.  (Slurm 22.05 reads the priority a
+/* Whether the plugin's own hold is still on the job: held=1 in its state,
+ * given at the job's restart count it has now (a job requeued since ran
+ * after the plugin's hold was lifted: `scontrol requeuehold` is someone
+ * else's hold), and priority 0 with a hold's reason.  (Slurm 22.05 reads the priority a
  * job_submit plugin set as the user's: its hold says JobHeldUser.  Anyone
  * else's hold, applied, clears held=1 through its hint, so held=1 is the
  * plugin's.) */
 static bool plugin_hold_on(const slurm_job_info_t *job,
 			   const struct sx_job_state *st)
 {
-	return st->held && job->priority == 0 &&
+	return st->held && st->held_runs == job->restart_cnt &&
+	       job->priority == 0 &&
 	       (job->state_reason == WAIT_HELD ||
 		job->state_reason == WAIT_HELD_USER);
 }
@@ -113,6 +116,7 @@ static int plan_one(const slurm_job_info_t *job, struct sx_job_state *st,
 	} else if (!hold_on && filter_must_hold(f) && job->priority != 0) {
 		u->priority = 0;
 		st->held = true;
+		st->held_runs = job->restart_cnt;
 	} else if (st->held && !hold_on) {
 		st->held = false; /* someone else released or re-held it */
 	}
@@ -840,6 +844,7 @@ job_info_msg_t *refilter_keep(const job_info_msg_t *msg,
 		to->job_state = j->job_state;
 		to->priority = j->priority;
 		to->state_reason = j->state_reason;
+		to->restart_cnt = j->restart_cnt;
 		nf = kept_strings(j, f);
 		(void)kept_strings(to, t);
 		for (size_t s = 0; s < nf; s++) {

@@ -56,6 +56,9 @@ struct refresher {
 	const job_desc_msg_t *last_desc; /* job_modify()'s last job_desc, */
 	const char *last_exc;		 /* the ExcNodeList it set there */
 	const char *last_admin;		 /* the AdminComment it set there */
+	uint64_t last_id_hash;		 /* xc_text_hash() of its job_id_str, */
+	uint64_t last_exc_hash;		 /* of the ExcNodeList it set, */
+	uint64_t last_admin_hash;	 /* of the AdminComment it set */
 	uid_t self;			 /* slurmctld's uid: SlurmUser */
 	job_info_msg_t *jobs;	    /* the thread's own: the jobs last loaded,
 				 as refilter_keep() keeps them */

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* asprintf */
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,15 @@ bool sx_job_state_parse(const char *comment, struct sx_job_state *st)
 	    (held[sizeof(HELD) - 1] != '0' && held[sizeof(HELD) - 1] != '1'))
 		return false;
 	exclude = held + sizeof(HELD);
+	if (held[sizeof(HELD) - 1] == '1' && *exclude == '/') {
+		char *end;
+		unsigned long runs = strtoul(exclude + 1, &end, 10);
+
+		if (end == exclude + 1 || runs > UINT16_MAX)
+			return false;
+		st->held_runs = (unsigned)runs;
+		exclude = end;
+	}
 	/* wrote= since requests are encoded: without it, a state of an
 	 * earlier version, whose request is read as it is. */
 	if (strncmp(exclude, WROTE, sizeof(WROTE) - 1) == 0) {
@@ -136,15 +146,18 @@ bool sx_job_state_parse(const char *comment, struct sx_job_state *st)
 char *sx_job_state_format(const struct sx_job_state *st)
 {
 	char *text = NULL, *request = encode(st->request ? st->request : "");
+	char runs[16] = "";
 	int rc;
 
 	if (!request)
 		return NULL;
+	if (st->held && st->held_runs)
+		snprintf(runs, sizeof(runs), "/%u", st->held_runs);
 	rc = asprintf(&text,
-		      "%s%s" SX_STATE_MARK "%s" HELD "%d" WROTE
+		      "%s%s" SX_STATE_MARK "%s" HELD "%d%s" WROTE
 		      "%016llx" EXCLUDE "%s" REQUEST "%s",
 		      st->admin ? st->admin : "", st->admin ? " " : "",
-		      st->status ? st->status : "", st->held ? 1 : 0,
+		      st->status ? st->status : "", st->held ? 1 : 0, runs,
 		      (unsigned long long)st->wrote,
 		      st->exclude ? st->exclude : "", request);
 	free(request);
@@ -156,6 +169,7 @@ int sx_job_state_copy(const struct sx_job_state *from, const char *admin,
 {
 	memset(to, 0, sizeof(*to));
 	to->held = from->held;
+	to->held_runs = from->held_runs;
 	to->wrote = from->wrote;
 	if (!(to->request = strdup(from->request ? from->request : "")) ||
 	    !(to->exclude = strdup(from->exclude ? from->exclude : "")) ||

@@ -13,11 +13,12 @@
  *
  * The text, after any AdminComment an admin gave (kept, with a space):
  *
- *   slurm-extra: <status>; held=<0|1>; wrote=<16 hex>; exclude=<hostlist>; request=<request>
+ *   slurm-extra: <status>; held=<0|1[/runs]>; wrote=<16 hex>; exclude=<hostlist>; request=<request>
  *
  * <status> says in words what the plugin does with the job (shown by
  * `scontrol show job`), held=1 means the plugin itself holds the job
- * (priority 0) and will release it, wrote= is a hash (hostlist_hash)
+ * (priority 0) and will release it (held=1/N: it held it after the job's
+ * Nth requeue; a job requeued since is not held by the plugin), wrote= is a hash (hostlist_hash)
  * of the ExcNodeList the plugin last set (a job whose list differs was
  * updated by someone since: doc/design.md "Updates"), exclude= is the
  * user's own excluded
@@ -38,6 +39,10 @@ struct sx_job_state {
 	char *admin;  /* the admin's own AdminComment before ours, or NULL */
 	char *status; /* what the plugin does, in words */
 	bool held;    /* the plugin holds the job and will release it */
+	unsigned held_runs; /* the job's restart count when the plugin held
+			       it (held=1/<runs>, written when not 0): a
+			       hold after a requeue (`scontrol requeuehold`)
+			       is then not taken for the plugin's */
 	unsigned long long wrote; /* hash of the ExcNodeList the plugin set,
 				     0 when unknown (an earlier version's) */
 	char *exclude; /* the user's own excluded nodes ("" for none) */

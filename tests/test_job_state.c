@@ -102,7 +102,33 @@ static const char *const not_state[] = {
 	"slurm-extra: s; held=2; exclude=; request=a=1",
 	"slurm-extra: s; held=1; request=a=1",
 	"slurm-extra: s; held=1; exclude=n1",
+	"slurm-extra: s; held=1/; wrote=1234abcd5678ef90; exclude=; request=a=1",
+	"slurm-extra: s; held=1/x; wrote=1234abcd5678ef90; exclude=; request=a=1",
+	"slurm-extra: s; held=1/70000; wrote=1234abcd5678ef90; exclude=; request=a=1",
 };
+
+/* held=1/N: the plugin held the job at its Nth requeue; read back and
+ * written as it was, and not written for a job never requeued. */
+Test(job_state, the_restart_count_of_a_hold_reads_back)
+{
+	const char *text =
+		"slurm-extra: s; held=1/3; wrote=1234abcd5678ef90; exclude=n1; request=a=1";
+	struct sx_job_state st;
+	char *again;
+
+	cr_assert(sx_job_state_parse(text, &st));
+	cr_assert(st.held);
+	cr_assert_eq(st.held_runs, 3);
+	cr_assert_str_eq(st.exclude, "n1");
+	again = sx_job_state_format(&st);
+	cr_assert_str_eq(again, text);
+	free(again);
+	st.held_runs = 0;
+	again = sx_job_state_format(&st);
+	cr_assert_not_null(strstr(again, "; held=1; "), "'%s'", again);
+	free(again);
+	sx_job_state_free(&st);
+}
 
 Test(job_state, texts_that_are_not_the_state)
 {

@@ -250,6 +250,28 @@ Test(plugin, the_same_job_desc_again_is_done_already)
 	cr_assert_null(err);
 }
 
+/* A later update whose job_desc and list happen to sit where the last
+ * one's were (freed, then allocated again), but which says something
+ * else, is a new update: before, the addresses alone decided, and it was
+ * taken for a repeat and passed without the plugin's exclusions or a
+ * hint. */
+Test(plugin, a_new_update_at_the_same_addresses_is_not_a_repeat)
+{
+	job_desc_msg_t *d = owners_exc_update("7", "n1");
+
+	cr_assert_str_eq(d->exc_nodes, "n[1,3-4]");
+	/* the same addresses, another list of the same length */
+	memcpy(d->exc_nodes, "n[2,3-4]", 8);
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_str_eq(d->exc_nodes, "n[2-4]");
+	cr_assert_eq(current->hints.n, 2, "%zu hints", current->hints.n);
+	/* another job's update at the same address, setting the same list
+	 * the plugin set last */
+	set_str(&d->job_id_str, "8");
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(current->hints.n, 3, "%zu hints", current->hints.n);
+}
+
 /* A new request is checked as at submission. */
 Test(plugin, an_invalid_new_request_is_refused)
 {
@@ -480,4 +502,45 @@ Test(plugin, a_requeue_note_from_an_operator_is_not_taken)
 	cr_assert_eq(modify(d, OTHER, &err), SLURM_SUCCESS);
 	state_of(d->admin_comment, &st);
 	cr_assert_str_eq(st.status, TWO_OF_FOUR);
+}
+
+/* A user's list longer than every node name of the table written one by
+ * one cannot name the table's nodes alone: it is passed through unread
+ * (Slurm reads it, and refuses names it does not have), so that its cost
+ * to the plugin is the table's, not the list's.  Before, it was parsed,
+ * rewritten and parsed again under the job write lock (1 s for 100,000
+ * names at 10,000 nodes: tests/bench_modify). */
+Test(plugin, a_list_longer_than_the_table_passes_through)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	const char *given;
+	const struct job_hint *h;
+
+	set_str(&d->exc_nodes, "n1,n2,n3,n4,n1");
+	given = d->exc_nodes;
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(d->exc_nodes, given, "rewritten: '%s'", d->exc_nodes);
+	cr_assert_str_eq(d->exc_nodes, "n1,n2,n3,n4,n1");
+	h = only_hint();
+	cr_assert(h->exc);
+	cr_assert_eq(h->exc_hash, 0, "not read for a hash either");
+	cr_assert_null(h->user_exc);
+}
+
+/* A list naming a node the table does not have is Slurm's to answer, as
+ * it is. */
+Test(plugin, a_list_naming_a_node_the_table_lacks_passes_through)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+
+	set_str(&d->exc_nodes, "x1");
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_str_eq(d->exc_nodes, "x1");
+	cr_assert_eq(only_hint()->exc_hash, 0);
+	/* within the table: the plugin's exclusions added, as before */
+	desc_free(d);
+	d = update(&desc, "7");
+	set_str(&d->exc_nodes, "n4,n1");
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_str_eq(d->exc_nodes, "n[1,3-4]");
 }

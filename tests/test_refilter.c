@@ -155,6 +155,58 @@ Test(refilter, a_users_hold_is_not_released)
 	sx_job_state_free(&st);
 }
 
+/* The plugin held the job (held=1), someone released it and it ran
+ * before the thread saw it released; then `scontrol requeuehold` held it
+ * again (its restart count 1 now).  That hold is not the plugin's to
+ * release: before, the thread took the stale held=1 for its own and let
+ * the job run. */
+Test(refilter, a_hold_after_a_requeue_is_not_the_plugins)
+{
+	const struct job_update *u;
+	struct sx_job_state st;
+
+	jobs = held_job();
+	jobs->job_array[0].restart_cnt = 1;
+	plan(t, jobs, NULL, 0, NULL, &p);
+	u = only_update(&p, 9);
+	cr_assert_eq(u->priority, NO_VAL, "priority %u", u->priority);
+	planned_state(u, &st);
+	cr_assert_not(st.held);
+	sx_job_state_free(&st);
+}
+
+/* The plugin's own hold of a job requeued before is its own: given and
+ * taken at the job's restart count (held=1/2). */
+Test(refilter, the_plugins_hold_of_a_requeued_job_is_its_own)
+{
+	const struct job_update *u;
+	struct sx_job_state st;
+	slurm_job_info_t *j;
+
+	jobs = one_job(5, NULL, "new", false, "");
+	j = &jobs->job_array[0];
+	j->req_nodes = strdup("n3");
+	j->restart_cnt = 2;
+	plan(t, jobs, NULL, 0, NULL, &p);
+	u = only_update(&p, 5);
+	cr_assert_eq(u->priority, 0);
+	cr_assert_not_null(strstr(u->admin_comment, "; held=1/2;"), "'%s'",
+			   u->admin_comment);
+	planned_state(u, &st);
+	cr_assert_eq(st.held_runs, 2);
+	sx_job_state_free(&st);
+	/* applied; then n3 matches (required n1 instead): released */
+	free(j->admin_comment);
+	j->admin_comment = strdup(u->admin_comment);
+	free(j->req_nodes);
+	j->req_nodes = strdup("n1");
+	j->priority = 0;
+	j->state_reason = WAIT_HELD_USER;
+	plan_free(&p);
+	plan(t, jobs, NULL, 0, NULL, &p);
+	cr_assert_eq(only_update(&p, 5)->priority, INFINITE);
+}
+
 /* ------------------------------------------------------------- names */
 
 /* An update is sent by the record's own job id: update_job() then updates
