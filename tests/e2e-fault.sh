@@ -257,4 +257,38 @@ expect_has "  and says why" "$out" "node n3 does not satisfy its request"
 scancel "$hid"
 bash "$CLUSTER" extra >/dev/null
 
+echo "# a user's updates of a job without a request cost the plugin's thread no load of the jobs"
+# slurmctld's count of job loads (sdiag: REQUEST_JOB_INFO): the thread's,
+# and any a client makes.  Two windows of 12 updates a second apart, as
+# xcuser1: of a job that does not exist (Slurm refuses it before
+# job_modify(): the clients' own loads, the baseline) and of their own
+# pending job without a request.  Before, every update that reached
+# job_modify() made the next round load every job (one load a second).
+job_loads() { sdiag | grep -oP 'REQUEST_JOB_INFO\s+\(\s*\d+\)\s+count:\K\d+' || echo 0; }
+# loads_while_updating JOB: the job loads during 12 updates of JOB.
+loads_while_updating() {
+	local c0
+	sdiag -r >/dev/null
+	c0=$(job_loads)
+	for i in $(seq 12); do
+		as xcuser1 scontrol update jobid="$1" comment="x$i" >/dev/null 2>&1
+		sleep 1
+	done
+	echo $(($(job_loads) - c0))
+}
+plain=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 --wrap true)
+constrained=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 --extra gpu=true --wrap true)
+wait_for 20 test -n "$(field "$constrained" AdminComment)" || true
+wait_refresh
+base=$(loads_while_updating 999999)
+plain_loads=$(loads_while_updating "$plain")
+echo "# job loads in 12 s: $base updating no job, $plain_loads updating a job without a request"
+expect "  no more than 2 loads above the baseline" \
+	"$((plain_loads <= base + 2 ? 1 : 0))" 1
+req_loads=$(loads_while_updating "$constrained")
+echo "# job loads in 12 s updating a job with a request: $req_loads"
+expect "  updates of a job with a request are still followed: 6 loads or more above the baseline" \
+	"$((req_loads >= base + 6 ? 1 : 0))" 1
+scancel "$plain" "$constrained"
+
 summary fault
