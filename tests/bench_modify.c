@@ -5,7 +5,10 @@
  * a table of NODES nodes, with lists of NAMES names written three ways
  * (each name apart, as a script writes them; ranged with brackets; names
  * no node has), beside what Slurm alone spends reading the same list
- * (slurm_hostlist_create(), as _update_job() does).
+ * (slurm_hostlist_create(), as _update_job() does).  Then a flood of
+ * hints: a user's 66 updates of a whole 1,001-task array in one round
+ * (Slurm calls job_modify() once per record with the same update), and
+ * whether the thread's updates of that round are then refused.
  *
  *   make tests/bench_modify && tests/bench_modify [NODES [NAMES]]
  */
@@ -108,6 +111,35 @@ static void row(const char *what, const char *list)
 	hints_free(&current->hints);
 }
 
+/* The flood: `updates` updates of array 7's `records` records, each a
+ * comment (job_modify() called once per record, same job_desc). */
+static void flood(int updates, int records)
+{
+	job_desc_msg_t d;
+	const uint32_t ids[3] = { 8, 0, 0 };
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int u = 0; u < updates; u++) {
+		slurm_init_job_desc_msg(&d);
+		d.job_id_str = slurm_xstrdup("7");
+		d.comment = slurm_xstrdup("x");
+		current->last_desc = NULL;
+		for (int r = 0; r < records; r++)
+			modify(&d, 1001, NULL);
+		slurm_xfree((void **)&d.job_id_str);
+		slurm_xfree((void **)&d.comment);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("%d updates of a %d-task array: %zu hints kept, %s (%.1f ms)\n",
+	       updates, records, current->hints.n,
+	       hints_newer(&current->hints, ids, 1002, 0)
+		       ? "the round's updates of every job refused"
+		       : "no other job's update refused",
+	       ms_between(&t0, &t1));
+	hints_free(&current->hints);
+}
+
 int main(int argc, char **argv)
 {
 	size_t nodes = argc > 1 ? strtoul(argv[1], NULL, 10) : 10000;
@@ -144,6 +176,7 @@ int main(int argc, char **argv)
 	row("names no node has, one by one", list);
 	free(list);
 	row("ranged: n[000000-099999]", "n[000000-099999]");
+	flood(66, 1001);
 	xc_nodes_destroy(current->table);
 	known_jobs_free(&current->known);
 	hints_free(&current->hints);
