@@ -45,10 +45,6 @@ int known_job_copy(const struct known_job *from, struct known_job *to)
 	return 0;
 }
 
-/* The jobs known_jobs_sort() indexes, for qsort(): qsort_r() is not in
- * every libc the plugin builds with, and the thread sorts alone. */
-static const struct known_job *sorting;
-
 static int cmp_pair(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2)
 {
 	if (a1 != b1)
@@ -56,64 +52,76 @@ static int cmp_pair(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2)
 	return (a2 > b2) - (a2 < b2);
 }
 
-static int by_array(const void *a, const void *b)
-{
-	const struct known_job *x = &sorting[*(const uint32_t *)a],
-			       *y = &sorting[*(const uint32_t *)b];
+/* A job's pair of an index, with its position, sorted by value (no state
+ * shared with qsort(): a new plugin's thread may sort while an old one
+ * still does). */
+struct keyed {
+	uint32_t first, second, at;
+};
 
-	int c = cmp_pair(x->array_job_id, x->array_task_id, y->array_job_id,
-			 y->array_task_id);
+static int by_key(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = cmp_pair(x->first, x->second, y->first, y->second);
 
 	/* ties in job id order (the jobs are sorted): what a scan finds
 	 * first */
-	return c ? c
-		 : cmp_pair(*(const uint32_t *)a, 0, *(const uint32_t *)b, 0);
+	return c ? c : cmp_pair(x->at, 0, y->at, 0);
 }
 
-static int by_het(const void *a, const void *b)
+/* The uint32_t at offset `field` of `job`. */
+static uint32_t field_of(const struct known_job *job, size_t field)
 {
-	const struct known_job *x = &sorting[*(const uint32_t *)a],
-			       *y = &sorting[*(const uint32_t *)b];
+	uint32_t v;
 
-	int c = cmp_pair(x->het_job_id, x->het_job_offset, y->het_job_id,
-			 y->het_job_offset);
-
-	/* ties in job id order (the jobs are sorted): what a scan finds
-	 * first */
-	return c ? c
-		 : cmp_pair(*(const uint32_t *)a, 0, *(const uint32_t *)b, 0);
+	memcpy(&v, (const char *)job + field, sizeof(v));
+	return v;
 }
 
-/* An index of the jobs of `known` with a nonzero field at `field`
- * (offsetof into struct known_job), sorted by `cmp`: *out and *n (NULL
- * when none).  -1 when out of memory. */
-static int index_by(struct known_jobs *known, size_t field,
-		    int (*cmp)(const void *, const void *), uint32_t **out,
-		    size_t *n)
+/* An index of the jobs of `known` whose field at `first` (offsetof into
+ * struct known_job) is not 0, sorted by (first, second): *out and *n
+ * (NULL when none).  -1 when out of memory. */
+static int index_by(struct known_jobs *known, size_t first, size_t second,
+		    uint32_t **out, size_t *n)
 {
-	uint32_t *v = NULL;
+	struct keyed *keys;
+	uint32_t *v;
 	size_t k = 0;
 
 	*out = NULL;
 	*n = 0;
 	for (size_t i = 0; i < known->count; i++)
-		if (*(const uint32_t *)((const char *)&known->jobs[i] + field))
-			k++;
+		k += field_of(&known->jobs[i], first) != 0;
 	if (!k)
 		return 0;
-	if (known->count > UINT32_MAX || !(v = malloc(k * sizeof(*v))))
+	if (known->count > UINT32_MAX || !(keys = malloc(k * sizeof(*keys))))
 		return -1;
+	if (!(v = malloc(k * sizeof(*v)))) {
+		free(keys);
+		return -1;
+	}
 	k = 0;
 	for (size_t i = 0; i < known->count; i++)
-		if (*(const uint32_t *)((const char *)&known->jobs[i] + field))
-			v[k++] = (uint32_t)i;
-	sorting = known->jobs;
-	qsort(v, k, sizeof(*v), cmp);
-	sorting = NULL;
+		if (field_of(&known->jobs[i], first))
+			keys[k++] = (struct keyed){
+				field_of(&known->jobs[i], first),
+				field_of(&known->jobs[i], second), (uint32_t)i
+			};
+	qsort(keys, k, sizeof(*keys), by_key);
+	for (size_t i = 0; i < k; i++)
+		v[i] = keys[i].at;
+	free(keys);
 	*out = v;
 	*n = k;
 	return 0;
 }
+
+#define ARRAY_PAIR                                                             \
+	offsetof(struct known_job, array_job_id),                              \
+		offsetof(struct known_job, array_task_id)
+#define HET_PAIR                                                               \
+	offsetof(struct known_job, het_job_id),                                \
+		offsetof(struct known_job, het_job_offset)
 
 void known_jobs_sort(struct known_jobs *known)
 {
@@ -123,10 +131,9 @@ void known_jobs_sort(struct known_jobs *known)
 		qsort(known->jobs, known->count, sizeof(*known->jobs),
 		      by_job_id);
 	known->indexed =
-		index_by(known, offsetof(struct known_job, array_job_id),
-			 by_array, &known->by_array, &known->n_array) == 0 &&
-		index_by(known, offsetof(struct known_job, het_job_id), by_het,
-			 &known->by_het, &known->n_het) == 0;
+		index_by(known, ARRAY_PAIR, &known->by_array,
+			 &known->n_array) == 0 &&
+		index_by(known, HET_PAIR, &known->by_het, &known->n_het) == 0;
 }
 
 /* The first position in index `v` (n entries into `jobs`) whose pair
@@ -140,10 +147,9 @@ static size_t lower_bound(const struct known_job *jobs, const uint32_t *v,
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const char *j = (const char *)&jobs[v[mid]];
+		const struct known_job *j = &jobs[v[mid]];
 
-		if (cmp_pair(*(const uint32_t *)(j + first),
-			     *(const uint32_t *)(j + second), a, b) < 0)
+		if (cmp_pair(field_of(j, first), field_of(j, second), a, b) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -174,32 +180,25 @@ find_pair(const struct known_jobs *known, const uint32_t *v, size_t n,
 	if (known->indexed) {
 		size_t i = lower_bound(known->jobs, v, n, first, second, a,
 				       any_second ? 0 : b);
-		const char *j;
+		const struct known_job *j;
 
 		if (i == n)
 			return NULL;
-		j = (const char *)&known->jobs[v[i]];
-		if (*(const uint32_t *)(j + first) != a ||
-		    (!any_second && *(const uint32_t *)(j + second) != b))
+		j = &known->jobs[v[i]];
+		if (field_of(j, first) != a ||
+		    (!any_second && field_of(j, second) != b))
 			return NULL;
 		return &known->jobs[v[i]];
 	}
 	for (size_t i = 0; i < known->count; i++) {
-		const char *j = (const char *)&known->jobs[i];
+		const struct known_job *j = &known->jobs[i];
 
-		if (*(const uint32_t *)(j + first) == a &&
-		    (any_second || *(const uint32_t *)(j + second) == b))
+		if (field_of(j, first) == a &&
+		    (any_second || field_of(j, second) == b))
 			return &known->jobs[i];
 	}
 	return NULL;
 }
-
-#define ARRAY_PAIR                                                             \
-	offsetof(struct known_job, array_job_id),                              \
-		offsetof(struct known_job, array_task_id)
-#define HET_PAIR                                                               \
-	offsetof(struct known_job, het_job_id),                                \
-		offsetof(struct known_job, het_job_offset)
 
 const struct known_job *known_target(const struct known_jobs *known,
 				     uint32_t id, uint32_t task,
