@@ -71,8 +71,9 @@ static void owner_left(struct hints *hints, const struct job_hint *h,
 static bool same_hint(const struct job_hint *a, const struct job_hint *b)
 {
 	return a->id == b->id && a->task == b->task && a->offset == b->offset &&
-	       a->owner == b->owner && a->load == b->load && a->exc == b->exc &&
-	       a->exc_hash == b->exc_hash && a->hold == b->hold &&
+	       a->owner == b->owner && a->trusted == b->trusted &&
+	       a->exc == b->exc && a->exc_hash == b->exc_hash &&
+	       a->hold == b->hold &&
 	       (a->user_exc == NULL) == (b->user_exc == NULL) &&
 	       (!a->user_exc || strcmp(a->user_exc, b->user_exc) == 0);
 }
@@ -82,10 +83,12 @@ bool hints_add(struct hints *hints, struct job_hint *h)
 	size_t len = h->user_exc ? strlen(h->user_exc) + 1 : 0;
 	struct hints_owner *o;
 
-	if (!h->trusted) {
+	if (!h->trusted) { /* it decides nothing */
 		free(h->user_exc);
 		h->user_exc = NULL;
-		return true;
+		h->exc = h->hold = false;
+		h->exc_hash = h->exc_text = 0;
+		len = 0;
 	}
 	h->seq = ++hints->seq;
 	if (hints->n && same_hint(&hints->v[hints->n - 1], h)) {
@@ -96,7 +99,10 @@ bool hints_add(struct hints *hints, struct job_hint *h)
 	}
 	o = owner_of(hints, h->owner, true);
 	if (o && o->n >= HINTS_PER_OWNER) {
-		o->lost_seq = h->seq;
+		if (h->owner == NO_VAL) /* whose jobs, not known */
+			hints->lost_seq = h->seq;
+		else
+			o->lost_seq = h->seq;
 		goto lost;
 	}
 	if (!o || hints->n == HINTS_MAX || hints->bytes + len > HINTS_BYTES ||
@@ -107,7 +113,6 @@ bool hints_add(struct hints *hints, struct job_hint *h)
 	}
 	o->n++;
 	hints->bytes += len;
-	hints->loads += h->load;
 	hints->v[hints->n++] = *h;
 	h->user_exc = NULL;
 	return true;
@@ -129,44 +134,39 @@ bool hints_newer(const struct hints *hints, const uint32_t ids[3],
 	    lh_table_lookup_ex(hints->owners, owner_key(owner), (void **)&o) &&
 	    o->lost_seq > since)
 		return true;
-	/* Newest last: look back only as far as `since`.  (Every hint kept
-	 * is trusted: another user's loop of updates Slurm refuses would
-	 * otherwise keep the job from ever being re-filtered.) */
+	/* Newest last: look back only as far as `since`.  An untrusted
+	 * update (22.05: not the owner's, root's or SlurmUser's; Slurm
+	 * refuses most) does not count: another user's loop of refused
+	 * updates would keep the job from ever being re-filtered. */
 	for (size_t i = hints->n; i-- > 0 && hints->v[i].seq > since;)
 		for (int k = 0; k < 3; k++)
-			if (ids[k] && hints->v[i].id == ids[k])
+			if (ids[k] && hints->v[i].id == ids[k] &&
+			    hints->v[i].trusted)
 				return true;
 	return false;
 }
 
-/* Removes from `hints` the hints up to `upto` for which `drop` says so,
- * in order, handing each to `out` (NULL: freed).  Linear. */
-static void remove_upto(struct hints *hints, uint64_t upto,
-			bool (*drop)(const struct job_hint *),
-			struct hints *out)
+/* Removes from `hints` the hints up to `upto`, in order, handing each to
+ * `out` (NULL: freed).  Linear. */
+static void remove_upto(struct hints *hints, uint64_t upto, struct hints *out)
 {
-	size_t w = 0, i = 0;
+	size_t i = 0;
 
 	for (; i < hints->n && hints->v[i].seq <= upto; i++) {
 		struct job_hint *h = &hints->v[i];
 
-		if (!drop(h)) {
-			hints->v[w++] = *h;
-			continue;
-		}
 		if (h->user_exc)
 			hints->bytes -= strlen(h->user_exc) + 1;
-		hints->loads -= h->load;
 		owner_left(hints, h, upto);
 		if (out)
 			out->v[out->n++] = *h;
 		else
 			free(h->user_exc);
 	}
-	if (w != i)
-		memmove(hints->v + w, hints->v + i,
+	if (i)
+		memmove(hints->v, hints->v + i,
 			(hints->n - i) * sizeof(*hints->v));
-	hints->n -= i - w;
+	hints->n -= i;
 }
 
 /* Drops the owners with no hint left whose last loss is up to `upto`:
@@ -186,17 +186,6 @@ static void forget_owners(struct hints *hints, uint64_t upto)
 	}
 }
 
-static bool every_hint(const struct job_hint *h)
-{
-	(void)h;
-	return true;
-}
-
-static bool loads_nothing(const struct job_hint *h)
-{
-	return !h->load;
-}
-
 void hints_take(struct hints *hints, uint64_t upto, struct hints *taken)
 {
 	size_t k = 0;
@@ -206,21 +195,16 @@ void hints_take(struct hints *hints, uint64_t upto, struct hints *taken)
 		k++;
 	if (k && !(taken->v = malloc(k * sizeof(*taken->v)))) {
 		/* out of memory: these hints are lost */
-		remove_upto(hints, upto, every_hint, NULL);
+		remove_upto(hints, upto, NULL);
 		hints->lost_seq =
 			upto > hints->lost_seq ? upto : hints->lost_seq;
 		hints->losses++;
 		return;
 	}
-	remove_upto(hints, upto, every_hint, k ? taken : NULL);
+	remove_upto(hints, upto, k ? taken : NULL);
 	taken->cap = k;
 	taken->seq = upto;
 	forget_owners(hints, upto);
-}
-
-void hints_prune(struct hints *hints, uint64_t upto)
-{
-	remove_upto(hints, upto, loads_nothing, NULL);
 }
 
 void hints_free(struct hints *hints)

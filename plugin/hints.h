@@ -17,10 +17,11 @@
  * (doc/design.md "Updates").  The thread never acts on a hint alone: it
  * takes a hint's content only when the job's data it loads afterwards show
  * the update was applied (ExcNodeList equal to what the update set), so a
- * refused update (one Slurm found invalid) changes nothing; and it keeps
- * no hint of a caller Slurm may still refuse (22.05: not the owner, root
+ * refused update (one Slurm found invalid) changes nothing; and it takes
+ * nothing from a caller Slurm may still refuse (22.05: not the owner, root
  * or SlurmUser), whose re-sent list would otherwise tell the plugin's
- * exclusions as the user's.  Every hint also marks its job as changed at `seq`: an update
+ * exclusions as the user's.  job_modify() leaves a hint only for an update
+ * that sets a field the thread's plan reads.  Every hint also marks its job as changed at `seq`: an update
  * the thread planned from data loaded before `seq` is refused by
  * job_modify() (hints_newer), so the thread never writes back stale
  * exclusions, holds or AdminComments.
@@ -31,19 +32,19 @@ struct job_hint {
 	uint32_t task;	   /* the array task it named ("123_4"), or NO_VAL */
 	uint32_t offset;   /* the het component it named ("123+1"), or NO_VAL */
 	uint32_t owner;	   /* the owner of the job it names, as far as
-			      job_modify() knows it (else the caller): whose
-			      hints it counts among (HINTS_PER_OWNER) */
+			      job_modify() knows it, else NO_VAL: whose
+			      hints it counts among (HINTS_PER_OWNER; an
+			      unknown owner's loss is everyone's) */
 	bool trusted;	   /* the caller may update the job (always from
 			    23.02, where Slurm checks before job_modify();
 			    on 22.05 its owner, root or SlurmUser); an
-			    untrusted hint is not kept (hints_add) */
-	bool load;	   /* it names a job the thread filters (or gives one
-			      a request): the thread loads the jobs for it.
-			      Other hints only make the thread's plans stale
-			      (hints_newer) and are pruned at the next round
-			      that loads nothing (hints_prune) */
+			    untrusted hint is kept without its content
+			    (hints_add): it only has its job planned */
 	bool exc;	   /* the update set ExcNodeList */
-	uint64_t exc_hash; /* hostlist_hash() of the list it set */
+	uint64_t exc_hash; /* hostlist_hash() of the list it set (0: told by
+			      exc_text instead) */
+	uint64_t exc_text; /* xc_text_hash() of the very text it set, for a
+			      list not read by name (keep_filter), or 0 */
 	char *user_exc;	   /* the user's own part of it (malloc'd), or NULL
 			      when that is the whole list */
 	bool hold;	   /* the update held the job (priority 0) */
@@ -85,9 +86,10 @@ struct hints {
 
 /* Adds `h` (its user_exc taken over; seq set here) to `hints`; false when
  * it was dropped (bounds or memory: a loss recorded).  An untrusted hint
- * is not kept (true: nothing was lost): its update is either refused by
- * Slurm or an operator's, whose list the job's data show (hints.h
- * above); it decides nothing. */
+ * is kept without its content (no list, no hold): its update is either
+ * refused by Slurm or an operator's, whose list the job's data show; it
+ * decides nothing and makes nothing stale, and only has its job planned
+ * (job_modify() makes none for a job the thread filters). */
 bool hints_add(struct hints *hints, struct job_hint *h);
 
 /* Whether a trusted update by someone else of a job with `ids` (job_id,
@@ -101,12 +103,6 @@ bool hints_newer(const struct hints *hints, const uint32_t ids[3],
  * own, to plan with outside the lock; hints_free).  Out of memory, they
  * are dropped and counted lost. */
 void hints_take(struct hints *hints, uint64_t upto, struct hints *taken);
-
-/* Drops the hints up to `upto` that do not ask for a load (`load`
- * false), for a round that loads nothing: the thread's next plans are made
- * from jobs loaded after them, so they make none stale.  Linear in the
- * hints. */
-void hints_prune(struct hints *hints, uint64_t upto);
 
 /* Frees the hints and their user lists, and empties `hints`. */
 void hints_free(struct hints *hints);

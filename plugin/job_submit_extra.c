@@ -222,6 +222,7 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 		} else {
 			job_desc->priority = 0;
 			st->held = true;
+			st->held_at = 1; /* a new job: never requeued */
 		}
 	}
 	if (rc == SLURM_SUCCESS &&
@@ -366,10 +367,18 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	return rc;
 }
 
-/* xc_text_hash() of `text`, of "" for NULL. */
+/* xc_text_hash() of the first 4 KB of `text` ("" for NULL): what tells a
+ * repeat call of job_modify() (modify()), bounded, as it runs once per
+ * record of a whole array under slurmctld's job write lock. */
 static uint64_t text_hash(const char *text)
 {
-	return xc_text_hash(text ? text : "");
+	char head[4096];
+	size_t n = text ? strnlen(text, sizeof(head) - 1) : 0;
+
+	if (n)
+		memcpy(head, text, n);
+	head[n] = '\0';
+	return xc_text_hash(head);
 }
 
 /* Replaces a malloc'd string with a copy of `text`; -1 when out of
@@ -387,11 +396,7 @@ static int replace_string(char **field, const char *text)
 
 /* Whether a user's list `list` cannot be a list of the nodes of `table`
  * alone, each named once: longer than all their names written one by one
- * with a comma between.  Such a list holds names the table does not know
- * (Slurm refuses an ExcNodeList naming a node it does not have) or names
- * a node twice: the plugin passes it through unread, so that a user's
- * long list costs the plugin O(nodes), not a parse of the list (Slurm
- * reads it anyway, under the same lock).  Linear in the nodes. */
+ * with a comma between.  Linear in the nodes. */
 static bool longer_than_table(const xc_nodes_t *table, const char *list)
 {
 	size_t len = strlen(list), names = 0;
@@ -399,6 +404,44 @@ static bool longer_than_table(const xc_nodes_t *table, const char *list)
 	for (size_t i = 0, n = xc_nodes_count(table); i < n && names < len; i++)
 		names += strlen(xc_nodes_name(table, i)) + 1;
 	return len > names;
+}
+
+/* Whether `normal` (a ranged list, duplicates removed) names more nodes
+ * than `table` has, or one it does not have: 1, else 0; -1 when out of
+ * memory.  Walks at most the table's count of names (a short text may
+ * name millions: x[1-9999999]). */
+static int beyond_table(const xc_nodes_t *table, const char *normal)
+{
+	sx_hostlist_t hl = slurm_hostlist_create(normal);
+	size_t count = xc_nodes_count(table);
+	bool *seen;
+	int rc;
+
+	if (!hl)
+		return -1;
+	rc = (size_t)slurm_hostlist_count(hl) > count;
+	slurm_hostlist_destroy(hl);
+	if (rc)
+		return 1;
+	if (!(seen = calloc(count + 1, sizeof(*seen))))
+		return -1;
+	rc = sx_nodes_mark(table, normal, seen, true, NULL);
+	free(seen);
+	return rc;
+}
+
+/* The user's list `list` kept as they wrote it, unread, with the nodes of
+ * `f` (the plugin's own exclusions) after it: "list,n[3-4]".  malloc'd;
+ * NULL when out of memory. */
+static char *append_unread(const char *list, const struct job_filter *f)
+{
+	char *out = NULL;
+
+	if (!f->exc || !*f->exc)
+		return strdup(list);
+	return asprintf(&out, "%s%s%s", list, *list ? "," : "", f->exc) < 0
+		       ? NULL
+		       : out;
 }
 
 /*
@@ -410,68 +453,75 @@ static bool longer_than_table(const xc_nodes_t *table, const char *list)
  * checks it with their rights, as without the plugin), less the required
  * ones (Slurm refuses an update whose required nodes are excluded).  `h`
  * records what was set.  A list that is not a hostlist, or a request that
- * no longer parses, is left to Slurm as it is; so is a list longer than
- * the table's names (longer_than_table) or naming a node the table does
- * not have (*passed set: the thread takes the job's list, once Slurm has
- * applied it, as all the user's, and plans the job again).  Its cost is
- * O(nodes) (doc/design.md "Updates", the cost of a user's list).  -1 when
- * out of memory.
+ * no longer parses, is left to Slurm as it is.  A list longer than the
+ * table's names, or naming more nodes than the table has or one it does
+ * not have, is not read by name: the plugin's nodes are written after it
+ * as it is (append_unread), Slurm reads it (and refuses a node it does
+ * not have), and the hint tells it by its text's hash.  So its cost is the
+ * table's, or one read of a list no longer than the table's names by
+ * Slurm's functions (doc/design.md "Updates").  -1 when out of memory.
  */
 static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
-		       const xc_expr_t *expr, struct job_hint *h, bool *passed)
+		       const xc_expr_t *expr, struct job_hint *h)
 {
 	const xc_nodes_t *table = current->table;
 	const char *req =
 		job_desc->req_nodes ? job_desc->req_nodes : k->req_nodes;
 	struct job_filter f = { 0 };
-	bool *matched = NULL;
-	char *user = NULL;
-	int rc = -1, unknown;
+	bool *matched = NULL, unread = false;
+	char *user = NULL, *set = NULL;
+	int rc = -1, beyond;
 
-	*passed = false;
 	if (!table || !expr)
 		return 0;
 	if (job_desc->exc_nodes &&
 	    longer_than_table(table, job_desc->exc_nodes)) {
-		*passed = true;
-		return 0;
-	}
-	user = job_desc->exc_nodes ? sx_hostlist_normal(job_desc->exc_nodes)
-				   : strdup(k->st.exclude);
-	if (!user)
-		return job_desc->exc_nodes ? 0 : -1;
-	/* a name the table does not have: Slurm's to answer (the list, at
-	 * most the table's size, looked up in the table's index) */
-	if (job_desc->exc_nodes && *user) {
-		bool *seen = calloc(xc_nodes_count(table) + 1, sizeof(*seen));
-
-		if (!seen)
-			goto out;
-		unknown = sx_nodes_mark(table, user, seen, true, NULL);
-		free(seen);
-		if (unknown != 0) { /* not a hostlist to Slurm: Slurm's too */
-			*passed = unknown > 0;
-			rc = 0;
-			goto out;
+		unread = true;
+	} else {
+		user = job_desc->exc_nodes
+			       ? sx_hostlist_normal(job_desc->exc_nodes)
+			       : strdup(k->st.exclude);
+		if (!user)
+			return job_desc->exc_nodes ? 0 : -1;
+		if (job_desc->exc_nodes && *user &&
+		    (beyond = beyond_table(table, user)) != 0) {
+			if (beyond < 0)
+				goto out;
+			unread = true;
 		}
 	}
 	if (!(matched = filter_match(table, expr)))
 		goto out;
-	if (filter_compute(table, matched, user, req, &f) < 0) {
+	if (filter_compute(table, matched, unread ? NULL : user, req, &f) < 0) {
 		rc = 0; /* Slurm answers the caller about its hostlists */
 		goto out;
 	}
-	if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") < 0)
-		goto out;
+	if (unread) {
+		if (!(set = append_unread(job_desc->exc_nodes, &f)) ||
+		    set_desc_string(&job_desc->exc_nodes, set) < 0)
+			goto out;
+		free(user);
+		if (!(user = strdup(job_desc->exc_nodes)))
+			goto out;
+		/* the user's part as they wrote it: "list," and the rest */
+		user[strlen(user) - (f.exc && *f.exc ? strlen(f.exc) + 1 : 0)] =
+			'\0';
+		h->exc_text = xc_text_hash(job_desc->exc_nodes);
+	} else {
+		if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") <
+		    0)
+			goto out;
+		h->exc_hash = hostlist_hash(job_desc->exc_nodes);
+	}
 	current->last_exc = job_desc->exc_nodes;
 	current->last_exc_hash = text_hash(job_desc->exc_nodes);
 	h->exc = true;
-	h->exc_hash = hostlist_hash(job_desc->exc_nodes);
 	h->user_exc = user;
 	user = NULL;
 	rc = 0;
 out:
 	free(user);
+	free(set);
 	free(matched);
 	filter_free(&f);
 	return rc;
@@ -504,7 +554,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	struct job_hint h = { 0 };
 	struct sx_job_state st = { 0 };
 	xc_expr_t *expr = NULL, *kept = NULL;
-	bool het_all, stale, new_request, passed = false;
+	bool het_all, stale, new_request, plan_field, hinted;
 	char *comment = NULL;
 	uint32_t id, task, offset;
 	int rc = SLURM_SUCCESS;
@@ -569,7 +619,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	h.id = id;
 	h.task = task;
 	h.offset = offset;
-	h.owner = k ? k->user_id : submit_uid;
+	h.owner = k ? k->user_id : NO_VAL;
 	/* On 22.05 Slurm has not checked the caller yet: only the owner's,
 	 * root's and SlurmUser's hints are taken (anyone else's update is
 	 * refused, or theirs is an operator's: the job's data then show it,
@@ -579,11 +629,15 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		    submit_uid == (k ? k->user_id : job_desc->user_id);
 	h.hold = job_desc->priority == 0;
 	new_request = SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
-	/* The jobs are loaded for an update only where the thread has
-	 * something to plan: a job it filters, or a new request.  Anyone's
-	 * update of any other job (a comment, a time limit) costs the thread
-	 * nothing but the hint, pruned at its next round. */
-	h.load = k || new_request || known_names(&current->known, id);
+	/* A hint only for an update of a field the plan reads: anyone's
+	 * update of anything else (a comment, a time limit) costs the thread
+	 * nothing, and an untrusted one of a job the thread filters neither
+	 * (Slurm refuses it, or it is an operator's, whose list the job's
+	 * data show). */
+	plan_field = job_desc->exc_nodes || job_desc->req_nodes ||
+		     job_desc->priority != NO_VAL || job_desc->admin_comment ||
+		     new_request;
+	hinted = plan_field && (h.trusted || !k);
 	if (k && !het_all && (job_desc->exc_nodes || job_desc->req_nodes)) {
 		/* A request of its own, else the one the job has. */
 		if (!expr && !new_request)
@@ -595,17 +649,13 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	     (job_desc->req_nodes &&
 	      filter_excludes_required(current->table, expr ? expr : kept,
 				       job_desc->req_nodes)))) {
-		if (keep_filter(job_desc, k, expr ? expr : kept, &h, &passed) <
-		    0)
+		if (keep_filter(job_desc, k, expr ? expr : kept, &h) < 0)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
 	}
 	if (!h.exc && job_desc->exc_nodes) {
 		h.exc = true; /* as the caller set it: all the user's own */
-		/* a list passed through unread is not read for its hash
-		 * either: no hint then names the job's list (0), which the
-		 * thread takes whole as the user's */
-		h.exc_hash = passed ? 0 : hostlist_hash(job_desc->exc_nodes);
+		h.exc_hash = hostlist_hash(job_desc->exc_nodes);
 	}
 	if (rc == SLURM_SUCCESS && k && !het_all && job_desc->admin_comment) {
 		/* A super user's AdminComment (Slurm checked before us),
@@ -657,7 +707,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				text_hash(job_desc->admin_comment);
 		}
 	}
-	if (rc == SLURM_SUCCESS && !hints_add(&current->hints, &h))
+	if (rc == SLURM_SUCCESS && hinted && !hints_add(&current->hints, &h))
 		slurm_verbose(
 			"%s: more updates than the thread can follow (%zu pending); its next updates are planned anew",
 			plugin_type, current->hints.n);

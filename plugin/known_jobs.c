@@ -127,6 +127,8 @@ void known_jobs_sort(struct known_jobs *known)
 {
 	free(known->by_array);
 	free(known->by_het);
+	known->by_array = known->by_het = NULL;
+	known->n_array = known->n_het = 0;
 	if (known->count > 1) /* qsort() wants an array, even of none */
 		qsort(known->jobs, known->count, sizeof(*known->jobs),
 		      by_job_id);
@@ -227,17 +229,6 @@ const struct known_job *known_target(const struct known_jobs *known,
 	if (k && k->het_job_id == id)
 		*het_all = true;
 	return k;
-}
-
-bool known_names(const struct known_jobs *known, uint32_t id)
-{
-	if (!id)
-		return false;
-	return known_job_find(known, id) ||
-	       find_pair(known, known ? known->by_array : NULL,
-			 known ? known->n_array : 0, ARRAY_PAIR, id, 0, true) ||
-	       find_pair(known, known ? known->by_het : NULL,
-			 known ? known->n_het : 0, HET_PAIR, id, 0, true);
 }
 
 void update_target(const job_desc_msg_t *job_desc, uint32_t *id, uint32_t *task,

@@ -59,8 +59,7 @@ void known_jobs_free(struct known_jobs *known);
 int known_job_copy(const struct known_job *from, struct known_job *to);
 
 /* Sorts known->jobs by job_id, as known_job_find() needs them, and
- * indexes its array tasks and het components for known_target() and
- * known_names() (outside slurmctld's locks: the thread's, once a round).
+ * indexes its array tasks and het components for known_target() (outside slurmctld's locks: the thread's, once a round).
  * Out of memory, the indices are left out and those look-ups scan. */
 void known_jobs_sort(struct known_jobs *known);
 
@@ -86,11 +85,5 @@ void update_target(const job_desc_msg_t *job_desc, uint32_t *id, uint32_t *task,
 const struct known_job *known_target(const struct known_jobs *known,
 				     uint32_t id, uint32_t task,
 				     uint32_t offset, bool *het_all);
-
-/* Whether an update naming `id` alone (a job, a whole array or a het
- * leader: Slurm applies it to every record with that id) may touch a job
- * of `known`: one with job_id, array_job_id or het_job_id `id`.
- * O(log n). */
-bool known_names(const struct known_jobs *known, uint32_t id);
 
 #endif

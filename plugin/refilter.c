@@ -38,7 +38,9 @@ struct item {
 static bool plugin_hold_on(const slurm_job_info_t *job,
 			   const struct sx_job_state *st)
 {
-	return st->held && st->held_runs == job->restart_cnt &&
+	return st->held &&
+	       (!st->held_at ||
+		st->held_at == (unsigned)job->restart_cnt + 1) &&
 	       job->priority == 0 &&
 	       (job->state_reason == WAIT_HELD ||
 		job->state_reason == WAIT_HELD_USER);
@@ -116,7 +118,7 @@ static int plan_one(const slurm_job_info_t *job, struct sx_job_state *st,
 	} else if (!hold_on && filter_must_hold(f) && job->priority != 0) {
 		u->priority = 0;
 		st->held = true;
-		st->held_runs = job->restart_cnt;
+		st->held_at = (unsigned)job->restart_cnt + 1;
 	} else if (st->held && !hold_on) {
 		st->held = false; /* someone else released or re-held it */
 	}
@@ -225,6 +227,12 @@ static int take_changes(const slurm_job_info_t *job, struct sx_job_state *st,
 			st->held = false;
 		if (!h->exc || !(changed || h->trusted))
 			continue;
+		if (h->exc_text) { /* a list set as it was, unread */
+			if (exc_text == h->exc_text)
+				user = h->user_exc ? h->user_exc
+						   : job->exc_nodes;
+			continue;
+		}
 		if (!hashed) {
 			have = hostlist_hash(job->exc_nodes);
 			hashed = true;

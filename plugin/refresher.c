@@ -323,8 +323,8 @@ out:
 #define JOBS_SUBMITTED_S 10
 
 /* Whether this round loads the jobs: the node data changed (`nodes`),
- * job_modify() left a hint of a job the thread filters or of a new
- * request (`hinted`; or lost a hint), job_submit() let a job with a
+ * job_modify() left a hint (an update of a field the plan reads) or lost
+ * one, job_submit() let a job with a
  * request through or refused one by a cap since the last load, and
  * submissions paused or the first of them is JOBS_SUBMITTED_S old
  * (`submitted`), job_submit() held a job itself (`held`), a load was
@@ -410,7 +410,7 @@ static void refresh_round(struct refresher *r, bool *loaded)
 	pthread_mutex_lock(&r->lock);
 	upto = r->hints.seq;
 	census_upto = r->census.seq;
-	hinted = r->hints.loads > 0 || r->hints.losses != r->lost_seen;
+	hinted = r->hints.n > 0 || r->hints.losses != r->lost_seen;
 	submitted = r->submitted;
 	held = r->held_submitted;
 	pthread_mutex_unlock(&r->lock);
@@ -419,14 +419,8 @@ static void refresh_round(struct refresher *r, bool *loaded)
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
 	wanted = jobs_wanted(r, nodes, hinted, submitted, held);
 	r->submitted_round = submitted;
-	if (!wanted) {
-		/* The hints of updates of jobs the thread does not filter
-		 * only made plans stale; the next plan is newer. */
-		pthread_mutex_lock(&r->lock);
-		hints_prune(&r->hints, upto);
-		pthread_mutex_unlock(&r->lock);
+	if (!wanted)
 		return;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
 	jobs = load_jobs(r);
 	/* Not loaded now: old jobs would undo what changed since; the

@@ -107,7 +107,7 @@ bool sx_job_state_parse(const char *comment, struct sx_job_state *st)
 
 		if (end == exclude + 1 || runs > UINT16_MAX)
 			return false;
-		st->held_runs = (unsigned)runs;
+		st->held_at = (unsigned)runs + 1;
 		exclude = end;
 	}
 	/* wrote= since requests are encoded: without it, a state of an
@@ -151,8 +151,8 @@ char *sx_job_state_format(const struct sx_job_state *st)
 
 	if (!request)
 		return NULL;
-	if (st->held && st->held_runs)
-		snprintf(runs, sizeof(runs), "/%u", st->held_runs);
+	if (st->held && st->held_at)
+		snprintf(runs, sizeof(runs), "/%u", st->held_at - 1);
 	rc = asprintf(&text,
 		      "%s%s" SX_STATE_MARK "%s" HELD "%d%s" WROTE
 		      "%016llx" EXCLUDE "%s" REQUEST "%s",
@@ -169,7 +169,7 @@ int sx_job_state_copy(const struct sx_job_state *from, const char *admin,
 {
 	memset(to, 0, sizeof(*to));
 	to->held = from->held;
-	to->held_runs = from->held_runs;
+	to->held_at = from->held_at;
 	to->wrote = from->wrote;
 	if (!(to->request = strdup(from->request ? from->request : "")) ||
 	    !(to->exclude = strdup(from->exclude ? from->exclude : "")) ||

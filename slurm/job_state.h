@@ -18,7 +18,8 @@
  * <status> says in words what the plugin does with the job (shown by
  * `scontrol show job`), held=1 means the plugin itself holds the job
  * (priority 0) and will release it (held=1/N: it held it after the job's
- * Nth requeue; a job requeued since is not held by the plugin), wrote= is a hash (hostlist_hash)
+ * Nth requeue, 0 for none; a job requeued since is not held by the
+ * plugin; a bare held=1, an earlier version's, holds at any count), wrote= is a hash (hostlist_hash)
  * of the ExcNodeList the plugin last set (a job whose list differs was
  * updated by someone since: doc/design.md "Updates"), exclude= is the
  * user's own excluded
@@ -39,10 +40,11 @@ struct sx_job_state {
 	char *admin;  /* the admin's own AdminComment before ours, or NULL */
 	char *status; /* what the plugin does, in words */
 	bool held;    /* the plugin holds the job and will release it */
-	unsigned held_runs; /* the job's restart count when the plugin held
-			       it (held=1/<runs>, written when not 0): a
-			       hold after a requeue (`scontrol requeuehold`)
-			       is then not taken for the plugin's */
+	unsigned held_at;	  /* 1 + the job's restart count when the plugin
+			     held it (held=1/<count>): a hold after a
+			     requeue (`scontrol requeuehold`) is then not
+			     taken for the plugin's; 0 for a bare held=1
+			     (an earlier version's: any count) */
 	unsigned long long wrote; /* hash of the ExcNodeList the plugin set,
 				     0 when unknown (an earlier version's) */
 	char *exclude; /* the user's own excluded nodes ("" for none) */

@@ -7,7 +7,8 @@
  * no node has), beside what Slurm alone spends reading the same list
  * (slurm_hostlist_create(), as _update_job() does).  Then a flood of
  * hints: a user's 66 updates of a whole 1,001-task array in one round
- * (Slurm calls job_modify() once per record with the same update), and
+ * holding it (Slurm calls job_modify() once per record with the same
+ * update), and
  * whether the thread's updates of that round are then refused.
  *
  *   make tests/bench_modify && tests/bench_modify [NODES [NAMES]]
@@ -112,7 +113,7 @@ static void row(const char *what, const char *list)
 }
 
 /* The flood: `updates` updates of array 7's `records` records, each a
- * comment (job_modify() called once per record, same job_desc). */
+ * hold (job_modify() called once per record, same job_desc). */
 static void flood(int updates, int records)
 {
 	job_desc_msg_t d;
@@ -123,12 +124,11 @@ static void flood(int updates, int records)
 	for (int u = 0; u < updates; u++) {
 		slurm_init_job_desc_msg(&d);
 		d.job_id_str = slurm_xstrdup("7");
-		d.comment = slurm_xstrdup("x");
+		d.priority = 0; /* a hold: a field the plan reads */
 		current->last_desc = NULL;
 		for (int r = 0; r < records; r++)
 			modify(&d, 1001, NULL);
 		slurm_xfree((void **)&d.job_id_str);
-		slurm_xfree((void **)&d.comment);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%d updates of a %d-task array: %zu hints kept, %s (%.1f ms)\n",

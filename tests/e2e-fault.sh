@@ -265,13 +265,16 @@ echo "# a user's updates of a job without a request cost the plugin's thread no 
 # pending job without a request.  Before, every update that reached
 # job_modify() made the next round load every job (one load a second).
 job_loads() { sdiag | grep -oP 'REQUEST_JOB_INFO\s+\(\s*\d+\)\s+count:\K\d+' || echo 0; }
-# loads_while_updating JOB: the job loads during 12 updates of JOB.
+# loads_while_updating JOB FIELD: the job loads during 12 updates of JOB
+# setting FIELD (comment: a field the plugin's plan does not read).
 loads_while_updating() {
-	local c0
+	local c0 value
 	sdiag -r >/dev/null
 	c0=$(job_loads)
 	for i in $(seq 12); do
-		as xcuser1 scontrol update jobid="$1" comment="x$i" >/dev/null 2>&1
+		value=x$i
+		[ "$2" = excnodelist ] && value=n$((i % 4 + 1))
+		as xcuser1 scontrol update jobid="$1" "$2=$value" >/dev/null 2>&1
 		sleep 1
 	done
 	echo $(($(job_loads) - c0))
@@ -280,14 +283,14 @@ plain=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 --wrap true)
 constrained=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 --extra gpu=true --wrap true)
 wait_for 20 test -n "$(field "$constrained" AdminComment)" || true
 wait_refresh
-base=$(loads_while_updating 999999)
-plain_loads=$(loads_while_updating "$plain")
+base=$(loads_while_updating 999999 comment)
+plain_loads=$(loads_while_updating "$plain" comment)
 echo "# job loads in 12 s: $base updating no job, $plain_loads updating a job without a request"
 expect "  no more than 2 loads above the baseline" \
 	"$((plain_loads <= base + 2 ? 1 : 0))" 1
-req_loads=$(loads_while_updating "$constrained")
-echo "# job loads in 12 s updating a job with a request: $req_loads"
-expect "  updates of a job with a request are still followed: 6 loads or more above the baseline" \
+req_loads=$(loads_while_updating "$constrained" excnodelist)
+echo "# job loads in 12 s updating a job with a request's ExcNodeList: $req_loads"
+expect "  updates of a job with a request's ExcNodeList are still followed: 6 loads or more above the baseline" \
 	"$((req_loads >= base + 6 ? 1 : 0))" 1
 scancel "$plain" "$constrained"
 

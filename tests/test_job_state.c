@@ -118,12 +118,12 @@ Test(job_state, the_restart_count_of_a_hold_reads_back)
 
 	cr_assert(sx_job_state_parse(text, &st));
 	cr_assert(st.held);
-	cr_assert_eq(st.held_runs, 3);
+	cr_assert_eq(st.held_at, 4);
 	cr_assert_str_eq(st.exclude, "n1");
 	again = sx_job_state_format(&st);
 	cr_assert_str_eq(again, text);
 	free(again);
-	st.held_runs = 0;
+	st.held_at = 0; /* an earlier version's: bare */
 	again = sx_job_state_format(&st);
 	cr_assert_not_null(strstr(again, "; held=1; "), "'%s'", again);
 	free(again);

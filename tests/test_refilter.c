@@ -165,7 +165,19 @@ Test(refilter, a_hold_after_a_requeue_is_not_the_plugins)
 	const struct job_update *u;
 	struct sx_job_state st;
 
+	slurm_job_info_t *j;
+	char *at, *fixed = NULL;
+
 	jobs = held_job();
+	/* held by this version at submission: held=1/0 */
+	j = &jobs->job_array[0];
+	at = strstr(j->admin_comment, "; held=1; ");
+	cr_assert_not_null(at);
+	cr_assert(asprintf(&fixed, "%.*s; held=1/0; %s",
+			   (int)(at - j->admin_comment), j->admin_comment,
+			   at + 10) > 0);
+	free(j->admin_comment);
+	j->admin_comment = fixed;
 	jobs->job_array[0].restart_cnt = 1;
 	plan(t, jobs, NULL, 0, NULL, &p);
 	u = only_update(&p, 9);
@@ -173,6 +185,17 @@ Test(refilter, a_hold_after_a_requeue_is_not_the_plugins)
 	planned_state(u, &st);
 	cr_assert_not(st.held);
 	sx_job_state_free(&st);
+}
+
+/* A bare held=1, an earlier version's, is the plugin's hold whatever the
+ * job's restart count (its own check at start requeues jobs): released
+ * when its required node matches. */
+Test(refilter, an_earlier_versions_hold_is_released_after_a_requeue)
+{
+	jobs = held_job();
+	jobs->job_array[0].restart_cnt = 1;
+	plan(t, jobs, NULL, 0, NULL, &p);
+	cr_assert_eq(only_update(&p, 9)->priority, INFINITE);
 }
 
 /* The plugin's own hold of a job requeued before is its own: given and
@@ -193,7 +216,7 @@ Test(refilter, the_plugins_hold_of_a_requeued_job_is_its_own)
 	cr_assert_not_null(strstr(u->admin_comment, "; held=1/2;"), "'%s'",
 			   u->admin_comment);
 	planned_state(u, &st);
-	cr_assert_eq(st.held_runs, 2);
+	cr_assert_eq(st.held_at, 3);
 	sx_job_state_free(&st);
 	/* applied; then n3 matches (required n1 instead): released */
 	free(j->admin_comment);
