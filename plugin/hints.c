@@ -99,10 +99,7 @@ bool hints_add(struct hints *hints, struct job_hint *h)
 	}
 	o = owner_of(hints, h->owner, true);
 	if (o && o->n >= HINTS_PER_OWNER) {
-		if (h->owner == NO_VAL) /* whose jobs, not known */
-			hints->lost_seq = h->seq;
-		else
-			o->lost_seq = h->seq;
+		o->lost_seq = h->seq;
 		goto lost;
 	}
 	if (!o || hints->n == HINTS_MAX || hints->bytes + len > HINTS_BYTES ||

@@ -32,9 +32,9 @@ struct job_hint {
 	uint32_t task;	   /* the array task it named ("123_4"), or NO_VAL */
 	uint32_t offset;   /* the het component it named ("123+1"), or NO_VAL */
 	uint32_t owner;	   /* the owner of the job it names, as far as
-			      job_modify() knows it, else NO_VAL: whose
-			      hints it counts among (HINTS_PER_OWNER; an
-			      unknown owner's loss is everyone's) */
+			      job_modify() knows it, else the caller: whose
+			      hints it counts among (HINTS_PER_OWNER), and
+			      whose jobs its loss makes stale */
 	bool trusted;	   /* the caller may update the job (always from
 			    23.02, where Slurm checks before job_modify();
 			    on 22.05 its owner, root or SlurmUser); an

@@ -619,7 +619,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	h.id = id;
 	h.task = task;
 	h.offset = offset;
-	h.owner = k ? k->user_id : NO_VAL;
+	h.owner = k ? k->user_id : submit_uid; /* unknown: the caller's */
 	/* On 22.05 Slurm has not checked the caller yet: only the owner's,
 	 * root's and SlurmUser's hints are taken (anyone else's update is
 	 * refused, or theirs is an operator's: the job's data then show it,
