@@ -51,20 +51,14 @@ static struct hints_owner *owner_of(struct hints *hints, uint32_t owner,
 	return o;
 }
 
-/* The hint `h` left the set: its owner's count drops (its entry goes with
- * the last hint, unless a loss of theirs may still make a plan stale:
- * one after `upto`). */
-static void owner_left(struct hints *hints, const struct job_hint *h,
-		       uint64_t upto)
+/* The hint `h` left the set: its owner's count drops (forget_owners()
+ * drops the entries left empty). */
+static void owner_left(struct hints *hints, const struct job_hint *h)
 {
 	struct hints_owner *o = owner_of(hints, h->owner, false);
 
-	if (!o)
-		return;
-	if (o->n)
+	if (o && o->n)
 		o->n--;
-	if (!o->n && o->lost_seq <= upto)
-		lh_table_delete(hints->owners, owner_key(h->owner));
 }
 
 /* Whether `a` and `b` say the same but for their seq. */
@@ -154,7 +148,7 @@ static void remove_upto(struct hints *hints, uint64_t upto, struct hints *out)
 
 		if (h->user_exc)
 			hints->bytes -= strlen(h->user_exc) + 1;
-		owner_left(hints, h, upto);
+		owner_left(hints, h);
 		if (out)
 			out->v[out->n++] = *h;
 		else
@@ -196,11 +190,11 @@ void hints_take(struct hints *hints, uint64_t upto, struct hints *taken)
 		hints->lost_seq =
 			upto > hints->lost_seq ? upto : hints->lost_seq;
 		hints->losses++;
-		return;
+	} else {
+		remove_upto(hints, upto, k ? taken : NULL);
+		taken->cap = k;
+		taken->seq = upto;
 	}
-	remove_upto(hints, upto, k ? taken : NULL);
-	taken->cap = k;
-	taken->seq = upto;
 	forget_owners(hints, upto);
 }
 

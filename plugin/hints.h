@@ -21,10 +21,10 @@
  * nothing from a caller Slurm may still refuse (22.05: not the owner, root
  * or SlurmUser), whose re-sent list would otherwise tell the plugin's
  * exclusions as the user's.  job_modify() leaves a hint only for an update
- * that sets a field the thread's plan reads.  Every hint also marks its job as changed at `seq`: an update
- * the thread planned from data loaded before `seq` is refused by
- * job_modify() (hints_newer), so the thread never writes back stale
- * exclusions, holds or AdminComments.
+ * that sets a field the thread's plan reads.  Every hint also marks its
+ * job as changed at `seq`: an update the thread planned from data loaded
+ * before `seq` is refused by job_modify() (hints_newer), so the thread
+ * never writes back stale exclusions, holds or AdminComments.
  */
 struct job_hint {
 	uint64_t seq;	   /* order of the updates (1, 2, ...) */
@@ -75,7 +75,6 @@ struct lh_table; /* json-c's linkhash */
 struct hints {
 	struct job_hint *v;
 	size_t n, cap, bytes;
-	size_t loads;	   /* hints with `load` */
 	uint64_t seq;	   /* the last seq given */
 	uint64_t lost_seq; /* the last seq of a hint dropped for all, or 0 */
 	uint64_t losses;   /* hints dropped so far, for any owner */

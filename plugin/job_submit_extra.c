@@ -409,7 +409,7 @@ static bool longer_than_table(const xc_nodes_t *table, const char *list)
 /* Whether `normal` (a ranged list, duplicates removed) names more nodes
  * than `table` has, or one it does not have: 1, else 0; -1 when out of
  * memory.  Walks at most the table's count of names (a short text may
- * name millions: x[1-9999999]). */
+ * name tens of thousands: x[1-60000]). */
 static int beyond_table(const xc_nodes_t *table, const char *normal)
 {
 	sx_hostlist_t hl = slurm_hostlist_create(normal);
@@ -496,16 +496,12 @@ static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
 		rc = 0; /* Slurm answers the caller about its hostlists */
 		goto out;
 	}
-	if (unread) {
-		if (!(set = append_unread(job_desc->exc_nodes, &f)) ||
+	if (unread) { /* the user's part: their list as they wrote it */
+		free(user);
+		if (!(user = strdup(job_desc->exc_nodes)) ||
+		    !(set = append_unread(user, &f)) ||
 		    set_desc_string(&job_desc->exc_nodes, set) < 0)
 			goto out;
-		free(user);
-		if (!(user = strdup(job_desc->exc_nodes)))
-			goto out;
-		/* the user's part as they wrote it: "list," and the rest */
-		user[strlen(user) - (f.exc && *f.exc ? strlen(f.exc) + 1 : 0)] =
-			'\0';
 		h->exc_text = xc_text_hash(job_desc->exc_nodes);
 	} else {
 		if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") <

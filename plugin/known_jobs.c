@@ -78,16 +78,27 @@ static uint32_t field_of(const struct known_job *job, size_t field)
 	return v;
 }
 
-/* An index of the jobs of `known` whose field at `first` (offsetof into
- * struct known_job) is not 0, sorted by (first, second): *out and *n
- * (NULL when none).  -1 when out of memory. */
-static int index_by(struct known_jobs *known, size_t first, size_t second,
-		    uint32_t **out, size_t *n)
+/* The offsets in struct known_job of the pair an index sorts by: (het
+ * job id, offset) for `het`, else (array job id, task id). */
+static void pair_offsets(bool het, size_t *first, size_t *second)
+{
+	*first = het ? offsetof(struct known_job, het_job_id)
+		     : offsetof(struct known_job, array_job_id);
+	*second = het ? offsetof(struct known_job, het_job_offset)
+		      : offsetof(struct known_job, array_task_id);
+}
+
+/* An index of the jobs of `known` whose first field of the pair
+ * (pair_offsets) is not 0, sorted by the pair: *out and *n (NULL when
+ * none).  -1 when out of memory. */
+static int index_by(struct known_jobs *known, bool het, uint32_t **out,
+		    size_t *n)
 {
 	struct keyed *keys;
 	uint32_t *v;
-	size_t k = 0;
+	size_t k = 0, first, second;
 
+	pair_offsets(het, &first, &second);
 	*out = NULL;
 	*n = 0;
 	for (size_t i = 0; i < known->count; i++)
@@ -116,13 +127,6 @@ static int index_by(struct known_jobs *known, size_t first, size_t second,
 	return 0;
 }
 
-#define ARRAY_PAIR                                                             \
-	offsetof(struct known_job, array_job_id),                              \
-		offsetof(struct known_job, array_task_id)
-#define HET_PAIR                                                               \
-	offsetof(struct known_job, het_job_id),                                \
-		offsetof(struct known_job, het_job_offset)
-
 void known_jobs_sort(struct known_jobs *known)
 {
 	free(known->by_array);
@@ -133,9 +137,9 @@ void known_jobs_sort(struct known_jobs *known)
 		qsort(known->jobs, known->count, sizeof(*known->jobs),
 		      by_job_id);
 	known->indexed =
-		index_by(known, ARRAY_PAIR, &known->by_array,
-			 &known->n_array) == 0 &&
-		index_by(known, HET_PAIR, &known->by_het, &known->n_het) == 0;
+		index_by(known, false, &known->by_array, &known->n_array) ==
+			0 &&
+		index_by(known, true, &known->by_het, &known->n_het) == 0;
 }
 
 /* The first position in index `v` (n entries into `jobs`) whose pair
@@ -170,35 +174,31 @@ const struct known_job *known_job_find(const struct known_jobs *known,
 		       by_job_id);
 }
 
-/* The job of `known` whose pair at (first, second) is (a, b) through
- * index `v` (n entries), or, without an index, by a scan; NULL when none.
- * With `any_second`, the first job whose `first` is `a` (b ignored). */
-static const struct known_job *
-find_pair(const struct known_jobs *known, const uint32_t *v, size_t n,
-	  size_t first, size_t second, uint32_t a, uint32_t b, bool any_second)
+/* The job of `known` that is task or record `b` of array `a` (`het`
+ * false) or component `b` of het job `a` (`het`), through its index, or,
+ * without the indices, by a scan; NULL when none. */
+static const struct known_job *find_pair(const struct known_jobs *known,
+					 bool het, uint32_t a, uint32_t b)
 {
+	size_t first, second;
+
+	pair_offsets(het, &first, &second);
 	if (!known || !known->count)
 		return NULL;
 	if (known->indexed) {
-		size_t i = lower_bound(known->jobs, v, n, first, second, a,
-				       any_second ? 0 : b);
-		const struct known_job *j;
+		const uint32_t *v = het ? known->by_het : known->by_array;
+		size_t n = het ? known->n_het : known->n_array;
+		size_t i = lower_bound(known->jobs, v, n, first, second, a, b);
 
-		if (i == n)
-			return NULL;
-		j = &known->jobs[v[i]];
-		if (field_of(j, first) != a ||
-		    (!any_second && field_of(j, second) != b))
+		if (i == n || field_of(&known->jobs[v[i]], first) != a ||
+		    field_of(&known->jobs[v[i]], second) != b)
 			return NULL;
 		return &known->jobs[v[i]];
 	}
-	for (size_t i = 0; i < known->count; i++) {
-		const struct known_job *j = &known->jobs[i];
-
-		if (field_of(j, first) == a &&
-		    (any_second || field_of(j, second) == b))
+	for (size_t i = 0; i < known->count; i++)
+		if (field_of(&known->jobs[i], first) == a &&
+		    field_of(&known->jobs[i], second) == b)
 			return &known->jobs[i];
-	}
 	return NULL;
 }
 
@@ -212,19 +212,13 @@ const struct known_job *known_target(const struct known_jobs *known,
 	if (!id)
 		return NULL;
 	if (offset != NO_VAL)
-		return find_pair(known, known ? known->by_het : NULL,
-				 known ? known->n_het : 0, HET_PAIR, id, offset,
-				 false);
-	if (task != NO_VAL) {
-		const uint32_t *v = known ? known->by_array : NULL;
-		size_t n = known ? known->n_array : 0;
-
+		return find_pair(known, true, id, offset);
+	if (task != NO_VAL)
 		/* the task's own record, else the pending array record
 		 * (array_task_id NO_VAL) that still holds it */
-		if ((k = find_pair(known, v, n, ARRAY_PAIR, id, task, false)))
-			return k;
-		return find_pair(known, v, n, ARRAY_PAIR, id, NO_VAL, false);
-	}
+		return (k = find_pair(known, false, id, task))
+			       ? k
+			       : find_pair(known, false, id, NO_VAL);
 	k = known_job_find(known, id);
 	if (k && k->het_job_id == id)
 		*het_all = true;

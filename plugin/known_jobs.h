@@ -59,8 +59,9 @@ void known_jobs_free(struct known_jobs *known);
 int known_job_copy(const struct known_job *from, struct known_job *to);
 
 /* Sorts known->jobs by job_id, as known_job_find() needs them, and
- * indexes its array tasks and het components for known_target() (outside slurmctld's locks: the thread's, once a round).
- * Out of memory, the indices are left out and those look-ups scan. */
+ * indexes its array tasks and het components for known_target() (outside
+ * slurmctld's locks: the thread's, once a round).  Out of memory, the
+ * indices are left out and those look-ups scan. */
 void known_jobs_sort(struct known_jobs *known);
 
 /* The job of `known` (sorted: known_jobs_sort) with `job_id`, borrowed;

@@ -31,10 +31,10 @@ struct item {
 /* Whether the plugin's own hold is still on the job: held=1 in its state,
  * given at the job's restart count it has now (a job requeued since ran
  * after the plugin's hold was lifted: `scontrol requeuehold` is someone
- * else's hold), and priority 0 with a hold's reason.  (Slurm 22.05 reads the priority a
- * job_submit plugin set as the user's: its hold says JobHeldUser.  Anyone
- * else's hold, applied, clears held=1 through its hint, so held=1 is the
- * plugin's.) */
+ * else's hold), and priority 0 with a hold's reason.  (Slurm 22.05 reads
+ * the priority a job_submit plugin set as the user's: its hold says
+ * JobHeldUser.  Anyone else's hold, applied, clears held=1 through its
+ * hint, so held=1 is the plugin's.) */
 static bool plugin_hold_on(const slurm_job_info_t *job,
 			   const struct sx_job_state *st)
 {
@@ -213,7 +213,7 @@ static int take_changes(const slurm_job_info_t *job, struct sx_job_state *st,
 	 * nodes written another way. */
 	bool changed = st->wrote && exc_text != st->wrote &&
 		       hostlist_hash(job->exc_nodes) != st->wrote,
-	     hashed = false;
+	     hashed = false, set;
 	const char *user = NULL;
 	uint64_t have = 0;
 
@@ -228,16 +228,15 @@ static int take_changes(const slurm_job_info_t *job, struct sx_job_state *st,
 		if (!h->exc || !(changed || h->trusted))
 			continue;
 		if (h->exc_text) { /* a list set as it was, unread */
-			if (exc_text == h->exc_text)
-				user = h->user_exc ? h->user_exc
-						   : job->exc_nodes;
-			continue;
+			set = exc_text == h->exc_text;
+		} else {
+			if (!hashed) {
+				have = hostlist_hash(job->exc_nodes);
+				hashed = true;
+			}
+			set = have == h->exc_hash;
 		}
-		if (!hashed) {
-			have = hostlist_hash(job->exc_nodes);
-			hashed = true;
-		}
-		if (have == h->exc_hash) /* this update set the list */
+		if (set) /* this update set the list */
 			user = h->user_exc ? h->user_exc : job->exc_nodes;
 	}
 	if (changed && !user)
