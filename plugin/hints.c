@@ -67,7 +67,7 @@ static bool same_hint(const struct job_hint *a, const struct job_hint *b)
 	return a->id == b->id && a->task == b->task && a->offset == b->offset &&
 	       a->owner == b->owner && a->trusted == b->trusted &&
 	       a->exc == b->exc && a->exc_hash == b->exc_hash &&
-	       a->hold == b->hold &&
+	       a->exc_text == b->exc_text && a->hold == b->hold &&
 	       (a->user_exc == NULL) == (b->user_exc == NULL) &&
 	       (!a->user_exc || strcmp(a->user_exc, b->user_exc) == 0);
 }

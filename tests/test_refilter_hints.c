@@ -426,3 +426,27 @@ Test(refilter, a_callers_flood_of_unknown_jobs_costs_only_theirs)
 	cr_assert_eq(hints.lost_seq, 0);
 	cr_assert_not(hints_newer(&hints, any, 1000, 0));
 }
+
+/* Two updates of one user list not read by name, the plugin's nodes after
+ * it differing (the table changed between them): two hints, the last
+ * one's text hash kept for it.  Coalesced, the job's list (the last
+ * update's) would match no hint, and all of it, the plugin's nodes too,
+ * would become the user's. */
+Test(refilter, hints_of_unread_lists_differing_in_their_text_are_two)
+{
+	struct job_hint a = { .id = 5,
+			      .task = NO_VAL,
+			      .offset = NO_VAL,
+			      .trusted = true,
+			      .exc = true,
+			      .exc_text = xc_text_hash("x1,n[3-4]"),
+			      .user_exc = strdup("x1") },
+			b = a;
+
+	b.exc_text = xc_text_hash("x1,n4");
+	b.user_exc = strdup("x1");
+	add_hint(&hints, a);
+	add_hint(&hints, b);
+	cr_assert_eq(hints.n, 2);
+	cr_assert_eq(hints.v[1].exc_text, xc_text_hash("x1,n4"));
+}
