@@ -44,7 +44,7 @@ struct job_hint {
 	uint64_t exc_hash; /* hostlist_hash() of the list it set (0: told by
 			      exc_text instead) */
 	uint64_t exc_text; /* xc_text_hash() of the very text it set, for a
-			      list not read by name (keep_filter), or 0 */
+			      list not read by name (filter_update_list), or 0 */
 	char *user_exc;	   /* the user's own part of it (malloc'd), or NULL
 			      when that is the whole list */
 	bool hold;	   /* the update held the job (priority 0) */

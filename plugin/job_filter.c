@@ -220,3 +220,104 @@ uint64_t hostlist_hash(const char *hostlist)
 	free(normal);
 	return h;
 }
+
+/* Whether a user's list `list` cannot be a list of the nodes of `table`
+ * alone, each named once: longer than all their names written one by one
+ * with a comma between.  Linear in the nodes. */
+static bool longer_than_table(const xc_nodes_t *table, const char *list)
+{
+	size_t len = strlen(list), names = 0;
+
+	for (size_t i = 0, n = xc_nodes_count(table); i < n && names < len; i++)
+		names += strlen(xc_nodes_name(table, i)) + 1;
+	return len > names;
+}
+
+/* Whether `normal` (a ranged list, duplicates removed) names more nodes
+ * than `table` has, or one it does not have: 1, else 0; -1 when out of
+ * memory.  Walks at most the table's count of names (a short text may
+ * name tens of thousands: x[1-60000]). */
+static int beyond_table(const xc_nodes_t *table, const char *normal)
+{
+	sx_hostlist_t hl = slurm_hostlist_create(normal);
+	size_t count = xc_nodes_count(table);
+	bool *seen;
+	int rc;
+
+	if (!hl)
+		return -1;
+	rc = (size_t)slurm_hostlist_count(hl) > count;
+	slurm_hostlist_destroy(hl);
+	if (rc)
+		return 1;
+	if (!(seen = calloc(count + 1, sizeof(*seen))))
+		return -1;
+	rc = sx_nodes_mark(table, normal, seen, true, NULL);
+	free(seen);
+	return rc;
+}
+
+/* The user's list `list` kept as they wrote it, unread, with the nodes of
+ * `f` (the plugin's own exclusions) after it: "list,n[3-4]".  malloc'd;
+ * NULL when out of memory. */
+static char *append_unread(const char *list, const struct job_filter *f)
+{
+	char *out = NULL;
+
+	if (!f->exc || !*f->exc)
+		return strdup(list);
+	return asprintf(&out, "%s%s%s", list, *list ? "," : "", f->exc) < 0
+		       ? NULL
+		       : out;
+}
+
+int filter_update_list(const xc_nodes_t *table, const bool *matched,
+		       const char *given, const char *own, const char *req,
+		       struct update_list *l)
+{
+	struct job_filter f = { 0 };
+	bool unread = false;
+	char *user = NULL;
+	int rc = -1, beyond;
+
+	memset(l, 0, sizeof(*l));
+	if (given && longer_than_table(table, given)) {
+		unread = true;
+	} else {
+		if (!(user = given ? sx_hostlist_normal(given)
+				   : strdup(own ? own : "")))
+			return given ? 1 : -1; /* not a hostlist: Slurm's */
+		if (given && *user &&
+		    (beyond = beyond_table(table, user)) != 0) {
+			if (beyond < 0)
+				goto out;
+			unread = true;
+		}
+	}
+	if (filter_compute(table, matched, unread ? NULL : user, req, &f) < 0) {
+		rc = 1; /* Slurm answers the caller about its hostlists */
+		goto out;
+	}
+	if (unread) { /* the user's part: their list as they wrote it */
+		free(user);
+		if (!(user = strdup(given)) ||
+		    !(l->exc = append_unread(user, &f)))
+			goto out;
+		l->exc_text = xc_text_hash(l->exc);
+	} else {
+		if (!(l->exc = strdup(f.exc ? f.exc : "")))
+			goto out;
+		l->exc_hash = hostlist_hash(l->exc);
+	}
+	l->user = user;
+	user = NULL;
+	rc = 0;
+out:
+	if (rc != 0) {
+		free(l->exc);
+		l->exc = NULL;
+	}
+	free(user);
+	filter_free(&f);
+	return rc;
+}

@@ -75,6 +75,38 @@ int filter_compute_slurm(const xc_nodes_t *table, const bool *matched,
 			 const char *user_exc, const char *req,
 			 struct job_filter *f);
 
+/* What an update of a job the plugin filters sets as its ExcNodeList. */
+struct update_list {
+	char *exc;	   /* the list to set (malloc'd) */
+	char *user;	   /* the user's own part of it (malloc'd) */
+	uint64_t exc_hash; /* hostlist_hash() of exc, or 0 when: */
+	uint64_t exc_text; /* xc_text_hash() of exc, for a list not read by
+			      name */
+};
+
+/*
+ * The ExcNodeList of an update of a job the plugin filters, from
+ * `matched` (its request's nodes on `table`, xc_nodes_match()): the
+ * user's list `given` (NULL: the update sets required nodes only, and the
+ * user's own exclusions `own` stand) with the nodes that do not satisfy
+ * the request added, less the required nodes `req` (Slurm refuses an
+ * update whose required nodes are excluded); doc/design.md "Updates".
+ * A list longer than every node name of the table written one by one, or
+ * naming more nodes than the table has or one it does not have, is not
+ * read by name: it is kept as written with the plugin's nodes after it
+ * ("x1,n[3-4]"; Slurm reads it, and refuses a node it does not have), and
+ * told by the hash of that text (exc_text).  Any other list is read once
+ * by Slurm's hostlist functions and looked up by name in the table's
+ * index, at most the table's count of names.  So the cost is bounded by
+ * the table, not the list (tests/bench_modify).  0 with *l filled
+ * (update_list's strings the caller's), 1 when a list is not a hostlist
+ * to Slurm (Slurm answers the caller: nothing set), -1 when out of
+ * memory.
+ */
+int filter_update_list(const xc_nodes_t *table, const bool *matched,
+		       const char *given, const char *own, const char *req,
+		       struct update_list *l);
+
 /* The status words of a job's state for a filter (malloc'd), e.g.
  * "2 of 4 nodes satisfy the request"; NULL when out of memory. */
 char *filter_status(const struct job_filter *f);

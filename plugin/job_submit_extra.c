@@ -394,56 +394,6 @@ static int replace_string(char **field, const char *text)
 	return 0;
 }
 
-/* Whether a user's list `list` cannot be a list of the nodes of `table`
- * alone, each named once: longer than all their names written one by one
- * with a comma between.  Linear in the nodes. */
-static bool longer_than_table(const xc_nodes_t *table, const char *list)
-{
-	size_t len = strlen(list), names = 0;
-
-	for (size_t i = 0, n = xc_nodes_count(table); i < n && names < len; i++)
-		names += strlen(xc_nodes_name(table, i)) + 1;
-	return len > names;
-}
-
-/* Whether `normal` (a ranged list, duplicates removed) names more nodes
- * than `table` has, or one it does not have: 1, else 0; -1 when out of
- * memory.  Walks at most the table's count of names (a short text may
- * name tens of thousands: x[1-60000]). */
-static int beyond_table(const xc_nodes_t *table, const char *normal)
-{
-	sx_hostlist_t hl = slurm_hostlist_create(normal);
-	size_t count = xc_nodes_count(table);
-	bool *seen;
-	int rc;
-
-	if (!hl)
-		return -1;
-	rc = (size_t)slurm_hostlist_count(hl) > count;
-	slurm_hostlist_destroy(hl);
-	if (rc)
-		return 1;
-	if (!(seen = calloc(count + 1, sizeof(*seen))))
-		return -1;
-	rc = sx_nodes_mark(table, normal, seen, true, NULL);
-	free(seen);
-	return rc;
-}
-
-/* The user's list `list` kept as they wrote it, unread, with the nodes of
- * `f` (the plugin's own exclusions) after it: "list,n[3-4]".  malloc'd;
- * NULL when out of memory. */
-static char *append_unread(const char *list, const struct job_filter *f)
-{
-	char *out = NULL;
-
-	if (!f->exc || !*f->exc)
-		return strdup(list);
-	return asprintf(&out, "%s%s%s", list, *list ? "," : "", f->exc) < 0
-		       ? NULL
-		       : out;
-}
-
 /*
  * With current->lock held: the plugin's filter kept on an update of
  * pending-only fields of known job `k` by someone else: the excluded nodes
@@ -453,74 +403,41 @@ static char *append_unread(const char *list, const struct job_filter *f)
  * checks it with their rights, as without the plugin), less the required
  * ones (Slurm refuses an update whose required nodes are excluded).  `h`
  * records what was set.  A list that is not a hostlist, or a request that
- * no longer parses, is left to Slurm as it is.  A list longer than the
- * table's names, or naming more nodes than the table has or one it does
- * not have, is not read by name: the plugin's nodes are written after it
- * as it is (append_unread), Slurm reads it (and refuses a node it does
- * not have), and the hint tells it by its text's hash.  So its cost is the
- * table's, or one read of a list no longer than the table's names by
- * Slurm's functions (doc/design.md "Updates").  -1 when out of memory.
+ * no longer parses, is left to Slurm as it is; a user's list beyond the
+ * table is kept as written with the plugin's nodes after it
+ * (filter_update_list(), whose cost is bounded by the table).  -1 when
+ * out of memory.
  */
 static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
 		       const xc_expr_t *expr, struct job_hint *h)
 {
 	const xc_nodes_t *table = current->table;
-	const char *req =
-		job_desc->req_nodes ? job_desc->req_nodes : k->req_nodes;
-	struct job_filter f = { 0 };
-	bool *matched = NULL, unread = false;
-	char *user = NULL, *set = NULL;
-	int rc = -1, beyond;
+	struct update_list l = { 0 };
+	bool *matched;
+	int rc;
 
 	if (!table || !expr)
 		return 0;
-	if (job_desc->exc_nodes &&
-	    longer_than_table(table, job_desc->exc_nodes)) {
-		unread = true;
-	} else {
-		user = job_desc->exc_nodes
-			       ? sx_hostlist_normal(job_desc->exc_nodes)
-			       : strdup(k->st.exclude);
-		if (!user)
-			return job_desc->exc_nodes ? 0 : -1;
-		if (job_desc->exc_nodes && *user &&
-		    (beyond = beyond_table(table, user)) != 0) {
-			if (beyond < 0)
-				goto out;
-			unread = true;
-		}
-	}
 	if (!(matched = filter_match(table, expr)))
-		goto out;
-	if (filter_compute(table, matched, unread ? NULL : user, req, &f) < 0) {
-		rc = 0; /* Slurm answers the caller about its hostlists */
-		goto out;
-	}
-	if (unread) { /* the user's part: their list as they wrote it */
-		free(user);
-		if (!(user = strdup(job_desc->exc_nodes)) ||
-		    !(set = append_unread(user, &f)) ||
-		    set_desc_string(&job_desc->exc_nodes, set) < 0)
-			goto out;
-		h->exc_text = xc_text_hash(job_desc->exc_nodes);
-	} else {
-		if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") <
-		    0)
-			goto out;
-		h->exc_hash = hostlist_hash(job_desc->exc_nodes);
-	}
-	current->last_exc = job_desc->exc_nodes;
-	current->last_exc_hash = text_hash(job_desc->exc_nodes);
-	h->exc = true;
-	h->user_exc = user;
-	user = NULL;
-	rc = 0;
-out:
-	free(user);
-	free(set);
+		return -1;
+	rc = filter_update_list(
+		table, matched, job_desc->exc_nodes, k->st.exclude,
+		job_desc->req_nodes ? job_desc->req_nodes : k->req_nodes, &l);
 	free(matched);
-	filter_free(&f);
-	return rc;
+	if (rc == 0 && set_desc_string(&job_desc->exc_nodes, l.exc) < 0)
+		rc = -1;
+	if (rc == 0) {
+		current->last_exc = job_desc->exc_nodes;
+		current->last_exc_hash = text_hash(job_desc->exc_nodes);
+		h->exc = true;
+		h->exc_hash = l.exc_hash;
+		h->exc_text = l.exc_text;
+		h->user_exc = l.user;
+		l.user = NULL;
+	}
+	free(l.exc);
+	free(l.user);
+	return rc < 0 ? -1 : 0;
 }
 
 /*
