@@ -49,8 +49,8 @@ int census_count(const struct known_jobs *known, struct census *fresh);
 /* Makes *fresh (census_count; emptied) the census of `c`, and forgets the
  * entries admitted up to `upto` (read before the jobs were loaded: the
  * jobs hold them, or Slurm refused them).  Under the lock; the entries
- * admitted since are those of the submissions since the load began, at
- * most JOBS_SUBMITTED_S of them (refresher.c), and no more than the caps
+ * admitted since are those of the submissions since the load began (at
+ * most JOBS_PACED_S seconds of them, refresher.c), and no more than the caps
  * allow (sorted: k log k).  Out of memory, `c` is left without caps until
  * the next count. */
 void census_take(struct census *c, struct census *fresh, uint64_t upto);

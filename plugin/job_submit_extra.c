@@ -346,10 +346,6 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 					   ? job_desc->user_id
 					   : submit_uid,
 				   err_msg);
-		/* a job the plugin held waits for the thread to release it:
-		 * a load at the next round (refresher.c, jobs_wanted) */
-		if (rc == SLURM_SUCCESS && st.held)
-			current->held_submitted++;
 		pthread_mutex_unlock(&current->lock);
 	}
 	if (rc == SLURM_SUCCESS)

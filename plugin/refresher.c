@@ -311,42 +311,43 @@ out:
  * sees asks for it (jobs_wanted). */
 #define JOBS_BACKSTOP_S 30
 
-/* Submissions load the jobs once they pause (a round with none since the
- * round before), and while they go on at most this often (s).  A job
- * job_submit() let through is filtered already, by the node table the
- * thread last loaded (a change of it loads the jobs anyway); a load makes
- * it known to job_modify() and recounts the caps.  At every submission it
- * cost a load of every job a second while jobs came in (138 loads of 87
- * MB in slurmctld at 60,000 nodes and 5,000 jobs), and a user refused by
- * a cap could ask for one a second.  A job job_submit() held itself is
- * loaded at the next round: the thread releases it. */
-#define JOBS_SUBMITTED_S 10
+/* What asks for a load of the jobs on behalf of users (a submission of a
+ * job with a request, a refusal by a cap, a job job_submit() held itself,
+ * a hint of job_modify() or its loss) loads them once those asks pause (a
+ * round with none since the round before), and while they go on at most
+ * this often (s).  None of them needs a load to be right: job_submit()
+ * filtered its job already, by the node table the thread last loaded (a
+ * change of that table loads the jobs anyway), and job_modify() set the
+ * updated job's list itself; the thread's updates of a job planned before
+ * a hint of it are refused (hints_newer), and a job the plugin held waits
+ * for a node change, which loads the jobs at once.  A load makes the jobs
+ * known to job_modify(), takes the hints, and recounts the caps.  Loading
+ * at every submission cost a load of every job a second while jobs came
+ * in (138 loads of 87 MB in slurmctld at 60,000 nodes and 5,000 jobs), and
+ * at every hint one a second for any user updating any job in a loop. */
+#define JOBS_PACED_S 10
 
 /* Whether this round loads the jobs: the node data changed (`nodes`),
- * job_modify() left a hint (an update of a field the plan reads) or lost
- * one, job_submit() let a job with a
- * request through or refused one by a cap since the last load, and
- * submissions paused or the first of them is JOBS_SUBMITTED_S old
- * (`submitted`), job_submit() held a job itself (`held`), a load was
- * wanted and failed (jobs_due), the last round's updates were refused,
+ * users asked for one (`asked`, the sum of their asks: see JOBS_PACED_S)
+ * and either paused or the first unloaded ask is JOBS_PACED_S old, a load
+ * was wanted and failed (jobs_due), the last round's updates were refused,
  * the memo wants every job planned, nothing is loaded yet, or the last
- * load is JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have changed
- * but what slurmctld changes on its own (a pending job's reason and
- * priority, jobs starting and ending; a requeue, which the backstop and
- * the check at start cover), and a load of every job costs slurmctld a
+ * load is JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have
+ * changed but what slurmctld changes on its own (a pending job's reason
+ * and priority, jobs starting and ending; a requeue, which the backstop
+ * and the check at start cover), and a load of every job costs slurmctld a
  * pack and the thread an unpack sized by the whole cluster
  * (refilter_keep): on a busy cluster the scheduler touches some job every
  * second, so loading on Slurm's own last_update alone would load them all
  * each second (doc/design.md "Work follows change"). */
-static bool jobs_wanted(struct refresher *r, bool nodes, bool hinted,
-			uint64_t submitted, uint64_t held)
+static bool jobs_wanted(struct refresher *r, bool nodes, uint64_t asked)
 {
-	bool quiet = submitted == r->submitted_round;
+	bool quiet = asked == r->asked_round;
 
-	return nodes || hinted || held != r->held_seen ||
-	       (submitted != r->submitted_seen &&
+	return nodes ||
+	       (asked != r->asked_seen &&
 		(quiet ||
-		 ms_since(&r->unloaded_since) >= JOBS_SUBMITTED_S * 1000.0)) ||
+		 ms_since(&r->unloaded_since) >= JOBS_PACED_S * 1000.0)) ||
 	       r->jobs_due || r->replan || r->memo.plan_all || !r->jobs ||
 	       ms_since(&r->jobs_asked) >= JOBS_BACKSTOP_S * 1000.0;
 }
@@ -367,10 +368,10 @@ static void refresh_round(struct refresher *r, bool *loaded)
 	struct job_update *updates = NULL;
 	struct known_jobs known, old;
 	struct hints taken;
-	bool nodes, hinted, slurm = sx_slurm_filters_extra();
+	bool nodes, slurm = sx_slurm_filters_extra();
 	int jobs;
 	size_t n = 0;
-	uint64_t upto, census_upto, lost, submitted, held;
+	uint64_t upto, census_upto, lost, asked;
 	bool wanted;
 	struct census fresh;
 	struct timespec start;
@@ -410,15 +411,13 @@ static void refresh_round(struct refresher *r, bool *loaded)
 	pthread_mutex_lock(&r->lock);
 	upto = r->hints.seq;
 	census_upto = r->census.seq;
-	hinted = r->hints.n > 0 || r->hints.losses != r->lost_seen;
-	submitted = r->submitted;
-	held = r->held_submitted;
+	asked = r->submitted + r->hints.seq + r->hints.losses;
 	pthread_mutex_unlock(&r->lock);
-	if (submitted != r->submitted_seen && !r->unloaded_since.tv_sec &&
+	if (asked != r->asked_seen && !r->unloaded_since.tv_sec &&
 	    !r->unloaded_since.tv_nsec)
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
-	wanted = jobs_wanted(r, nodes, hinted, submitted, held);
-	r->submitted_round = submitted;
+	wanted = jobs_wanted(r, nodes, asked);
+	r->asked_round = asked;
 	if (!wanted)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
@@ -428,8 +427,7 @@ static void refresh_round(struct refresher *r, bool *loaded)
 	r->jobs_due = !r->table || !r->jobs || jobs < 0;
 	if (r->jobs_due)
 		return;
-	r->submitted_seen = submitted;
-	r->held_seen = held;
+	r->asked_seen = asked;
 	r->unloaded_since = (struct timespec){ 0 };
 	*loaded = jobs == 1;
 	pthread_mutex_lock(&r->lock);

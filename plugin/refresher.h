@@ -66,16 +66,13 @@ struct refresher {
 	struct timespec jobs_asked; /* the thread's last load of the jobs
 				       (CLOCK_MONOTONIC) */
 	uint64_t submitted;	    /* jobs with a request job_submit() let
-				    through, and refusals by a cap: each asks
-				    for a load (jobs_wanted) */
-	uint64_t submitted_seen;    /* `submitted` the last load covered */
-	uint64_t submitted_round;   /* `submitted` at the round before */
-	struct timespec unloaded_since; /* when a round first saw `submitted`
-					   past `submitted_seen` (0: none) */
-	uint64_t held_submitted;	/* jobs job_submit() held itself: each
-					   asks for a load at once */
-	uint64_t held_seen;		/* `held_submitted` the last load
-					   covered */
+				    through or held, and refusals by a cap:
+				    each asks for a load (jobs_wanted) */
+	uint64_t asked_seen;	    /* the asks (submitted, hints.seq and
+				       hints.losses) the last load covered */
+	uint64_t asked_round;	    /* the asks at the round before */
+	struct timespec unloaded_since; /* when a round first saw the asks
+					   past `asked_seen` (0: none) */
 	struct timespec trimmed;	/* the last malloc_trim() (monotonic;
 				       0: none yet) */
 	long trimmed_kb;    /* slurmctld's resident memory after it, or the

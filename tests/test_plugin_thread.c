@@ -121,33 +121,35 @@ Test(plugin, updates_past_the_budget_rest_before_the_next)
 	free(r);
 }
 
-/* A thread that has just loaded the jobs, submission 1 among them, and
- * seen no submission since the round before. */
+/* A thread that has just loaded the jobs, ask 1 among them, and seen no
+ * ask since the round before. */
 static struct refresher just_loaded(void)
 {
 	static job_info_msg_t loaded;
 	struct refresher r = { .jobs = &loaded,
-			       .submitted_seen = 1,
-			       .submitted_round = 1 };
+			       .asked_seen = 1,
+			       .asked_round = 1 };
 
 	clock_gettime(CLOCK_MONOTONIC, &r.jobs_asked);
 	clock_gettime(CLOCK_MONOTONIC, &r.unloaded_since);
 	return r;
 }
 
-/* What else loads the jobs at once, whatever the submissions: a change
- * of the node data, a hint, the backstop; nothing new loads nothing. */
-Test(plugin, node_data_hints_and_the_backstop_load_the_jobs)
+/* What else loads the jobs at once, whatever the asks: a change of the
+ * node data, refused updates, the backstop; nothing new loads nothing. */
+Test(plugin, node_data_refusals_and_the_backstop_load_the_jobs)
 {
 	struct refresher r = just_loaded();
 
-	cr_assert_not(jobs_wanted(&r, false, false, 1, 0), "nothing new");
-	cr_assert(jobs_wanted(&r, true, false, 2, 0), "the node data changed");
-	cr_assert(jobs_wanted(&r, false, true, 2, 0), "a hint");
+	cr_assert_not(jobs_wanted(&r, false, 1), "nothing new");
+	cr_assert(jobs_wanted(&r, true, 2), "the node data changed");
+	r.replan = true;
+	cr_assert(jobs_wanted(&r, false, 2), "updates refused");
+	r.replan = false;
 	r.jobs_asked.tv_sec -= JOBS_BACKSTOP_S - 1;
-	cr_assert_not(jobs_wanted(&r, false, false, 1, 0), "nothing new");
+	cr_assert_not(jobs_wanted(&r, false, 1), "nothing new");
 	r.jobs_asked.tv_sec -= 1;
-	cr_assert(jobs_wanted(&r, false, false, 1, 0), "the backstop");
+	cr_assert(jobs_wanted(&r, false, 1), "the backstop");
 }
 
 /* When the thread trims glibc's free memory after a load: on, at most
@@ -187,26 +189,22 @@ Test(plugin, resident_memory_is_vmrss)
 		  statm, vmrss);
 }
 
-/* A submission alone loads the jobs once submissions pause (a round with
- * none since the round before), at most JOBS_SUBMITTED_S after the first
- * one unloaded while they go on; a job job_submit() held itself loads
- * them at the next round. */
-Test(plugin, submissions_load_the_jobs_when_they_pause)
+/* Users' asks (submissions, hints, their losses) load the jobs once they
+ * pause (a round with none since the round before), at most JOBS_PACED_S
+ * after the first one unloaded while they go on. */
+Test(plugin, asks_load_the_jobs_when_they_pause)
 {
 	struct refresher r = just_loaded();
 
-	cr_assert_not(jobs_wanted(&r, false, false, 2, 0),
-		      "a submission since the round before");
-	r.submitted_round = 2;
-	cr_assert(jobs_wanted(&r, false, false, 2, 0),
+	cr_assert_not(jobs_wanted(&r, false, 2),
+		      "an ask since the round before");
+	r.asked_round = 2;
+	cr_assert(jobs_wanted(&r, false, 2),
 		  "none since the round before: they paused");
 	cr_assert_not(
-		jobs_wanted(&r, false, false, 3, 0),
+		jobs_wanted(&r, false, 3),
 		"more since the round before, the first unloaded 0 s ago");
-	r.unloaded_since.tv_sec -= JOBS_SUBMITTED_S;
-	cr_assert(jobs_wanted(&r, false, false, 3, 0),
-		  "still more, the first unloaded %d s ago", JOBS_SUBMITTED_S);
-	r.unloaded_since.tv_sec += JOBS_SUBMITTED_S;
-	cr_assert(jobs_wanted(&r, false, false, 3, 1),
-		  "a job job_submit() held");
+	r.unloaded_since.tv_sec -= JOBS_PACED_S;
+	cr_assert(jobs_wanted(&r, false, 3),
+		  "still more, the first unloaded %d s ago", JOBS_PACED_S);
 }
