@@ -97,7 +97,7 @@ static int publish(const struct opts *o, const struct facts *f,
 	}
 	snprintf(name, sizeof(name), "facts-%s.keys.json", node);
 	snprintf(state, sizeof(state), "%s/%s", dir, name);
-	d = facts_publication(f, msg->node_array[0].extra, state, &next,
+	d = facts_publication(f, msg->node_array[0].extra, dirfd, name, &next,
 			      &changes, err);
 	if (d < 0) {
 		say("node %s: %s; left as it is%s", node, err,

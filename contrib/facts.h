@@ -58,16 +58,17 @@ void facts_print_sources(const struct facts *f, FILE *out);
 
 /* A publication (doc/facts.md "Who owns a key"): the Extra that node
  * Extra `current` (NULL or blank: none) becomes with the facts `f`, the
- * site's keys of the last publication read from `state_file` (a JSON
- * array; missing or unreadable: none).  Returns 0 when it would not
- * change, 1 when it would, with *next (the new text, malloc'd, the
- * caller's) and *changes (what changed: "-gone ~changed +new" key names,
- * malloc'd), or -1 with `err`: `current` is not a JSON object (facts could
- * not keep its keys), the result is longer than FACTS_MAX_EXTRA, out of
- * memory. */
+ * site's keys of the last publication read from file `state_name` of the
+ * state directory `state_dirfd` (facts_open_state(), or AT_FDCWD: a JSON
+ * array, opened without following a link; missing, not a regular file,
+ * over 1 MiB or not an array: none).  Returns 0 when it would not change,
+ * 1 when it would, with *next (the new text, malloc'd, the caller's) and
+ * *changes (what changed: "-gone ~changed +new" key names, malloc'd), or
+ * -1 with `err`: `current` is not a JSON object (facts could not keep its
+ * keys), the result is longer than FACTS_MAX_EXTRA, out of memory. */
 int facts_publication(const struct facts *f, const char *current,
-		      const char *state_file, char **next, char **changes,
-		      char *err);
+		      int state_dirfd, const char *state_name, char **next,
+		      char **changes, char *err);
 
 /* Opens the state directory `dir` of --publish (made 0755 when missing)
  * and takes its lock: an exclusive flock() of the file "lock" in it
@@ -75,7 +76,9 @@ int facts_publication(const struct facts *f, const char *current,
  * health check's, say) run one after the other, and no one who cannot
  * open that file (every user but its owner and root) can hold them up.
  * Waits at most `wait_s` seconds for the lock.  The directory must be
- * this user's or root's and writable by no one else, and not a link; the
+ * this user's or root's and writable by no one else, and not a link, and
+ * so must each directory above it once its path is resolved (sticky ones,
+ * as /tmp, may be writable by others), as OpenSSH's StrictModes asks; the
  * lock file this user's or root's, a regular file, not a link, and
  * readable and writable by no one else.  Where the lock file cannot be
  * made or opened for want of rights (a user other than root in root's

@@ -4,6 +4,8 @@
  * Extra for a publication, with the state that remembers the site's keys
  * (doc/facts.md "Who owns a key").
  */
+#define _GNU_SOURCE /* O_PATH */
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -122,9 +124,34 @@ static char *changes_text(json_object *a, json_object *b)
 	return out;
 }
 
+/* The state file of the last publication: the site's keys (a JSON array,
+ * at most STATE_MAX bytes) of file `name` in directory `dirfd` (a
+ * directory facts_open_state() checked), opened without following a link;
+ * NULL when missing, not a regular file, too large, or not an array. */
+#define STATE_MAX (1 << 20)
+static json_object *read_state(int dirfd, const char *name)
+{
+	json_object *old = NULL;
+	struct stat st;
+	int fd = openat(dirfd, name,
+			O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size <= STATE_MAX)
+		old = json_object_from_fd(fd);
+	close(fd);
+	if (old && !json_object_is_type(old, json_type_array)) {
+		json_object_put(old);
+		old = NULL;
+	}
+	return old;
+}
+
 int facts_publication(const struct facts *f, const char *current,
-		      const char *state_file, char **next, char **changes,
-		      char *err)
+		      int state_dirfd, const char *state_name, char **next,
+		      char **changes, char *err)
 {
 	json_object *cur = NULL, *old = NULL, *merged = NULL;
 	const char *text;
@@ -146,11 +173,7 @@ int facts_publication(const struct facts *f, const char *current,
 			goto out;
 		}
 	}
-	old = json_object_from_file(state_file);
-	if (old && !json_object_is_type(old, json_type_array)) {
-		json_object_put(old);
-		old = NULL;
-	}
+	old = read_state(state_dirfd, state_name);
 	if (!(merged = facts_merge(cur, f, f->site_keys, old)))
 		goto nomem;
 	if (cur && json_object_equal(cur, merged)) {
@@ -236,18 +259,115 @@ static int open_lock(int dirfd, const char *dir, char *err)
 	return fd;
 }
 
+/* Whether directory `fd` (`path` in messages), a directory above the
+ * state directory, is safe to go through: this user's or root's, and
+ * writable by no one else unless it has the sticky bit (as /tmp), where
+ * no one may rename or remove what another owns.  0, or -1 with `err`. */
+static int check_above(int fd, const char *path, char *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, FACTS_ERR_SIZE, "%.300s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
+	    (!(st.st_mode & S_ISVTX) && (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+		snprintf(
+			err, FACTS_ERR_SIZE,
+			"%.300s, above the state directory: owned by uid %u with mode %04o: each directory above it must be this user's or root's and writable by no one else (or sticky, as /tmp)",
+			path, (unsigned)st.st_uid,
+			(unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	return 0;
+}
+
+/* The directory that holds `dir` (the state directory), its path resolved
+ * (realpath(3)) and walked again from "/" one directory at a time, none
+ * of them a link and each checked (check_above), as OpenSSH's StrictModes
+ * checks the directories above a user's files (safe_path(), misc.c): no
+ * one but this user and root can swap any of them for a link while the
+ * state is opened.  Sets *base to the last component of `dir` (in `buf`,
+ * PATH_MAX bytes).  Returns the directory's descriptor (O_PATH), or -1
+ * with `err`. */
+static int open_above(const char *dir, char *buf, const char **base, char *err)
+{
+	char resolved[PATH_MAX], *slash, *save = NULL;
+	const char *parent;
+	int fd, next;
+
+	if (strlen(dir) >= PATH_MAX) {
+		snprintf(err, FACTS_ERR_SIZE,
+			 "state directory: a path too long");
+		return -1;
+	}
+	strcpy(buf, dir);
+	for (size_t n = strlen(buf); n > 1 && buf[n - 1] == '/';)
+		buf[--n] = '\0';
+	slash = strrchr(buf, '/');
+	parent = !slash ? "." : slash == buf ? "/" : buf;
+	if (slash)
+		*slash = '\0';
+	*base = slash ? slash + 1 : buf;
+	if (!**base || !strcmp(*base, ".") || !strcmp(*base, "..")) {
+		snprintf(err, FACTS_ERR_SIZE,
+			 "state directory %.300s: not a directory's name", dir);
+		return -1;
+	}
+	if (!realpath(parent, resolved)) {
+		snprintf(err, FACTS_ERR_SIZE, "state directory %.300s: %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	if ((fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    check_above(fd, "/", err) != 0)
+		goto fail;
+	for (char *c = strtok_r(resolved, "/", &save); c;
+	     c = strtok_r(NULL, "/", &save)) {
+		next = openat(fd, c,
+			      O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = next;
+		if (c != resolved + 1)
+			c[-1] = '/'; /* the path so far, for messages */
+		if (fd < 0) {
+			snprintf(err, FACTS_ERR_SIZE,
+				 "%.300s, above the state directory: %s",
+				 resolved, strerror(errno));
+			return -1;
+		}
+		if (check_above(fd, resolved, err) != 0)
+			goto fail;
+	}
+	return fd;
+fail:
+	if (fd >= 0)
+		close(fd);
+	else
+		snprintf(err, FACTS_ERR_SIZE, "/: %s", strerror(errno));
+	return -1;
+}
+
 int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err)
 {
 	long long deadline = facts_now_ms() + (long long)wait_s * 1000;
-	char label[320];
-	int fd, lfd;
+	char label[320], buf[PATH_MAX];
+	const char *base;
+	int fd, lfd, above;
 
 	snprintf(label, sizeof(label), "state directory %.300s", dir);
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+	if ((above = open_above(dir, buf, &base, err)) < 0)
+		return -1;
+	if (mkdirat(above, base, 0755) != 0 && errno != EEXIST) {
 		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
+		close(above);
 		return -1;
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(above, base,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(above);
 	if (fd < 0) {
 		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
 		return -1;

@@ -620,6 +620,52 @@ Test(facts, the_state_is_written_safely, .init = set_up, .fini = tear_down)
 	remove_dir(dir);
 }
 
+/* The directories above the state's are checked as OpenSSH's StrictModes
+ * checks them, once the path is resolved: one others may write is refused
+ * (a sticky one, as /tmp, is not), reached through a link too; the state
+ * directory itself may not be a link. */
+Test(facts, the_directories_above_the_state_are_checked, .init = set_up,
+     .fini = tear_down)
+{
+	char dir[64], a[128], state[160], link[128], via[160],
+		err[FACTS_ERR_SIZE];
+	int fd, lock;
+
+	make_dir(dir);
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(state, sizeof(state), "%s/state", a);
+	snprintf(link, sizeof(link), "%s-link", dir);
+	snprintf(via, sizeof(via), "%s/state", link);
+	cr_assert_eq(mkdir(a, 0755), 0);
+	cr_assert_eq(symlink(a, link), 0);
+	fd = facts_open_state(state, 1, &lock, err);
+	cr_assert_geq(fd, 0, "%s", err);
+	close(lock);
+	close(fd);
+	fd = facts_open_state(via, 1, &lock, err);
+	cr_assert_geq(fd, 0, "through a link to a safe directory: %s", err);
+	close(lock);
+	close(fd);
+	cr_assert_eq(chmod(a, 0777), 0);
+	cr_assert_eq(facts_open_state(state, 1, &lock, err), -1);
+	cr_assert_not_null(strstr(err, "above the state directory"), "%s", err);
+	cr_assert_not_null(strstr(err, "mode 0777"), "%s", err);
+	cr_assert_eq(facts_open_state(via, 1, &lock, err), -1);
+	cr_assert_not_null(strstr(err, a), "the resolved path named: %s", err);
+	cr_assert_eq(chmod(a, 01777), 0);
+	fd = facts_open_state(state, 1, &lock, err);
+	cr_assert_geq(fd, 0, "sticky: %s", err);
+	close(lock);
+	close(fd);
+	cr_assert_eq(chmod(a, 0755), 0);
+	snprintf(via, sizeof(via), "%s/linked", a);
+	cr_assert_eq(symlink(state, via), 0);
+	cr_assert_eq(facts_open_state(via, 1, &lock, err), -1,
+		     "the state directory a link");
+	unlink(link);
+	remove_dir(dir);
+}
+
 /* The state's lock is a file no one else may open: a lock of the
  * directory itself (which anyone may open and flock) holds nothing up; a
  * publication that holds the lock file keeps another waiting at most its
@@ -678,6 +724,8 @@ Test(facts, who_owns_a_key, .init = set_up, .fini = tear_down)
 	make_dir(dir);
 	snprintf(sdir, sizeof(sdir), "%s/state", dir);
 	snprintf(state, sizeof(state), "%s/facts-n1.keys.json", sdir);
+	/* the state read by path here, as the command reads it from the
+	 * directory's descriptor */
 	cr_assert_eq(facts_put(f, "mem_mb", json_object_new_int(1024), "t"), 0);
 	cr_assert_eq(facts_put(f, "gpu_cc", facts_real(8.6, "8.6"), "t"), 0);
 	write_in(dir, "rack.json", "{\"rack\": \"r2\"}", 0644);
@@ -688,7 +736,7 @@ Test(facts, who_owns_a_key, .init = set_up, .fini = tear_down)
 		facts_publication(
 			f,
 			"{\"owner\":\"chem\",\"mem_mb\":1,\"rack\":\"r1\",\"gpu_count\":4,\"none\":null}",
-			state, &next, &changes, err),
+			AT_FDCWD, state, &next, &changes, err),
 		1, "%s", err);
 	cr_assert_str_eq(
 		next,
@@ -706,7 +754,7 @@ Test(facts, who_owns_a_key, .init = set_up, .fini = tear_down)
 		facts_publication(
 			f,
 			" {\"rack\":\"r2\", \"gpu_cc\":8.60, \"mem_mb\":1024,\"owner\":\"chem\",\"none\":null}",
-			state, &next, &changes, err),
+			AT_FDCWD, state, &next, &changes, err),
 		0, "%s", err);
 	cr_assert_null(next);
 	free(changes);
@@ -718,7 +766,7 @@ Test(facts, who_owns_a_key, .init = set_up, .fini = tear_down)
 		facts_publication(
 			f,
 			"{\"owner\":\"chem\",\"mem_mb\":1024,\"gpu_cc\":8.6,\"rack\":\"r2\"}",
-			state, &next, &changes, err),
+			AT_FDCWD, state, &next, &changes, err),
 		1, "%s", err);
 	cr_assert_str_eq(next,
 			 "{\"owner\":\"chem\",\"mem_mb\":1024,\"gpu_cc\":8.6}");
@@ -726,16 +774,19 @@ Test(facts, who_owns_a_key, .init = set_up, .fini = tear_down)
 	free(next);
 	free(changes);
 	/* no Extra yet: every fact is new */
-	cr_assert_eq(facts_publication(f, "", state, &next, &changes, err), 1);
+	cr_assert_eq(
+		facts_publication(f, "", AT_FDCWD, state, &next, &changes, err),
+		1);
 	cr_assert_str_eq(changes, "+mem_mb +gpu_cc");
 	free(next);
 	free(changes);
 	/* Extra that is not an object is not replaced */
-	cr_assert_eq(
-		facts_publication(f, "plain text", state, &next, &changes, err),
-		-1);
+	cr_assert_eq(facts_publication(f, "plain text", AT_FDCWD, state, &next,
+				       &changes, err),
+		     -1);
 	cr_assert_not_null(strstr(err, "not a JSON object"), "%s", err);
-	cr_assert_eq(facts_publication(f, "[1]", state, &next, &changes, err),
+	cr_assert_eq(facts_publication(f, "[1]", AT_FDCWD, state, &next,
+				       &changes, err),
 		     -1);
 	remove_dir(dir);
 }
@@ -757,8 +808,9 @@ Test(facts, a_publication_is_bounded, .init = set_up, .fini = tear_down)
 			0);
 	}
 	free(big);
-	cr_assert_eq(facts_publication(&set, NULL, "/nonexistent/state", &next,
-				       &changes, err),
+	cr_assert_eq(facts_publication(&set, NULL, AT_FDCWD,
+				       "/nonexistent/state", &next, &changes,
+				       err),
 		     -1);
 	cr_assert_not_null(strstr(err, "more than 65536"), "%s", err);
 }
