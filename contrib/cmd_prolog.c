@@ -541,12 +541,6 @@ int cmd_prolog(const struct opts *o)
 	int rc = PROLOG_GO;
 
 	(void)o;
-	/* stdin, stdout and stderr open (on /dev/null if they were not), so
-	 * that no pipe of the check's takes their numbers */
-	for (int fd = 0; fd <= 2; fd++)
-		if (fcntl(fd, F_GETFD) < 0 &&
-		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
-			return PROLOG_GO;
 	/* slurmctld's own variables (prep_script_slurmctld.c), not those of
 	 * a job this is run by hand inside */
 	if (!context || strcmp(context, "prolog_slurmctld") != 0) {

@@ -9,6 +9,7 @@
  * Exit status: 0 valid or match, 1 no match, 2 invalid request or input
  * or a usage error.
  */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,20 +313,34 @@ static bool is_stdin(const char *arg)
 	return arg && strcmp(arg, "-") == 0;
 }
 
+/* stdin, stdout and stderr open, on /dev/null where they were not, so
+ * that no file, lock or pipe a command opens takes their numbers (a timer,
+ * a health check or slurmctld may start it with them closed: a hook's
+ * pipe or the state's lock would then be written as stdout).  false when
+ * /dev/null cannot be opened. */
+static bool std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			return false;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *cmd = NULL;
+	const char *base = argc >= 1 ? strrchr(argv[0], '/') : NULL;
 	int rc;
 
+	base = base ? base + 1 : argc >= 1 ? argv[0] : "";
 	/* PrologSlurmctld runs a program without arguments: this one under
-	 * its second name (a link) is the check at start. */
-	if (argc >= 1) {
-		const char *base = strrchr(argv[0], '/');
-
-		base = base ? base + 1 : argv[0];
-		if (strcmp(base, PROLOG_NAME) == 0)
-			return cmd_prolog(&opts);
-	}
+	 * its second name (a link) is the check at start, which lets a job
+	 * start whenever it cannot check (cmd_prolog.c). */
+	if (!std_fds_open())
+		return strcmp(base, PROLOG_NAME) == 0 ? 0 : EXIT_INVALID;
+	if (strcmp(base, PROLOG_NAME) == 0)
+		return cmd_prolog(&opts);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_INVALID;
