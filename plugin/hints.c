@@ -105,6 +105,10 @@ bool hints_add(struct hints *hints, struct job_hint *h)
 	o->n++;
 	hints->bytes += len;
 	hints->v[hints->n++] = *h;
+	if (o->n == HINTS_PER_OWNER / 2 || hints->n == HINTS_MAX / 2 ||
+	    (hints->bytes >= HINTS_BYTES / 2 &&
+	     hints->bytes - len < HINTS_BYTES / 2))
+		hints->crowded++;
 	h->user_exc = NULL;
 	return true;
 lost:

@@ -78,6 +78,10 @@ struct hints {
 	uint64_t seq;	   /* the last seq given */
 	uint64_t lost_seq; /* the last seq of a hint dropped for all, or 0 */
 	uint64_t losses;   /* hints dropped so far, for any owner */
+	uint64_t crowded;  /* times the hints reached half a bound (of all,
+			      or of an owner's): the thread then takes them
+			      at once rather than at the pace of users'
+			      asks, before any is lost (refresher.c) */
 	struct lh_table *owners; /* owner -> struct hints_owner: how many
 				    hints each owner's jobs have, the last
 				    loss of theirs (NULL until the first) */

@@ -346,6 +346,10 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 					   ? job_desc->user_id
 					   : submit_uid,
 				   err_msg);
+		/* a job the plugin held waits for the thread to release it:
+		 * a load at the next round (refresher.h, `urgent`) */
+		if (rc == SLURM_SUCCESS && st.held)
+			current->urgent++;
 		pthread_mutex_unlock(&current->lock);
 	}
 	if (rc == SLURM_SUCCESS)
@@ -463,7 +467,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	struct job_hint h = { 0 };
 	struct sx_job_state st = { 0 };
 	xc_expr_t *expr = NULL, *kept = NULL;
-	bool het_all, stale, new_request, plan_field, hinted;
+	bool het_all, stale, new_request, plan_field, hinted, required_out;
 	char *comment = NULL;
 	uint32_t id, task, offset;
 	int rc = SLURM_SUCCESS;
@@ -553,11 +557,11 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 			kept = xc_parse(k->st.request, &current->cfg.limits,
 					NULL);
 	}
-	if (k && !het_all &&
-	    (job_desc->exc_nodes ||
-	     (job_desc->req_nodes &&
-	      filter_excludes_required(current->table, expr ? expr : kept,
-				       job_desc->req_nodes)))) {
+	required_out =
+		k && !het_all && job_desc->req_nodes &&
+		filter_excludes_required(current->table, expr ? expr : kept,
+					 job_desc->req_nodes);
+	if (k && !het_all && (job_desc->exc_nodes || required_out)) {
 		if (keep_filter(job_desc, k, expr ? expr : kept, &h) < 0)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
@@ -616,6 +620,20 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				text_hash(job_desc->admin_comment);
 		}
 	}
+	/* What the update changed of the job's filter and this call did not
+	 * set: the thread at its next round, not at the pace of users'
+	 * asks (refresher.c, JOBS_PACED_S).  A job the thread has not seen
+	 * (an id above its last load's, once: a job below it that it does
+	 * not know has no request, or is not pending), and of a job it
+	 * knows, from a caller who may update it: a whole heterogeneous
+	 * job, a new request, required nodes the request excludes (the job
+	 * held), a release of the plugin's hold. */
+	if (rc == SLURM_SUCCESS && hinted &&
+	    (!k ? id > current->max_job_id
+		: h.trusted && (het_all || new_request || required_out ||
+				(k->st.held && job_desc->priority != NO_VAL &&
+				 job_desc->priority != 0))))
+		current->urgent++;
 	if (rc == SLURM_SUCCESS && hinted && !hints_add(&current->hints, &h))
 		slurm_verbose(
 			"%s: more updates than the thread can follow (%zu pending); its next updates are planned anew",

@@ -119,12 +119,16 @@ static void trim_after_load(struct refresher *r)
 static int load_jobs(struct refresher *r)
 {
 	job_info_msg_t *msg = NULL, *kept;
+	uint32_t max_id = 0;
 
 	if (slurm_load_jobs(r->jobs_time, &msg, SHOW_ALL) != SLURM_SUCCESS)
 		return sx_slurm_errno() == SLURM_NO_CHANGE_IN_DATA ? 0 : -1;
 	/* Only what a round reads is kept, and Slurm's answer freed now
 	 * (refilter_keep: 40 KB a job at 10,000 nodes). */
 	kept = refilter_keep(msg, &r->known);
+	for (uint32_t i = 0; i < msg->record_count; i++)
+		if (msg->job_array[i].job_id > max_id)
+			max_id = msg->job_array[i].job_id;
 	sx_free_job_info_msg(msg);
 	if (!kept) {
 		slurm_error("%s: out of memory keeping the jobs", plugin_type);
@@ -133,6 +137,9 @@ static int load_jobs(struct refresher *r)
 	refilter_kept_free(r->jobs);
 	r->jobs = kept;
 	r->jobs_time = kept->last_update;
+	pthread_mutex_lock(&r->lock);
+	r->max_job_id = max_id;
+	pthread_mutex_unlock(&r->lock);
 	return 1;
 }
 
@@ -312,25 +319,26 @@ out:
 #define JOBS_BACKSTOP_S 30
 
 /* What asks for a load of the jobs on behalf of users (a submission of a
- * job with a request, a refusal by a cap, a job job_submit() held itself,
- * a hint of job_modify() or its loss) loads them once those asks pause (a
- * round with none since the round before), and while they go on at most
- * this often (s).  None of them needs a load to be right: job_submit()
- * filtered its job already, by the node table the thread last loaded (a
- * change of that table loads the jobs anyway), and job_modify() set the
- * updated job's list itself; the thread's updates of a job planned before
- * a hint of it are refused (hints_newer), and a job the plugin held waits
- * for a node change, which loads the jobs at once.  A load makes the jobs
- * known to job_modify(), takes the hints, and recounts the caps.  Loading
- * at every submission cost a load of every job a second while jobs came
- * in (138 loads of 87 MB in slurmctld at 60,000 nodes and 5,000 jobs), and
- * at every hint one a second for any user updating any job in a loop. */
+ * job with a request, a refusal by a cap, a hint of job_modify() or its
+ * loss) loads them once those asks pause (a round with none since the
+ * round before), and while they go on at most this often (s).  None of
+ * these needs a load to be right: job_submit() filtered its job already,
+ * by the node table the thread last loaded (a change of that table loads
+ * the jobs at once), job_modify() set the updated job's list itself, and
+ * the thread's updates of a job planned before a hint of it are refused
+ * (hints_newer).  A load makes the jobs known to job_modify(), takes the
+ * hints and recounts the caps.  What does need the thread is urgent and
+ * loads at the next round (refresher.h, `urgent`).  Loading at every
+ * submission cost a load of every job a second while jobs came in (138
+ * loads of 87 MB in slurmctld at 60,000 nodes and 5,000 jobs), and at
+ * every hint one a second for any user updating a job in a loop. */
 #define JOBS_PACED_S 10
 
-/* Whether this round loads the jobs: the node data changed (`nodes`),
- * users asked for one (`asked`, the sum of their asks: see JOBS_PACED_S)
- * and either paused or the first unloaded ask is JOBS_PACED_S old, a load
- * was wanted and failed (jobs_due), the last round's updates were refused,
+/* Whether this round loads the jobs: the node data changed (`nodes`), an
+ * urgent ask came (`urgent`, the count of them: refresher.h), users asked
+ * for one (`asked`, the sum of their asks: see JOBS_PACED_S) and either
+ * paused or the first unloaded ask is JOBS_PACED_S old, a load was wanted
+ * and failed (jobs_due), the last round's updates were refused,
  * the memo wants every job planned, nothing is loaded yet, or the last
  * load is JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have
  * changed but what slurmctld changes on its own (a pending job's reason
@@ -340,16 +348,28 @@ out:
  * (refilter_keep): on a busy cluster the scheduler touches some job every
  * second, so loading on Slurm's own last_update alone would load them all
  * each second (doc/design.md "Work follows change"). */
-static bool jobs_wanted(struct refresher *r, bool nodes, uint64_t asked)
+static bool jobs_wanted(struct refresher *r, bool nodes, uint64_t urgent,
+			uint64_t asked)
 {
 	bool quiet = asked == r->asked_round;
 
-	return nodes ||
+	return nodes || urgent != r->urgent_seen ||
 	       (asked != r->asked_seen &&
 		(quiet ||
 		 ms_since(&r->unloaded_since) >= JOBS_PACED_S * 1000.0)) ||
 	       r->jobs_due || r->replan || r->memo.plan_all || !r->jobs ||
 	       ms_since(&r->jobs_asked) >= JOBS_BACKSTOP_S * 1000.0;
+}
+
+/* Users' asks for a load of the jobs so far (each count only grows):
+ * *asked those at the pace of JOBS_PACED_S (submissions and refusals by a
+ * cap, hints and their losses), *urgent those for the next round
+ * (refresher.h).  With r->lock held. */
+static void users_asks(const struct refresher *r, uint64_t *asked,
+		       uint64_t *urgent)
+{
+	*asked = r->submitted + r->hints.seq + r->hints.losses;
+	*urgent = r->urgent + r->hints.crowded;
 }
 
 /* A round this long (s, from its load of the data to its last update) is
@@ -371,7 +391,7 @@ static void refresh_round(struct refresher *r, bool *loaded)
 	bool nodes, slurm = sx_slurm_filters_extra();
 	int jobs;
 	size_t n = 0;
-	uint64_t upto, census_upto, lost, asked;
+	uint64_t upto, census_upto, lost, asked, urgent;
 	bool wanted;
 	struct census fresh;
 	struct timespec start;
@@ -411,12 +431,12 @@ static void refresh_round(struct refresher *r, bool *loaded)
 	pthread_mutex_lock(&r->lock);
 	upto = r->hints.seq;
 	census_upto = r->census.seq;
-	asked = r->submitted + r->hints.seq + r->hints.losses;
+	users_asks(r, &asked, &urgent);
 	pthread_mutex_unlock(&r->lock);
 	if (asked != r->asked_seen && !r->unloaded_since.tv_sec &&
 	    !r->unloaded_since.tv_nsec)
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
-	wanted = jobs_wanted(r, nodes, asked);
+	wanted = jobs_wanted(r, nodes, urgent, asked);
 	r->asked_round = asked;
 	if (!wanted)
 		return;
@@ -428,6 +448,7 @@ static void refresh_round(struct refresher *r, bool *loaded)
 	if (r->jobs_due)
 		return;
 	r->asked_seen = asked;
+	r->urgent_seen = urgent;
 	r->unloaded_since = (struct timespec){ 0 };
 	*loaded = jobs == 1;
 	pthread_mutex_lock(&r->lock);

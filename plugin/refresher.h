@@ -68,9 +68,20 @@ struct refresher {
 	uint64_t submitted;	    /* jobs with a request job_submit() let
 				    through or held, and refusals by a cap:
 				    each asks for a load (jobs_wanted) */
-	uint64_t asked_seen;	    /* the asks (submitted, hints.seq and
+	uint64_t urgent; /* asks that want the jobs loaded at the next round,
+			    not at the pace of the others: a job
+			    job_submit() held itself (the thread releases
+			    it), an update job_modify() could not settle
+			    alone (its filter needs the thread), hints
+			    crowded (jobs_wanted) */
+	uint64_t urgent_seen; /* `urgent` (plus hints.crowded) the last load
+				 covered */
+	uint32_t max_job_id;  /* the largest job id of the last load of the
+				 jobs (0: none yet): a job above it is one
+				 the thread has not seen */
+	uint64_t asked_seen;  /* the asks (submitted, hints.seq and
 				       hints.losses) the last load covered */
-	uint64_t asked_round;	    /* the asks at the round before */
+	uint64_t asked_round; /* the asks at the round before */
 	struct timespec unloaded_since; /* when a round first saw the asks
 					   past `asked_seen` (0: none) */
 	struct timespec trimmed;	/* the last malloc_trim() (monotonic;

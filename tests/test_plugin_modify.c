@@ -219,6 +219,38 @@ Test(plugin, an_update_of_an_unknown_job_adds_nothing)
 		cr_assert_not(only_hint()->exc);
 }
 
+/* What job_modify() settles itself waits for the thread at the pace of
+ * users' asks; what it cannot is urgent: the thread's next round
+ * (refresher.h, `urgent`). */
+Test(plugin, what_an_update_does_not_settle_is_urgent)
+{
+	job_desc_msg_t *d;
+
+	owners_exc_update("7", "n1");
+	cr_assert_eq(current->urgent, 0, "a list set here");
+	current->max_job_id = 1000;
+	owners_exc_update("999", "n1");
+	cr_assert_eq(current->urgent, 0,
+		     "a job the last load had, not known: no request");
+	owners_exc_update("1001", "n1");
+	cr_assert_eq(current->urgent, 1, "a job after the last load");
+	owners_exc_update("200", "n1");
+	cr_assert_eq(current->urgent, 2, "a whole het job");
+	d = update(&desc, "7");
+	set_str(&d->req_nodes, "n1");
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(current->urgent, 2, "required nodes that match");
+	d = update(&desc, "7");
+	d->priority = 0;
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(current->urgent, 2, "a hold");
+	d = update(&desc, "8");
+	set_str(&d->req_nodes, "n3");
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(current->urgent, 3,
+		     "required nodes the request excludes: held");
+}
+
 /* Slurm calls job_modify() once per record of an array or het job, with
  * the same job_desc: the first call did it all. */
 Test(plugin, the_same_job_desc_again_is_done_already)

@@ -141,15 +141,55 @@ Test(plugin, node_data_refusals_and_the_backstop_load_the_jobs)
 {
 	struct refresher r = just_loaded();
 
-	cr_assert_not(jobs_wanted(&r, false, 1), "nothing new");
-	cr_assert(jobs_wanted(&r, true, 2), "the node data changed");
+	cr_assert_not(jobs_wanted(&r, false, 0, 1), "nothing new");
+	cr_assert(jobs_wanted(&r, true, 0, 2), "the node data changed");
+	cr_assert(jobs_wanted(&r, false, 1, 2), "an urgent ask");
 	r.replan = true;
-	cr_assert(jobs_wanted(&r, false, 2), "updates refused");
+	cr_assert(jobs_wanted(&r, false, 0, 2), "updates refused");
 	r.replan = false;
 	r.jobs_asked.tv_sec -= JOBS_BACKSTOP_S - 1;
-	cr_assert_not(jobs_wanted(&r, false, 1), "nothing new");
+	cr_assert_not(jobs_wanted(&r, false, 0, 1), "nothing new");
 	r.jobs_asked.tv_sec -= 1;
-	cr_assert(jobs_wanted(&r, false, 1), "the backstop");
+	cr_assert(jobs_wanted(&r, false, 0, 1), "the backstop");
+}
+
+/* What counts as an ask: a submission, a hint, a hint lost (paced); a
+ * job job_submit() held, an update job_modify() could not settle, hints
+ * at half their bound (urgent). */
+Test(plugin, hints_and_their_losses_are_asks)
+{
+	struct refresher r = { 0 };
+	struct job_hint h = { .trusted = true,
+			      .task = NO_VAL,
+			      .offset = NO_VAL };
+	uint64_t asked, urgent;
+
+	users_asks(&r, &asked, &urgent);
+	cr_assert(asked == 0 && urgent == 0);
+	r.submitted++;
+	users_asks(&r, &asked, &urgent);
+	cr_assert(asked == 1 && urgent == 0, "a submission");
+	h.id = 7;
+	cr_assert(hints_add(&r.hints, &h));
+	users_asks(&r, &asked, &urgent);
+	cr_assert(asked == 2 && urgent == 0, "a hint");
+	for (uint32_t i = 1; i < HINTS_PER_OWNER / 2; i++) {
+		h.id = 7 + i;
+		cr_assert(hints_add(&r.hints, &h));
+	}
+	users_asks(&r, &asked, &urgent);
+	cr_assert_eq(urgent, 1, "half an owner's bound: urgent");
+	for (uint32_t i = HINTS_PER_OWNER / 2; i <= HINTS_PER_OWNER; i++) {
+		h.id = 7 + i;
+		hints_add(&r.hints, &h);
+	}
+	cr_assert_eq(r.hints.losses, 1);
+	users_asks(&r, &asked, &urgent);
+	cr_assert_eq(asked, 1 + r.hints.seq + 1, "a loss");
+	r.urgent++;
+	users_asks(&r, &asked, &urgent);
+	cr_assert_eq(urgent, 2, "a held job, an unsettled update");
+	hints_free(&r.hints);
 }
 
 /* When the thread trims glibc's free memory after a load: on, at most
@@ -196,15 +236,15 @@ Test(plugin, asks_load_the_jobs_when_they_pause)
 {
 	struct refresher r = just_loaded();
 
-	cr_assert_not(jobs_wanted(&r, false, 2),
+	cr_assert_not(jobs_wanted(&r, false, 0, 2),
 		      "an ask since the round before");
 	r.asked_round = 2;
-	cr_assert(jobs_wanted(&r, false, 2),
+	cr_assert(jobs_wanted(&r, false, 0, 2),
 		  "none since the round before: they paused");
 	cr_assert_not(
-		jobs_wanted(&r, false, 3),
+		jobs_wanted(&r, false, 0, 3),
 		"more since the round before, the first unloaded 0 s ago");
 	r.unloaded_since.tv_sec -= JOBS_PACED_S;
-	cr_assert(jobs_wanted(&r, false, 3),
+	cr_assert(jobs_wanted(&r, false, 0, 3),
 		  "still more, the first unloaded %d s ago", JOBS_PACED_S);
 }
