@@ -287,7 +287,8 @@ static int check_above(int fd, const char *path, char *err)
 /* The directory that holds `dir` (the state directory), its path resolved
  * (realpath(3)) and walked again from "/" one directory at a time, none
  * of them a link and each checked (check_above), as OpenSSH's StrictModes
- * checks the directories above a user's files (safe_path(), misc.c): no
+ * checks the directories above a user's files (safe_path(), misc.c; but
+ * for sticky ones, which it refuses): no
  * one but this user and root can swap any of them for a link while the
  * state is opened.  Sets *base to the last component of `dir` (in `buf`,
  * PATH_MAX bytes).  Returns the directory's descriptor (O_PATH), or -1
@@ -307,6 +308,13 @@ static int open_above(const char *dir, char *buf, const char **base, char *err)
 	for (size_t n = strlen(buf); n > 1 && buf[n - 1] == '/';)
 		buf[--n] = '\0';
 	slash = strrchr(buf, '/');
+	*base = slash ? slash + 1 : buf;
+	/* "." or "..": its name, from its resolved path */
+	if ((!strcmp(*base, ".") || !strcmp(*base, "..")) &&
+	    realpath(dir, resolved)) {
+		strcpy(buf, resolved);
+		slash = strrchr(buf, '/');
+	}
 	parent = !slash ? "." : slash == buf ? "/" : buf;
 	if (slash)
 		*slash = '\0';

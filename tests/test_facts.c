@@ -662,7 +662,41 @@ Test(facts, the_directories_above_the_state_are_checked, .init = set_up,
 	cr_assert_eq(symlink(state, via), 0);
 	cr_assert_eq(facts_open_state(via, 1, &lock, err), -1,
 		     "the state directory a link");
+	/* "." names the directory it resolves to */
+	cr_assert_eq(chdir(state), 0);
+	fd = facts_open_state(".", 1, &lock, err);
+	cr_assert_geq(fd, 0, "'.': %s", err);
+	close(lock);
+	close(fd);
+	cr_assert_eq(chdir("/"), 0);
 	unlink(link);
+	remove_dir(dir);
+}
+
+/* The state file is read from its directory without following a link:
+ * a link in its place counts as no state, where the same file would
+ * have a site key it lists removed. */
+Test(facts, a_link_in_place_of_the_state_is_no_state, .init = set_up,
+     .fini = tear_down)
+{
+	char dir[64], err[FACTS_ERR_SIZE] = "", *next = NULL, *changes = NULL;
+	int dfd;
+
+	make_dir(dir);
+	write_in(dir, "keys", "[\"rack\"]", 0644);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(dfd, 0);
+	cr_assert_eq(facts_publication(&set, "{\"rack\":\"r2\"}", dfd, "keys",
+				       &next, &changes, err),
+		     1, "%s", err);
+	cr_assert_str_eq(changes, "-rack");
+	free(next);
+	free(changes);
+	cr_assert_eq(symlinkat("keys", dfd, "linked"), 0);
+	cr_assert_eq(facts_publication(&set, "{\"rack\":\"r2\"}", dfd, "linked",
+				       &next, &changes, err),
+		     0, "%s", err);
+	close(dfd);
 	remove_dir(dir);
 }
 
