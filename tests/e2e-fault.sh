@@ -18,7 +18,17 @@ alive() {
 	expect "slurmctld still answers ($1)" "$(scontrol ping 2>/dev/null | grep -o UP | head -1)" UP
 }
 
-cluster_start 'rm -rf "$TMP"' >/dev/null
+# What the section on doctor's probe changes outside the test's own
+# files, undone when it ends and at exit: a link at libslurm's default
+# slurm.conf path, the cluster's slurm.conf and extra.conf.
+probe_link=
+probe_undo() {
+	[ -z "$probe_link" ] || rm -f "$probe_link"
+	probe_link=
+	[ ! -e "$TMP/slurm.conf.saved" ] || mv "$TMP/slurm.conf.saved" "$SLURM_CONF"
+	[ ! -e "$TMP/extra.conf.saved" ] || mv "$TMP/extra.conf.saved" "$XC_STATE/extra.conf"
+}
+cluster_start 'probe_undo; rm -rf "$TMP"' >/dev/null
 bash "$CLUSTER" extra >/dev/null || exit 1
 
 echo "# hostile node Extra: 1 MiB, 10,000 deep, not JSON, an array"
@@ -300,7 +310,8 @@ expect "  updates of a job with a request's ExcNodeList: no more than 3 loads ab
 expect "  the job's list after the last update: the user's n1, the plugin's n2" \
 	"$(field "$constrained" ExcNodeList)" "n[1-2]"
 scontrol update nodename=n2 extra='{"gpu":true,"mem":2048}'
-wait_for 20 test "$(field "$constrained" ExcNodeList)" = n1 || true
+exc_is() { [ "$(field "$constrained" ExcNodeList)" = "$1" ]; }
+wait_for 20 exc_is n1 || true
 expect "  n2 matches: the plugin's part goes, the user's stays" \
 	"$(field "$constrained" ExcNodeList)" n1
 scancel "$plain" "$constrained"
@@ -311,35 +322,39 @@ echo "# doctor says whether the check at start reads what slurmctld reads"
 # slurmctld gives it no SLURM_CONF, so it reads the slurm.conf at
 # libslurm's default path (none here: the cluster's is $SLURM_CONF), and
 # the extra.conf beside that.  doctor runs it so (cmd_doctor.c,
-# probe_check()).
-prolog_line=$(grep '^PrologSlurmctld=' "$SLURM_CONF")
-# libslurm's default path: the one in its strings that is not configless's
-# cache (/run/slurm/conf)
+# probe_check()).  libslurm's default path: the one in its strings that
+# is not configless's cache (/run/slurm/conf).
 default_conf=$(strings "$(ldd "$(command -v slurm-extra)" | awk '/libslurm/ { print $3; exit }')" |
 	grep -x '/[^ ]*/slurm\.conf' | grep -v '^/run/' | head -1 || true)
-sed -i "s|^PrologSlurmctld=.*|PrologSlurmctld=$check|" "$SLURM_CONF"
-scontrol reconfigure
-wait_for 60 ctld_up
-wait_for 20 sh -c "scontrol show config | grep -q 'PrologSlurmctld.*= $check'" || true
-if [ -n "$default_conf" ] && [ ! -e "$default_conf" ] && [ -d "$(dirname "$default_conf")" ]; then
-	out=$(slurm-extra doctor 2>&1)
-	expect_has "no slurm.conf at $default_conf: doctor says the check reads none" "$out" \
-		"  set   the check at start reads slurmctld's configuration: run as slurmctld runs it (without SLURM_CONF) it reads none"
-	ln -s "$SLURM_CONF" "$default_conf"
-	out=$(slurm-extra doctor 2>&1)
-	expect_has "  the cluster's slurm.conf there: doctor says the check reads it" "$out" \
-		"  ok    the check at start reads slurmctld's configuration ($default_conf) and extra.conf limits"
-	printf 'MaxExtraLength=64\n' >"$XC_STATE/extra.conf"
-	out=$(slurm-extra doctor 2>&1)
-	expect_has "  an extra.conf beside slurmctld's slurm.conf with other limits: doctor says so" "$out" \
-		"  set   the check at start reads the extra.conf of slurmctld's plugin: it reads $(dirname "$default_conf")/extra.conf, with other limits than $XC_STATE/extra.conf"
-	rm -f "$default_conf" "$XC_STATE/extra.conf"
-else
+doctor_says() { slurm-extra doctor 2>&1 | grep -qF -- "$1"; }
+if ! grep -q '^PrologSlurmctld=' "$SLURM_CONF"; then
+	echo "# (skipped: the cluster runs no PrologSlurmctld, XC_PROLOG_CTLD=0)"
+elif [ -z "$default_conf" ] || [ -e "$default_conf" ] || ! mkdir -p "$(dirname "$default_conf")"; then
 	not_ok "doctor's probe: libslurm's default slurm.conf ($default_conf) must be free to link for this test"
+else
+	cp "$SLURM_CONF" "$TMP/slurm.conf.saved"
+	cp "$XC_STATE/extra.conf" "$TMP/extra.conf.saved"
+	grep -v '^PrologSlurmctld=' "$TMP/slurm.conf.saved" >"$SLURM_CONF"
+	echo "PrologSlurmctld=$check" >>"$SLURM_CONF"
+	scontrol reconfigure
+	wait_for 60 ctld_up
+	wait_for 20 sh -c "scontrol show config | grep -qF '$check'" || true
+	none="  set   the check at start reads slurmctld's configuration: run as slurmctld runs it (without SLURM_CONF) it reads none"
+	wait_for 20 doctor_says "$none" || true
+	expect_has "no slurm.conf at $default_conf: doctor says the check reads none" \
+		"$(slurm-extra doctor 2>&1)" "$none"
+	probe_link=$default_conf
+	ln -s "$SLURM_CONF" "$default_conf"
+	expect_has "  a link to the cluster's slurm.conf there: doctor says the check reads it" "$(slurm-extra doctor 2>&1)" \
+		"  ok    the check at start reads slurmctld's configuration ($SLURM_CONF) and extra.conf limits"
+	printf 'MaxExtraLength=64\n' >>"$XC_STATE/extra.conf"
+	expect_has "  slurmctld's extra.conf with other limits than the one beside $default_conf: doctor says so" \
+		"$(slurm-extra doctor 2>&1)" \
+		"  set   the check at start reads the extra.conf of slurmctld's plugin: it reads $(dirname "$default_conf")/extra.conf, with other limits than $XC_STATE/extra.conf"
+	probe_undo
+	scontrol reconfigure
+	wait_for 60 ctld_up
+	alive "the PrologSlurmctld put back"
 fi
-sed -i "s|^PrologSlurmctld=.*|$prolog_line|" "$SLURM_CONF"
-scontrol reconfigure
-wait_for 60 ctld_up
-alive "the PrologSlurmctld put back"
 
 summary fault
