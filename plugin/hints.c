@@ -8,13 +8,22 @@
 #include <json-c/linkhash.h>
 
 #include "hints.h"
+#include "elapsed.h"
 #include "xc.h"
 
 /* One owner's count of hints, and their last loss. */
 struct hints_owner {
 	size_t n;
 	uint64_t lost_seq;
+	struct timespec urgent_at; /* the owner's last urgent ask (0: none) */
 };
+
+/* Whether owner `o` asked urgently within HINTS_URGENT_S. */
+static bool urgent_lately(const struct hints_owner *o)
+{
+	return (o->urgent_at.tv_sec || o->urgent_at.tv_nsec) &&
+	       ms_since(&o->urgent_at) < HINTS_URGENT_S * 1000.0;
+}
 
 /* The key of `owner` in hints->owners: never NULL (json-c's pointer
  * tables take the pointer as the key), never LH_EMPTY or LH_FREED. */
@@ -118,6 +127,16 @@ lost:
 	return false;
 }
 
+bool hints_urgent(struct hints *hints, uint32_t owner)
+{
+	struct hints_owner *o = owner_of(hints, owner, true);
+
+	if (!o || urgent_lately(o))
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &o->urgent_at);
+	return true;
+}
+
 bool hints_newer(const struct hints *hints, const uint32_t ids[3],
 		 uint32_t owner, uint64_t since)
 {
@@ -176,7 +195,7 @@ static void forget_owners(struct hints *hints, uint64_t upto)
 	{
 		const struct hints_owner *o = lh_entry_v(e);
 
-		if (!o->n && o->lost_seq <= upto)
+		if (!o->n && o->lost_seq <= upto && !urgent_lately(o))
 			lh_table_delete_entry(hints->owners, e);
 	}
 }

@@ -95,6 +95,17 @@ struct hints {
  * (job_modify() makes none for a job the thread filters). */
 bool hints_add(struct hints *hints, struct job_hint *h);
 
+/* An owner's urgent asks (refresher.h, `urgent`) are taken at most once
+ * in this many seconds; the others count as paced asks. */
+#define HINTS_URGENT_S 10
+
+/* Whether an urgent ask of `owner` (the job's owner, else the caller) may
+ * load the jobs at the thread's next round: true at most once in
+ * HINTS_URGENT_S per owner (recorded now), so that no user's loop of
+ * updates has the thread load every job every round.  Out of memory:
+ * false. */
+bool hints_urgent(struct hints *hints, uint32_t owner);
+
 /* Whether a trusted update by someone else of a job with `ids` (job_id,
  * array_job_id, het_job_id; 0 for none) and owner `owner` came after
  * `since` (a seq), or a hint of all or of that owner was dropped after it:

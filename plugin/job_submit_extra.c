@@ -440,6 +440,18 @@ static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
 	return rc < 0 ? -1 : 0;
 }
 
+/* Whether request `expr` (NULL: none, the request cleared) is another
+ * than the one of hash `known` (known_job.request_hash: of the canonical
+ * text).  Out of memory: another. */
+static bool other_request(const xc_expr_t *expr, uint64_t known)
+{
+	char *canonical = expr ? xc_format(expr) : NULL;
+	bool other = !canonical || xc_text_hash(canonical) != known;
+
+	free(canonical);
+	return other;
+}
+
 /*
  * An update of a job by anyone but this plugin's thread.  Slurm alone
  * decides whether it is allowed and what it does; the plugin adds nothing
@@ -622,17 +634,26 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	}
 	/* What the update changed of the job's filter and this call did not
 	 * set: the thread at its next round, not at the pace of users'
-	 * asks (refresher.c, JOBS_PACED_S).  A job the thread has not seen
-	 * (an id above its last load's, once: a job below it that it does
-	 * not know has no request, or is not pending), and of a job it
-	 * knows, from a caller who may update it: a whole heterogeneous
-	 * job, a new request, required nodes the request excludes (the job
-	 * held), a release of the plugin's hold. */
+	 * asks (refresher.c, JOBS_PACED_S), at most once in HINTS_URGENT_S
+	 * per owner (hints_urgent).  Of a job the thread has not seen (an id
+	 * above its last load's: a job below it that it does not know has no
+	 * request, or is not pending), its list, required nodes or request;
+	 * of a job it knows, from a caller who may update it: a whole
+	 * heterogeneous job's list or required nodes, another request,
+	 * required nodes the request excludes (the job then held), a
+	 * release of the plugin's hold. */
 	if (rc == SLURM_SUCCESS && hinted &&
-	    (!k ? id > current->max_job_id
-		: h.trusted && (het_all || new_request || required_out ||
+	    (!k ? id > current->max_job_id &&
+			     (job_desc->exc_nodes || job_desc->req_nodes ||
+			      new_request)
+		: h.trusted && ((het_all && (job_desc->exc_nodes ||
+					     job_desc->req_nodes)) ||
+				(new_request &&
+				 other_request(expr, k->request_hash)) ||
+				(required_out && !k->st.held) ||
 				(k->st.held && job_desc->priority != NO_VAL &&
-				 job_desc->priority != 0))))
+				 job_desc->priority != 0))) &&
+	    hints_urgent(&current->hints, h.owner))
 		current->urgent++;
 	if (rc == SLURM_SUCCESS && hinted && !hints_add(&current->hints, &h))
 		slurm_verbose(

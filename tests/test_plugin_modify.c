@@ -221,10 +221,12 @@ Test(plugin, an_update_of_an_unknown_job_adds_nothing)
 
 /* What job_modify() settles itself waits for the thread at the pace of
  * users' asks; what it cannot is urgent: the thread's next round
- * (refresher.h, `urgent`). */
+ * (refresher.h, `urgent`), at most once in HINTS_URGENT_S per owner
+ * (forgotten here between the cases by emptying the hints). */
 Test(plugin, what_an_update_does_not_settle_is_urgent)
 {
 	job_desc_msg_t *d;
+	bool het_all;
 
 	owners_exc_update("7", "n1");
 	cr_assert_eq(current->urgent, 0, "a list set here");
@@ -234,21 +236,53 @@ Test(plugin, what_an_update_does_not_settle_is_urgent)
 		     "a job the last load had, not known: no request");
 	owners_exc_update("1001", "n1");
 	cr_assert_eq(current->urgent, 1, "a job after the last load");
+	owners_exc_update("1002", "n1");
+	cr_assert_eq(current->urgent, 1,
+		     "the same owner again within %d s: paced", HINTS_URGENT_S);
+	hints_free(&current->hints);
+	d = update(&desc, "1003");
+	d->priority = 0;
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(current->urgent, 1, "a hold of a job after the last load");
 	owners_exc_update("200", "n1");
-	cr_assert_eq(current->urgent, 2, "a whole het job");
+	cr_assert_eq(current->urgent, 2, "a whole het job's list");
+	hints_free(&current->hints);
+	d = update(&desc, "200");
+	d->priority = 0;
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(current->urgent, 2, "a whole het job's hold");
 	d = update(&desc, "7");
 	set_str(&d->req_nodes, "n1");
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_eq(current->urgent, 2, "required nodes that match");
 	d = update(&desc, "7");
-	d->priority = 0;
+	d->priority = 100;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->urgent, 2, "a hold");
+	cr_assert_eq(current->urgent, 2,
+		     "a release of a job the plugin did not hold");
 	d = update(&desc, "8");
 	set_str(&d->req_nodes, "n3");
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_eq(current->urgent, 3,
 		     "required nodes the request excludes: held");
+	hints_free(&current->hints);
+	((struct known_job *)known_target(&current->known, 7, NO_VAL, NO_VAL,
+					  &het_all))
+		->st.held = true;
+	d = update(&desc, "7");
+	d->priority = 100;
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(current->urgent, 4, "a release of the plugin's hold");
+	hints_free(&current->hints);
+	d = update(&desc, "8");
+	set_str(&d->req_nodes, "n3");
+	((struct known_job *)known_target(&current->known, 8, NO_VAL, NO_VAL,
+					  &het_all))
+		->st.held = true;
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(
+		current->urgent, 4,
+		"required nodes the request excludes, the job held already");
 }
 
 /* Slurm calls job_modify() once per record of an array or het job, with

@@ -185,7 +185,11 @@ Test(plugin, hints_and_their_losses_are_asks)
 	}
 	cr_assert_eq(r.hints.losses, 1);
 	users_asks(&r, &asked, &urgent);
-	cr_assert_eq(asked, 1 + r.hints.seq + 1, "a loss");
+	cr_assert_eq(
+		asked, 1 + HINTS_PER_OWNER + 1 + 1,
+		"a submission, %d hints, and a loss counted twice (its seq, "
+		"its loss)",
+		HINTS_PER_OWNER);
 	r.urgent++;
 	users_asks(&r, &asked, &urgent);
 	cr_assert_eq(urgent, 2, "a held job, an unsettled update");
