@@ -11,7 +11,7 @@
 #      says why in its AdminComment and later runs on a matching node), an
 #      interactive one (srun), which Slurm cannot requeue, is killed, and
 #      srun says so;
-#   2. the churn of issue 20: 4 nodes with one job slot each; for
+#   2. churn: 4 nodes with one job slot each; for
 #      XC_CHURN_SECONDS (100) one random node's Extra flips between
 #      {"ok":1} and {"ok":0} every 0.3-1.2 s (never all four at 0); XC_CHURN_JOBS
 #      (150) jobs `sbatch --extra ok=1` of an unprivileged user, each writing
@@ -19,7 +19,7 @@
 #      the flips (the time before and after each `scontrol update`) and each
 #      job's StartTime (the second Slurm placed it): jobs whose script ran on
 #      a node that was at 0 from before the job was placed to the script's
-#      start (must be 0), and, as issue 20 counts, jobs whose script started
+#      start (must be 0), and, as a user would count them, jobs whose script started
 #      while their node was at 0 (a flip after placement: printed).
 #
 # The cluster runs with AuthInfo=cred_expire=20 (XC_CRED_EXPIRE), so that
@@ -212,7 +212,7 @@ read -r wrong before ambiguous < <(awk '
 		if (last && v[last] == 0) { w++; if (t1[last] < placed[id]) b++ }
 	}
 	END { print w + 0, b + 0, a + 0 }' "$OUT/flips" "$OUT/jobs" "$OUT/starts")
-echo "  jobs whose script started on a node at ok=0: $wrong of $JOBS (issue 20's count; $ambiguous during an update)"
+echo "  jobs whose script started on a node at ok=0: $wrong of $JOBS (a user's count; $ambiguous during an update)"
 echo "  of them, on a node at ok=0 since before the job was placed: $before"
 echo "  jobs requeued by the check: $requeued"
 echo "churn_wrong $wrong" >>"${XC_CHURN_FIGURES:-/dev/null}"
