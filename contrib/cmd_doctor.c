@@ -355,7 +355,7 @@ int cmd_doctor(const struct opts *o)
 
 		snprintf(
 			check, sizeof(check),
-			"PrologSlurmctld is %s: it should run %s (README, \"Installing into an existing cluster\")",
+			"PrologSlurmctld is %s: it should run %s (doc/install.md)",
 			prolog_other ? prolog_other : "", PROLOG_NAME);
 		setting(state, "PrologSlurmctld=" PROLOG_NAME,
 			"the check at start keeps a job off a node whose Extra stopped satisfying it between the thread's rounds",
