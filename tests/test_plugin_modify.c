@@ -228,38 +228,48 @@ Test(plugin, what_an_update_does_not_settle_is_urgent)
 	job_desc_msg_t *d;
 	bool het_all;
 
+	/* each update's strings freed before the next fills `desc` */
 	owners_exc_update("7", "n1");
 	cr_assert_eq(current->urgent, 0, "a list set here");
 	current->max_job_id = 1000;
+	desc_free(&desc);
 	owners_exc_update("999", "n1");
 	cr_assert_eq(current->urgent, 0,
 		     "a job the last load had, not known: no request");
+	desc_free(&desc);
 	owners_exc_update("1001", "n1");
 	cr_assert_eq(current->urgent, 1, "a job after the last load");
+	desc_free(&desc);
 	owners_exc_update("1002", "n1");
 	cr_assert_eq(current->urgent, 1,
 		     "the same owner again within %d s: paced", HINTS_URGENT_S);
 	hints_free(&current->hints);
+	desc_free(&desc);
 	d = update(&desc, "1003");
 	d->priority = 0;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_eq(current->urgent, 1, "a hold of a job after the last load");
+	desc_free(&desc);
 	owners_exc_update("200", "n1");
 	cr_assert_eq(current->urgent, 2, "a whole het job's list");
 	hints_free(&current->hints);
+	desc_free(&desc);
 	d = update(&desc, "200");
 	d->priority = 0;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_eq(current->urgent, 2, "a whole het job's hold");
+	desc_free(&desc);
 	d = update(&desc, "7");
 	set_str(&d->req_nodes, "n1");
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_eq(current->urgent, 2, "required nodes that match");
+	desc_free(&desc);
 	d = update(&desc, "7");
 	d->priority = 100;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_eq(current->urgent, 2,
 		     "a release of a job the plugin did not hold");
+	desc_free(&desc);
 	d = update(&desc, "8");
 	set_str(&d->req_nodes, "n3");
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
@@ -269,11 +279,13 @@ Test(plugin, what_an_update_does_not_settle_is_urgent)
 	((struct known_job *)known_target(&current->known, 7, NO_VAL, NO_VAL,
 					  &het_all))
 		->st.held = true;
+	desc_free(&desc);
 	d = update(&desc, "7");
 	d->priority = 100;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_eq(current->urgent, 4, "a release of the plugin's hold");
 	hints_free(&current->hints);
+	desc_free(&desc);
 	d = update(&desc, "8");
 	set_str(&d->req_nodes, "n3");
 	((struct known_job *)known_target(&current->known, 8, NO_VAL, NO_VAL,
