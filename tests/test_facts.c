@@ -1,5 +1,5 @@
 /*
- * test_facts.c - slurm-extra facts (contrib/facts*.c; doc/facts.md): the
+ * test_facts.c - slurm-extra facts (facts/; doc/facts.md): the
  * value texts, the CPU flags and levels, os-release, the checks a fact
  * must pass, the site directory (files, hooks, their failures and their
  * bounds), who owns a key in a publication, the GPU facts through a stand-in

@@ -1,10 +1,11 @@
 /*
- * facts_json.h - this node's facts, as json-c values (slurm-extra(1), "facts"; doc/facts.md):
- * what the node is, discovered (facts.c: hwloc, uname(2), sysconf(3),
- * /proc/cpuinfo, /etc/os-release, sysfs; facts_gpu.c: the GPU vendors'
- * libraries, loaded at run time), the site's own facts (facts_site.c:
- * the *.json files and executables of a directory), and the Extra a
- * publication writes (facts.c: facts_merge()).  Private to contrib/; the
+ * facts_json.h - this node's facts, as json-c values (slurm-extra(1),
+ * "facts"; doc/facts.md): the set (facts.c), what the node is, discovered
+ * (facts_discover.c: hwloc, uname(2), sysconf(3), sysfs; facts_cpu.c:
+ * /proc/cpuinfo, /etc/os-release; facts_gpu.c: the GPU vendors'
+ * libraries, loaded at run time), the site's own facts (facts_site.c: the
+ * *.json files and executables of a directory), and the Extra a
+ * publication writes (facts_owner.c: facts_merge()).  Private to facts/; the
  * command sees them through facts.h, which names no json-c type (the
  * command's other files use jansson, whose names clash with json-c's).
  *
@@ -19,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -96,6 +98,24 @@ int facts_os_release(struct facts *f, const char *text, const char *source);
  * operator bytes, control bytes) dropped.  Malloc'd (may be ""), or NULL
  * when out of memory. */
 char *facts_value_text(const char *raw);
+
+/* Whether byte `c` is one a request cannot hold in a key or a value
+ * (doc/language.md §1.1). */
+bool facts_operator_byte(unsigned char c);
+
+/* facts_put() of a string value, taken through facts_value_text() (an
+ * empty result sets nothing), of an integer, of a boolean: 0, or -1 when
+ * out of memory. */
+int facts_put_text(struct facts *f, const char *key, const char *raw,
+		   const char *source);
+int facts_put_int(struct facts *f, const char *key, int64_t n,
+		  const char *source);
+int facts_put_bool(struct facts *f, const char *key, bool b,
+		   const char *source);
+
+/* Whether `key` is an instruction-set flag discovery may set
+ * (facts_cpu_flags(): the x86-64 and Arm lists of facts_cpu.c). */
+bool facts_flag_key(const char *key);
 
 /* The short model of GPU name `name` ("NVIDIA H100 80GB HBM3" -> "H100",
  * "NVIDIA A100-SXM4-80GB" -> "A100", "NVIDIA GeForce RTX 4090" ->
