@@ -207,10 +207,12 @@ out:
 
 /* fstat()s `fd`, which `label` names in messages, and checks that it is
  * this user's or root's, of the type `type` (S_IFDIR, S_IFREG), with none
- * of the mode bits `forbidden` set (`must` says what it must be).  0, or
- * -1 with `err`; `fd` stays open. */
+ * of the mode bits `forbidden` set unless `sticky_ok` and it has the
+ * sticky bit (a directory such as /tmp, where no one may rename or remove
+ * what another owns); `must` says what it must be.  0, or -1 with `err`;
+ * `fd` stays open. */
 static int check_owned(int fd, const char *label, mode_t type, mode_t forbidden,
-		       const char *must, char *err)
+		       bool sticky_ok, const char *must, char *err)
 {
 	struct stat st;
 
@@ -218,6 +220,8 @@ static int check_owned(int fd, const char *label, mode_t type, mode_t forbidden,
 		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
 		return -1;
 	}
+	if (sticky_ok && (st.st_mode & S_ISVTX))
+		forbidden = 0;
 	if ((st.st_mode & S_IFMT) != type ||
 	    (st.st_uid != 0 && st.st_uid != geteuid()) ||
 	    (st.st_mode & forbidden)) {
@@ -250,7 +254,7 @@ static int open_lock(int dirfd, const char *dir, char *err)
 		return -1;
 	}
 	if (check_owned(
-		    fd, label, S_IFREG, S_IRWXG | S_IRWXO,
+		    fd, label, S_IFREG, S_IRWXG | S_IRWXO, false,
 		    "a file of this user's or root's that no one else may open",
 		    err) != 0) {
 		close(fd);
@@ -260,28 +264,18 @@ static int open_lock(int dirfd, const char *dir, char *err)
 }
 
 /* Whether directory `fd` (`path` in messages), a directory above the
- * state directory, is safe to go through: this user's or root's, and
- * writable by no one else unless it has the sticky bit (as /tmp), where
- * no one may rename or remove what another owns.  0, or -1 with `err`. */
+ * state directory, is safe to go through (check_owned(): sticky ones may
+ * be writable by others).  0, or -1 with `err`. */
 static int check_above(int fd, const char *path, char *err)
 {
-	struct stat st;
+	char label[FACTS_ERR_SIZE];
 
-	if (fstat(fd, &st) != 0) {
-		snprintf(err, FACTS_ERR_SIZE, "%.300s: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
-	    (!(st.st_mode & S_ISVTX) && (st.st_mode & (S_IWGRP | S_IWOTH)))) {
-		snprintf(
-			err, FACTS_ERR_SIZE,
-			"%.300s, above the state directory: owned by uid %u with mode %04o: each directory above it must be this user's or root's and writable by no one else (or sticky, as /tmp)",
-			path, (unsigned)st.st_uid,
-			(unsigned)(st.st_mode & 07777));
-		return -1;
-	}
-	return 0;
+	snprintf(label, sizeof(label), "%.300s, above the state directory",
+		 path);
+	return check_owned(
+		fd, label, S_IFDIR, S_IWGRP | S_IWOTH, true,
+		"this user's or root's and writable by no one else (or sticky, as /tmp), as each directory above it must be",
+		err);
 }
 
 /* The directory that holds `dir` (the state directory), its path resolved
@@ -380,7 +374,7 @@ int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err)
 		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
 		return -1;
 	}
-	if (check_owned(fd, label, S_IFDIR, S_IWGRP | S_IWOTH,
+	if (check_owned(fd, label, S_IFDIR, S_IWGRP | S_IWOTH, false,
 			"this user's or root's and writable by no one else",
 			err) != 0) {
 		close(fd);
