@@ -260,17 +260,22 @@ static xc_expr_t *parse_or_refuse(const char *request, uint32_t uid,
 /* The caps on distinct pending requests (census.h, doc/design.md
  * "Caps"): SLURM_SUCCESS when user `uid` (the job's owner) may have one
  * more job with request `expr`, else the refusal (ESLURM_ACCOUNTING_POLICY,
- * as Slurm's MaxSubmitJobs; *err_msg says which cap).  With current->lock
- * held. */
-static int admit(const xc_expr_t *expr, uint32_t uid, char **err_msg)
+ * as Slurm's MaxSubmitJobs; *err_msg says which cap).  *hash (may be NULL)
+ * gets the request's (xc_text_hash() of its canonical text, as
+ * known_job.request_hash).  With current->lock held. */
+static int admit(const xc_expr_t *expr, uint32_t uid, uint64_t *hash,
+		 char **err_msg)
 {
 	char *canonical = xc_format(expr), why[512];
+	uint64_t h;
 	int rc;
 
 	if (!canonical)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	rc = census_admit(&current->census, uid, xc_text_hash(canonical),
-			  current->cfg.max_requests,
+	h = xc_text_hash(canonical);
+	if (hash)
+		*hash = h;
+	rc = census_admit(&current->census, uid, h, current->cfg.max_requests,
 			  current->cfg.max_user_requests, why, sizeof(why));
 	free(canonical);
 	if (rc < 0)
@@ -345,7 +350,7 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				   job_desc->user_id != NO_VAL
 					   ? job_desc->user_id
 					   : submit_uid,
-				   err_msg);
+				   NULL, err_msg);
 		/* a job the plugin held waits for the thread to release it:
 		 * a load at the next round (refresher.h, `urgent`) */
 		if (rc == SLURM_SUCCESS && st.held)
@@ -440,18 +445,6 @@ static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
 	return rc < 0 ? -1 : 0;
 }
 
-/* Whether request `expr` (NULL: none, the request cleared) is another
- * than the one of hash `known` (known_job.request_hash: of the canonical
- * text).  Out of memory: another. */
-static bool other_request(const xc_expr_t *expr, uint64_t known)
-{
-	char *canonical = expr ? xc_format(expr) : NULL;
-	bool other = !canonical || xc_text_hash(canonical) != known;
-
-	free(canonical);
-	return other;
-}
-
 /*
  * An update of a job by anyone but this plugin's thread.  Slurm alone
  * decides whether it is allowed and what it does; the plugin adds nothing
@@ -482,6 +475,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	bool het_all, stale, new_request, plan_field, hinted, required_out;
 	char *comment = NULL;
 	uint32_t id, task, offset;
+	uint64_t request_hash = 0; /* of `expr` (admit()) */
 	int rc = SLURM_SUCCESS;
 
 	if (!job_desc || !current)
@@ -535,8 +529,8 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	k = known_target(&current->known, id, task, offset, &het_all);
 	/* A new request counts against the caps as a submission's does
 	 * (else an update would pass them), for the job's owner. */
-	if (expr && (rc = admit(expr, k ? k->user_id : submit_uid, err_msg)) !=
-			    SLURM_SUCCESS) {
+	if (expr && (rc = admit(expr, k ? k->user_id : submit_uid,
+				&request_hash, err_msg)) != SLURM_SUCCESS) {
 		pthread_mutex_unlock(&current->lock);
 		xc_expr_destroy(expr);
 		return rc;
@@ -649,7 +643,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		: h.trusted && ((het_all && (job_desc->exc_nodes ||
 					     job_desc->req_nodes)) ||
 				(new_request &&
-				 other_request(expr, k->request_hash)) ||
+				 (!expr || request_hash != k->request_hash)) ||
 				(required_out && !k->st.held) ||
 				(k->st.held && job_desc->priority != NO_VAL &&
 				 job_desc->priority != 0))) &&
