@@ -6,7 +6,14 @@
 #ifndef SLURM_EXTRA_ELAPSED_H
 #define SLURM_EXTRA_ELAPSED_H
 
+#include <stdbool.h>
 #include <time.h>
+
+/* Whether `t` holds a time (a zero one stands for none). */
+static inline bool time_set(const struct timespec *t)
+{
+	return t->tv_sec || t->tv_nsec;
+}
 
 /* Milliseconds since `t0`, which clock_gettime(CLOCK_MONOTONIC) gave. */
 static inline double ms_since(const struct timespec *t0)

@@ -21,7 +21,7 @@ struct hints_owner {
 /* Whether owner `o` asked urgently within HINTS_URGENT_S. */
 static bool urgent_lately(const struct hints_owner *o)
 {
-	return (o->urgent_at.tv_sec || o->urgent_at.tv_nsec) &&
+	return time_set(&o->urgent_at) &&
 	       ms_since(&o->urgent_at) < HINTS_URGENT_S * 1000.0;
 }
 

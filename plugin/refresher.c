@@ -95,9 +95,7 @@ static void trim_after_load(struct refresher *r)
 	if (before >= 0 && before < r->trimmed_kb)
 		r->trimmed_kb = before;
 	if (!trim_due(r->cfg.trim_interval,
-		      r->trimmed.tv_sec || r->trimmed.tv_nsec
-			      ? ms_since(&r->trimmed)
-			      : INFINITY,
+		      time_set(&r->trimmed) ? ms_since(&r->trimmed) : INFINITY,
 		      r->trimmed_kb, before))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -433,8 +431,7 @@ static void refresh_round(struct refresher *r, bool *loaded)
 	census_upto = r->census.seq;
 	users_asks(r, &asked, &urgent);
 	pthread_mutex_unlock(&r->lock);
-	if (asked != r->asked_seen && !r->unloaded_since.tv_sec &&
-	    !r->unloaded_since.tv_nsec)
+	if (asked != r->asked_seen && !time_set(&r->unloaded_since))
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
 	wanted = jobs_wanted(r, nodes, urgent, asked);
 	r->asked_round = asked;
