@@ -3,8 +3,8 @@
  * "facts"; doc/facts.md): gathered (discovered, then the site's), written
  * as the Extra text Slurm reads, and merged into a node's current Extra
  * for a publication.  No json-c type is named here (the command's other
- * files use jansson); facts_json.h is the json-c level.  Private to
- * contrib/.  No function prints on stdout, exits or calls Slurm.
+ * files use jansson); facts_json.h is the json-c level.  The command
+ * (cmd/) is its user.  No function prints on stdout, exits or calls Slurm.
  */
 #ifndef SLURM_EXTRA_FACTS_H
 #define SLURM_EXTRA_FACTS_H

@@ -29,7 +29,7 @@ if [ "${1:-}" != --inside ]; then
 	fi
 	FLUX=$XC_FLUX_PREFIX/bin/flux
 	[ -x "$FLUX" ] || { echo "e2e-flux.sh: no $FLUX" >&2; echo "flux: 0 passed, 1 failed"; exit 1; }
-	SX=${XC_SX:-$SRC/contrib/slurm-extra}
+	SX=${XC_SX:-$SRC/cmd/slurm-extra}
 	[ -x "$SX" ] || SX=$(command -v slurm-extra)
 	WORK=$(mktemp -d /tmp/xc-flux.XXXXXX)
 	chmod 755 "$WORK"

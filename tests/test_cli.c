@@ -408,7 +408,7 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: error: not valid JSON: unexpected token near end of file (line 1, column 6)\n" },
 	{ "from-flux", NULL, 2,
 	  "slurm-extra: from-flux needs a JSON constraint (or '-')\n" USAGE },
-	/* One table of options for every subcommand (contrib/main.c): each
+	/* One table of options for every subcommand (cmd/main.c): each
 	 * option acts in its turn, an abbreviation does, an option that a
 	 * subcommand does not read is ignored, and only eval's --batch and
 	 * why's --job stand for a REQUEST. */

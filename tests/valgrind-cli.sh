@@ -11,7 +11,7 @@
 set -uo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CLI="$SRC/contrib/slurm-extra"
+CLI="$SRC/cmd/slurm-extra"
 EX="$SRC/contrib/examples/nodes.json"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

@@ -2,8 +2,8 @@
  * cli.h - what the files of the slurm-extra command share: its options,
  * its exit statuses, its readers (inputs.c), its printers (output.c) and
  * its subcommands (cmd_eval.c, cmd_flux.c, cmd_why.c), which main.c runs.
- * Private to contrib/.  What the command does is slurm-extra(1)
- * (contrib/slurm-extra.1); each message and output here is part of it.
+ * Private to cmd/.  What the command does is slurm-extra(1)
+ * (doc/slurm-extra.1); each message and output here is part of it.
  *
  * Errors: a function that fails says why on stderr, as "slurm-extra: ..."
  * (or, with --json, on stdout where slurm-extra(1) says so), before it
