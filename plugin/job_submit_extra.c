@@ -9,7 +9,7 @@
  * clients without `--extra`, from the SPANK option of spank_extra.so, which
  * reaches slurmctld in job_desc->spank_job_env.  It is parsed and evaluated
  * with the library (parser/) against a node table that a thread of this
- * plugin keeps current with slurm_load_node() (refresher.h, node_table.h):
+ * plugin keeps current with slurm_load_node() (thread_private.h, node_table.h):
  * job_submit() and job_modify() run with slurmctld's locks held and must
  * not call the Slurm API themselves.  The non-matching nodes join the
  * job's excluded nodes (job_filter.h); the job's request and the user's
@@ -31,7 +31,6 @@
  */
 #define _GNU_SOURCE /* asprintf */
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -40,9 +39,10 @@
 #include "slurm_compat.h"
 #include "elapsed.h"
 #include "job_state.h"
+#include "slurm_hostlist.h"
 #include "plugin_config.h"
-#include "refilter.h"
-#include "refresher.h"
+#include "job_filter.h"
+#include "thread.h"
 #include "xc.h"
 
 const char plugin_name[] = "Job submit plugin for --extra node filters";
@@ -65,7 +65,18 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid);
 
 /* The context job_submit() uses.  init(), fini() and job_submit() are
  * serialised by slurmctld (its job_submit context lock). */
-static struct refresher *current;
+static struct thread *current;
+
+/* What job_modify() last set, to tell Slurm's repeat calls for the records
+ * of one update (modify()); under the thread's lock. */
+static struct {
+	const job_desc_msg_t *desc; /* its last job_desc, */
+	const char *exc;	    /* the ExcNodeList it set there */
+	const char *admin;	    /* the AdminComment it set there */
+	uint64_t id_hash;	    /* text_hash() of its job_id_str, */
+	uint64_t exc_hash;	    /* of the ExcNodeList it set, */
+	uint64_t admin_hash;	    /* of the AdminComment it set */
+} last;
 
 static void log_config_problem(const char *message)
 {
@@ -73,48 +84,44 @@ static void log_config_problem(const char *message)
 }
 
 /* Reads extra.conf (plugin_config.h), logs what the plugin does and starts
- * its thread (refresher.h).  SLURM_ERROR when the thread cannot start
+ * its thread (thread_private.h).  SLURM_ERROR when the thread cannot start
  * (logged): Slurm then refuses to run without the plugin. */
 int init(void)
 {
-	struct refresher *r = calloc(1, sizeof(*r));
+	struct plugin_config cfg;
+	bool slurm_filters = sx_slurm_filters_extra();
 	char path[4096];
 
-	if (!r)
-		return SLURM_ERROR;
 	plugin_config_path(path, sizeof(path));
-	plugin_config_read(&r->cfg, path, log_config_problem);
-	r->slurm_filters = sx_slurm_filters_extra();
-	r->self = getuid();
+	plugin_config_read(&cfg, path, log_config_problem);
 	slurm_info(
 		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
 		plugin_type, PACKAGE_VERSION,
 		SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
 		SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
 		SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER),
-		r->cfg.found ? "read" : "no", path, r->cfg.refresh_interval,
-		r->cfg.update_budget, r->cfg.max_requests,
-		r->cfg.max_user_requests, r->cfg.limits.max_request_length,
-		r->cfg.limits.max_depth, r->cfg.limits.max_extra_length,
-		r->cfg.mmap_threshold, r->cfg.trim_interval);
-	slurm_info("%s: %s", plugin_type,
-		   refresher_mode_text(r->slurm_filters));
-	refresher_tune_malloc(&r->cfg, r->slurm_filters);
-	if (refresher_start(r) < 0)
+		cfg.found ? "read" : "no", path, cfg.refresh_interval,
+		cfg.update_budget, cfg.max_requests, cfg.max_user_requests,
+		cfg.limits.max_request_length, cfg.limits.max_depth,
+		cfg.limits.max_extra_length, cfg.mmap_threshold,
+		cfg.trim_interval);
+	slurm_info("%s: %s", plugin_type, thread_mode_text(slurm_filters));
+	thread_tune_malloc(&cfg, slurm_filters);
+	memset(&last, 0, sizeof(last));
+	if (!(current = thread_start(&cfg, getuid(), slurm_filters)))
 		return SLURM_ERROR;
-	current = r;
 	return SLURM_SUCCESS;
 }
 
-/* Stops the thread (refresher_stop: fini returns within 1 s). */
+/* Stops the thread (thread_stop: fini returns within 1 s). */
 int fini(void)
 {
-	struct refresher *r = current;
+	struct thread *t = current;
 
-	if (!r)
+	if (!t)
 		return SLURM_SUCCESS;
 	current = NULL;
-	refresher_stop(r);
+	thread_stop(t);
 	return SLURM_SUCCESS;
 }
 
@@ -157,7 +164,7 @@ static int set_desc_string(char **field, const char *text)
 }
 
 /*
- * With current->lock held: the filter of a job with request `expr`, its
+ * With the thread's lock held: the filter of a job with request `expr`, its
  * state `st` (the user's own exclusions) and required nodes `req_nodes`,
  * against the current table, written into job_desc: exc_nodes, the hold
  * when `may_hold`, and admin_comment from `st`.  Returns SLURM_SUCCESS or
@@ -168,7 +175,7 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 			struct sx_job_state *st, const char *req_nodes,
 			bool may_hold, char **err_msg)
 {
-	const xc_nodes_t *table = current->table;
+	const xc_nodes_t *table = thread_table(current);
 	struct job_filter f = { 0 };
 	bool *matched = NULL, hold;
 	char *comment = NULL;
@@ -240,7 +247,8 @@ static xc_expr_t *parse_or_refuse(const char *request, uint32_t uid,
 				  char **err_msg, int *rc)
 {
 	xc_error_t err;
-	xc_expr_t *expr = xc_parse(request, &current->cfg.limits, &err);
+	xc_expr_t *expr =
+		xc_parse(request, &thread_config(current)->limits, &err);
 	char ebuf[256], mbuf[2 * XC_ERROR_MESSAGE_SIZE];
 	char *text;
 
@@ -262,7 +270,7 @@ static xc_expr_t *parse_or_refuse(const char *request, uint32_t uid,
  * more job with request `expr`, else the refusal (ESLURM_ACCOUNTING_POLICY,
  * as Slurm's MaxSubmitJobs; *err_msg says which cap).  *hash (may be NULL)
  * gets the request's (xc_text_hash() of its canonical text, as
- * known_job.request_hash).  With current->lock held. */
+ * known_job.request_hash).  With the thread's lock held. */
 static int admit(const xc_expr_t *expr, uint32_t uid, uint64_t *hash,
 		 char **err_msg)
 {
@@ -275,14 +283,10 @@ static int admit(const xc_expr_t *expr, uint32_t uid, uint64_t *hash,
 	h = xc_text_hash(canonical);
 	if (hash)
 		*hash = h;
-	rc = census_admit(&current->census, uid, h, current->cfg.max_requests,
-			  current->cfg.max_user_requests, why, sizeof(why));
+	rc = thread_admit(current, uid, h, why, sizeof(why));
 	free(canonical);
 	if (rc < 0)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	/* either asks the thread for a load of the jobs: a job it will
-	 * plan, or a cap counted from loaded jobs (refresher.c, jobs_wanted) */
-	current->submitted++;
 	if (rc > 0) {
 		slurm_verbose("%s: uid %u: refused: %s", plugin_type, uid, why);
 		return refuse(err_msg, ESLURM_ACCOUNTING_POLICY, why);
@@ -342,7 +346,7 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		    !(st.admin = strdup(job_desc->admin_comment)))) {
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	} else {
-		pthread_mutex_lock(&current->lock);
+		thread_lock(current);
 		rc = apply_filter(job_desc, expr, &st, job_desc->req_nodes,
 				  true, err_msg);
 		if (rc == SLURM_SUCCESS)
@@ -352,10 +356,10 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 					   : submit_uid,
 				   NULL, err_msg);
 		/* a job the plugin held waits for the thread to release it:
-		 * a load at the next round (refresher.h, `urgent`) */
+		 * a load at the next round */
 		if (rc == SLURM_SUCCESS && st.held)
-			current->urgent++;
-		pthread_mutex_unlock(&current->lock);
+			thread_ask_urgent(current);
+		thread_unlock(current);
 	}
 	if (rc == SLURM_SUCCESS)
 		slurm_verbose("%s: uid %u: '%s': %s; excluded %s%s (%.3f ms)",
@@ -400,7 +404,7 @@ static int replace_string(char **field, const char *text)
 }
 
 /*
- * With current->lock held: the plugin's filter kept on an update of
+ * With the thread's lock held: the plugin's filter kept on an update of
  * pending-only fields of known job `k` by someone else: the excluded nodes
  * it sets (or, for new required nodes, the user's own) become the user's
  * own, and the nodes whose Extra does not satisfy the request are added
@@ -416,7 +420,7 @@ static int replace_string(char **field, const char *text)
 static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
 		       const xc_expr_t *expr, struct job_hint *h)
 {
-	const xc_nodes_t *table = current->table;
+	const xc_nodes_t *table = thread_table(current);
 	struct update_list l = { 0 };
 	bool *matched;
 	int rc;
@@ -432,8 +436,8 @@ static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
 	if (rc == 0 && set_desc_string(&job_desc->exc_nodes, l.exc) < 0)
 		rc = -1;
 	if (rc == 0) {
-		current->last_exc = job_desc->exc_nodes;
-		current->last_exc_hash = text_hash(job_desc->exc_nodes);
+		last.exc = job_desc->exc_nodes;
+		last.exc_hash = text_hash(job_desc->exc_nodes);
 		h->exc = true;
 		h->exc_hash = l.exc_hash;
 		h->exc_text = l.exc_text;
@@ -476,23 +480,19 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	char *comment = NULL;
 	uint32_t id, task, offset;
 	uint64_t request_hash = 0; /* of `expr` (admit()) */
+	size_t pending;
 	int rc = SLURM_SUCCESS;
 
 	if (!job_desc || !current)
 		return SLURM_SUCCESS;
-	pthread_mutex_lock(&current->lock);
-	if (current->inflight && submit_uid == (uint32_t)current->self &&
-	    job_desc->job_id_str &&
-	    strcmp(job_desc->job_id_str, current->inflight->job_id_str) == 0) {
-		stale = hints_newer(&current->hints, current->inflight->ids,
-				    current->inflight->user_id,
-				    current->inflight_since);
-		pthread_mutex_unlock(&current->lock);
+	thread_lock(current);
+	if (thread_own_update(current, job_desc, submit_uid, &stale)) {
+		thread_unlock(current);
 		return stale ? refuse(err_msg, SLURM_ERROR,
 				      "--extra: the job changed since this update was planned")
 			     : SLURM_SUCCESS;
 	}
-	pthread_mutex_unlock(&current->lock);
+	thread_unlock(current);
 	/* 22.05 ignores `extra` in an update: so does the plugin. */
 	if (SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra && *job_desc->extra &&
 	    !(expr = parse_or_refuse(job_desc->extra, submit_uid, err_msg,
@@ -502,7 +502,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		xc_expr_destroy(expr);
 		return SLURM_SUCCESS;
 	}
-	pthread_mutex_lock(&current->lock);
+	thread_lock(current);
 	/* Slurm calls job_modify() once per record for an update of a whole
 	 * array or heterogeneous job, with the same job_desc: the first
 	 * call did it all (an AdminComment appended to again and again grew
@@ -510,28 +510,26 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	 * strings the plugin set there, with the texts it set and for the
 	 * same job, is that: the addresses alone may be those of a later
 	 * update's, allocated where the last one's were freed. */
-	if (job_desc == current->last_desc &&
-	    text_hash(job_desc->job_id_str) == current->last_id_hash &&
-	    ((current->last_exc && job_desc->exc_nodes == current->last_exc &&
-	      text_hash(job_desc->exc_nodes) == current->last_exc_hash) ||
-	     (current->last_admin &&
-	      job_desc->admin_comment == current->last_admin &&
-	      text_hash(job_desc->admin_comment) ==
-		      current->last_admin_hash))) {
-		pthread_mutex_unlock(&current->lock);
+	if (job_desc == last.desc &&
+	    text_hash(job_desc->job_id_str) == last.id_hash &&
+	    ((last.exc && job_desc->exc_nodes == last.exc &&
+	      text_hash(job_desc->exc_nodes) == last.exc_hash) ||
+	     (last.admin && job_desc->admin_comment == last.admin &&
+	      text_hash(job_desc->admin_comment) == last.admin_hash))) {
+		thread_unlock(current);
 		xc_expr_destroy(expr);
 		return SLURM_SUCCESS;
 	}
-	current->last_desc = job_desc;
-	current->last_id_hash = text_hash(job_desc->job_id_str);
-	current->last_exc = current->last_admin = NULL;
-	update_target(job_desc, &id, &task, &offset);
-	k = known_target(&current->known, id, task, offset, &het_all);
+	last.desc = job_desc;
+	last.id_hash = text_hash(job_desc->job_id_str);
+	last.exc = last.admin = NULL;
+	k = thread_known_target(current, job_desc, &id, &task, &offset,
+				&het_all);
 	/* A new request counts against the caps as a submission's does
 	 * (else an update would pass them), for the job's owner. */
 	if (expr && (rc = admit(expr, k ? k->user_id : submit_uid,
 				&request_hash, err_msg)) != SLURM_SUCCESS) {
-		pthread_mutex_unlock(&current->lock);
+		thread_unlock(current);
 		xc_expr_destroy(expr);
 		return rc;
 	}
@@ -544,7 +542,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	 * refused, or theirs is an operator's: the job's data then show it,
 	 * and the thread keeps what they set as the user's). */
 	h.trusted = SX_OWNER_CHECKED_FIRST || submit_uid == 0 ||
-		    submit_uid == (uint32_t)current->self ||
+		    submit_uid == (uint32_t)thread_slurm_user(current) ||
 		    submit_uid == (k ? k->user_id : job_desc->user_id);
 	h.hold = job_desc->priority == 0;
 	new_request = SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
@@ -560,13 +558,13 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	if (k && !het_all && (job_desc->exc_nodes || job_desc->req_nodes)) {
 		/* A request of its own, else the one the job has. */
 		if (!expr && !new_request)
-			kept = xc_parse(k->st.request, &current->cfg.limits,
-					NULL);
+			kept = xc_parse(k->st.request,
+					&thread_config(current)->limits, NULL);
 	}
-	required_out =
-		k && !het_all && job_desc->req_nodes &&
-		filter_excludes_required(current->table, expr ? expr : kept,
-					 job_desc->req_nodes);
+	required_out = k && !het_all && job_desc->req_nodes &&
+		       filter_excludes_required(thread_table(current),
+						expr ? expr : kept,
+						job_desc->req_nodes);
 	if (k && !het_all && (job_desc->exc_nodes || required_out)) {
 		if (keep_filter(job_desc, k, expr ? expr : kept, &h) < 0)
 			rc = refuse(err_msg, SLURM_ERROR,
@@ -590,7 +588,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		 * ignored.  Out of memory: the status as it was. */
 		if (mark &&
 		    (submit_uid == 0 ||
-		     submit_uid == (uint32_t)current->self) &&
+		     submit_uid == (uint32_t)thread_slurm_user(current)) &&
 		    sx_job_state_parse(mark, &given) &&
 		    sx_status_note_len(given.status))
 			note = sx_status_keep_note(given.status, k->st.status);
@@ -621,14 +619,13 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
 		else {
-			current->last_admin = job_desc->admin_comment;
-			current->last_admin_hash =
-				text_hash(job_desc->admin_comment);
+			last.admin = job_desc->admin_comment;
+			last.admin_hash = text_hash(job_desc->admin_comment);
 		}
 	}
 	/* What the update changed of the job's filter and this call did not
 	 * set: the thread at its next round, not at the pace of users'
-	 * asks (refresher.c, JOBS_PACED_S), at most once in HINTS_URGENT_S
+	 * asks (thread.c, JOBS_PACED_S), at most once in HINTS_URGENT_S
 	 * per owner (hints_urgent).  Of a job the thread has not seen (an id
 	 * above its last load's: a job below it that it does not know has no
 	 * request, or is not pending), its list, required nodes or request;
@@ -637,7 +634,7 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	 * required nodes the request excludes (the job then held), a
 	 * release of the plugin's hold. */
 	if (rc == SLURM_SUCCESS && hinted &&
-	    (!k ? id > current->max_job_id &&
+	    (!k ? id > thread_max_job_id(current) &&
 			     (job_desc->exc_nodes || job_desc->req_nodes ||
 			      new_request)
 		: h.trusted && ((het_all && (job_desc->exc_nodes ||
@@ -647,14 +644,15 @@ static int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				(required_out && !k->st.held) ||
 				(k->st.held && job_desc->priority != NO_VAL &&
 				 job_desc->priority != 0))) &&
-	    hints_urgent(&current->hints, h.owner))
-		current->urgent++;
-	if (rc == SLURM_SUCCESS && hinted && !hints_add(&current->hints, &h))
+	    thread_urgent_allowed(current, h.owner))
+		thread_ask_urgent(current);
+	if (rc == SLURM_SUCCESS && hinted &&
+	    !thread_hint(current, &h, &pending))
 		slurm_verbose(
 			"%s: more updates than the thread can follow (%zu pending); its next updates are planned anew",
-			plugin_type, current->hints.n);
+			plugin_type, pending);
 	free(h.user_exc);
-	pthread_mutex_unlock(&current->lock);
+	thread_unlock(current);
 	free(comment);
 	sx_job_state_free(&st);
 	xc_expr_destroy(kept);

@@ -14,6 +14,7 @@
  *   make tests/bench_modify && tests/bench_modify [NODES [NAMES]]
  */
 #include "../plugin/job_submit_extra.c"
+#include "thread_private.h"
 
 #include <stdio.h>
 
@@ -24,9 +25,9 @@ static double ms_between(const struct timespec *a, const struct timespec *b)
 
 /* The context the thread would leave: NODES nodes n000000..., the even
  * ones {"gpu":true}, and job 7 of user 1001 asking gpu=true, known. */
-static struct refresher *context(size_t nodes)
+static struct thread *context(size_t nodes)
 {
-	struct refresher *r = calloc(1, sizeof(*r));
+	struct thread *r = calloc(1, sizeof(*r));
 	slurm_job_info_t job = { 0 };
 	job_info_msg_t msg = { .record_count = 1, .job_array = &job };
 	struct refilter_stats stats = { 0 };
@@ -38,7 +39,7 @@ static struct refresher *context(size_t nodes)
 				      .request = "gpu=true" };
 
 	state.wrote = hostlist_hash("");
-	refresher_init_sync(r);
+	thread_init_sync(r);
 	plugin_config_defaults(&r->cfg);
 	r->self = getuid();
 	r->table = xc_nodes_create(&r->cfg.limits);
@@ -96,7 +97,7 @@ static void row(const char *what, const char *list)
 	slurm_init_job_desc_msg(&d);
 	d.job_id_str = slurm_xstrdup("7");
 	d.exc_nodes = slurm_xstrdup(list);
-	current->last_desc = NULL;
+	last.desc = NULL;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (modify(&d, 1001, NULL) != SLURM_SUCCESS)
 		printf("  (refused)\n");
@@ -125,7 +126,7 @@ static void flood(int updates, int records)
 		slurm_init_job_desc_msg(&d);
 		d.job_id_str = slurm_xstrdup("7");
 		d.priority = 0; /* a hold: a field the plan reads */
-		current->last_desc = NULL;
+		last.desc = NULL;
 		for (int r = 0; r < records; r++)
 			modify(&d, 1001, NULL);
 		slurm_xfree((void **)&d.job_id_str);

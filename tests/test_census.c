@@ -1,5 +1,5 @@
 /*
- * test_census.c - the caps on distinct pending requests (plugin/census.c,
+ * test_census.c - the caps on distinct pending requests (plugin/thread/census.c,
  * doc/design.md "Caps"): what is admitted, what is refused and why, and
  * how a round's census replaces what was admitted before it.
  */

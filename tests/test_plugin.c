@@ -113,7 +113,7 @@ Test(plugin, a_job_without_a_request_is_left_alone)
 Test(plugin, a_request_without_the_plugin_running_is_refused)
 {
 	job_desc_msg_t *d = submission(&desc, REQUEST);
-	struct refresher *r = current;
+	struct thread *r = current;
 
 	current = NULL;
 	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_ERROR);

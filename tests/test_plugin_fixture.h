@@ -18,6 +18,7 @@
 
 #include "leakcheck.h"
 #include "loaded_jobs.h"
+#include "thread_private.h"
 
 #define OWNER 1001
 #define OTHER 1002
@@ -65,7 +66,7 @@ static inline job_desc_msg_t *update(job_desc_msg_t *d, const char *name)
 /* The context init() and the thread's first round would leave. */
 static inline void setup(void)
 {
-	struct refresher *r = calloc(1, sizeof(*r));
+	struct thread *r = calloc(1, sizeof(*r));
 	slurm_job_info_t jobs[4] = { { 0 } };
 	job_info_msg_t msg = { .record_count = 4, .job_array = jobs };
 	struct refilter_stats stats = { 0 };
@@ -73,7 +74,7 @@ static inline void setup(void)
 	size_t n = 0;
 
 	cr_assert_not_null(r);
-	refresher_init_sync(r);
+	thread_init_sync(r);
 	plugin_config_defaults(&r->cfg);
 	r->self = getuid();
 	r->table = xc_nodes_create(&r->cfg.limits);
@@ -109,7 +110,7 @@ static inline void setup(void)
 
 static inline void teardown(void)
 {
-	struct refresher *r = current;
+	struct thread *r = current;
 
 	desc_free(&desc);
 	desc_free(&desc2);

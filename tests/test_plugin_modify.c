@@ -222,7 +222,7 @@ Test(plugin, an_update_of_an_unknown_job_adds_nothing)
 
 /* What job_modify() settles itself waits for the thread at the pace of
  * users' asks; what it cannot is urgent: the thread's next round
- * (refresher.h, `urgent`), at most once in HINTS_URGENT_S per owner
+ * (thread_private.h, `urgent`), at most once in HINTS_URGENT_S per owner
  * (forgotten here between the cases by emptying the hints). */
 Test(plugin, what_an_update_does_not_settle_is_urgent)
 {
@@ -375,7 +375,7 @@ Test(plugin, a_new_request_filters_the_exclusions_being_set)
 Test(plugin, an_update_without_the_plugin_running_passes)
 {
 	job_desc_msg_t *d = update(&desc, "7");
-	struct refresher *r = current;
+	struct thread *r = current;
 
 	set_str(&d->exc_nodes, "n1");
 	current = NULL;

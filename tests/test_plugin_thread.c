@@ -5,8 +5,8 @@
  * the primary answers; the nodes Slurm hides are read from the
  * partitions.
  */
-#include "../plugin/refresher.c" /* first: its _GNU_SOURCE */
-#include "../plugin/node_table.c"
+#include "../plugin/thread/thread.c" /* first: its _GNU_SOURCE */
+#include "../plugin/thread/node_table.c"
 #include "../plugin/job_submit_extra.c"
 
 #include <criterion/criterion.h>
@@ -92,12 +92,12 @@ Test(plugin, hidden_nodes_are_the_partitions_nodes_not_named)
  * wait.  What is asserted is the waits counted, never a time. */
 Test(plugin, updates_past_the_budget_rest_before_the_next)
 {
-	struct refresher *r = calloc(1, sizeof(*r));
+	struct thread *r = calloc(1, sizeof(*r));
 	struct refilter_stats stats = { 0 };
 	struct pace p = { 0 };
 
 	cr_assert_not_null(r);
-	refresher_init_sync(r);
+	thread_init_sync(r);
 	r->cfg.update_budget = 100;
 	cr_assert(pace_wait(r, &p, &stats), "nothing owed yet");
 	cr_assert_eq(stats.paced, 0);
@@ -123,10 +123,10 @@ Test(plugin, updates_past_the_budget_rest_before_the_next)
 
 /* A thread that has just loaded the jobs, ask 1 among them, and seen no
  * ask since the round before. */
-static struct refresher just_loaded(void)
+static struct thread just_loaded(void)
 {
 	static job_info_msg_t loaded;
-	struct refresher r = { .jobs = &loaded,
+	struct thread r = { .jobs = &loaded,
 			       .asked_seen = 1,
 			       .asked_round = 1 };
 
@@ -139,7 +139,7 @@ static struct refresher just_loaded(void)
  * node data, refused updates, the backstop; nothing new loads nothing. */
 Test(plugin, node_data_refusals_and_the_backstop_load_the_jobs)
 {
-	struct refresher r = just_loaded();
+	struct thread r = just_loaded();
 
 	cr_assert_not(jobs_wanted(&r, false, 0, 1), "nothing new");
 	cr_assert(jobs_wanted(&r, true, 0, 2), "the node data changed");
@@ -158,7 +158,7 @@ Test(plugin, node_data_refusals_and_the_backstop_load_the_jobs)
  * at half their bound (urgent). */
 Test(plugin, hints_and_their_losses_are_asks)
 {
-	struct refresher r = { 0 };
+	struct thread r = { 0 };
 	struct job_hint h = { .trusted = true,
 			      .task = NO_VAL,
 			      .offset = NO_VAL };
@@ -238,7 +238,7 @@ Test(plugin, resident_memory_is_vmrss)
  * after the first one unloaded while they go on. */
 Test(plugin, asks_load_the_jobs_when_they_pause)
 {
-	struct refresher r = just_loaded();
+	struct thread r = just_loaded();
 
 	cr_assert_not(jobs_wanted(&r, false, 0, 2),
 		      "an ask since the round before");

@@ -1,6 +1,6 @@
 /*
  * test_refilter.c - the plan of a round of the re-filtering thread
- * (plugin/refilter.h) from the jobs' own data, on job records built here
+ * (plugin/thread/refilter.h) from the jobs' own data, on job records built here
  * against the node table of test_refilter_fixture.h (every job asking
  * gpu=true: the plugin's own exclusions are n[3-4]):
  *   - a job already as the plan wants it is left alone, a new one gets the

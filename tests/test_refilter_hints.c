@@ -1,5 +1,5 @@
 /*
- * test_refilter_hints.c - the hints of job_modify() (plugin/hints.h) and
+ * test_refilter_hints.c - the hints of job_modify() (plugin/thread/hints.h) and
  * how the thread's plan takes them, against the node table of
  * test_refilter_fixture.h:
  *   - taken only when trusted, only up to `upto`, and only where the loaded

@@ -1,5 +1,5 @@
 /*
- * test_refilter_known.c - the job an update names (plugin/known_jobs.h):
+ * test_refilter_known.c - the job an update names (plugin/thread/known_jobs.h):
  * update_target() reads the name, known_target() finds the job among
  * those the thread planned (test_refilter_fixture.h).
  */

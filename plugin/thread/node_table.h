@@ -1,5 +1,5 @@
 /*
- * node_table.h - job_submit/extra's node table (refresher.h: r->table),
+ * node_table.h - job_submit/extra's node table (thread_private.h: r->table),
  * which its thread keeps current from slurm_load_node(); job_submit() and
  * job_modify() evaluate requests over it under r->lock.
  */
@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "refresher.h"
+#include "thread_private.h"
 
 /*
  * Loads the node data when they changed since r->table_time; true when
@@ -22,6 +22,6 @@
  * doc/design.md "Hidden nodes") join it without Extra.  Failures are
  * logged; the table is then left as it was.
  */
-bool node_table_load(struct refresher *r);
+bool node_table_load(struct thread *r);
 
 #endif

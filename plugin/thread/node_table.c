@@ -13,8 +13,7 @@
 #include "slurm_nodes.h"
 
 /* Says once, when it is read, that node i's Extra is unusable. */
-static void log_unusable(const struct refresher *r, const xc_nodes_t *t,
-			 size_t i)
+static void log_unusable(const struct thread *r, const xc_nodes_t *t, size_t i)
 {
 	xc_extra_state_t st = xc_nodes_state(t, i);
 	char ebuf[256], why[96];
@@ -42,7 +41,7 @@ struct change {
  * malloc'd; count returned), when both hold the same nodes in the same
  * order; -1 when they do not (or out of memory): the table must be built
  * anew. */
-static long changed_nodes(const struct refresher *r, const node_info_msg_t *msg,
+static long changed_nodes(const struct thread *r, const node_info_msg_t *msg,
 			  struct change **changed)
 {
 	size_t count = xc_nodes_count(r->table), k = 0, n = 0, cap = 0;
@@ -79,7 +78,7 @@ static long changed_nodes(const struct refresher *r, const node_info_msg_t *msg,
 /* Tells the thread's memo which nodes of `msg` changed in place (memo.h):
  * each request re-evaluates them alone, their Extra read once here.  Out
  * of memory, it evaluates each request again. */
-static void tell_memo(struct refresher *r, const node_info_msg_t *msg,
+static void tell_memo(struct thread *r, const node_info_msg_t *msg,
 		      const struct change *changed, size_t n)
 {
 	size_t *nodes = malloc((n ? n : 1) * sizeof(*nodes));
@@ -253,7 +252,7 @@ static char **hidden_nodes(const node_info_msg_t *msg, size_t *n)
 /* Builds a new table from `msg`, with the `nhidden` nodes `hidden` that
  * Slurm hid as nodes without Extra (satisfying no request: excluded from
  * every job with one), and compiles it; NULL on failure (logged). */
-static xc_nodes_t *build_table(const struct refresher *r,
+static xc_nodes_t *build_table(const struct thread *r,
 			       const node_info_msg_t *msg, char **hidden,
 			       size_t nhidden, double *compile_ms)
 {
@@ -288,7 +287,7 @@ static xc_nodes_t *build_table(const struct refresher *r,
 	return fresh;
 }
 
-bool node_table_load(struct refresher *r)
+bool node_table_load(struct thread *r)
 {
 	node_info_msg_t *msg = NULL;
 	xc_nodes_t *fresh, *old;

@@ -1,5 +1,5 @@
 /*
- * refresher.c - job_submit/extra's thread (refresher.h): one round every
+ * thread.c - job_submit/extra's thread (thread_private.h): one round every
  * RefreshInterval, the node data and the jobs loaded, and when either
  * changed every pending job with a request re-filtered (refilter.h) and
  * the updates sent; its start and its stop.
@@ -7,7 +7,7 @@
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT, RTLD_NODELETE */
 
 #include <dlfcn.h>
-#ifdef __GLIBC__ /* mallopt (refresher_tune_malloc) */
+#ifdef __GLIBC__ /* mallopt (thread_tune_malloc) */
 #include <malloc.h>
 #endif
 #include <math.h>
@@ -20,10 +20,10 @@
 
 #include "elapsed.h"
 #include "node_table.h"
-#include "refresher.h"
+#include "thread_private.h"
 
 /* Drops one reference, with r->lock held; frees `r` at the last one. */
-static void release(struct refresher *r)
+static void release(struct thread *r)
 {
 	bool last = --r->refs == 0;
 
@@ -84,7 +84,7 @@ static bool trim_due(size_t interval_s, double since_ms, long trimmed_kb,
  * each locked while it is walked (1 to 4 ms measured there); its time is
  * logged.
  */
-static void trim_after_load(struct refresher *r)
+static void trim_after_load(struct thread *r)
 {
 #if defined(__GLIBC__)
 	struct timespec t0;
@@ -114,7 +114,7 @@ static void trim_after_load(struct refresher *r)
 /* Loads the jobs when they changed since r->jobs_time: 1 when it did, 0
  * when nothing changed (r->jobs is current), -1 when they cannot be loaded
  * now (r->jobs may be old: nothing is planned from it). */
-static int load_jobs(struct refresher *r)
+static int load_jobs(struct thread *r)
 {
 	job_info_msg_t *msg = NULL, *kept;
 	uint32_t max_id = 0;
@@ -170,7 +170,7 @@ static bool in_control(void)
 	return ping_controller(0) != SLURM_SUCCESS;
 }
 
-const char *refresher_mode_text(bool slurm_filters)
+const char *thread_mode_text(bool slurm_filters)
 {
 	return slurm_filters
 		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
@@ -178,7 +178,7 @@ const char *refresher_mode_text(bool slurm_filters)
 }
 
 /* `seconds` from now on CLOCK_MONOTONIC, the clock of r->wake
- * (refresher_init_sync): a step of the wall clock moves no wait. */
+ * (thread_init_sync): a step of the wall clock moves no wait. */
 static struct timespec deadline(double seconds)
 {
 	struct timespec until;
@@ -196,7 +196,7 @@ static struct timespec deadline(double seconds)
 
 /* Waits, with r->lock held, until `until` (CLOCK_MONOTONIC) or the
  * plugin stops; false when it stops. */
-static bool wait_until(struct refresher *r, const struct timespec *until)
+static bool wait_until(struct thread *r, const struct timespec *until)
 {
 	while (!r->stopping &&
 	       pthread_cond_timedwait(&r->wake, &r->lock, until) == 0)
@@ -215,7 +215,7 @@ struct pace {
 	double owed_ms;
 };
 
-static void pace_owe(struct refresher *r, struct pace *p, double rpc_ms)
+static void pace_owe(struct thread *r, struct pace *p, double rpc_ms)
 {
 	double b = (double)r->cfg.update_budget;
 
@@ -224,7 +224,7 @@ static void pace_owe(struct refresher *r, struct pace *p, double rpc_ms)
 
 /* Before an update: the rest owed, when it is due.  false when the
  * plugin stops meanwhile. */
-static bool pace_wait(struct refresher *r, struct pace *p,
+static bool pace_wait(struct thread *r, struct pace *p,
 		      struct refilter_stats *stats)
 {
 	struct timespec until;
@@ -244,8 +244,8 @@ static bool pace_wait(struct refresher *r, struct pace *p,
 /* Sends one update, marked in flight for job_modify(), which refuses it
  * when someone else updated its job after the round's hints (`since`):
  * the next round plans it again from the new data.  Its time in ms. */
-static double send_one(struct refresher *r, struct job_update *u,
-		       uint64_t since, struct refilter_stats *stats)
+static double send_one(struct thread *r, struct job_update *u, uint64_t since,
+		       struct refilter_stats *stats)
 {
 	struct timespec t0;
 	bool ok;
@@ -276,7 +276,7 @@ static double send_one(struct refresher *r, struct job_update *u,
  * that cannot (job_update.gains), within the update budget (pace_wait;
  * doc/design.md "The update budget").  Stops early when the plugin
  * unloads: the next round starts over. */
-static void send_updates(struct refresher *r, struct job_update *ups, size_t n,
+static void send_updates(struct thread *r, struct job_update *ups, size_t n,
 			 uint64_t since, struct refilter_stats *stats)
 {
 	struct pace p = { 0 };
@@ -326,14 +326,14 @@ out:
  * the thread's updates of a job planned before a hint of it are refused
  * (hints_newer).  A load makes the jobs known to job_modify(), takes the
  * hints and recounts the caps.  What does need the thread is urgent and
- * loads at the next round (refresher.h, `urgent`).  Loading at every
+ * loads at the next round (thread_private.h, `urgent`).  Loading at every
  * submission cost a load of every job a second while jobs came in (138
  * loads of 87 MB in slurmctld at 60,000 nodes and 5,000 jobs), and at
  * every hint one a second for any user updating a job in a loop. */
 #define JOBS_PACED_S 10
 
 /* Whether this round loads the jobs: the node data changed (`nodes`), an
- * urgent ask came (`urgent`, the count of them: refresher.h), users asked
+ * urgent ask came (`urgent`, the count of them: thread_private.h), users asked
  * for one (`asked`, the sum of their asks: see JOBS_PACED_S) and either
  * paused or the first unloaded ask is JOBS_PACED_S old, a load was wanted
  * and failed (jobs_due), the last round's updates were refused,
@@ -346,7 +346,7 @@ out:
  * (refilter_keep): on a busy cluster the scheduler touches some job every
  * second, so loading on Slurm's own last_update alone would load them all
  * each second (doc/design.md "Work follows change"). */
-static bool jobs_wanted(struct refresher *r, bool nodes, uint64_t urgent,
+static bool jobs_wanted(struct thread *r, bool nodes, uint64_t urgent,
 			uint64_t asked)
 {
 	bool quiet = asked == r->asked_round;
@@ -362,8 +362,8 @@ static bool jobs_wanted(struct refresher *r, bool nodes, uint64_t urgent,
 /* Users' asks for a load of the jobs so far (each count only grows):
  * *asked those at the pace of JOBS_PACED_S (submissions and refusals by a
  * cap, hints and their losses), *urgent those for the next round
- * (refresher.h).  With r->lock held. */
-static void users_asks(const struct refresher *r, uint64_t *asked,
+ * (thread_private.h).  With r->lock held. */
+static void users_asks(const struct thread *r, uint64_t *asked,
 		       uint64_t *urgent)
 {
 	*asked = r->submitted + r->hints.seq + r->hints.losses;
@@ -380,7 +380,7 @@ static void users_asks(const struct refresher *r, uint64_t *asked,
  * (an update holds slurmctld's job write lock from job_modify() until it
  * is applied); the round takes those, and its updates are refused if a
  * later one touches their job.  *loaded: new jobs were loaded. */
-static void refresh_round(struct refresher *r, bool *loaded)
+static void refresh_round(struct thread *r, bool *loaded)
 {
 	struct refilter_stats stats = { 0 };
 	struct job_update *updates = NULL;
@@ -397,8 +397,8 @@ static void refresh_round(struct refresher *r, bool *loaded)
 	int rc, counted;
 
 	if (slurm != r->slurm_filters) {
-		slurm_info("%s: %s", plugin_type, refresher_mode_text(slurm));
-		refresher_tune_malloc(&r->cfg, slurm);
+		slurm_info("%s: %s", plugin_type, thread_mode_text(slurm));
+		thread_tune_malloc(&r->cfg, slurm);
 	}
 	r->slurm_filters = slurm;
 	if (slurm) {
@@ -511,7 +511,7 @@ static void refresh_round(struct refresher *r, bool *loaded)
 
 /* A round, then, after one that loaded the jobs (its updates sent and
  * freed too), glibc's free memory given back (trim_after_load). */
-static void refresh(struct refresher *r)
+static void refresh(struct thread *r)
 {
 	bool loaded = false;
 
@@ -531,7 +531,7 @@ static void refresh(struct refresher *r)
  * 550 MB while using under 100.  At a fixed threshold every block that
  * large is mapped for itself and unmapped when freed.
  */
-void refresher_tune_malloc(const struct plugin_config *cfg, bool slurm)
+void thread_tune_malloc(const struct plugin_config *cfg, bool slurm)
 {
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
 	/* once a process: the plugin stays mapped (stay_mapped), so this
@@ -567,7 +567,7 @@ void refresher_tune_malloc(const struct plugin_config *cfg, bool slurm)
 
 static void *refresh_thread(void *arg)
 {
-	struct refresher *r = arg;
+	struct thread *r = arg;
 
 	pthread_mutex_lock(&r->lock);
 	while (!r->stopping) {
@@ -586,7 +586,7 @@ static void *refresh_thread(void *arg)
 }
 
 /* Keeps this plugin's code mapped after Slurm unloads it, for a detached
- * thread still running (refresher_stop). */
+ * thread still running (thread_stop). */
 static void stay_mapped(void)
 {
 	Dl_info info;
@@ -597,7 +597,7 @@ static void stay_mapped(void)
 			      dlerror());
 }
 
-void refresher_init_sync(struct refresher *r)
+void thread_init_sync(struct thread *r)
 {
 	pthread_condattr_t attr;
 
@@ -608,11 +608,22 @@ void refresher_init_sync(struct refresher *r)
 	pthread_condattr_destroy(&attr);
 }
 
-int refresher_start(struct refresher *r)
+struct thread *thread_start(const struct plugin_config *cfg, uid_t self,
+			    bool slurm_filters)
 {
+	struct thread *r = calloc(1, sizeof(*r));
 	int rc;
 
-	refresher_init_sync(r);
+	if (!r) {
+		slurm_error(
+			"%s: cannot start the node data thread: out of memory",
+			plugin_type);
+		return NULL;
+	}
+	r->cfg = *cfg;
+	r->self = self;
+	r->slurm_filters = slurm_filters;
+	thread_init_sync(r);
 	r->refs = 2;
 	stay_mapped();
 	rc = pthread_create(&r->thread, NULL, refresh_thread, r);
@@ -622,12 +633,12 @@ int refresher_start(struct refresher *r)
 		pthread_mutex_lock(&r->lock);
 		r->refs = 1;
 		release(r);
-		return -1;
+		return NULL;
 	}
-	return 0;
+	return r;
 }
 
-void refresher_stop(struct refresher *r)
+void thread_stop(struct thread *r)
 {
 	struct timespec t0, until;
 	long ms;

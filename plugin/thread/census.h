@@ -9,8 +9,8 @@
  * census_take);
  * job_submit() counts against it, and records the requests it admits
  * since, which the next census holds once the jobs loaded after them do
- * (by sequence number, as the hints: refresher.h).  Both under the
- * refresher's lock.
+ * (by sequence number, as the hints: thread_private.h).  Both under the
+ * thread's lock.
  */
 #ifndef SLURM_EXTRA_CENSUS_H
 #define SLURM_EXTRA_CENSUS_H
@@ -50,7 +50,7 @@ int census_count(const struct known_jobs *known, struct census *fresh);
  * entries admitted up to `upto` (read before the jobs were loaded: the
  * jobs hold them, or Slurm refused them).  Under the lock; the entries
  * admitted since are those of the submissions since the load began (at
- * most JOBS_PACED_S seconds of them, refresher.c), and no more than the caps
+ * most JOBS_PACED_S seconds of them, thread.c), and no more than the caps
  * allow (sorted: k log k).  Out of memory, `c` is left without caps until
  * the next count. */
 void census_take(struct census *c, struct census *fresh, uint64_t upto);

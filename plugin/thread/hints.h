@@ -81,7 +81,7 @@ struct hints {
 	uint64_t crowded;  /* times the hints reached half a bound (of all,
 			      or of an owner's): the thread then takes them
 			      at once rather than at the pace of users'
-			      asks, before any is lost (refresher.c) */
+			      asks, before any is lost (thread.c) */
 	struct lh_table *owners; /* owner -> struct hints_owner: how many
 				    hints each owner's jobs have, the last
 				    loss of theirs (NULL until the first) */
@@ -95,7 +95,7 @@ struct hints {
  * (job_modify() makes none for a job the thread filters). */
 bool hints_add(struct hints *hints, struct job_hint *h);
 
-/* An owner's urgent asks (refresher.h, `urgent`) are taken at most once
+/* An owner's urgent asks (thread_private.h, `urgent`) are taken at most once
  * in this many seconds; the others count as paced asks. */
 #define HINTS_URGENT_S 10
 

@@ -1,0 +1,90 @@
+/*
+ * shared.c - the entry points' side of the front door (thread.h): what
+ * job_submit() and job_modify() read of the thread's state and write for
+ * it, under its lock.
+ */
+#include <string.h>
+
+#include "thread_private.h"
+
+void thread_lock(struct thread *t)
+{
+	pthread_mutex_lock(&t->lock);
+}
+
+void thread_unlock(struct thread *t)
+{
+	pthread_mutex_unlock(&t->lock);
+}
+
+const xc_nodes_t *thread_table(const struct thread *t)
+{
+	return t->table;
+}
+
+const struct known_job *thread_known_target(const struct thread *t,
+					    const job_desc_msg_t *job_desc,
+					    uint32_t *id, uint32_t *task,
+					    uint32_t *offset, bool *het_all)
+{
+	update_target(job_desc, id, task, offset);
+	return known_target(&t->known, *id, *task, *offset, het_all);
+}
+
+uint32_t thread_max_job_id(const struct thread *t)
+{
+	return t->max_job_id;
+}
+
+int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
+		 size_t size)
+{
+	int rc = census_admit(&t->census, uid, hash, t->cfg.max_requests,
+			      t->cfg.max_user_requests, why, size);
+
+	/* either asks the thread for a load of the jobs: a job it will
+	 * plan, or a cap counted from loaded jobs (thread.c, jobs_wanted) */
+	if (rc >= 0)
+		t->submitted++;
+	return rc;
+}
+
+void thread_ask_urgent(struct thread *t)
+{
+	t->urgent++;
+}
+
+bool thread_urgent_allowed(struct thread *t, uint32_t owner)
+{
+	return hints_urgent(&t->hints, owner);
+}
+
+bool thread_hint(struct thread *t, struct job_hint *h, size_t *pending)
+{
+	bool kept = hints_add(&t->hints, h);
+
+	*pending = t->hints.n;
+	return kept;
+}
+
+bool thread_own_update(const struct thread *t, const job_desc_msg_t *job_desc,
+		       uint32_t submit_uid, bool *stale)
+{
+	const struct job_update *u = t->inflight;
+
+	if (!u || submit_uid != (uint32_t)t->self || !job_desc->job_id_str ||
+	    strcmp(job_desc->job_id_str, u->job_id_str) != 0)
+		return false;
+	*stale = hints_newer(&t->hints, u->ids, u->user_id, t->inflight_since);
+	return true;
+}
+
+const struct plugin_config *thread_config(const struct thread *t)
+{
+	return &t->cfg;
+}
+
+uid_t thread_slurm_user(const struct thread *t)
+{
+	return t->self;
+}

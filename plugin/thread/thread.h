@@ -1,0 +1,131 @@
+/*
+ * thread.h - the front door of job_submit/extra's re-filtering thread, the
+ * only header of plugin/thread/ that the entry points (job_submit_extra.c)
+ * include.
+ *
+ * The thread keeps a node table current from slurm_load_node() and
+ * re-filters every pending job with a request whenever the node data or
+ * the jobs change, one round every RefreshInterval (doc/design.md "Work
+ * follows change").  job_submit() and job_modify() run with slurmctld's
+ * locks held and must not call the Slurm API themselves: between
+ * thread_lock() and thread_unlock() they read what the thread keeps (the
+ * table, the jobs it knows) and write what the thread reads (submissions
+ * counted against the caps, hints of updates, asks for a load of the
+ * jobs).  Everything else is private to plugin/thread/ (thread_private.h).
+ */
+#ifndef SLURM_EXTRA_THREAD_H
+#define SLURM_EXTRA_THREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "slurm_compat.h"
+#include "plugin_config.h"
+#include "hints.h"
+#include "known_jobs.h"
+#include "xc.h"
+
+/* The thread and all it keeps; opaque outside plugin/thread/. */
+struct thread;
+
+/* "job_submit/extra", the prefix of every log line (job_submit_extra.c). */
+extern const char plugin_type[];
+
+/* ---------------------------------------------------- init() and fini() */
+
+/* glibc's mmap threshold in slurmctld where the plugin filters
+ * (MallocMmapThreshold, plugin_config.h; doc/design.md "Memory"): set with
+ * mallopt() the first time the plugin finds itself filtering (init(), or
+ * the thread's round after a reconfigure turned extra_constraints off),
+ * unless slurmctld's environment sets it (MALLOC_MMAP_THRESHOLD_,
+ * GLIBC_TUNABLES) or it is 0; logged.  Process-wide, and kept until
+ * slurmctld restarts. */
+void thread_tune_malloc(const struct plugin_config *cfg, bool slurm_filters);
+
+/* Starts a thread with the settings `cfg` (copied), slurmctld's uid `self`
+ * (SlurmUser) and whether Slurm filters by `extra` itself
+ * (sx_slurm_filters_extra()).  The plugin and the thread each hold a
+ * reference; the plugin's code stays mapped for the thread (RTLD_NODELETE).
+ * Returns the thread, or NULL when it cannot start (logged). */
+struct thread *thread_start(const struct plugin_config *cfg, uid_t self,
+			    bool slurm_filters);
+
+/* Stops the thread for fini(): asks it to, waits at most 0.9 s (so that
+ * fini returns within 1 s), else leaves it to finish its Slurm call on its
+ * own (detached: it frees itself then: slurmctld may be unable to answer
+ * it until fini returns, e.g. during a reconfigure that holds its locks);
+ * logged either way.  Drops the plugin's reference: `t` is not to be used
+ * again. */
+void thread_stop(struct thread *t);
+
+/* What the plugin does when Slurm filters by `extra` itself or not, for the
+ * log. */
+const char *thread_mode_text(bool slurm_filters);
+
+/* The settings `t` was started with (extra.conf).  Constant while it
+ * runs: read without the lock. */
+const struct plugin_config *thread_config(const struct thread *t);
+
+/* slurmctld's uid (SlurmUser), as thread_start() was given it. */
+uid_t thread_slurm_user(const struct thread *t);
+
+/* --------------------------------------- the entry points, under the lock */
+
+/* The lock that guards everything below: the entry points take it around
+ * their reads and writes, the thread around its changes. */
+void thread_lock(struct thread *t);
+void thread_unlock(struct thread *t);
+
+/* The node table, NULL until the thread's first load (right after
+ * slurmctld starts).  Borrowed: valid until thread_unlock(). */
+const xc_nodes_t *thread_table(const struct thread *t);
+
+/* The pending job with a request that the update `job_desc` names (a job,
+ * an array task "123_4", a het component "123+1"), as the thread last
+ * loaded it, or NULL when it knows none (known_target(): *het_all true for
+ * an update of a whole heterogeneous job).  *id, *task and *offset are the
+ * target it names (update_target()).  Borrowed: valid until
+ * thread_unlock(). */
+const struct known_job *thread_known_target(const struct thread *t,
+					    const job_desc_msg_t *job_desc,
+					    uint32_t *id, uint32_t *task,
+					    uint32_t *offset, bool *het_all);
+
+/* The largest job id of the thread's last load of the jobs (0: none yet):
+ * a job above it is one the thread has not seen. */
+uint32_t thread_max_job_id(const struct thread *t);
+
+/* A job with request `hash` (xc_text_hash() of its canonical text) for
+ * user `uid`, counted against the caps MaxPendingRequests and
+ * MaxPendingRequestsPerUser (census_admit(), doc/design.md "Caps"), and as
+ * an ask for a load of the jobs at the pace of submissions.  Returns 0
+ * admitted, 1 refused by a cap (`why`, `size` bytes, says which), -1 out
+ * of memory. */
+int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
+		 size_t size);
+
+/* Asks for a load of the jobs at the thread's next round, not at the pace
+ * of the other asks: a job job_submit() held (the thread releases it), an
+ * update job_modify() could not settle alone. */
+void thread_ask_urgent(struct thread *t);
+
+/* Whether an urgent ask for `owner`'s jobs is allowed now: one in
+ * HINTS_URGENT_S per owner (hints_urgent()); further ones wait for the
+ * pace of the others. */
+bool thread_urgent_allowed(struct thread *t, uint32_t owner);
+
+/* Leaves hint `h` for the thread (hints_add(): its user_exc taken, NULL
+ * after).  False when past the hints' bound (the thread then plans that
+ * owner's jobs anew); *pending is then the hints held. */
+bool thread_hint(struct thread *t, struct job_hint *h, size_t *pending);
+
+/* Whether `job_desc`, an update from `submit_uid`, is the thread's own
+ * update in flight (sent by slurmctld's uid, naming the job it sends); if
+ * so, *stale tells that someone else updated that job after the thread
+ * planned it (hints_newer()): job_modify() refuses it then. */
+bool thread_own_update(const struct thread *t, const job_desc_msg_t *job_desc,
+		       uint32_t submit_uid, bool *stale);
+
+#endif
