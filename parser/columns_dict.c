@@ -1,5 +1,5 @@
 /*
- * columns_dict.c - the ordered dictionaries of a column (columns.h): the
+ * columns_dict.c - the ordered dictionaries of a column (columns_dict.h): the
  * distinct numbers or strings its nodes hold, sorted, each with its code
  * and how many nodes hold it.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "columns.h"
+#include "columns_dict.h"
 
 size_t xc_dict_place(const struct dict *d, const struct val *v)
 {
