@@ -233,8 +233,8 @@ int xc_group_add(struct xc_expr *group, struct xc_expr *item);
  * no parentheses around `expr` itself). */
 void xc_format_to(FILE *out, const struct xc_expr *expr, bool top);
 
-/* ---- columns: a node table compiled per key (columns.h: built and kept
- * by columns.c, evaluated by columns_match.c) ---- */
+/* ---- columns: a node table compiled per key (columns.h: built by
+ * columns_build.c, kept by columns.c, evaluated by columns_match.c) ---- */
 
 struct xc_columns;
 
