@@ -13,7 +13,14 @@
  *
  *   make tests/bench_modify && tests/bench_modify [NODES [NAMES]]
  */
-#include "../plugin/job_submit_extra.c"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "entry.h"
+#include "job_filter.h"
+#include "job_state.h"
+#include "plugin_config.h"
 #include "thread_private.h"
 
 #include <stdio.h>
@@ -97,7 +104,7 @@ static void row(const char *what, const char *list)
 	slurm_init_job_desc_msg(&d);
 	d.job_id_str = slurm_xstrdup("7");
 	d.exc_nodes = slurm_xstrdup(list);
-	last.desc = NULL;
+	modify_forget();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (modify(&d, 1001, NULL) != SLURM_SUCCESS)
 		printf("  (refused)\n");
@@ -110,7 +117,7 @@ static void row(const char *what, const char *list)
 	       ms_between(&t0, &t1), ms_between(&t1, &t2), strlen(d.exc_nodes));
 	slurm_xfree((void **)&d.job_id_str);
 	slurm_xfree((void **)&d.exc_nodes);
-	hints_free(&current->hints);
+	hints_free(&entry_thread->hints);
 }
 
 /* The flood: `updates` updates of array 7's `records` records, each a
@@ -126,19 +133,19 @@ static void flood(int updates, int records)
 		slurm_init_job_desc_msg(&d);
 		d.job_id_str = slurm_xstrdup("7");
 		d.priority = 0; /* a hold: a field the plan reads */
-		last.desc = NULL;
+		modify_forget();
 		for (int r = 0; r < records; r++)
 			modify(&d, 1001, NULL);
 		slurm_xfree((void **)&d.job_id_str);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%d updates of a %d-task array: %zu hints kept, %s (%.1f ms)\n",
-	       updates, records, current->hints.n,
-	       hints_newer(&current->hints, ids, 1002, 0)
+	       updates, records, entry_thread->hints.n,
+	       hints_newer(&entry_thread->hints, ids, 1002, 0)
 		       ? "the round's updates of every job refused"
 		       : "no other job's update refused",
 	       ms_between(&t0, &t1));
-	hints_free(&current->hints);
+	hints_free(&entry_thread->hints);
 }
 
 int main(int argc, char **argv)
@@ -149,7 +156,7 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	sx_hostlist_t hl;
 
-	current = context(nodes);
+	entry_thread = context(nodes);
 	printf("job_modify() of a user's ExcNodeList, %zu nodes, %zu names\n",
 	       nodes, names);
 	printf("%-44s %15s %17s %16s\n", "the user's list", "job_modify()",
@@ -178,10 +185,10 @@ int main(int argc, char **argv)
 	free(list);
 	row("ranged: n[000000-099999]", "n[000000-099999]");
 	flood(66, 1001);
-	xc_nodes_destroy(current->table);
-	known_jobs_free(&current->known);
-	hints_free(&current->hints);
-	census_free(&current->census);
-	free(current);
+	xc_nodes_destroy(entry_thread->table);
+	known_jobs_free(&entry_thread->known);
+	hints_free(&entry_thread->hints);
+	census_free(&entry_thread->census);
+	free(entry_thread);
 	return 0;
 }

@@ -1,12 +1,19 @@
 /*
  * test_plugin.c - job_submit/extra's job_submit() outside slurmctld, in
- * the context of test_plugin_fixture.h (the plugin's source is included
- * here: its statics are the test's): the plugin's exclusions and state,
+ * the context of test_plugin_fixture.h (the thread's state built by hand
+ * through thread_private.h): the plugin's exclusions and state,
  * refusals of an invalid request, and the hold when too few nodes are
  * left.  job_modify() is test_plugin_modify.c's, the thread's
  * test_plugin_thread.c's.
  */
-#include "../plugin/job_submit_extra.c"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "entry.h"
+#include "job_filter.h"
+#include "job_state.h"
+#include "plugin_config.h"
 
 #include <criterion/criterion.h>
 
@@ -113,11 +120,11 @@ Test(plugin, a_job_without_a_request_is_left_alone)
 Test(plugin, a_request_without_the_plugin_running_is_refused)
 {
 	job_desc_msg_t *d = submission(&desc, REQUEST);
-	struct thread *r = current;
+	struct thread *r = entry_thread;
 
-	current = NULL;
+	entry_thread = NULL;
 	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_ERROR);
-	current = r;
+	entry_thread = r;
 	assert_plugins_error();
 	cr_assert_null(d->exc_nodes);
 }
@@ -202,8 +209,8 @@ Test(plugin, a_new_request_past_the_users_cap_is_refused)
 	struct census fresh;
 
 	cr_assert_eq(census_count(NULL, &fresh), 0); /* the thread's count */
-	census_take(&current->census, &fresh, 0);
-	current->cfg.max_user_requests = 1;
+	census_take(&entry_thread->census, &fresh, 0);
+	entry_thread->cfg.max_user_requests = 1;
 	d->user_id = OWNER;
 	cr_assert_eq(job_submit(d, 0, &err), SLURM_SUCCESS, "%s", err);
 	desc_free(d);

@@ -1,7 +1,8 @@
 /*
  * test_plugin_fixture.h - the context job_submit() and job_modify() are
- * tested in (test_plugin*.c), included after the plugin's source (its
- * statics are the tests'): init() is never called (its thread talks to
+ * tested in (test_plugin*.c), linked with the plugin's sources; the
+ * thread's state is reached through thread_private.h, and entry_thread
+ * (entry.h) set to it: init() is never called (its thread talks to
  * slurmctld), and each test starts from a context built by hand, as the
  * thread would leave it: a node table of four nodes, n1 and n2 with
  * {"gpu":true}, n3 and n4 with {"gpu":false}, and the pending jobs it
@@ -105,18 +106,18 @@ static inline void setup(void)
 		job_free(&jobs[i]);
 	cr_assert_eq(n, 0, "the jobs are as the thread wants them");
 	cr_assert_eq(r->known.count, 4);
-	current = r;
+	entry_thread = r;
 }
 
 static inline void teardown(void)
 {
-	struct thread *r = current;
+	struct thread *r = entry_thread;
 
 	desc_free(&desc);
 	desc_free(&desc2);
 	slurm_xfree((void **)&err);
 	sx_job_state_free(&st);
-	current = NULL;
+	entry_thread = NULL;
 	if (r) {
 		xc_nodes_destroy(r->table);
 		known_jobs_free(&r->known);
@@ -148,8 +149,9 @@ static inline void state_of(const char *comment, struct sx_job_state *out)
 /* The only hint job_modify() recorded. */
 static inline const struct job_hint *only_hint(void)
 {
-	cr_assert_eq(current->hints.n, 1, "%zu hints", current->hints.n);
-	return &current->hints.v[0];
+	cr_assert_eq(entry_thread->hints.n, 1, "%zu hints",
+		     entry_thread->hints.n);
+	return &entry_thread->hints.v[0];
 }
 
 /* The plugin gave the caller an error message of its own. */

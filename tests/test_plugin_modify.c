@@ -1,7 +1,7 @@
 /*
  * test_plugin_modify.c - job_submit/extra's job_modify() outside
- * slurmctld, in the context of test_plugin_fixture.h (the plugin's source
- * is included here: its statics are the test's), for users' updates:
+ * slurmctld, in the context of test_plugin_fixture.h (the thread's state
+ * built by hand through thread_private.h), for users' updates:
  * exclusions added only to the ExcNodeList being set, never an
  * AdminComment the caller did not set, the hints for the thread (trusted
  * on 22.05 only for the owner, root and SlurmUser), what is urgent, and
@@ -9,7 +9,14 @@
  * "Updates").  The thread's own update, admins' AdminComments and the
  * check's note are test_plugin_modify_admin.c's.
  */
-#include "../plugin/job_submit_extra.c"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "entry.h"
+#include "job_filter.h"
+#include "job_state.h"
+#include "plugin_config.h"
 
 #include <criterion/criterion.h>
 
@@ -74,8 +81,9 @@ Test(plugin, another_users_update_is_not_trusted_on_22_05)
 	cr_assert_eq(modify(d, OTHER, &err), SLURM_SUCCESS);
 	cr_assert_str_eq(d->exc_nodes, "n[1,3-4]");
 	cr_assert_null(d->admin_comment);
-	cr_assert_eq(current->hints.n, 0, "%zu hints", current->hints.n);
-	cr_assert_eq(current->hints.losses, 0);
+	cr_assert_eq(entry_thread->hints.n, 0, "%zu hints",
+		     entry_thread->hints.n);
+	cr_assert_eq(entry_thread->hints.losses, 0);
 }
 
 Test(plugin, an_update_of_other_fields_changes_nothing)
@@ -88,7 +96,8 @@ Test(plugin, an_update_of_other_fields_changes_nothing)
 	cr_assert_null(d->admin_comment);
 	cr_assert_null(d->req_nodes);
 	cr_assert_eq(d->time_limit, 60);
-	cr_assert_eq(current->hints.n, 0, "%zu hints", current->hints.n);
+	cr_assert_eq(entry_thread->hints.n, 0, "%zu hints",
+		     entry_thread->hints.n);
 }
 
 /* An update of no field the thread's plan reads leaves no hint, of a job
@@ -100,12 +109,12 @@ Test(plugin, an_update_of_a_field_the_plan_does_not_read_leaves_no_hint)
 
 	d->time_limit = 60;
 	cr_assert_eq(modify(d, 0, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->hints.n, 0);
+	cr_assert_eq(entry_thread->hints.n, 0);
 	desc_free(d);
 	d = update(&desc, "7");
 	set_str(&d->comment, "x");
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->hints.n, 0);
+	cr_assert_eq(entry_thread->hints.n, 0);
 }
 
 /* Slurm calls job_modify() once per record of a whole array with the
@@ -118,11 +127,12 @@ Test(plugin, one_update_of_a_whole_array_leaves_one_hint)
 	d->priority = 0;
 	for (int i = 0; i < 1001; i++)
 		cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->hints.n, 1, "%zu hints", current->hints.n);
-	cr_assert_eq(current->hints.v[0].seq, current->hints.seq,
+	cr_assert_eq(entry_thread->hints.n, 1, "%zu hints",
+		     entry_thread->hints.n);
+	cr_assert_eq(entry_thread->hints.v[0].seq, entry_thread->hints.seq,
 		     "the hint carries the last call's seq");
-	cr_assert_eq(current->hints.losses, 0);
-	cr_assert_eq(current->hints.v[0].owner, OWNER);
+	cr_assert_eq(entry_thread->hints.losses, 0);
+	cr_assert_eq(entry_thread->hints.v[0].owner, OWNER);
 }
 
 Test(plugin, a_hold_is_hinted)
@@ -231,70 +241,71 @@ Test(plugin, what_an_update_does_not_settle_is_urgent)
 
 	/* each update's strings freed before the next fills `desc` */
 	owners_exc_update("7", "n1");
-	cr_assert_eq(current->urgent, 0, "a list set here");
-	current->max_job_id = 1000;
+	cr_assert_eq(entry_thread->urgent, 0, "a list set here");
+	entry_thread->max_job_id = 1000;
 	desc_free(&desc);
 	owners_exc_update("999", "n1");
-	cr_assert_eq(current->urgent, 0,
+	cr_assert_eq(entry_thread->urgent, 0,
 		     "a job the last load had, not known: no request");
 	desc_free(&desc);
 	owners_exc_update("1001", "n1");
-	cr_assert_eq(current->urgent, 1, "a job after the last load");
+	cr_assert_eq(entry_thread->urgent, 1, "a job after the last load");
 	desc_free(&desc);
 	owners_exc_update("1002", "n1");
-	cr_assert_eq(current->urgent, 1,
+	cr_assert_eq(entry_thread->urgent, 1,
 		     "the same owner again within %d s: paced", HINTS_URGENT_S);
-	hints_free(&current->hints);
+	hints_free(&entry_thread->hints);
 	desc_free(&desc);
 	d = update(&desc, "1003");
 	d->priority = 0;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->urgent, 1, "a hold of a job after the last load");
+	cr_assert_eq(entry_thread->urgent, 1,
+		     "a hold of a job after the last load");
 	desc_free(&desc);
 	owners_exc_update("200", "n1");
-	cr_assert_eq(current->urgent, 2, "a whole het job's list");
-	hints_free(&current->hints);
+	cr_assert_eq(entry_thread->urgent, 2, "a whole het job's list");
+	hints_free(&entry_thread->hints);
 	desc_free(&desc);
 	d = update(&desc, "200");
 	d->priority = 0;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->urgent, 2, "a whole het job's hold");
+	cr_assert_eq(entry_thread->urgent, 2, "a whole het job's hold");
 	desc_free(&desc);
 	d = update(&desc, "7");
 	set_str(&d->req_nodes, "n1");
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->urgent, 2, "required nodes that match");
+	cr_assert_eq(entry_thread->urgent, 2, "required nodes that match");
 	desc_free(&desc);
 	d = update(&desc, "7");
 	d->priority = 100;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->urgent, 2,
+	cr_assert_eq(entry_thread->urgent, 2,
 		     "a release of a job the plugin did not hold");
 	desc_free(&desc);
 	d = update(&desc, "8");
 	set_str(&d->req_nodes, "n3");
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->urgent, 3,
+	cr_assert_eq(entry_thread->urgent, 3,
 		     "required nodes the request excludes: held");
-	hints_free(&current->hints);
-	((struct known_job *)known_target(&current->known, 7, NO_VAL, NO_VAL,
-					  &het_all))
+	hints_free(&entry_thread->hints);
+	((struct known_job *)known_target(&entry_thread->known, 7, NO_VAL,
+					  NO_VAL, &het_all))
 		->st.held = true;
 	desc_free(&desc);
 	d = update(&desc, "7");
 	d->priority = 100;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->urgent, 4, "a release of the plugin's hold");
-	hints_free(&current->hints);
+	cr_assert_eq(entry_thread->urgent, 4, "a release of the plugin's hold");
+	hints_free(&entry_thread->hints);
 	desc_free(&desc);
 	d = update(&desc, "8");
 	set_str(&d->req_nodes, "n3");
-	((struct known_job *)known_target(&current->known, 8, NO_VAL, NO_VAL,
-					  &het_all))
+	((struct known_job *)known_target(&entry_thread->known, 8, NO_VAL,
+					  NO_VAL, &het_all))
 		->st.held = true;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_eq(
-		current->urgent, 4,
+		entry_thread->urgent, 4,
 		"required nodes the request excludes, the job held already");
 }
 
@@ -310,7 +321,8 @@ Test(plugin, the_same_job_desc_again_is_done_already)
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_eq(d->exc_nodes, exc, "exc_nodes replaced");
 	cr_assert_str_eq(d->exc_nodes, "n[1,3-4]");
-	cr_assert_eq(current->hints.n, 1, "%zu hints", current->hints.n);
+	cr_assert_eq(entry_thread->hints.n, 1, "%zu hints",
+		     entry_thread->hints.n);
 	cr_assert_null(err);
 }
 
@@ -328,12 +340,14 @@ Test(plugin, a_new_update_at_the_same_addresses_is_not_a_repeat)
 	memcpy(d->exc_nodes, "n[2,3-4]", 8);
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_str_eq(d->exc_nodes, "n[2-4]");
-	cr_assert_eq(current->hints.n, 2, "%zu hints", current->hints.n);
+	cr_assert_eq(entry_thread->hints.n, 2, "%zu hints",
+		     entry_thread->hints.n);
 	/* another job's update at the same address, setting the same list
 	 * the plugin set last */
 	set_str(&d->job_id_str, "8");
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->hints.n, 3, "%zu hints", current->hints.n);
+	cr_assert_eq(entry_thread->hints.n, 3, "%zu hints",
+		     entry_thread->hints.n);
 }
 
 /* A new request is checked as at submission. */
@@ -350,7 +364,8 @@ Test(plugin, an_invalid_new_request_is_refused)
 	assert_refused_request(modify(d, OWNER, &err));
 	cr_assert_str_eq(d->exc_nodes, "n1");
 	cr_assert_null(d->admin_comment);
-	cr_assert_eq(current->hints.n, 0, "%zu hints", current->hints.n);
+	cr_assert_eq(entry_thread->hints.n, 0, "%zu hints",
+		     entry_thread->hints.n);
 }
 
 /* A new valid request with new exclusions: filtered by the new one. */
@@ -375,14 +390,14 @@ Test(plugin, a_new_request_filters_the_exclusions_being_set)
 Test(plugin, an_update_without_the_plugin_running_passes)
 {
 	job_desc_msg_t *d = update(&desc, "7");
-	struct thread *r = current;
+	struct thread *r = entry_thread;
 
 	set_str(&d->exc_nodes, "n1");
-	current = NULL;
+	entry_thread = NULL;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	current = r;
+	entry_thread = r;
 	cr_assert_str_eq(d->exc_nodes, "n1");
-	cr_assert_eq(current->hints.n, 0);
+	cr_assert_eq(entry_thread->hints.n, 0);
 }
 
 /* A ReqNodeList alone whose nodes all satisfy the request: nothing added

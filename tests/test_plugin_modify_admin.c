@@ -1,14 +1,21 @@
 /*
  * test_plugin_modify_admin.c - job_submit/extra's job_modify() outside
- * slurmctld, in the context of test_plugin_fixture.h (the plugin's source
- * is included here: its statics are the test's), for what comes from
+ * slurmctld, in the context of test_plugin_fixture.h (the thread's state
+ * built by hand through thread_private.h), for what comes from
  * slurmctld's side and its admins: the thread's own update, passed or
  * refused when someone else changed its job after it was planned; a super
  * user's AdminComment, on a whole array or holding a state; the requeue
  * note of the check at start; job_modify() as each Slurm calls it
  * (doc/design.md "Updates").  Users' updates are test_plugin_modify.c's.
  */
-#include "../plugin/job_submit_extra.c"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "entry.h"
+#include "job_filter.h"
+#include "job_state.h"
+#include "plugin_config.h"
 
 #include <criterion/criterion.h>
 
@@ -34,11 +41,12 @@ Test(plugin, the_threads_own_update_passes_unhinted)
 {
 	job_desc_msg_t *d = threads_desc(&desc);
 
-	current->inflight = &thread_update;
-	current->inflight_since = current->hints.seq;
+	entry_thread->inflight = &thread_update;
+	entry_thread->inflight_since = entry_thread->hints.seq;
 	cr_assert_eq(modify(d, getuid(), &err), SLURM_SUCCESS);
 	cr_assert_null(err);
-	cr_assert_eq(current->hints.n, 0, "%zu hints", current->hints.n);
+	cr_assert_eq(entry_thread->hints.n, 0, "%zu hints",
+		     entry_thread->hints.n);
 	cr_assert_str_eq(d->exc_nodes, "n[3-4]");
 }
 
@@ -47,16 +55,17 @@ Test(plugin, the_threads_update_after_someone_elses_is_refused)
 	job_desc_msg_t *d = threads_desc(&desc), *users = update(&desc2, "7");
 	int rc;
 
-	current->inflight = &thread_update;
-	current->inflight_since = current->hints.seq;
+	entry_thread->inflight = &thread_update;
+	entry_thread->inflight_since = entry_thread->hints.seq;
 	users->priority = 0;
 	cr_assert_eq(modify(users, OWNER, &err), SLURM_SUCCESS);
-	cr_assert_eq(current->hints.n, 1);
+	cr_assert_eq(entry_thread->hints.n, 1);
 	rc = modify(d, getuid(), &err);
 	cr_assert_neq(rc, SLURM_SUCCESS);
 	cr_assert_not_null(err);
 	cr_assert_not_null(strstr(err, "changed"), "'%s'", err);
-	cr_assert_eq(current->hints.n, 1, "%zu hints", current->hints.n);
+	cr_assert_eq(entry_thread->hints.n, 1, "%zu hints",
+		     entry_thread->hints.n);
 }
 
 /* Only a hint for its job, after its plan, stops the thread's update. */
@@ -66,16 +75,18 @@ Test(plugin, the_threads_update_passes_other_jobs_and_older_hints)
 
 	users->priority = 0;
 	cr_assert_eq(modify(users, OWNER, &err), SLURM_SUCCESS);
-	current->inflight = &thread_update;
-	current->inflight_since = 0; /* planned before the hint for job 8 */
+	entry_thread->inflight = &thread_update;
+	entry_thread->inflight_since =
+		0; /* planned before the hint for job 8 */
 	cr_assert_eq(modify(d, getuid(), &err), SLURM_SUCCESS);
 	desc_free(users);
 	users = update(&desc2, "7");
 	users->priority = 0;
-	current->inflight = NULL;
+	entry_thread->inflight = NULL;
 	cr_assert_eq(modify(users, OWNER, &err), SLURM_SUCCESS);
-	current->inflight = &thread_update;
-	current->inflight_since = current->hints.seq; /* planned after it */
+	entry_thread->inflight = &thread_update;
+	entry_thread->inflight_since =
+		entry_thread->hints.seq; /* planned after it */
 	cr_assert_eq(modify(d, getuid(), &err), SLURM_SUCCESS);
 	cr_assert_null(err);
 }
@@ -99,7 +110,7 @@ Test(plugin, job_modify_has_slurms_prototype)
 	d->priority = 0;
 	cr_assert_eq(slurm_calls(d, NULL, OWNER), SLURM_SUCCESS);
 #endif
-	cr_assert_eq(current->hints.n, 1);
+	cr_assert_eq(entry_thread->hints.n, 1);
 }
 
 /* 22.05 ignores `extra` in an update (its Extra is not a job field there):
@@ -113,7 +124,7 @@ Test(plugin, an_extra_in_a_22_05_update_is_ignored)
 	set_str(&d->extra, "gpu=");
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_null(err);
-	cr_assert_eq(current->hints.n, 0, "nothing the plan reads");
+	cr_assert_eq(entry_thread->hints.n, 0, "nothing the plan reads");
 }
 
 /* Root's AdminComment on a whole array: Slurm calls job_modify() once per
@@ -130,7 +141,7 @@ Test(plugin, an_admin_comment_on_a_whole_array_gets_one_state)
 	for (int record = 1; record < 4; record++)
 		cr_assert_eq(modify(d, 0, &err), SLURM_SUCCESS);
 	cr_assert_str_eq(d->admin_comment, first);
-	cr_assert_eq(current->hints.n, 1);
+	cr_assert_eq(entry_thread->hints.n, 1);
 	free(first);
 }
 

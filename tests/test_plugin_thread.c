@@ -1,13 +1,13 @@
 /*
  * test_plugin_thread.c - job_submit/extra's thread outside slurmctld (the
- * plugin's sources are included here: their statics are the test's; the
- * thread itself never runs): a backup slurmctld's thread stands idle while
+ * thread's own sources, thread.c and node_table.c, are included here:
+ * their statics are the test's; the thread itself never runs): a backup slurmctld's thread stands idle while
  * the primary answers; the nodes Slurm hides are read from the
  * partitions.
  */
 #include "../plugin/thread/thread.c" /* first: its _GNU_SOURCE */
 #include "../plugin/thread/node_table.c"
-#include "../plugin/job_submit_extra.c"
+#include "entry.h"
 
 #include <criterion/criterion.h>
 
@@ -127,8 +127,8 @@ static struct thread just_loaded(void)
 {
 	static job_info_msg_t loaded;
 	struct thread r = { .jobs = &loaded,
-			       .asked_seen = 1,
-			       .asked_round = 1 };
+			    .asked_seen = 1,
+			    .asked_round = 1 };
 
 	clock_gettime(CLOCK_MONOTONIC, &r.jobs_asked);
 	clock_gettime(CLOCK_MONOTONIC, &r.unloaded_since);

@@ -1,6 +1,6 @@
 /*
  * thread.h - the front door of job_submit/extra's re-filtering thread, the
- * only header of plugin/thread/ that the entry points (job_submit_extra.c)
+ * only header of plugin/thread/ that the entry points (plugin/*.c)
  * include.
  *
  * The thread keeps a node table current from slurm_load_node() and

@@ -1,0 +1,85 @@
+/*
+ * entry.c - what the entry points share (entry.h): the thread they use,
+ * refusals, the parsing of a request and the caps.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "entry.h"
+
+struct thread *entry_thread;
+
+/* Sets *err_msg (Slurm's allocator) and returns `rc`. */
+int refuse(char **err_msg, int rc, const char *text)
+{
+	if (err_msg && text) {
+		slurm_xfree((void **)err_msg); /* one an earlier plugin left */
+		*err_msg = slurm_xstrdup(text);
+	}
+	return rc;
+}
+
+/* Replaces a job_desc string with a copy of `text` from Slurm's allocator
+ * (Slurm frees it); -1 when out of memory. */
+int set_desc_string(char **field, const char *text)
+{
+	char *copy = slurm_xstrdup(text);
+
+	if (!copy)
+		return -1;
+	slurm_xfree((void **)field);
+	*field = copy;
+	return 0;
+}
+
+/* Parses `request`; NULL and *rc set after refusing it with the rendered
+ * error. */
+xc_expr_t *parse_or_refuse(const char *request, uint32_t uid, char **err_msg,
+			   int *rc)
+{
+	xc_error_t err;
+	xc_expr_t *expr =
+		xc_parse(request, &thread_config(entry_thread)->limits, &err);
+	char ebuf[256], mbuf[2 * XC_ERROR_MESSAGE_SIZE];
+	char *text;
+
+	if (expr)
+		return expr;
+	text = xc_error_render(request, &err, "--extra: ");
+	/* The message quotes the request: escaped too. */
+	slurm_info("%s: uid %u: invalid request '%s': %s", plugin_type, uid,
+		   xc_escape(request, ebuf, sizeof(ebuf)),
+		   xc_escape(err.message, mbuf, sizeof(mbuf)));
+	*rc = refuse(err_msg, ESLURM_INVALID_FEATURE,
+		     text ? text : err.message);
+	free(text);
+	return NULL;
+}
+
+/* The caps on distinct pending requests (census.h, doc/design.md
+ * "Caps"): SLURM_SUCCESS when user `uid` (the job's owner) may have one
+ * more job with request `expr`, else the refusal (ESLURM_ACCOUNTING_POLICY,
+ * as Slurm's MaxSubmitJobs; *err_msg says which cap).  *hash (may be NULL)
+ * gets the request's (xc_text_hash() of its canonical text, as
+ * known_job.request_hash).  With the thread's lock held. */
+int admit(const xc_expr_t *expr, uint32_t uid, uint64_t *hash, char **err_msg)
+{
+	char *canonical = xc_format(expr), why[512];
+	uint64_t h;
+	int rc;
+
+	if (!canonical)
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	h = xc_text_hash(canonical);
+	if (hash)
+		*hash = h;
+	rc = thread_admit(entry_thread, uid, h, why, sizeof(why));
+	free(canonical);
+	if (rc < 0)
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	if (rc > 0) {
+		slurm_verbose("%s: uid %u: refused: %s", plugin_type, uid, why);
+		return refuse(err_msg, ESLURM_ACCOUNTING_POLICY, why);
+	}
+	return SLURM_SUCCESS;
+}

@@ -1,0 +1,69 @@
+/*
+ * entry.h - what job_submit_extra.c (init, fini, job_submit) and modify.c
+ * (job_modify) share: the thread they talk to, and the refusals, the
+ * parsing and the caps both apply (entry.c).  Private to plugin/.
+ */
+#ifndef SLURM_EXTRA_ENTRY_H
+#define SLURM_EXTRA_ENTRY_H
+
+#include <stdint.h>
+
+#include "slurm_compat.h"
+#include "thread.h"
+#include "xc.h"
+
+/* The thread the entry points use (thread.h), NULL while the plugin is not
+ * running.  Set by init() and fini(), which slurmctld serialises with
+ * job_submit() and job_modify() (its job_submit context lock). */
+extern struct thread *entry_thread;
+
+/* Sets *err_msg (Slurm's allocator; `err_msg` may be NULL: 22.05's
+ * job_modify() has none) to `text` and returns `rc`. */
+int refuse(char **err_msg, int rc, const char *text);
+
+/* Replaces a job_desc string with a copy of `text` from Slurm's allocator
+ * (Slurm frees it); -1 when out of memory. */
+int set_desc_string(char **field, const char *text);
+
+/* Parses `request` with extra.conf's limits; NULL and *rc set after
+ * refusing it (ESLURM_INVALID_FEATURE, the rendered error in *err_msg;
+ * logged with the request escaped). */
+xc_expr_t *parse_or_refuse(const char *request, uint32_t uid, char **err_msg,
+			   int *rc);
+
+/* The caps on distinct pending requests (census.h, doc/design.md
+ * "Caps"): SLURM_SUCCESS when user `uid` (the job's owner) may have one
+ * more job with request `expr`, else the refusal (ESLURM_ACCOUNTING_POLICY,
+ * as Slurm's MaxSubmitJobs; *err_msg says which cap).  *hash (may be NULL)
+ * gets the request's (xc_text_hash() of its canonical text, as
+ * known_job.request_hash).  With the thread's lock held. */
+int admit(const xc_expr_t *expr, uint32_t uid, uint64_t *hash, char **err_msg);
+
+/* The SPANK option's variable: _SLURM_SPANK_OPTION_<plugin>_<option>
+ * (spank_extra.c), where job_submit() finds a request from a client
+ * without `--extra`. */
+#define SPANK_VAR "_SLURM_SPANK_OPTION_extra_extra="
+
+/* The entry points slurmctld calls (job_submit_extra.c). */
+int init(void);
+int fini(void);
+int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
+
+/* The entry point slurmctld calls for an update (modify.c): three
+ * arguments on 22.05 (src/slurmctld/job_submit.c: no err_msg), four from
+ * 23.02. */
+#if SX_MODIFY_HAS_ERR_MSG
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
+	       char **err_msg);
+#else
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid);
+#endif
+
+/* job_modify() (modify.c), by the rules of doc/design.md "Updates". */
+int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
+
+/* Forgets what job_modify() last set (its repeat-call check, modify.c):
+ * init() does, for a new thread. */
+void modify_forget(void);
+
+#endif
