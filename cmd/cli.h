@@ -34,7 +34,12 @@ extern const char *const prog;
 #define CLI_LIST_MAX 64
 
 struct opts {
-	const char *extra;	  /* --extra JSON */
+	const char *extra;	  /* --extra REQUEST, as sbatch's: jobspec's
+				   * request; eval's and explain's REQUEST
+				   * when none is given (main.c, read_extra) */
+	const char *node_extra;	  /* eval, explain --node-extra JSON (or
+				   * --extra JSON after a REQUEST, its old
+				   * spelling: read_extra) */
 	const char *nodes;	  /* --nodes FILE */
 	bool slurm;		  /* --slurm */
 	bool batch;		  /* --batch */
@@ -140,7 +145,7 @@ xc_expr_t *parse_or_report(const struct opts *o);
  * --json). */
 xc_expr_t *parse_request(const struct opts *o);
 
-/* The node Extra of --extra, read as Slurm reads Extra (doc/language.md
+/* The node Extra of --node-extra, read as Slurm reads Extra (doc/language.md
  * §2): the caller's (xc_extra_destroy), or NULL, which matches no request,
  * after saying why on stderr (an error, or a note that it is unset, not
  * JSON or not an object). */

@@ -220,7 +220,7 @@ static int cmd_batch(const struct opts *o)
 	return EXIT_MATCH;
 }
 
-/* eval REQUEST --extra JSON: "match" or "no match", or with --json
+/* eval REQUEST --node-extra JSON: "match" or "no match", or with --json
  * {"result": "match"|"nomatch"}. */
 static int eval_extra(const struct opts *o, const xc_expr_t *e)
 {
@@ -237,6 +237,14 @@ static int eval_extra(const struct opts *o, const xc_expr_t *e)
 	return rc;
 }
 
+/* What a message that asks for --node-extra adds when --extra gave the
+ * REQUEST (main.c, read_extra): a user who meant --extra JSON, its old
+ * spelling, without a REQUEST sees why it is not the node's Extra. */
+static const char *extra_is_request(const struct opts *o)
+{
+	return o->extra ? " (--extra gave the REQUEST)" : "";
+}
+
 int cmd_eval(const struct opts *o)
 {
 	xc_expr_t *e;
@@ -246,11 +254,13 @@ int cmd_eval(const struct opts *o)
 		return cmd_batch(o);
 	if (o->within && !o->nodes && !o->slurm)
 		return fail("--within goes with --nodes or --slurm");
-	if (!!o->extra + !!o->nodes + o->slurm != 1)
-		return fail("eval needs one of --extra, --nodes, --slurm");
+	if (!!o->node_extra + !!o->nodes + o->slurm != 1)
+		return fail(
+			"eval needs one of --node-extra, --nodes, --slurm%s",
+			extra_is_request(o));
 	if (!(e = parse_request(o)))
 		return EXIT_INVALID;
-	rc = o->extra ? eval_extra(o, e) : eval_nodes(o, e);
+	rc = o->node_extra ? eval_extra(o, e) : eval_nodes(o, e);
 	xc_expr_destroy(e);
 	return rc;
 }
@@ -262,8 +272,9 @@ int cmd_explain(const struct opts *o)
 	char *text;
 	int rc;
 
-	if (!o->extra)
-		return fail("explain needs --extra JSON");
+	if (!o->node_extra)
+		return fail("explain needs --node-extra JSON%s",
+			    extra_is_request(o));
 	if (!(e = parse_request(o)))
 		return EXIT_INVALID;
 	extra = load_extra_arg(o);

@@ -56,7 +56,7 @@ xc_extra_t *load_extra_arg(const struct opts *o)
 {
 	xc_extra_state_t st;
 	xc_error_t err;
-	xc_extra_t *extra = xc_extra_load(o->extra, strlen(o->extra),
+	xc_extra_t *extra = xc_extra_load(o->node_extra, strlen(o->node_extra),
 					  &o->limits, &st, &err);
 
 	if (err.code != XC_OK)

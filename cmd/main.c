@@ -53,6 +53,7 @@ static const struct option_row {
 	int *nlist;
 } options[] = {
 	{ "extra", 0, OPT_TEXT, .text = &opts.extra },
+	{ "node-extra", 0, OPT_TEXT, .text = &opts.node_extra },
 	{ "nodes", 0, OPT_TEXT, .text = &opts.nodes },
 	{ "slurm", 0, OPT_FLAG, .flag = &opts.slurm },
 	{ "batch", 0, OPT_FLAG, .flag = &opts.batch },
@@ -98,13 +99,13 @@ static const struct command {
 	{ "check", cmd_check, { "check REQUEST" }, "a REQUEST", NULL },
 	{ "eval",
 	  cmd_eval,
-	  { "eval REQUEST (--extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]",
+	  { "eval REQUEST (--node-extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]",
 	    "eval --batch  < lines.jsonl" },
 	  "a REQUEST",
 	  "batch" },
 	{ "explain",
 	  cmd_explain,
-	  { "explain REQUEST --extra JSON" },
+	  { "explain REQUEST --node-extra JSON" },
 	  "a REQUEST",
 	  NULL },
 	{ "to-flux",
@@ -159,7 +160,8 @@ static void usage(FILE *out)
 		}
 	fprintf(out,
 		"Options:\n"
-		"  --extra JSON        one node's Extra (a JSON object); jobspec: the REQUEST\n"
+		"  --extra REQUEST     a request, as sbatch's (jobspec; eval, explain: in REQUEST's place)\n"
+		"  --node-extra JSON   eval, explain: one node's Extra (a JSON object)\n"
 		"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"
 		"  --slurm             the nodes of the running Slurm cluster\n"
 		"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"
@@ -307,6 +309,31 @@ static int read_options(int argc, char **argv)
 	return -1;
 }
 
+/* For the commands that read --node-extra, eval and explain, --extra is a
+ * request as well: without a REQUEST argument it is the REQUEST.  After
+ * one, and without --node-extra, it is the node's Extra as it was spelled
+ * before --node-extra: it still stands for --node-extra, after a note
+ * (slurm-extra(1), --extra).  Returns -1 to go on, or EXIT_INVALID after
+ * saying why not: REQUEST, --extra and --node-extra all given. */
+static int read_extra(const struct command *cmd)
+{
+	if ((cmd->run != cmd_eval && cmd->run != cmd_explain) || !opts.extra)
+		return -1;
+	if (!opts.request) {
+		opts.request = opts.extra;
+		return -1;
+	}
+	if (opts.node_extra)
+		return fail(
+			"%s takes one request: REQUEST '%s' or --extra '%s', not both (the node's Extra goes with --node-extra)",
+			cmd->name, opts.request, opts.extra);
+	say("note: %s REQUEST --extra JSON is now %s REQUEST --node-extra JSON (--extra is a request, as sbatch's)",
+	    cmd->name, cmd->name);
+	opts.node_extra = opts.extra;
+	opts.extra = NULL;
+	return -1;
+}
+
 /* Whether `arg` (may be NULL) is '-', standard input. */
 static bool is_stdin(const char *arg)
 {
@@ -377,6 +404,8 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return fail("unexpected argument '%s' (quote the request)",
 			    argv[optind]);
+	if ((rc = read_extra(cmd)) >= 0)
+		return rc;
 	if (!opts.request && cmd->needs &&
 	    !(cmd->instead && option_given(cmd->instead))) {
 		say("%s needs %s", cmd->name, cmd->needs);

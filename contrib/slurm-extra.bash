@@ -20,14 +20,14 @@ _slurm_extra()
 		mapfile -t COMPREPLY < <(compgen -W "$(squeue -h -t PD -o %i 2>/dev/null)" -- "$cur")
 		return
 		;;
-	--extra | --within | --max-length | --max-depth | --node | --timeout | --shape | -N | --node-count | -n | --ntasks | -c | --cpus-per-task | --gpus-per-task | -t | --time-limit | --env-remove)
+	--extra | --node-extra | --within | --max-length | --max-depth | --node | --timeout | --shape | -N | --node-count | -n | --ntasks | -c | --cpus-per-task | --gpus-per-task | -t | --time-limit | --env-remove)
 		return
 		;;
 	esac
 	case $cmd in
 	check) opts='--json --max-length --max-depth' ;;
-	eval) opts='--extra --nodes --slurm --within --batch --json --verbose --max-length --max-depth' ;;
-	explain) opts='--extra --json --max-length --max-depth' ;;
+	eval) opts='--node-extra --extra --nodes --slurm --within --batch --json --verbose --max-length --max-depth' ;;
+	explain) opts='--node-extra --extra --json --max-length --max-depth' ;;
 	to-flux) opts='--resolve --nodes --slurm --within --jobspec --verbose --max-length --max-depth' ;;
 	jobspec) opts='--shape --node-count --ntasks --cpus-per-task --gpus-per-task --exclusive --extra --resolve --nodes --slurm --within --time-limit --any-shape --env-remove --verbose --max-length --max-depth' ;;
 	from-flux) opts='--max-length --max-depth' ;;

@@ -1,6 +1,6 @@
 /*
  * test_cli.c - the slurm-extra command: exit status and output of check,
- * eval (--extra, --nodes, --batch) and explain, run as a user would.
+ * eval (--node-extra, --nodes, --batch) and explain, run as a user would.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,9 +61,9 @@ static void run_as(struct run *r, const char *input, const char *before,
 /* What --help prints, and what follows a usage error. */
 #define USAGE                                                                                                                               \
 	"Usage: slurm-extra check REQUEST\n"                                                                                                \
-	"       slurm-extra eval REQUEST (--extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]\n"                                     \
+	"       slurm-extra eval REQUEST (--node-extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]\n"                                \
 	"       slurm-extra eval --batch  < lines.jsonl\n"                                                                                  \
-	"       slurm-extra explain REQUEST --extra JSON\n"                                                                                 \
+	"       slurm-extra explain REQUEST --node-extra JSON\n"                                                                            \
 	"       slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm) [--within HOSTLIST]] [--jobspec [FILE]]\n"                  \
 	"       slurm-extra jobspec --shape SHAPE [--extra REQUEST [--resolve ...]] [-t TIME] [--any-shape] -- COMMAND [ARGS...]\n"         \
 	"       slurm-extra jobspec [-N N] [-n N] [-c N] [--gpus-per-task N] [--exclusive] [--extra REQUEST ...] [-t TIME] -- COMMAND...\n" \
@@ -74,7 +74,8 @@ static void run_as(struct run *r, const char *input, const char *before,
 	"       slurm-extra doctor             (what a live cluster runs, the settings to check, which filter to run)\n"                    \
 	"       slurm-extra prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)\n"                            \
 	"Options:\n"                                                                                                                        \
-	"  --extra JSON        one node's Extra (a JSON object); jobspec: the REQUEST\n"                                                    \
+	"  --extra REQUEST     a request, as sbatch's (jobspec; eval, explain: in REQUEST's place)\n"                                       \
+	"  --node-extra JSON   eval, explain: one node's Extra (a JSON object)\n"                                                           \
 	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"                                                              \
 	"  --slurm             the nodes of the running Slurm cluster\n"                                                                    \
 	"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"                                                            \
@@ -179,24 +180,25 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: site directory /nonexistent/xc-facts: No such file or directory; nothing printed\n" },
 	{ "facts --publish --dir /nonexistent/xc-facts --node n1", NULL, 2,
 	  "slurm-extra: site directory /nonexistent/xc-facts: No such file or directory; nothing published: the node's Extra is left as it is\n" },
-	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":1024}'",
+	{ "eval 'gpu=true&mem>=512' --node-extra '{\"gpu\":true,\"mem\":1024}'",
 	  NULL, 0, "match\n" },
-	{ "eval 'gpu=true&mem>=512' --extra '{\"gpu\":true,\"mem\":256}'", NULL,
-	  1, "no match\n" },
-	{ "eval 'k!=x' --extra '[1]'", NULL, 1,
+	{ "eval 'gpu=true&mem>=512' --node-extra '{\"gpu\":true,\"mem\":256}'",
+	  NULL, 1, "no match\n" },
+	{ "eval 'k!=x' --node-extra '[1]'", NULL, 1,
 	  "slurm-extra: note: node Extra is JSON but not an object: no request matches it\nno match\n" },
-	{ "eval 'a=1|' --extra '{}'", NULL, 2,
+	{ "eval 'a=1|' --node-extra '{}'", NULL, 2,
 	  "slurm-extra: error: leaf or '(' expected after '|', found the end of the request (column 5)\n"
 	  "  a=1|\n"
 	  "      ^\n" },
 	/* node Extra is read as Slurm reads it: json-c, not strict (doc/language.md §2) */
-	{ "eval 'gpu=true' --extra '{\"gpu\": True, /* json-c */}'", NULL, 0,
+	{ "eval 'gpu=true' --node-extra '{\"gpu\": True, /* json-c */}'", NULL,
+	  0, "match\n" },
+	{ "eval 'n=7' --node-extra \"{'n': 007} trailing\"", NULL, 0,
 	  "match\n" },
-	{ "eval 'n=7' --extra \"{'n': 007} trailing\"", NULL, 0, "match\n" },
-	{ "eval 'gpu=true' --extra '{gpu: true}'", NULL, 1,
+	{ "eval 'gpu=true' --node-extra '{gpu: true}'", NULL, 1,
 	  "slurm-extra: note: node Extra is not valid JSON: no request matches it\nno match\n" },
 	{ "eval 'a=1'", NULL, 2,
-	  "slurm-extra: eval needs one of --extra, --nodes, --slurm\n" },
+	  "slurm-extra: eval needs one of --node-extra, --nodes, --slurm\n" },
 	{ "eval 'gpu=true&mem>=512' --nodes " EXAMPLES_DIR "/nodes.json", NULL,
 	  0, "n[1,4]\n" },
 	{ "eval 'arch=aarch64|ssd=nvme' --nodes -",
@@ -230,16 +232,39 @@ static const struct cli_row cli_rows[] = {
 	  "\"message\":\"cannot mix '&' and '|' in one group; add parentheses\"}\n"
 	  "{\"result\":\"error\",\"code\":\"json\",\"offset\":3,\"message\":\"'[' or '{' expected near 'not'\"}\n"
 	  "{\"result\":\"error\",\"code\":\"json\",\"offset\":0,\"message\":\"expected {\\\"extra\\\": ..., \\\"expr\\\": \\\"...\\\"}\"}\n" },
-	{ "explain 'foo<baz|zed=23.0' --extra '{ \"foo\": \"bar\", \"zed\": 23 }'",
+	{ "explain 'foo<baz|zed=23.0' --node-extra '{ \"foo\": \"bar\", \"zed\": 23 }'",
 	  NULL, 0,
 	  "OR: match\n"
 	  "  foo<baz: match (node value \"bar\" is a string; \"bar\" < \"baz\" (byte order))\n"
 	  "  zed=23.0: match (node value 23 is a number; 23 = 23.0 (within 0.00001))\n"
 	  "result: match\n" },
-	{ "explain 'x=1' --extra '{}'", NULL, 1,
+	{ "explain 'x=1' --node-extra '{}'", NULL, 1,
 	  "x=1: no match (no key 'x' in the node's Extra)\nresult: no match\n" },
 	{ "explain 'x=1'", NULL, 2,
-	  "slurm-extra: explain needs --extra JSON\n" },
+	  "slurm-extra: explain needs --node-extra JSON\n" },
+	/* --extra is a request, as sbatch's: without a REQUEST argument,
+	 * eval's and explain's; with one and --node-extra too, the request
+	 * twice; with one alone, the old --extra JSON (node_extra_spellings) */
+	{ "eval --extra 'gpu=true&mem>=512' --node-extra '{\"gpu\":true,\"mem\":1024}'",
+	  NULL, 0, "match\n" },
+	{ "eval --extra 'gpu=true' --nodes " EXAMPLES_DIR "/nodes.json", NULL,
+	  0, "n[1,3-4]\n" },
+	{ "explain --node-extra '{}' --extra 'x=1'", NULL, 1,
+	  "x=1: no match (no key 'x' in the node's Extra)\nresult: no match\n" },
+	{ "eval 'a=1' --extra 'b=2' --node-extra '{}'", NULL, 2,
+	  "slurm-extra: eval takes one request: REQUEST 'a=1' or --extra 'b=2', not both (the node's Extra goes with --node-extra)\n" },
+	{ "explain 'a=1' --extra '{\"a\":1}' --node-extra '{}'", NULL, 2,
+	  "slurm-extra: explain takes one request: REQUEST 'a=1' or --extra '{\"a\":1}', not both (the node's Extra goes with --node-extra)\n" },
+	{ "eval --extra '{\"a\":1}'", NULL, 2,
+	  "slurm-extra: eval needs one of --node-extra, --nodes, --slurm (--extra gave the REQUEST)\n" },
+	{ "explain --extra 'a=1'", NULL, 2,
+	  "slurm-extra: explain needs --node-extra JSON (--extra gave the REQUEST)\n" },
+	{ "eval 'a=1' --extra '{}' --nodes x.json", NULL, 2,
+	  "slurm-extra: note: eval REQUEST --extra JSON is now eval REQUEST --node-extra JSON (--extra is a request, as sbatch's)\n"
+	  "slurm-extra: eval needs one of --node-extra, --nodes, --slurm\n" },
+	{ "eval --batch --extra 'a=1'",
+	  "{\"extra\": null, \"expr\": \"a!=1\"}\n", 0,
+	  "{\"result\":\"nomatch\"}\n" },
 	{ "--help", NULL, 0, USAGE },
 	/* Flux: symbolic and resolved forms, jobspecs, and back */
 	{ "to-flux '(a=1&b=2)|c>=3.5'", NULL, 0,
@@ -297,7 +322,7 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: --within - and --nodes - cannot both read standard input\n" },
 	{ "eval 'gpu=true' --nodes " EXAMPLES_DIR "/nodes.json --within ''",
 	  NULL, 2, "slurm-extra: --within: an empty hostlist\n" },
-	{ "eval 'a=1' --extra '{}' --within n1", NULL, 2,
+	{ "eval 'a=1' --node-extra '{}' --within n1", NULL, 2,
 	  "slurm-extra: --within goes with --nodes or --slurm\n" },
 	{ "to-flux 'a=1' --within n1", NULL, 2,
 	  "slurm-extra: --nodes, --slurm and --within go with --resolve\n" },
@@ -365,16 +390,16 @@ static const struct cli_row cli_rows[] = {
 	  NULL, 1,
 	  "slurm-extra: no node satisfies the request (4 checked)\n"
 	  "{\"satisfy\":0,\"nodes\":4,\"hostlist\":\"\"}\n" },
-	{ "eval --json 'gpu=true' --extra '{\"gpu\":1}'", NULL, 1,
+	{ "eval --json 'gpu=true' --node-extra '{\"gpu\":1}'", NULL, 1,
 	  "{\"result\":\"nomatch\"}\n" },
-	{ "explain --json 'a=1|(b>2&c=x)' --extra '{\"a\":2,\"b\":3,\"c\":null}'",
+	{ "explain --json 'a=1|(b>2&c=x)' --node-extra '{\"a\":2,\"b\":3,\"c\":null}'",
 	  NULL, 1,
 	  "{\"result\":\"nomatch\",\"tree\":{\"group\":\"or\",\"result\":false,\"items\":["
 	  "{\"leaf\":\"a=1\",\"result\":false,\"outcome\":\"false\",\"why\":\"node value 2 is a number; 2 > 1\"},"
 	  "{\"group\":\"and\",\"result\":false,\"items\":["
 	  "{\"leaf\":\"b>2\",\"result\":true,\"outcome\":\"holds\",\"why\":\"node value 3 is a number; 3 > 2\"},"
 	  "{\"leaf\":\"c=x\",\"result\":false,\"outcome\":\"not-comparable\",\"why\":\"node value null is null; only strings, numbers and booleans compare\"}]}]}}\n" },
-	{ "explain --json 'a=1' --extra nope", NULL, 1,
+	{ "explain --json 'a=1' --node-extra nope", NULL, 1,
 	  "slurm-extra: note: node Extra is not valid JSON: no request matches it\n"
 	  "{\"result\":\"nomatch\",\"why\":\"node Extra is not a JSON object: no request matches it\"}\n" },
 	{ "to-flux 'a=1' --jobspec", NULL, 0,
@@ -410,12 +435,13 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: from-flux needs a JSON constraint (or '-')\n" USAGE },
 	/* One table of options for every subcommand (cmd/main.c): each
 	 * option acts in its turn, an abbreviation does, an option that a
-	 * subcommand does not read is ignored, and only eval's --batch and
-	 * why's --job stand for a REQUEST. */
+	 * subcommand does not read is ignored, and only eval's --batch,
+	 * why's --job and eval's and explain's --extra stand for a
+	 * REQUEST. */
 	{ "check --help a=1", NULL, 0, USAGE },
 	{ "eval --max-length 0 --version", NULL, 2,
 	  "slurm-extra: --max-length: a number from 1 to 16777216 expected\n" },
-	{ "eval a=1 --ext '{\"a\":1}'", NULL, 0, "match\n" },
+	{ "eval a=1 --node-e '{\"a\":1}'", NULL, 0, "match\n" },
 	{ "to-flux a=1 --jobspec --json", NULL, 0,
 	  "{\"attributes\":{\"system\":{\"constraints\":{\"extra\":[\"a=1\"]}}}}\n" },
 	{ "why --batch", NULL, 2, "slurm-extra: why needs a REQUEST\n" USAGE },
@@ -615,6 +641,71 @@ ROW_TEST(cli, rows, struct cli_row, cli_rows)
 	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
 }
 
+/* Runs `slurm-extra ARGS` as run() does, stdout only (`err` false) or
+ * stderr only (`err` true) in r->out. */
+static void run_stream(struct run *r, const char *args, bool err)
+{
+	char redirected[1024];
+
+	snprintf(redirected, sizeof(redirected), "%s %s", args,
+		 err ? "2>&1 >/dev/null" : "2>/dev/null");
+	run(r, NULL, redirected);
+}
+
+/* eval and explain with --node-extra JSON, and with its old spelling,
+ * --extra JSON after the REQUEST: the same exit status and stdout, and on
+ * stderr the old spelling's note first (once), then the same messages;
+ * --node-extra has no note. */
+Test(cli, node_extra_spellings)
+{
+	static const struct {
+		const char *cmd, *before, *json, *after;
+	} cases[] = {
+		{ "eval", "'gpu=true&mem>=512'",
+		  "'{\"gpu\":true,\"mem\":1024}'", "" },
+		{ "eval", "'gpu=true&mem>=512'", "'{\"gpu\":true,\"mem\":256}'",
+		  "" },
+		{ "eval", "'k!=x'", "'[1]'", "" },
+		{ "eval", "'a=1|'", "'{}'", "" },
+		{ "eval", "--json 'gpu=true'", "'{\"gpu\":1}'", "" },
+		{ "eval", "'a=1'", "'{}'", "--within n1" },
+		{ "eval", "'a=1'", "'{}'", "--slurm" },
+		{ "explain", "'foo<baz|zed=23.0'",
+		  "'{ \"foo\": \"bar\", \"zed\": 23 }'", "" },
+		{ "explain", "--json 'a=1'", "nope", "" },
+		{ "explain", "--json 'a=1|'", "'{}'", "" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char old[512], new[512], note[256];
+		struct run ro, rn, eo, en;
+
+		snprintf(old, sizeof(old), "%s %s --extra %s %s", cases[i].cmd,
+			 cases[i].before, cases[i].json, cases[i].after);
+		snprintf(new, sizeof(new), "%s %s --node-extra %s %s",
+			 cases[i].cmd, cases[i].before, cases[i].json,
+			 cases[i].after);
+		snprintf(
+			note, sizeof(note),
+			"slurm-extra: note: %s REQUEST --extra JSON is now %s REQUEST --node-extra JSON (--extra is a request, as sbatch's)\n",
+			cases[i].cmd, cases[i].cmd);
+		run_stream(&ro, old, false);
+		run_stream(&rn, new, false);
+		run_stream(&eo, old, true);
+		run_stream(&en, new, true);
+		cr_assert_eq(ro.status, rn.status, "%s: exit %d, %s: exit %d",
+			     old, ro.status, new, rn.status);
+		cr_assert_eq(eo.status, en.status, "%s / %s", old, new);
+		cr_assert_str_eq(ro.out, rn.out, "stdout of %s / %s", old, new);
+		cr_assert_eq(strncmp(eo.out, note, strlen(note)), 0,
+			     "stderr of %s: %s", old, eo.out);
+		cr_assert_str_eq(eo.out + strlen(note), en.out,
+				 "stderr of %s / %s", old, new);
+		cr_assert_null(strstr(en.out, "--extra JSON is now"),
+			       "stderr of %s: %s", new, en.out);
+	}
+}
+
 /* In slurmctld's context without a job: nothing to check, exit 0 (a
  * check that cannot tell lets the job start). */
 Test(cli, the_check_at_start_without_a_job_lets_it_go)
@@ -682,6 +773,7 @@ Test(cli, option_errors)
 		{ "check --ver a=1", "'--verbose' '--version'\n" },
 		{ "check --json=x a=1", "'--json'" },
 		{ "check a=1 --extra", "'--extra'" },
+		{ "check --node- x a=1", "'--node-extra' '--node-count'\n" },
 		{ "check a=1 -x", "'x'" },
 	};
 
@@ -715,6 +807,9 @@ Test(cli, bash_completion)
 		{ "slurm-extra facts --p", 2, "--publish\n" },
 		{ "slurm-extra why --j", 2, "--job --json\n" },
 		{ "slurm-extra eval a=1 --w", 3, "--within\n" },
+		{ "slurm-extra eval a=1 --no", 3, "--node-extra --nodes\n" },
+		{ "slurm-extra explain a=1 --", 3,
+		  "--node-extra --extra --json --max-length --max-depth\n" },
 		{ "slurm-extra check --", 2,
 		  "--json --max-length --max-depth\n" },
 	};

@@ -174,7 +174,8 @@ one() {
 	local f=$2
 	case $1 in
 	check) vg_same "check $f" check --max-length 100000 -- "$(cat "$f")" ;;
-	explain) vg_same "explain $f" explain -- "$(head -n1 "$f")" --extra "$(tail -n +2 "$f")" ;;
+	# the options before '--', which ends them (a request may start with '-')
+	explain) vg_same "explain $f" explain --node-extra "$(tail -n +2 "$f")" -- "$(head -n1 "$f")" ;;
 	to-flux) vg_same "to-flux $f" to-flux -- "$(head -n1 "$f")" ;;
 	from-flux) VG_IN=$f vg_same "from-flux $f" from-flux - ;;
 	shape) vg_same "jobspec --shape $f" jobspec --any-shape --shape "$(cat "$f")" -t 5m --extra 'a=1' --env-remove '*' -- app x ;;
