@@ -1,125 +1,24 @@
 /*
  * test_cli.c - the slurm-extra command: exit status and output of check,
  * eval (--node-extra, --nodes, --batch) and explain, run as a user would.
+ * jobspec is test_cli_jobspec.c's: one test program.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "table.h"
 #include "leakcheck.h"
+#include "cli_fixture.h"
 
 LEAK_CHECKED(cli);
-
-struct run {
-	int status;
-	char out[8192];
-};
-
-static void run_as(struct run *r, const char *input, const char *before,
-		   const char *args);
-
-/* Runs `slurm-extra ARGS` through the shell with stdin from `input` (may
- * be NULL), stdout and stderr together in r->out. */
-static void run(struct run *r, const char *input, const char *args)
-{
-	run_as(r, input, "", args);
-}
-
-/* run(), with `before` (a shell command prefix such as "cd / && env -i")
- * before the command. */
-static void run_as(struct run *r, const char *input, const char *before,
-		   const char *args)
-{
-	char cmd[4096], in[] = "/tmp/xc-cli-in-XXXXXX";
-	size_t n;
-	FILE *p;
-	int fd, st;
-
-	if (input) {
-		fd = mkstemp(in);
-		cr_assert_geq(fd, 0);
-		cr_assert_eq(write(fd, input, strlen(input)),
-			     (ssize_t)strlen(input));
-		close(fd);
-	}
-	snprintf(cmd, sizeof(cmd), "{ %s %s %s; } 2>&1 <%s", before, CLI_PATH,
-		 args, input ? in : "/dev/null");
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	n = fread(r->out, 1, sizeof(r->out) - 1, p);
-	r->out[n] = '\0';
-	st = pclose(p);
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	if (input)
-		unlink(in);
-}
-
-/* What --help prints, and what follows a usage error. */
-#define USAGE                                                                                                                               \
-	"Usage: slurm-extra check REQUEST\n"                                                                                                \
-	"       slurm-extra eval REQUEST (--node-extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]\n"                                \
-	"       slurm-extra eval --batch  < lines.jsonl\n"                                                                                  \
-	"       slurm-extra explain REQUEST --node-extra JSON\n"                                                                            \
-	"       slurm-extra to-flux REQUEST [--resolve (--nodes FILE | --slurm) [--within HOSTLIST]] [--jobspec [FILE]]\n"                  \
-	"       slurm-extra jobspec --shape SHAPE [--extra REQUEST [--resolve ...]] [-t TIME] [--any-shape] -- COMMAND [ARGS...]\n"         \
-	"       slurm-extra jobspec [-N N] [-n N] [-c N] [--gpus-per-task N] [--exclusive] [--extra REQUEST ...] [-t TIME] -- COMMAND...\n" \
-	"       slurm-extra from-flux (JSON | -)\n"                                                                                         \
-	"       slurm-extra why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]\n"                                                     \
-	"       slurm-extra why --job ID\n"                                                                                                 \
-	"       slurm-extra facts [--publish [--node NAME] [--state DIR]] [--dir DIR] [--timeout S] [--scratch DIR] [-v]\n"                 \
-	"       slurm-extra doctor             (what a live cluster runs, the settings to check, which filter to run)\n"                    \
-	"       slurm-extra prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)\n"                            \
-	"Options:\n"                                                                                                                        \
-	"  --extra REQUEST     a request, as sbatch's (jobspec; eval, explain: in REQUEST's place)\n"                                       \
-	"  --node-extra JSON   eval, explain: one node's Extra (a JSON object)\n"                                                           \
-	"  --nodes FILE        JSON object: node name -> Extra ('-': stdin)\n"                                                              \
-	"  --slurm             the nodes of the running Slurm cluster\n"                                                                    \
-	"  --batch             JSON Lines {\"extra\":..,\"expr\":..} on stdin\n"                                                            \
-	"  --within HOSTLIST   only these of the nodes count ('-': stdin)\n"                                                                \
-	"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"                                                         \
-	"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"                                              \
-	"  --job ID            why: the request of job ID, on the nodes it may use\n"                                                       \
-	"  --json              check, eval, explain, why: print JSON\n"                                                                     \
-	"  --publish           facts: write them into this node's Extra when changed\n"                                                     \
-	"  --node NAME         facts: the node's name (default $SLURMD_NODENAME, host name)\n"                                              \
-	"  --dir DIR           facts: the site's facts (default /etc/slurm/extra.d)\n"                                                      \
-	"  --timeout S         facts: seconds the site hooks may run in all (default 10)\n"                                                 \
-	"  --scratch DIR       facts: the scratch directory measured (default /tmp)\n"                                                      \
-	"  --state DIR         facts: where --publish keeps its state (default /var/lib/slurm-extra)\n"                                     \
-	"  --shape SHAPE       jobspec: the resources, an RFC 46 shape (slot=4/core=2)\n"                                                   \
-	"  -N, --node-count N  jobspec: Slurm's -N (nodes)\n"                                                                               \
-	"  -n, --ntasks N      jobspec: Slurm's -n (tasks)\n"                                                                               \
-	"  -c, --cpus-per-task N  jobspec: Slurm's -c (cores per task)\n"                                                                   \
-	"  --gpus-per-task N   jobspec: Slurm's --gpus-per-task\n"                                                                          \
-	"  --exclusive         jobspec: the nodes whole (with -N)\n"                                                                        \
-	"  -t, --time-limit T  jobspec: minutes, FSD (30s, 2h) or Slurm's [D-]HH:MM[:SS]\n"                                                 \
-	"  --any-shape         jobspec: write resources jobspec V1 does not take\n"                                                         \
-	"  --env-remove PATTERN  jobspec: leave out the environment variables PATTERN\n"                                                    \
-	"                      names (a glob, or /regex/; repeated: each)\n"                                                                \
-	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n"                                                 \
-	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n"                                                   \
-	"  -v, --verbose       say how many nodes were checked; facts: each one's source\n"                                                 \
-	"  -h, --help          this text\n"                                                                                                 \
-	"  -V, --version       the version, and the Slurm it was built for\n"                                                               \
-	"Exit status: 0 valid or match, 1 no match, 2 invalid\n"                                                                            \
-	"(facts: 0 done, 1 Slurm could not be read or refused, 2 invalid;\n"                                                                \
-	"doctor: 0 printed, 1 Slurm could not be read, 2 invalid).\n"
 
 /* Nodes x01, x02, x3, x10 (k=v) and x4 (unset), in no order. */
 #define PADDED                                                                 \
 	"{\"x3\":{\"k\":\"v\"},\"x10\":{\"k\":\"v\"},\"x4\":null,"             \
 	"\"x02\":{\"k\":\"v\"},\"x01\":{\"k\":\"v\"}}"
-
-struct cli_row {
-	const char *args;
-	const char *input;
-	int status;
-	const char *out;
-};
 
 static const struct cli_row cli_rows[] = {
 	{ "check 'i=5&s=Hello,f>2'", NULL, 0, "i=5&s=Hello&f>2\n" },
@@ -454,182 +353,6 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: --within - and --jobspec - cannot both read standard input\n" },
 };
 
-/* jobspec, run in / with an environment of one variable: the whole
- * jobspec is known. */
-static const struct cli_row jobspec_rows[] = {
-	{ "jobspec --shape 'slot=4/core=2' -- app a", NULL, 0,
-	  "{\"resources\":[{\"type\":\"slot\",\"count\":4,\"label\":\"default\",\"with\":[{\"type\":\"core\",\"count\":2}]}],"
-	  "\"tasks\":[{\"command\":[\"app\",\"a\"],\"slot\":\"default\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
-	/* Slurm's options, as flux run reads its own -N, -n, -c, -g */
-	{ "jobspec -N2 -n4 -c2 --gpus-per-task 1 -t 1:00:00 -- app", NULL, 0,
-	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"with\":[{\"type\":\"slot\",\"count\":2,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":2},{\"type\":\"gpu\",\"count\":1}]}]}],"
-	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":3600.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
-	{ "jobspec -N2 -n3 -- app", NULL, 0,
-	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"with\":[{\"type\":\"slot\",\"count\":2,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}]}],"
-	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"total\":3}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
-	{ "jobspec -N2 --exclusive -t 90s -- app", NULL, 0,
-	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"exclusive\":true,\"with\":[{\"type\":\"slot\",\"count\":1,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}]}],"
-	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":90.0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
-	{ "jobspec -n1 --env-remove 'X*' -- app", NULL, 0,
-	  "{\"resources\":[{\"type\":\"slot\",\"count\":1,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}],"
-	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{}}},\"version\":1}\n" },
-	{ "jobspec -n3 -- app", NULL, 0,
-	  "{\"resources\":[{\"type\":\"slot\",\"count\":3,\"label\":\"task\",\"with\":[{\"type\":\"core\",\"count\":1}]}],"
-	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"task\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
-	/* the constraint: resolved, or symbolic */
-	{ "jobspec --shape node=2/slot/core --extra 'gpu=true&mem>=512' --resolve --nodes " EXAMPLES_DIR
-	  "/nodes.json -- app",
-	  NULL, 0,
-	  "{\"resources\":[{\"type\":\"node\",\"count\":2,\"with\":[{\"type\":\"slot\",\"count\":1,\"label\":\"default\",\"with\":[{\"type\":\"core\",\"count\":1}]}]}],"
-	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"default\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"},\"constraints\":{\"hostlist\":[\"n[1,4]\"]}}},\"version\":1}\n" },
-	{ "jobspec --shape slot/core --extra 'gpu=true' -- app", NULL, 0,
-	  "{\"resources\":[{\"type\":\"slot\",\"count\":1,\"label\":\"default\",\"with\":[{\"type\":\"core\",\"count\":1}]}],"
-	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"default\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"},\"constraints\":{\"extra\":[\"gpu=true\"]}}},\"version\":1}\n" },
-	{ "jobspec --shape slot/core --extra 'gpu=true&mem>4096' --resolve --nodes " EXAMPLES_DIR
-	  "/nodes.json -- app",
-	  NULL, 1, "slurm-extra: no node satisfies the request (4 checked)\n" },
-	/* not V1: refused, or written with --any-shape, one task a slot */
-	{ "jobspec --shape slot=4/node -- app", NULL, 2,
-	  "slurm-extra: --shape: not jobspec V1 (RFC 25): "
-	  "$[0].with[0]: 'node' where jobspec V1 has core or gpu (RFC 25: node>slot>core[,gpu] or slot>core[,gpu]) "
-	  "(--any-shape writes it all the same)\n" },
-	{ "jobspec --shape '[slot{a}/core;slot{b}/core]' --any-shape -- app",
-	  NULL, 0,
-	  "{\"resources\":[{\"type\":\"slot\",\"count\":1,\"label\":\"a\",\"with\":[{\"type\":\"core\",\"count\":1}]},{\"type\":\"slot\",\"count\":1,\"label\":\"b\",\"with\":[{\"type\":\"core\",\"count\":1}]}],"
-	  "\"tasks\":[{\"command\":[\"app\"],\"slot\":\"a\",\"count\":{\"per_slot\":1}},{\"command\":[\"app\"],\"slot\":\"b\",\"count\":{\"per_slot\":1}}],"
-	  "\"attributes\":{\"system\":{\"duration\":0,\"cwd\":\"/\",\"environment\":{\"XC\":\"1\"}}},\"version\":1}\n" },
-	/* errors */
-	{ "jobspec --shape 'slot=x/core' -- app", NULL, 2,
-	  "slurm-extra: error: --shape: a count (N, an idset such as 4,9 or a range such as 2+ or 3-30) expected, not 'x' (column 6)\n"
-	  "  slot=x/core\n"
-	  "       ^\n" },
-	{ "jobspec --shape slot/core", NULL, 2,
-	  "slurm-extra: jobspec needs a command after '--': jobspec --shape SHAPE -- COMMAND [ARGS...]\n" },
-	{ "jobspec -- app", NULL, 2,
-	  "slurm-extra: jobspec needs --shape SHAPE, or Slurm's -N, -n, -c, --gpus-per-task\n" },
-	{ "jobspec --shape slot/core -N2 -- app", NULL, 2,
-	  "slurm-extra: --shape, or Slurm's -N, -n, -c, --gpus-per-task and --exclusive: not both\n" },
-	{ "jobspec -N2 -n1 -- app", NULL, 2,
-	  "slurm-extra: -n 1 asks for fewer tasks than -N 2 nodes\n" },
-	{ "jobspec -c 0 -- app", NULL, 2,
-	  "slurm-extra: -c: a whole number from 1 to 2147483647 expected, not '0'\n" },
-	{ "jobspec --shape slot/core app", NULL, 2,
-	  "slurm-extra: unexpected argument 'app': the command goes after '--'\n" },
-	{ "jobspec --shape slot/core --resolve -- app", NULL, 2,
-	  "slurm-extra: --resolve, --nodes, --slurm and --within go with --extra\n" },
-	{ "jobspec --shape slot/core -t 5q -- app", NULL, 2,
-	  "slurm-extra: -t: '5q' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
-	/* a number as flux run reads it: decimal only */
-	{ "jobspec --shape slot/core -t 0x10 -- app", NULL, 2,
-	  "slurm-extra: -t: '0x10' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
-	{ "jobspec --shape slot/core -t -1 -- app", NULL, 2,
-	  "slurm-extra: -t: '-1' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
-	{ "jobspec --shape slot/core -t inf -- app", NULL, 2,
-	  "slurm-extra: -t: 'inf' is not a time limit: minutes, a number with ms, s, m, h or d, or Slurm's [D-]HH:MM[:SS]\n" },
-	/* --exclusive is whole nodes: with -N only, as flux run's */
-	{ "jobspec -n4 --exclusive -- app", NULL, 2,
-	  "slurm-extra: --exclusive asks for whole nodes: it goes with -N\n" },
-	/* no slot, no task: refused even with --any-shape */
-	{ "jobspec --shape node/core --any-shape -- app", NULL, 2,
-	  "slurm-extra: --shape: no slot: a jobspec's tasks run in slots (RFC 14), and this shape has none\n" },
-	{ "jobspec -n1 --env-remove '/(' -- app", NULL, 2,
-	  "slurm-extra: --env-remove '/(': Unmatched ( or \\(\n" },
-	{ "jobspec -n1 -- app \"$(printf '\\377')\"", NULL, 2,
-	  "slurm-extra: the command's words must be UTF-8 (JSON strings): word 2 is not\n" },
-	{ "jobspec --shape slot/core --extra 'a=1|' -- app", NULL, 2,
-	  "slurm-extra: error: leaf or '(' expected after '|', found the end of the request (column 5)\n"
-	  "  a=1|\n"
-	  "      ^\n" },
-};
-
-ROW_TEST(cli, jobspec, struct cli_row, jobspec_rows)
-{
-	struct run r;
-
-	run_as(&r, row->input, "cd / && env -i XC=1", row->args);
-	cr_assert_eq(r.status, row->status,
-		     "slurm-extra %s: exit %d, expected %d\n%s", row->args,
-		     r.status, row->status, r.out);
-	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
-}
-
-/* --env-remove, each time given: a glob on the whole name, a /regex/
- * from the name's start (flux run's re.match); what no pattern names
- * stays. */
-Test(cli, jobspec_env_remove)
-{
-	struct run r;
-
-	run_as(&r, NULL,
-	       "cd / && env -i XC=1 YZ=2 ZY=3 AB=4 BA=5 X=6 QQ=7 QQR=8 QR=9",
-	       "jobspec -n1 --env-remove 'X?' --env-remove '/Y' --env-remove '/B.*A/' --env-remove '/(Q)\\1//' -- a");
-	cr_assert_eq(r.status, 0, "%s", r.out);
-	cr_assert_not_null(
-		strstr(r.out,
-		       "\"environment\":{\"ZY\":\"3\",\"AB\":\"4\",\"X\":\"6\",\"QR\":\"9\"}"),
-		"%s", r.out);
-}
-
-/* A current directory whose name is not UTF-8 cannot be a jobspec's
- * cwd: said as such, not as want of memory. */
-Test(cli, jobspec_cwd_not_utf8)
-{
-	char dir[] = "/tmp/xc-cwd-XXXXXX", bad[64], before[128];
-	struct run r;
-
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(bad, sizeof(bad), "%s/\xff", dir);
-	cr_assert_eq(mkdir(bad, 0700), 0);
-	snprintf(before, sizeof(before), "cd '%s' && env -i", bad);
-	run_as(&r, NULL, before, "jobspec -n1 -- a");
-	rmdir(bad);
-	rmdir(dir);
-	cr_assert_eq(r.status, 2, "%s", r.out);
-	cr_assert_str_eq(
-		r.out,
-		"slurm-extra: the current directory's name is not UTF-8: a jobspec's cwd (a JSON string) cannot hold it\n");
-}
-
-/* -t: each form of a time limit, in seconds. */
-Test(cli, jobspec_time_limits)
-{
-	static const struct {
-		const char *t;
-		const char *duration;
-	} cases[] = {
-		{ "90", "5400.0" },	    { "1:30", "90.0" },
-		{ "1:00:00", "3600.0" },    { "2-0", "172800.0" },
-		{ "1-2:03:04", "93784.0" }, { "UNLIMITED", "0.0" },
-		{ "30s", "30.0" },	    { "1.5h", "5400.0" },
-		{ "2d", "172800.0" },	    { "5m", "300.0" },
-		{ "0.5", "30.0" },	    { "0.25s", "0.25" },
-		{ "5e-1", "30.0" },	    { "250ms", "0.25" },
-		{ "1e1s", "10.0" },	    { "0", "0.0" },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		char args[128], want[64];
-		struct run r;
-
-		snprintf(args, sizeof(args),
-			 "jobspec --shape slot/core -t %s -- a", cases[i].t);
-		run_as(&r, NULL, "cd / && env -i", args);
-		cr_assert_eq(r.status, 0, "-t %s: %s", cases[i].t, r.out);
-		snprintf(want, sizeof(want), "\"duration\":%s,",
-			 cases[i].duration);
-		cr_assert_not_null(strstr(r.out, want), "-t %s: %s", cases[i].t,
-				   r.out);
-	}
-}
-
 ROW_TEST(cli, rows, struct cli_row, cli_rows)
 {
 	struct run r;
@@ -639,17 +362,6 @@ ROW_TEST(cli, rows, struct cli_row, cli_rows)
 		     "slurm-extra %s: exit %d, expected %d\n%s", row->args,
 		     r.status, row->status, r.out);
 	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
-}
-
-/* Runs `slurm-extra ARGS` as run() does, stdout only (`err` false) or
- * stderr only (`err` true) in r->out. */
-static void run_stream(struct run *r, const char *args, bool err)
-{
-	char redirected[1024];
-
-	snprintf(redirected, sizeof(redirected), "%s %s", args,
-		 err ? "2>&1 >/dev/null" : "2>/dev/null");
-	run(r, NULL, redirected);
 }
 
 /* eval and explain with --node-extra JSON, and with its old spelling,
