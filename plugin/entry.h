@@ -25,9 +25,10 @@ int refuse(char **err_msg, int rc, const char *text);
  * (Slurm frees it); -1 when out of memory. */
 int set_desc_string(char **field, const char *text);
 
-/* Parses `request` with extra.conf's limits; NULL and *rc set after
- * refusing it (ESLURM_INVALID_FEATURE, the rendered error in *err_msg;
- * logged with the request escaped). */
+/* Parses `request` with extra.conf's limits: the expression, which the
+ * caller frees with xc_expr_destroy(); or NULL and *rc set after refusing
+ * it (ESLURM_INVALID_FEATURE, the rendered error in *err_msg; logged with
+ * the request escaped). */
 xc_expr_t *parse_or_refuse(const char *request, uint32_t uid, char **err_msg,
 			   int *rc);
 
@@ -60,6 +61,8 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid);
 #endif
 
 /* job_modify() (modify.c), by the rules of doc/design.md "Updates". */
+/* Returns SLURM_SUCCESS, or a refusal with its text in *err_msg (Slurm's
+ * allocator; `err_msg` may be NULL, as 22.05 passes none). */
 int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
 
 /* Forgets what job_modify() last set (its repeat-call check, modify.c):

@@ -27,6 +27,9 @@ void run_as(struct run *r, const char *input, const char *before,
  * stderr only (`err` true) in r->out. */
 void run_stream(struct run *r, const char *args, bool err);
 
+/* A row of a table of runs: `slurm-extra ARGS` with stdin `input` (NULL:
+ * /dev/null) exits with `status` and prints `out` (stdout and stderr
+ * together). */
 struct cli_row {
 	const char *args;
 	const char *input;

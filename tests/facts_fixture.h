@@ -17,10 +17,11 @@ extern struct facts set;
 void set_up(void);
 void tear_down(void);
 
-/* The text of fact `key` of `f` (compact JSON), or "(none)". */
+/* The text of fact `key` of `f` (compact JSON), or "(none)": borrowed
+ * from `f`, valid until it changes or is freed (tear_down()). */
 const char *fact(const struct facts *f, const char *key);
 
-/* Where fact `key` of `f` came from, or "(none)". */
+/* Where fact `key` of `f` came from, or "(none)": borrowed as fact()'s. */
 const char *source(const struct facts *f, const char *key);
 
 /* A fresh directory under /tmp, into `dir` (at least 21 bytes). */

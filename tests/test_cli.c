@@ -1,7 +1,9 @@
 /*
- * test_cli.c - the slurm-extra command: exit status and output of check,
- * eval (--node-extra, --nodes, --batch) and explain, run as a user would.
- * jobspec is test_cli_jobspec.c's: one test program.
+ * test_cli.c - the slurm-extra command run as a user would: exit status
+ * and output of check, eval (--node-extra, --nodes, --batch), explain,
+ * to-flux, from-flux, why and prolog-slurmctld by hand, option errors,
+ * --node-extra's old spelling, bash completion and --version.  jobspec
+ * is test_cli_jobspec.c's: one test program.
  */
 #include <stdio.h>
 #include <stdlib.h>

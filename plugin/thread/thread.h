@@ -1,7 +1,8 @@
 /*
- * thread.h - the front door of job_submit/extra's re-filtering thread, the
- * only header of plugin/thread/ that the entry points (plugin/*.c)
- * include.
+ * thread.h - the front door of job_submit/extra's re-filtering thread: the
+ * header of plugin/thread/ that the entry points (the .c files of plugin/)
+ * include; hints.h and known_jobs.h come with it for the two structs the
+ * entry points fill and read (struct job_hint, struct known_job).
  *
  * The thread keeps a node table current from slurm_load_node() and
  * re-filters every pending job with a request whenever the node data or
@@ -112,13 +113,17 @@ int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
 void thread_ask_urgent(struct thread *t);
 
 /* Whether an urgent ask for `owner`'s jobs is allowed now: one in
- * HINTS_URGENT_S per owner (hints_urgent()); further ones wait for the
- * pace of the others. */
+ * HINTS_URGENT_S per owner (hints_urgent()), which records it: a true
+ * answer uses the owner's turn, and their further asks wait for the pace
+ * of the others.  False out of memory too. */
 bool thread_urgent_allowed(struct thread *t, uint32_t owner);
 
-/* Leaves hint `h` for the thread (hints_add(): its user_exc taken, NULL
- * after).  False when past the hints' bound (the thread then plans that
- * owner's jobs anew); *pending is then the hints held. */
+/* Leaves hint `h` for the thread (hints_add(), hints.h: its user_exc
+ * taken, NULL after).  False when it was dropped: past HINTS_PER_OWNER
+ * hints of its owner's jobs (the thread's updates of that owner's jobs
+ * planned before it are then refused), past HINTS_MAX or HINTS_BYTES in
+ * all (every planned update is then refused), or out of memory.
+ * *pending is always set: the hints held now. */
 bool thread_hint(struct thread *t, struct job_hint *h, size_t *pending);
 
 /* Whether `job_desc`, an update from `submit_uid`, is the thread's own

@@ -1,6 +1,7 @@
 /*
  * thread_private.h - the re-filtering thread's own state, private to
- * plugin/thread/ and its unit tests; the entry points see it through the
+ * plugin/thread/ and to the unit tests that build it by hand (the
+ * thread's and the entry points'); the entry points see it through the
  * front door, thread.h.  The thread keeps the node table current with
  * slurm_load_node() (node_table.h) and re-filters every pending job with
  * a request whenever the node data or the jobs change (refilter.h), one
