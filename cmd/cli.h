@@ -215,8 +215,9 @@ int print_request(xc_expr_t *e);
 bool print_json_line(json_t *j);
 
 /* A parse error as slurm-extra(1) --json prints it:
- * {"valid": false, "error": {"code", "offset", "end", "message"}}.  A new
- * reference, or NULL when out of memory. */
+ * {"valid": false, "error": {"code", "offset", "end", "message"}}, the
+ * code named by shape_errcode_name(), which knows the language's codes and
+ * those of shapes.  A new reference, or NULL when out of memory. */
 json_t *error_json(const xc_error_t *err);
 
 /* The nodes of `t` with matched[i] set as one hostlist, the form every

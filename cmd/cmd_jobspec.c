@@ -19,7 +19,9 @@
 #include <slurm/slurm.h>
 
 #include "cli.h"
+#include "shape.h"
 #include "slurm_compat.h"
+#include "xc_util.h"
 
 extern char **environ;
 
@@ -99,8 +101,7 @@ static json_t *slurm_resources(const struct opts *o, long *total)
 static json_t *shape_resources(const struct opts *o)
 {
 	xc_error_t err;
-	json_t *r =
-		xc_shape_parse(o->shape, strlen(o->shape), &o->limits, &err);
+	json_t *r = shape_parse(o->shape, strlen(o->shape), &o->limits, &err);
 
 	if (!r)
 		report_error(o->shape, &err, "--shape: ");
@@ -389,7 +390,7 @@ int cmd_jobspec(const struct opts *o)
 	res = o->shape ? shape_resources(o) : slurm_resources(o, &total);
 	if (!res)
 		goto out;
-	if (!o->any_shape && xc_shape_check_v1(res, &err) < 0) {
+	if (!o->any_shape && shape_check_v1(res, &err) < 0) {
 		fail("--shape: not jobspec V1 (RFC 25): %s (--any-shape writes it all the same)",
 		     err.message);
 		goto out;

@@ -18,6 +18,7 @@
 #include "slurm_nodes.h"
 
 #include "cli.h"
+#include "xc_util.h"
 
 void report_error(const char *input, const xc_error_t *err, const char *what)
 {

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "shape.h"
 
 static void say_args(const char *fmt, va_list ap)
 {
@@ -66,7 +67,7 @@ bool print_json_line(json_t *j)
 json_t *error_json(const xc_error_t *err)
 {
 	return json_pack("{s:b,s:{s:s,s:I,s:I,s:s}}", "valid", 0, "error",
-			 "code", xc_errcode_name(err->code), "offset",
+			 "code", shape_errcode_name(err->code), "offset",
 			 (json_int_t)err->offset, "end", (json_int_t)err->end,
 			 "message", err->message);
 }

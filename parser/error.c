@@ -30,13 +30,6 @@ static const char *const code_names[XC_E__COUNT] = {
 	[XC_E_FLUX_OPERATOR] = "flux-operator",
 	[XC_E_FLUX_NO_EQUIVALENT] = "flux-no-equivalent",
 	[XC_E_NOT_UTF8] = "not-utf8",
-	[XC_E_SHAPE_SYNTAX] = "shape-syntax",
-	[XC_E_SHAPE_COUNT] = "shape-count",
-	[XC_E_SHAPE_LABEL] = "shape-label",
-	[XC_E_SHAPE_KEY] = "shape-key",
-	[XC_E_SHAPE_VALUE] = "shape-value",
-	[XC_E_SHAPE_RESOURCES] = "shape-resources",
-	[XC_E_NOT_V1] = "not-v1",
 };
 
 long xc_live;
@@ -62,7 +55,7 @@ void xc_error_clear(xc_error_t *err)
 	err->message[0] = '\0';
 }
 
-int xc_error_set(xc_error_t *err, xc_errcode_t code, size_t offset, size_t end,
+int xc_error_set(xc_error_t *err, int code, size_t offset, size_t end,
 		 const char *fmt, ...)
 {
 	va_list ap;

@@ -1,5 +1,5 @@
 /*
- * grow.c - one growth rule for arrays (xc.h "arrays").
+ * grow.c - one growth rule for arrays (xc_util.h "arrays").
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /*
- * text.c - a string written through a stdio stream in memory, for the
- * library's functions that return text: xc_format, xc_explain,
- * xc_explain_leaf, xc_error_render.
+ * text.c - a string written through a stdio stream in memory (xc_util.h),
+ * for the library's functions that return text: xc_format, xc_explain,
+ * xc_explain_leaf, xc_error_render; and for shape_format (flux/) and the
+ * command.
  *
  * The stream is fopencookie() over a string grown by xc_grow(), not
  * open_memstream(): glibc's memstream drops the bytes it cannot store once

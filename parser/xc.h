@@ -8,6 +8,8 @@
  *
  * Reads node Extra with json-c, as Slurm does, and RFC 31 constraints with
  * jansson, as Flux does (only the Flux functions use jansson types).
+ * The library's general utilities (setting an error, escaping, arrays,
+ * text in memory, UTF-8) are in xc_util.h.
  * Never aborts, never logs, never exits and keeps no global mutable
  * state but one atomic counter (xc_live_objects): it runs inside
  * slurmctld's threads.  Every function is safe to call from several
@@ -34,7 +36,10 @@ extern "C" {
 /* ---------------------------------------------------------------- errors */
 
 /* Stable error codes.  Their names (xc_errcode_name) are part of the API:
- * scripts and the batch mode print them.  Never renumber; add at the end. */
+ * scripts and the batch mode print them.  Never renumber; add at the end.
+ * RFC 46 shapes and jobspec V1 have codes of their own (flux/shape.h,
+ * named by shape_errcode_name()), numbered on from XC_E__COUNT, which
+ * travel in the same xc_error_t. */
 typedef enum xc_errcode {
 	XC_OK = 0,
 	XC_E_EMPTY,	    /* the request is empty (doc/language.md §1.4) */
@@ -58,16 +63,6 @@ typedef enum xc_errcode {
 	XC_E_FLUX_NO_EQUIVALENT, /* RFC 31: not, properties, hostlist,
 				    ranks, {} */
 	XC_E_NOT_UTF8,		 /* a leaf JSON cannot carry (not UTF-8) */
-	XC_E_SHAPE_SYNTAX, /* RFC 46 shape: a character the grammar does not
-			      take there (the message says what it wants) */
-	XC_E_SHAPE_COUNT,  /* RFC 46 count: not N, an RFC 22 idset or an
-			      RFC 45 range */
-	XC_E_SHAPE_LABEL,  /* slot label missing, repeated or not a label */
-	XC_E_SHAPE_KEY,	   /* a key given twice, or one the shape writes
-			      elsewhere (type, count, with, a slot's label) */
-	XC_E_SHAPE_VALUE,  /* a value that is not JSON, or of the wrong type */
-	XC_E_SHAPE_RESOURCES, /* an RFC 14 resources list no shape writes */
-	XC_E_NOT_V1,	      /* resources that jobspec V1 (RFC 25) refuses */
 	XC_E__COUNT
 } xc_errcode_t;
 
@@ -77,7 +72,7 @@ typedef enum xc_errcode {
  * takes an `xc_error_t *` that may be NULL.  `offset` and `end` are byte
  * offsets into the request: the offending token is [offset, end). */
 typedef struct xc_error {
-	xc_errcode_t code;
+	int code; /* an xc_errcode_t, or a wing's code past XC_E__COUNT */
 	size_t offset;
 	size_t end;
 	char message[XC_ERROR_MESSAGE_SIZE];
@@ -101,56 +96,12 @@ const char *xc_errcode_name(xc_errcode_t code);
 char *xc_error_render(const char *request, const xc_error_t *err,
 		      const char *prefix);
 
-/* Copies `text` into `out` (a buffer of `size` bytes, always terminated),
- * escaping every byte that is not printable ASCII, and '%' and '\\', as
- * \xNN or \n-style escapes: the form in which a request may be logged.
- * Returns `out`.  At most size-1 bytes are written; a cut escape is never
- * written half. */
-char *xc_escape(const char *text, char *out, size_t size);
-
 /* How many library objects are alive in this process: expression nodes
  * (one per leaf and group), node tables and node Extras.  Callers that
  * free what they made come back to the same count; the plugin logs it
  * and the load test (tests/load.sh) compares it before and after a load,
  * as the proof that nothing leaks.  Thread-safe. */
 long xc_live_objects(void);
-
-/* ------------------------------------------------------------ arrays */
-
-/* Makes room for `need` elements of `size` bytes in the malloc'd array
- * *array of *cap elements, doubling the capacity (from 8) until it holds
- * them: one growth rule for the library and its callers.  Returns 0 with
- * *array and *cap updated (unchanged when they hold enough already), or
- * -1 when memory ran out or the bytes overflow size_t: *array and *cap
- * are then unchanged and still the caller's.  Use:
- *   if (xc_grow((void **)&v, &cap, n + 1, sizeof(*v)) < 0) ... */
-int xc_grow(void **array, size_t *cap, size_t need, size_t size);
-
-/* ------------------------------------------------------ text in memory */
-
-/* A string written through a stdio stream (text.c), for the library and
- * its callers: unlike glibc's open_memstream(), which drops what it cannot
- * store and still closes with 0, a write that runs out of memory makes
- * xc_text_close() return NULL.  xc_text_open(), writes to t->out, then
- * xc_text_close() for the string.  The stream writes into `t`
- * itself, which must stay where it is (a local of the writing function)
- * until closed. */
-struct xc_text {
-	FILE *out;
-	char *s;
-	size_t len, cap;
-	bool failed; /* a write could not grow the string */
-};
-
-/* Opens `t` on an empty string (fopencookie over a string grown by
- * xc_grow).  Returns t->out, or NULL when out of memory. */
-FILE *xc_text_open(struct xc_text *t);
-
-/* Closes t->out and returns what was written to it: a malloc'd,
- * NUL-terminated string the caller frees, or NULL when out of memory (a
- * write could not grow the string, or the stream failed: never a text cut
- * short; nothing is left to free). */
-char *xc_text_close(struct xc_text *t);
 
 /* ---------------------------------------------------------------- limits */
 
@@ -173,13 +124,14 @@ typedef struct xc_limits {
 
 /* The largest values a caller (extra.conf, the command's options) may
  * set.  Parsing, formatting, matching, explaining, destroying, the RFC 31
- * translation and RFC 46 shapes recurse once per level of nesting, so
- * max_depth bounds their stack: measured by tests/bench, the deepest user
- * (reading RFC 31) takes about 430 bytes a level, xc_parse 130, reading
- * and writing shapes 140 to 210, so 1024 levels stay under 450 KiB,
- * inside the 1 MiB stacks of slurmctld's RPC threads (tests/test_depth.c
- * runs every request entry point there at this depth, tests/test_shape.c
- * the shape's).  A larger max_depth is taken as this one. */
+ * translation and RFC 46 shapes (flux/) recurse once per level of
+ * nesting, so max_depth bounds their stack: measured by tests/bench, the
+ * deepest user (reading RFC 31) takes about 430 bytes a level, xc_parse
+ * 130, reading and writing shapes 140 to 210, so 1024 levels stay under
+ * 450 KiB, inside the 1 MiB stacks of slurmctld's RPC threads
+ * (tests/test_depth.c runs every request entry point there at this depth,
+ * tests/test_shape.c the shape's).  A larger max_depth is taken as this
+ * one. */
 #define XC_MAX_DEPTH_LIMIT 1024
 #define XC_MAX_REQUEST_LENGTH_LIMIT (16u << 20)
 #define XC_MAX_EXTRA_LENGTH_LIMIT (64u << 20)
@@ -205,6 +157,11 @@ int xc_read_count(const char *text, size_t min, size_t max, size_t *out);
  * else (no sign, no blanks, no suffix), a value in xc_limit_range().
  * Returns 0, or -1 with `l` unchanged when `text` is not such a value. */
 int xc_limits_set(xc_limits_t *l, xc_limit_t which, const char *text);
+
+/* The limits in force under `limits` (NULL: all defaults): each field left
+ * 0 takes its default (XC_DEFAULT_*), and a max_depth above
+ * XC_MAX_DEPTH_LIMIT is taken as that limit. */
+xc_limits_t xc_limits_in_force(const xc_limits_t *limits);
 
 /* ----------------------------------------------------------------- tree */
 
@@ -543,63 +500,6 @@ xc_expr_t *xc_from_flux(const json_t *constraint, const xc_limits_t *limits,
  * text that is not JSON, else as xc_from_flux. */
 xc_expr_t *xc_from_flux_text(const char *text, size_t len,
 			     const xc_limits_t *limits, xc_error_t *err);
-
-/* Whether `s` (`n` bytes) is valid UTF-8 (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF), which JSON text must be (utf8.c).
- * jansson checks the same, but json_stringn() answers NULL both for
- * invalid text and for want of memory, and does not export its check:
- * this tells the two apart. */
-bool xc_valid_utf8(const unsigned char *s, size_t n);
-
-/* ------------------------------------------- RFC 46 resource shapes */
-
-/* Reads an RFC 46 shape (`len` bytes, e.g. "slot=4{nodelevel}/node{-x}/
- * socket=2+/core=4+") into the RFC 14 resources list it stands for
- * (doc/flux.md "Shapes"): a new jansson array the caller json_decref()s.
- * Each vertex is {"type", "count", "label" (slots), the keys of its
- * braces in their order, "with"}.  A count is an integer, an RFC 45
- * range as RFC 14's dictionary ("3-30" -> {"min":3,"max":30,
- * "operator":"+","operand":1}, "2+" -> {"min":2}; "2+:3", which that
- * dictionary cannot hold without a max, stays a string), or an RFC 22
- * idset as a string ("4,9,16"); `x` is "exclusive"; a slot without a
- * label is "default", allowed only when it is the shape's one slot.
- * Bounded: XC_E_TOO_LONG past limits->max_request_length bytes,
- * XC_E_TOO_DEEP past limits->max_depth levels (a '/' or a nested value
- * is one); `limits` may be NULL.  Errors (NULL, `err` set, [offset, end)
- * the offending bytes, the message naming what was expected):
- * XC_E_EMPTY, XC_E_SHAPE_SYNTAX, XC_E_SHAPE_COUNT, XC_E_SHAPE_LABEL,
- * XC_E_SHAPE_KEY, XC_E_SHAPE_VALUE, XC_E_NOT_UTF8, XC_E_TOO_LONG,
- * XC_E_TOO_DEEP, XC_E_NOMEM, XC_E_INVALID_ARG. */
-json_t *xc_shape_parse(const char *shape, size_t len, const xc_limits_t *limits,
-		       xc_error_t *err);
-
-/* Writes an RFC 14 resources list as the shortest shape RFC 46 allows
- * (doc/flux.md "Shapes"): brackets only around a list of several, no
- * "=1", no "{}", a slot's label left out when it is the one slot, named
- * "default" and has nothing else in its braces, booleans as `x`, `-x`,
- * `key`, `-key`, strings unquoted where they read back as the same
- * string.  xc_shape_parse() of the result equals `resources`, but for a
- * count given as a range string, which reads back as RFC 14's
- * dictionary where it can be one.  Returns a malloc'd string the caller
- * frees, or NULL with `err` set: XC_E_SHAPE_RESOURCES (the message
- * starts with the JSON path, "$[0].with[1]: ...") for what RFC 14 does
- * not allow or no shape writes (no type or count, a bad count, a slot
- * without a label or a with, an empty list), XC_E_TOO_DEEP past
- * limits->max_depth levels, XC_E_NOMEM, XC_E_INVALID_ARG. */
-char *xc_shape_format(const json_t *resources, const xc_limits_t *limits,
-		      xc_error_t *err);
-
-/* Whether an RFC 14 resources list is jobspec V1's (RFC 25 "Resources";
- * doc/flux.md "Jobspec V1"): one vertex, node or slot; node>slot>core or
- * slot>core, either with a gpu beside the core; integer counts of at
- * least 1; no keys but type, count, with, label and unit, and exclusive
- * on a node.  (flux-core 0.88's job-ingest does not check the shape: it
- * takes other graphs, whose vertices its scheduler skips unless node,
- * slot, core or gpu; its unused flux_jobspec1_check() is stricter.)
- * Returns 0, or -1 with `err` set to XC_E_NOT_V1 and a message that
- * starts with the JSON path of the first vertex that breaks a rule and
- * says which. */
-int xc_shape_check_v1(const json_t *resources, xc_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "xc.h"
+#include "xc_util.h"
 
 /* A leaf: key, comparison operator, value, and the value converted once at
  * parse time for each node value type (doc/language.md §3). */
@@ -90,13 +91,6 @@ static inline uint64_t xc_hash_str(const char *s)
 	return xc_hash(XC_FNV_START, s, strlen(s));
 }
 
-/* ---- limits (limits.c) ---- */
-
-/* The limits in force under `limits` (NULL: all defaults): each field left
- * 0 takes its default (XC_DEFAULT_*), and a max_depth above
- * XC_MAX_DEPTH_LIMIT is taken as that limit (xc.h "limits"). */
-xc_limits_t xc_limits_in_force(const xc_limits_t *limits);
-
 /* ---- arrays (grow.c) ---- */
 
 /* xc_grow for `count` parallel arrays that share one capacity *cap:
@@ -147,49 +141,11 @@ void xc_lexer_init(xc_lexer_t *lx, const char *src, size_t len);
  * order. */
 void xc_lexer_next(xc_lexer_t *lx);
 
-/* ---- RFC 46 shapes' words and counts (shape_words.c) ---- */
-
-/* Whether byte `c` may stand in a word, an unquoted string of a shape:
- * anything printable but RFC 46's punctuation `[]{};/,:="` and the
- * single quote (flux-core's shape parser quotes with it too) (bytes of
- * UTF-8 included; blanks, control bytes and NUL are not). */
-bool xc_shape_is_word(unsigned char c);
-
-/* Whether the word `s` (`n` bytes) reads as something other than a
- * string: the JSON literals true, false, null, or a JSON number. */
-bool xc_shape_word_is_other(const char *s, size_t n);
-
-/* Why an RFC 45 range of minimum `min`, operator `op` ('+', '*' or
- * '^') and `operand` is not one Flux takes, or NULL when it is: '*' and
- * '^' need an operand of at least 2, '^' a minimum of at least 2 (as
- * flux-core checks them: count_decode() and create_count() of its
- * libjob/count.c, Jobspec._validate_complex_range()). */
-const char *xc_shape_range_check(long long min, char op, long long operand);
-
-/* A count's text (`n` bytes, no brackets) as its RFC 14 value: an
- * integer, an RFC 22 idset (a string), an RFC 45 range (RFC 14's
- * dictionary, or the string when the dictionary cannot hold it).
- * Returns a new reference, or NULL with *why set (a static message) and
- * *at the byte at fault or, *why NULL, when out of memory. */
-json_t *xc_shape_count(const char *s, size_t n, size_t *at, const char **why);
-
-/* ---- errors and quoting (error.c) ---- */
-
-/* Sets `err` (may be NULL) unless it already holds an error: the first
- * error set is kept.  Returns -1 for convenience. */
-int xc_error_set(xc_error_t *err, xc_errcode_t code, size_t offset, size_t end,
-		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-/* Clears `err` (may be NULL) to XC_OK. */
-void xc_error_clear(xc_error_t *err);
+/* ---- errors (error.c) ---- */
 
 /* Writes `text` (`len` bytes) to `out`, escaped for display; with
  * `for_log`, '%' is escaped too.  Returns the number of columns written. */
 size_t xc_escape_to(FILE *out, const char *text, size_t len, bool for_log);
-
-/* Writes a short, escaped, possibly shortened ("...") quotation of `len`
- * bytes of `text` into `buf` for an error message. Returns `buf`. */
-char *xc_quote(const char *text, size_t len, char *buf, size_t size);
 
 /* ---- request values (convert.c) ---- */
 

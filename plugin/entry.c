@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "entry.h"
+#include "xc_util.h"
 
 struct thread *entry_thread;
 

@@ -44,6 +44,7 @@
 #include "job_filter.h"
 #include "entry.h"
 #include "xc.h"
+#include "xc_util.h"
 
 const char plugin_name[] = "Job submit plugin for --extra node filters";
 const char plugin_type[] = "job_submit/extra";

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "gen.h"
+#include "shape.h"
 #include "xc.h"
 
 static double now(void)
@@ -406,9 +407,9 @@ enum entry {
 	E_DESTROY,
 	E_TO_FLUX,
 	E_FROM_FLUX,
-	E_SHAPE_LIST,	/* xc_shape_parse of a/a/.../a */
-	E_SHAPE_VALUE,	/* xc_shape_parse of node{a:{a:...}} */
-	E_SHAPE_FORMAT, /* xc_shape_format of the first */
+	E_SHAPE_LIST,	/* shape_parse of a/a/.../a */
+	E_SHAPE_VALUE,	/* shape_parse of node{a:{a:...}} */
+	E_SHAPE_FORMAT, /* shape_format of the first */
 	E_COUNT
 };
 static const char *const entry_names[E_COUNT] = {
@@ -476,11 +477,11 @@ static void *run_entry(void *arg)
 		break;
 	case E_SHAPE_LIST:
 	case E_SHAPE_VALUE:
-		json_decref(xc_shape_parse(p->shape, strlen(p->shape), &limits,
-					   NULL));
+		json_decref(
+			shape_parse(p->shape, strlen(p->shape), &limits, NULL));
 		break;
 	case E_SHAPE_FORMAT:
-		free(xc_shape_format(p->resources, NULL, NULL));
+		free(shape_format(p->resources, NULL, NULL));
 		break;
 	default:
 		break;
@@ -505,7 +506,7 @@ static size_t stack_used(enum entry which, unsigned depth)
 	p.flux = xc_to_flux(p.tree, NULL);
 	p.extra = xc_extra_load("{\"a\": 1}", 8, NULL, NULL, NULL);
 	p.shape = gen_deep_shape(depth, which == E_SHAPE_VALUE);
-	p.resources = xc_shape_parse(p.shape, strlen(p.shape), &limits, NULL);
+	p.resources = shape_parse(p.shape, strlen(p.shape), &limits, NULL);
 	memset(stack, 0xa5, PAINTED);
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, stack, PAINTED);

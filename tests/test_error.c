@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "xc.h"
+#include "xc_util.h"
 #include "leakcheck.h"
 
 LEAK_CHECKED(error);

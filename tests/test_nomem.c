@@ -30,6 +30,7 @@
 #include <jansson.h>
 #include <json-c/json_c_version.h>
 
+#include "shape.h"
 #include "xc.h"
 
 extern void *__libc_malloc(size_t);
@@ -537,13 +538,13 @@ static int op_shape(void)
 		"[memory=4+{unit:GB};ib10g=1-9:2:*];switch=4,9/slot{bicore}/"
 		"node/core=2]";
 	xc_error_t err;
-	json_t *j = xc_shape_parse(shape, strlen(shape), NULL, &err);
+	json_t *j = shape_parse(shape, strlen(shape), NULL, &err);
 	char *back;
 	int r;
 
 	if (!j)
 		return err.code == XC_E_NOMEM ? 1 : -1;
-	back = xc_shape_format(j, NULL, &err);
+	back = shape_format(j, NULL, &err);
 	if (!back)
 		r = err.code == XC_E_NOMEM ? 1 : -1;
 	else

@@ -3,8 +3,8 @@
  * RFC 46 reads as the resources list the RFC prints and writes back as
  * itself; every resources list of the RFC 14 and RFC 25 use cases writes
  * as a shape that reads back as the same list; each error kind has a row
- * with its bytes and message; jobspec V1 (RFC 25) is told apart; and
- * the bounds hold in a 1 MiB stack.
+ * with its bytes and message, and each code its name; jobspec V1
+ * (RFC 25) is told apart; and the bounds hold in a 1 MiB stack.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,8 +12,9 @@
 
 #include <jansson.h>
 
-#include "cases.h"
 #include "gen.h"
+#include "shape.h"
+#include "shape_cases.h"
 #include "table.h"
 #include "xc.h"
 #include "leakcheck.h"
@@ -30,14 +31,14 @@ static void check_both_ways(const struct shape_row *row)
 	char *back;
 
 	cr_assert_not_null(want, "%s: %s", row->json, jerr.text);
-	got = xc_shape_parse(row->shape, strlen(row->shape), NULL, &err);
+	got = shape_parse(row->shape, strlen(row->shape), NULL, &err);
 	cr_assert_not_null(got, "%s: %s", row->shape, err.message);
 	cr_assert(json_equal(got, want), "%s: got %s", row->shape,
 		  json_dumps(got, JSON_COMPACT));
-	back = xc_shape_format(want, NULL, &err);
+	back = shape_format(want, NULL, &err);
 	cr_assert_not_null(back, "%s: %s", row->json, err.message);
 	cr_assert_str_eq(back, row->shape);
-	again = xc_shape_parse(back, strlen(back), NULL, &err);
+	again = shape_parse(back, strlen(back), NULL, &err);
 	cr_assert(json_equal(again, want), "%s: read back differs", back);
 	free(back);
 	json_decref(again);
@@ -95,16 +96,16 @@ ROW_TEST(shape, longer_forms_read_as_the_shortest, struct longer_row,
 	 longer_rows)
 {
 	xc_error_t err;
-	json_t *a = xc_shape_parse(row->shape, strlen(row->shape), NULL, &err);
+	json_t *a = shape_parse(row->shape, strlen(row->shape), NULL, &err);
 	json_t *b;
 	char *back;
 
 	cr_assert_not_null(a, "%s: %s", row->shape, err.message);
-	b = xc_shape_parse(row->shortest, strlen(row->shortest), NULL, &err);
+	b = shape_parse(row->shortest, strlen(row->shortest), NULL, &err);
 	cr_assert_not_null(b, "%s: %s", row->shortest, err.message);
 	cr_assert(json_equal(a, b), "%s and %s differ", row->shape,
 		  row->shortest);
-	back = xc_shape_format(a, NULL, &err);
+	back = shape_format(a, NULL, &err);
 	cr_assert_str_eq(back, row->shortest);
 	free(back);
 	json_decref(a);
@@ -114,12 +115,12 @@ ROW_TEST(shape, longer_forms_read_as_the_shortest, struct longer_row,
 ROW_TEST(shape, errors, struct shape_error_row, shape_error_rows)
 {
 	xc_error_t err;
-	json_t *j = xc_shape_parse(row->shape, strlen(row->shape), NULL, &err);
+	json_t *j = shape_parse(row->shape, strlen(row->shape), NULL, &err);
 
 	cr_assert_null(j, "%s: accepted", row->shape);
 	cr_assert_eq(err.code, row->code, "%s: %s, expected %s: %s", row->shape,
-		     xc_errcode_name(err.code), xc_errcode_name(row->code),
-		     err.message);
+		     shape_errcode_name(err.code),
+		     shape_errcode_name(row->code), err.message);
 	cr_assert_str_eq(err.message, row->message);
 	cr_assert_eq(err.offset, row->offset, "%s: offset %zu", row->shape,
 		     err.offset);
@@ -182,10 +183,10 @@ ROW_TEST(shape, format_errors, struct format_error_row, format_error_rows)
 	char *s;
 
 	cr_assert_not_null(j, "%s", row->json);
-	s = xc_shape_format(j, NULL, &err);
+	s = shape_format(j, NULL, &err);
 	cr_assert_null(s, "%s: wrote %s", row->json, s);
-	cr_assert_eq(err.code, XC_E_SHAPE_RESOURCES, "%s: %s", row->json,
-		     xc_errcode_name(err.code));
+	cr_assert_eq(err.code, SHAPE_E_RESOURCES, "%s: %s", row->json,
+		     shape_errcode_name(err.code));
 	cr_assert_str_eq(err.message, row->message);
 	json_decref(j);
 }
@@ -235,19 +236,47 @@ static const struct v1_row v1_rows[] = {
 ROW_TEST(shape, jobspec_v1, struct v1_row, v1_rows)
 {
 	xc_error_t err;
-	json_t *j = xc_shape_parse(row->shape, strlen(row->shape), NULL, &err);
+	json_t *j = shape_parse(row->shape, strlen(row->shape), NULL, &err);
 	int rc;
 
 	cr_assert_not_null(j, "%s: %s", row->shape, err.message);
-	rc = xc_shape_check_v1(j, &err);
+	rc = shape_check_v1(j, &err);
 	if (!row->message) {
 		cr_assert_eq(rc, 0, "%s: %s", row->shape, err.message);
 	} else {
 		cr_assert_eq(rc, -1, "%s: taken as V1", row->shape);
-		cr_assert_eq(err.code, XC_E_NOT_V1);
+		cr_assert_eq(err.code, SHAPE_E_NOT_V1);
 		cr_assert_str_eq(err.message, row->message);
 	}
 	json_decref(j);
+}
+
+/* The names of the error codes: the wing's own (shape.h), and the
+ * language's, which shape_errcode_name() hands to xc_errcode_name(). */
+struct code_name_row {
+	int code;
+	const char *name;
+};
+
+static const struct code_name_row code_name_rows[] = {
+	{ SHAPE_E_SYNTAX, "shape-syntax" },
+	{ SHAPE_E_COUNT, "shape-count" },
+	{ SHAPE_E_LABEL, "shape-label" },
+	{ SHAPE_E_KEY, "shape-key" },
+	{ SHAPE_E_VALUE, "shape-value" },
+	{ SHAPE_E_RESOURCES, "shape-resources" },
+	{ SHAPE_E_NOT_V1, "not-v1" },
+	{ XC_OK, "ok" },
+	{ XC_E_EMPTY, "empty" },
+	{ XC_E_NOT_UTF8, "not-utf8" },
+	{ SHAPE_E__COUNT, "unknown" },
+	{ -1, "unknown" },
+};
+
+ROW_TEST(shape, error_code_names, struct code_name_row, code_name_rows)
+{
+	cr_assert_str_eq(shape_errcode_name(row->code), row->name, "code %d",
+			 row->code);
 }
 
 /* ------------------------------------------------------------ bounds */
@@ -256,13 +285,13 @@ Test(shape, longer_than_the_limit_is_refused)
 {
 	xc_limits_t l = { .max_request_length = 10 };
 	xc_error_t err;
-	json_t *j = xc_shape_parse("node=4/core", 11,
-				   &(xc_limits_t){ .max_request_length = 11 },
-				   &err);
+	json_t *j =
+		shape_parse("node=4/core", 11,
+			    &(xc_limits_t){ .max_request_length = 11 }, &err);
 
 	cr_assert_not_null(j);
 	json_decref(j);
-	cr_assert_null(xc_shape_parse("node=4/core", 11, &l, &err));
+	cr_assert_null(shape_parse("node=4/core", 11, &l, &err));
 	cr_assert_eq(err.code, XC_E_TOO_LONG);
 	cr_assert_str_eq(err.message, "the shape is longer than 10 bytes");
 }
@@ -282,12 +311,12 @@ static void *deep(void *arg)
 			  .max_depth = XC_MAX_DEPTH_LIMIT };
 	char *s = gen_deep_shape(d->levels, d->value);
 	xc_error_t err;
-	json_t *j = xc_shape_parse(s, strlen(s), &l, &err);
+	json_t *j = shape_parse(s, strlen(s), &l, &err);
 	char *back;
 
 	d->code = err.code;
 	if (j) {
-		back = xc_shape_format(j, &l, &err);
+		back = shape_format(j, &l, &err);
 		d->back_code = err.code;
 		d->same = back && strcmp(back, s) == 0;
 		free(back);
@@ -338,10 +367,10 @@ Test(shape, a_list_too_deep_to_write_is_refused)
 	char *s = gen_deep_shape(40, false);
 	xc_limits_t l = { .max_depth = 40 }, less = { .max_depth = 39 };
 	xc_error_t err;
-	json_t *j = xc_shape_parse(s, strlen(s), &l, &err);
+	json_t *j = shape_parse(s, strlen(s), &l, &err);
 
 	cr_assert_not_null(j, "%s", err.message);
-	cr_assert_null(xc_shape_format(j, &less, &err));
+	cr_assert_null(shape_format(j, &less, &err));
 	cr_assert_eq(err.code, XC_E_TOO_DEEP);
 	json_decref(j);
 	free(s);
@@ -351,11 +380,11 @@ Test(shape, null_arguments)
 {
 	xc_error_t err;
 
-	cr_assert_null(xc_shape_parse(NULL, 0, NULL, &err));
+	cr_assert_null(shape_parse(NULL, 0, NULL, &err));
 	cr_assert_eq(err.code, XC_E_INVALID_ARG);
-	cr_assert_null(xc_shape_format(NULL, NULL, &err));
+	cr_assert_null(shape_format(NULL, NULL, &err));
 	cr_assert_eq(err.code, XC_E_INVALID_ARG);
-	cr_assert_null(xc_shape_parse("", 0, NULL, NULL));
+	cr_assert_null(shape_parse("", 0, NULL, NULL));
 }
 
 /* A NUL byte is neither a count's operator nor a word's byte: it is
@@ -365,19 +394,19 @@ Test(shape, a_nul_byte_is_refused_where_it_stands)
 {
 	xc_error_t err;
 
-	cr_assert_null(xc_shape_parse("node{a:'b\0c'}", 13, NULL, &err));
-	cr_assert_eq(err.code, XC_E_SHAPE_VALUE, "%s", err.message);
+	cr_assert_null(shape_parse("node{a:'b\0c'}", 13, NULL, &err));
+	cr_assert_eq(err.code, SHAPE_E_VALUE, "%s", err.message);
 	cr_assert_eq(err.offset, 7);
 	cr_assert_eq(err.end, 12);
 
-	cr_assert_null(xc_shape_parse("e=2+:1:\0", 8, NULL, &err));
-	cr_assert_eq(err.code, XC_E_SHAPE_COUNT, "%s", err.message);
+	cr_assert_null(shape_parse("e=2+:1:\0", 8, NULL, &err));
+	cr_assert_eq(err.code, SHAPE_E_COUNT, "%s", err.message);
 	cr_assert_eq(err.offset, 7);
 	cr_assert_eq(err.end, 8);
 	cr_assert_str_eq(err.message,
 			 "an operator expected: +, * or ^ (RFC 45)");
-	cr_assert_null(xc_shape_parse("node\0", 5, NULL, &err));
-	cr_assert_eq(err.code, XC_E_SHAPE_SYNTAX, "%s", err.message);
+	cr_assert_null(shape_parse("node\0", 5, NULL, &err));
+	cr_assert_eq(err.code, SHAPE_E_SYNTAX, "%s", err.message);
 	cr_assert_eq(err.offset, 4);
 	cr_assert_eq(err.end, 5);
 }
@@ -388,14 +417,14 @@ Test(shape, errors_end_inside_the_shape)
 	xc_limits_t l = { .max_depth = 1 };
 	xc_error_t err;
 
-	cr_assert_null(xc_shape_parse("node/", 5, &l, &err));
+	cr_assert_null(shape_parse("node/", 5, &l, &err));
 	cr_assert_eq(err.code, XC_E_TOO_DEEP, "%s", err.message);
 	cr_assert_eq(err.offset, 5);
 	cr_assert_eq(err.end, 5);
-	cr_assert_null(xc_shape_parse("node/ ", 6, &l, &err));
+	cr_assert_null(shape_parse("node/ ", 6, &l, &err));
 	cr_assert_eq(err.code, XC_E_TOO_DEEP, "%s", err.message);
 	cr_assert_eq(err.end, 6);
-	cr_assert_null(xc_shape_parse("node{a:", 7, &l, &err));
+	cr_assert_null(shape_parse("node{a:", 7, &l, &err));
 	cr_assert_eq(err.code, XC_E_TOO_DEEP, "%s", err.message);
 	cr_assert_eq(err.offset, 7);
 	cr_assert_eq(err.end, 7);

@@ -8,6 +8,7 @@
 
 #include "census.h"
 #include "xc.h"
+#include "xc_util.h"
 
 static int by_pair(const void *a, const void *b)
 {

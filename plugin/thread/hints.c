@@ -10,6 +10,7 @@
 #include "hints.h"
 #include "elapsed.h"
 #include "xc.h"
+#include "xc_util.h"
 
 /* One owner's count of hints, and their last loss. */
 struct hints_owner {

@@ -11,6 +11,7 @@
 #include "node_table.h"
 #include "slurm_hostlist.h"
 #include "slurm_nodes.h"
+#include "xc_util.h"
 
 /* Says once, when it is read, that node i's Extra is unusable. */
 static void log_unusable(const struct thread *r, const xc_nodes_t *t, size_t i)

@@ -14,6 +14,7 @@
 #include "elapsed.h"
 #include "memo.h"
 #include "refilter.h"
+#include "xc_util.h"
 
 /* One pending job with a request, while planning. */
 struct item {

@@ -43,14 +43,16 @@ typedef void (*fuzz_emit_t)(const void *data, size_t len, void *ctx);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 void fuzz_seeds(fuzz_emit_t emit, void *ctx);
 
-/* An error the library reported is well formed: a known code, a message,
- * and a byte range that does not end before it starts. */
-#define CHECK_ERROR(err)                                                       \
+/* An error the library reported is well formed: a known code (below
+ * `codes`: XC_E__COUNT, or a wing's end of codes, SHAPE_E__COUNT), a
+ * message, and a byte range that does not end before it starts. */
+#define CHECK_ERROR_BELOW(err, codes)                                          \
 	do {                                                                   \
-		CHECK((err).code > XC_OK && (err).code < XC_E__COUNT);         \
+		CHECK((err).code > XC_OK && (err).code < (codes));             \
 		CHECK((err).message[0] != '\0');                               \
 		CHECK((err).offset <= (err).end);                              \
 	} while (0)
+#define CHECK_ERROR(err) CHECK_ERROR_BELOW(err, XC_E__COUNT)
 
 /* A NUL-terminated copy of the input (malloc'd; the caller frees). */
 static inline char *fuzz_string(const uint8_t *data, size_t size)

@@ -10,7 +10,8 @@
 
 #include <jansson.h>
 
-#include "xc_private.h"
+#include "shape.h"
+#include "xc_util.h"
 
 /* Whether vertex `v` has a key outside `allowed` (NULL-terminated). */
 static const char *stray_key(const json_t *v, const char *const *allowed)
@@ -43,30 +44,30 @@ static int v1_vertex(const json_t *v, const char *path, const char *a,
 	const char *stray;
 
 	if (!json_is_object(v) || !type)
-		return xc_error_set(err, XC_E_NOT_V1, 0, 0,
+		return xc_error_set(err, SHAPE_E_NOT_V1, 0, 0,
 				    "%s: a resource is an object with a type",
 				    path);
 	if (strcmp(type, a) != 0 && (!b || strcmp(type, b) != 0))
 		return xc_error_set(
-			err, XC_E_NOT_V1, 0, 0,
+			err, SHAPE_E_NOT_V1, 0, 0,
 			"%s: '%s' where jobspec V1 has %s%s%s (RFC 25: node>slot>core[,gpu] or slot>core[,gpu])",
 			path, type, a, b ? " or " : "", b ? b : "");
 	if (!json_is_integer(json_object_get(v, "count")) ||
 	    json_integer_value(json_object_get(v, "count")) < 1)
 		return xc_error_set(
-			err, XC_E_NOT_V1, 0, 0,
+			err, SHAPE_E_NOT_V1, 0, 0,
 			"%s: jobspec V1 counts are integers of at least 1 (RFC 25), not ranges or idsets",
 			path);
 	stray = stray_key(v, strcmp(type, "node") == 0 ? node_keys : keys);
 	if (stray)
 		return xc_error_set(
-			err, XC_E_NOT_V1, 0, 0,
+			err, SHAPE_E_NOT_V1, 0, 0,
 			"%s: jobspec V1 has no '%s' on a %s (RFC 25)", path,
 			stray, type);
 	return 0;
 }
 
-int xc_shape_check_v1(const json_t *resources, xc_error_t *err)
+int shape_check_v1(const json_t *resources, xc_error_t *err)
 {
 	const json_t *top, *slot, *with, *v;
 	char path[64];
@@ -76,7 +77,7 @@ int xc_shape_check_v1(const json_t *resources, xc_error_t *err)
 	xc_error_clear(err);
 	if (!json_is_array(resources) || json_array_size(resources) != 1)
 		return xc_error_set(
-			err, XC_E_NOT_V1, 0, 0,
+			err, SHAPE_E_NOT_V1, 0, 0,
 			"$: jobspec V1 has exactly one resource at the top, node or slot (RFC 25)");
 	top = json_array_get(resources, 0);
 	if (v1_vertex(top, "$[0]", "node", "slot", err) < 0)
@@ -88,7 +89,7 @@ int xc_shape_check_v1(const json_t *resources, xc_error_t *err)
 		with = json_object_get(top, "with");
 		if (json_array_size(with) != 1)
 			return xc_error_set(
-				err, XC_E_NOT_V1, 0, 0,
+				err, SHAPE_E_NOT_V1, 0, 0,
 				"$[0]: a node holds exactly one slot in jobspec V1 (RFC 25)");
 		slot = json_array_get(with, 0);
 		snprintf(path, sizeof(path), "$[0].with[0]");
@@ -99,7 +100,7 @@ int xc_shape_check_v1(const json_t *resources, xc_error_t *err)
 	if (!json_is_array(with) || json_array_size(with) < 1 ||
 	    json_array_size(with) > 2)
 		return xc_error_set(
-			err, XC_E_NOT_V1, 0, 0,
+			err, SHAPE_E_NOT_V1, 0, 0,
 			"%s: a slot holds a core, and may hold a gpu beside it, in jobspec V1 (RFC 25)",
 			path);
 	json_array_foreach (with, i, v) {
@@ -112,13 +113,13 @@ int xc_shape_check_v1(const json_t *resources, xc_error_t *err)
 		type = json_string_value(json_object_get(v, "type"));
 		if (json_object_get(v, "with"))
 			return xc_error_set(
-				err, XC_E_NOT_V1, 0, 0,
+				err, SHAPE_E_NOT_V1, 0, 0,
 				"%s: a %s holds nothing in jobspec V1 (RFC 25)",
 				at, type);
 		if ((strcmp(type, "core") == 0 && core) ||
 		    (strcmp(type, "gpu") == 0 && gpu))
 			return xc_error_set(
-				err, XC_E_NOT_V1, 0, 0,
+				err, SHAPE_E_NOT_V1, 0, 0,
 				"%s: a second %s in the slot (RFC 25)", at,
 				type);
 		core = core || strcmp(type, "core") == 0;
@@ -126,7 +127,7 @@ int xc_shape_check_v1(const json_t *resources, xc_error_t *err)
 	}
 	if (!core)
 		return xc_error_set(
-			err, XC_E_NOT_V1, 0, 0,
+			err, SHAPE_E_NOT_V1, 0, 0,
 			"%s: the slot holds no core; jobspec V1 needs one (RFC 25)",
 			path);
 	return 0;

@@ -9,7 +9,7 @@
  *   count   N | idset (RFC 22) | range (RFC 45), '[...]' optional
  *   value   JSON, or a word: an unquoted string, or a {..} / [..] of them
  *
- * Hand-written like the request parser (parse.c) for its errors: each
+ * Hand-written like the request parser (parser/parse.c) for its errors: each
  * names the bytes at fault and what the grammar wanted there, and an
  * unclosed bracket the column of its opening one.  There is no separate
  * lexer: what a byte means depends on where it stands (2+ is a count
@@ -17,13 +17,16 @@
  * through peek() and the word and count readers only.  jansson builds
  * the values and decodes quoted strings and numbers, as Flux does.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
-#include "xc_private.h"
+#include "shape.h"
+#include "shape_words.h"
+#include "xc_util.h"
 
 typedef struct reader {
 	const char *s;
@@ -91,10 +94,9 @@ expected_at(reader_t *r, const char *wanted, size_t open)
 	if (r->pos >= r->len) {
 		snprintf(what, sizeof(what), "the end");
 	} else {
-		if (xc_shape_is_word((unsigned char)r->s[r->pos]))
+		if (shape_is_word((unsigned char)r->s[r->pos]))
 			while (r->pos + n < r->len &&
-			       xc_shape_is_word(
-				       (unsigned char)r->s[r->pos + n]))
+			       shape_is_word((unsigned char)r->s[r->pos + n]))
 				n++;
 		snprintf(what, sizeof(what), "'%s'",
 			 xc_quote(r->s + r->pos, n, q, sizeof(q)));
@@ -103,7 +105,7 @@ expected_at(reader_t *r, const char *wanted, size_t open)
 		snprintf(closing, sizeof(closing),
 			 " (to close '%c' at column %zu)", r->s[open],
 			 open + 1);
-	return xc_error_set(r->err, XC_E_SHAPE_SYNTAX, r->pos, here_end(r),
+	return xc_error_set(r->err, SHAPE_E_SYNTAX, r->pos, here_end(r),
 			    "%s expected%s, not %s", wanted, closing, what);
 }
 
@@ -125,7 +127,7 @@ static int word_end(reader_t *r, size_t start)
 	if (!r->braces || r->pos >= r->len || !is_blank(r->s[r->pos]))
 		return 0;
 	return xc_error_set(
-		r->err, XC_E_SHAPE_SYNTAX, r->pos, r->pos + 1,
+		r->err, SHAPE_E_SYNTAX, r->pos, r->pos + 1,
 		"a blank after '%s' inside braces: quote the word or drop the blank (flux-core's shape parser keeps it in the word)",
 		xc_quote(r->s + start, r->pos - start, q, sizeof(q)));
 }
@@ -188,7 +190,7 @@ json_string_at(reader_t *r, size_t start, size_t end)
 
 		if (c < 0x20)
 			return xc_error_set(
-				       r->err, XC_E_SHAPE_VALUE, i, i + 1,
+				       r->err, SHAPE_E_VALUE, i, i + 1,
 				       "a control byte in a JSON string: write it as \\u%04x",
 				       c),
 			       NULL;
@@ -199,7 +201,7 @@ json_string_at(reader_t *r, size_t start, size_t end)
 		if (r->s[i] != 'u' || end - 1 - i < 5 ||
 		    !hex4(r->s + i + 1, &cp))
 			return xc_error_set(
-				       r->err, XC_E_SHAPE_VALUE, i - 1, i + 1,
+				       r->err, SHAPE_E_VALUE, i - 1, i + 1,
 				       "not a JSON escape: \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX expected"),
 			       NULL;
 		i += 4;
@@ -208,12 +210,12 @@ json_string_at(reader_t *r, size_t start, size_t end)
 		    hex4(r->s + i + 3, &lo) && lo >= 0xdc00 && lo <= 0xdfff)
 			i += 6;
 		else if (cp >= 0xd800 && cp <= 0xdfff)
-			return xc_error_set(r->err, XC_E_SHAPE_VALUE, i - 5,
-					    i + 1, "a lone UTF-16 surrogate"),
+			return xc_error_set(r->err, SHAPE_E_VALUE, i - 5, i + 1,
+					    "a lone UTF-16 surrogate"),
 			       NULL;
 		else if (cp == 0)
 			return xc_error_set(
-				       r->err, XC_E_SHAPE_VALUE, i - 5, i + 1,
+				       r->err, SHAPE_E_VALUE, i - 5, i + 1,
 				       "\\u0000: a string here cannot hold a NUL"),
 			       NULL;
 	}
@@ -235,7 +237,7 @@ static bool close_quote(reader_t *r, size_t start, bool escapes)
 		if (escapes && r->s[r->pos] == '\\' && r->pos + 1 < r->len)
 			r->pos++;
 	if (r->pos >= r->len) {
-		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->len,
+		xc_error_set(r->err, SHAPE_E_VALUE, start, r->len,
 			     quote == '"' ? "a string with no closing '\"'"
 					  : "a string with no closing \"'\"");
 		return false;
@@ -255,7 +257,7 @@ static json_t *read_raw_string(reader_t *r)
 		return NULL;
 	if (memchr(r->s + start, '\0', r->pos - start)) {
 		xc_error_set(
-			r->err, XC_E_SHAPE_VALUE, start, r->pos,
+			r->err, SHAPE_E_VALUE, start, r->pos,
 			"a NUL byte in a string: a string here cannot hold one");
 		return NULL;
 	}
@@ -275,7 +277,7 @@ static json_t *read_string(reader_t *r, const char *what, bool *quoted)
 		return read_raw_string(r);
 	if (c != '"') {
 		while (r->pos < r->len &&
-		       xc_shape_is_word((unsigned char)r->s[r->pos]))
+		       shape_is_word((unsigned char)r->s[r->pos]))
 			r->pos++;
 		if (r->pos == start) {
 			expected(r, what);
@@ -296,7 +298,7 @@ static json_t *read_string(reader_t *r, const char *what, bool *quoted)
 	return json_string_at(r, start, r->pos);
 }
 
-/* A word that is a JSON number (xc_shape_word_is_other() said so):
+/* A word that is a JSON number (shape_word_is_other() said so):
  * jansson reads it, and fails only when it overflows, or for want of
  * memory. */
 static __attribute__((noinline)) json_t *read_number(reader_t *r, size_t start)
@@ -306,7 +308,7 @@ static __attribute__((noinline)) json_t *read_number(reader_t *r, size_t start)
 			       &jerr);
 
 	if (!j && json_error_code(&jerr) == json_error_numeric_overflow)
-		xc_error_set(r->err, XC_E_SHAPE_VALUE, start, r->pos,
+		xc_error_set(r->err, SHAPE_E_VALUE, start, r->pos,
 			     "not a JSON value: %s", jerr.text);
 	else if (!j)
 		nomem(r);
@@ -326,12 +328,12 @@ static int vertex_key(reader_t *r, const char *key, bool slot, size_t at)
 
 	for (size_t i = 0; i < 3; i++)
 		if (strcmp(key, elsewhere[i][0]) == 0)
-			return xc_error_set(r->err, XC_E_SHAPE_KEY, at, r->pos,
+			return xc_error_set(r->err, SHAPE_E_KEY, at, r->pos,
 					    "'%s' cannot be a key here: %s",
 					    key, elsewhere[i][1]);
 	if (slot && strcmp(key, "label") == 0)
 		return xc_error_set(
-			r->err, XC_E_SHAPE_KEY, at, r->pos,
+			r->err, SHAPE_E_KEY, at, r->pos,
 			"a slot's label is the first entry in its braces: slot{LABEL,...}");
 	return 0;
 }
@@ -342,7 +344,7 @@ static int add_label(reader_t *r, const char *label, size_t at)
 {
 	if (json_object_get(r->labels, label))
 		return xc_error_set(
-			r->err, XC_E_SHAPE_LABEL, at, r->pos,
+			r->err, SHAPE_E_LABEL, at, r->pos,
 			"label '%s' is used twice (RFC 14: labels are unique)",
 			label);
 	if (json_object_set(r->labels, label, json_true()) < 0)
@@ -357,12 +359,12 @@ static int vertex_value(reader_t *r, const char *key, const json_t *v,
 			size_t at)
 {
 	if (strcmp(key, "exclusive") == 0 && !json_is_boolean(v))
-		return xc_error_set(r->err, XC_E_SHAPE_VALUE, at, r->pos,
+		return xc_error_set(r->err, SHAPE_E_VALUE, at, r->pos,
 				    "exclusive is true or false (RFC 14)");
 	if (strcmp(key, "label") != 0)
 		return 0;
 	if (!json_is_string(v))
-		return xc_error_set(r->err, XC_E_SHAPE_VALUE, at, r->pos,
+		return xc_error_set(r->err, SHAPE_E_VALUE, at, r->pos,
 				    "a label is a string (RFC 14)");
 	return add_label(r, json_string_value(v), at);
 }
@@ -398,7 +400,7 @@ static int read_items_in(reader_t *r, json_t *obj, size_t open, bool vertex,
 		if (vertex && vertex_key(r, key, slot, at) < 0)
 			goto fail;
 		if (json_object_get(obj, key)) {
-			xc_error_set(r->err, XC_E_SHAPE_KEY, at, r->pos,
+			xc_error_set(r->err, SHAPE_E_KEY, at, r->pos,
 				     "'%s' is given twice", key);
 			goto fail;
 		}
@@ -518,7 +520,7 @@ static json_t *read_value(reader_t *r, unsigned depth)
 	default:
 		break;
 	}
-	while (r->pos < r->len && xc_shape_is_word((unsigned char)r->s[r->pos]))
+	while (r->pos < r->len && shape_is_word((unsigned char)r->s[r->pos]))
 		r->pos++;
 	if (r->pos == start) {
 		expected(r, "a value");
@@ -526,7 +528,7 @@ static json_t *read_value(reader_t *r, unsigned depth)
 	}
 	if (word_end(r, start) < 0)
 		return NULL;
-	if (!xc_shape_word_is_other(r->s + start, r->pos - start))
+	if (!shape_word_is_other(r->s + start, r->pos - start))
 		return string_at(r, start, r->pos);
 	return read_number(r, start);
 }
@@ -554,7 +556,7 @@ static json_t *read_count(reader_t *r)
 	start = r->pos;
 	while (r->pos < r->len && is_count_byte(r->s[r->pos]))
 		r->pos++;
-	j = xc_shape_count(r->s + start, r->pos - start, &at, &why);
+	j = shape_count(r->s + start, r->pos - start, &at, &why);
 	if (!j) {
 		if (!why)
 			nomem(r);
@@ -563,7 +565,7 @@ static json_t *read_count(reader_t *r)
 				r,
 				"a count (N, an idset such as 4,9 or a range such as 2+ or 3-30)");
 		else
-			xc_error_set(r->err, XC_E_SHAPE_COUNT, start + at,
+			xc_error_set(r->err, SHAPE_E_COUNT, start + at,
 				     r->pos > start + at ? r->pos
 				     : r->pos < r->len	 ? r->pos + 1
 							 : r->pos,
@@ -592,10 +594,10 @@ static json_t *read_label(reader_t *r)
 		char q[48];
 
 		while (at + n < r->len &&
-		       xc_shape_is_word((unsigned char)r->s[at + n]))
+		       shape_is_word((unsigned char)r->s[at + n]))
 			n++;
 		xc_error_set(
-			r->err, XC_E_SHAPE_LABEL, at, at + n,
+			r->err, SHAPE_E_LABEL, at, at + n,
 			"a slot's braces start with its label: slot{LABEL,%s}",
 			xc_quote(r->s + at, n, q, sizeof(q)));
 		return NULL;
@@ -604,7 +606,7 @@ static json_t *read_label(reader_t *r)
 		return NULL;
 	if (peek(r) == ':') {
 		xc_error_set(
-			r->err, XC_E_SHAPE_LABEL, at, r->pos + 1,
+			r->err, SHAPE_E_LABEL, at, r->pos + 1,
 			"a slot's braces start with its label alone: slot{LABEL,key:value}");
 		json_decref(l);
 		return NULL;
@@ -619,7 +621,7 @@ static json_t *read_label(reader_t *r)
 /* A slot's braces and label (r->pos at what follows its count, which
  * ends at `bare_end`; the slot starts at `at`):
  * ('{' label (',' items | '}') | '{' '}')?  The label is "default" when
- * there is none (allowed for the shape's one slot: xc_shape_parse);
+ * there is none (allowed for the shape's one slot: shape_parse);
  * the slot's other items go into `v`.  Returns 0, or -1 with the error
  * set. */
 static int read_slot_braces(reader_t *r, json_t *v, size_t at, size_t bare_end,
@@ -685,7 +687,7 @@ static json_t *read_vertex(reader_t *r, unsigned depth)
 		return NULL;
 	if (json_string_length(type) == 0) {
 		json_decref(type);
-		xc_error_set(r->err, XC_E_SHAPE_VALUE, at, r->pos,
+		xc_error_set(r->err, SHAPE_E_VALUE, at, r->pos,
 			     "a resource type is a non-empty string (RFC 14)");
 		return NULL;
 	}
@@ -785,8 +787,8 @@ fail:
 	return NULL;
 }
 
-json_t *xc_shape_parse(const char *shape, size_t len, const xc_limits_t *limits,
-		       xc_error_t *err)
+json_t *shape_parse(const char *shape, size_t len, const xc_limits_t *limits,
+		    xc_error_t *err)
 {
 	xc_limits_t l = xc_limits_in_force(limits);
 	reader_t r = { .s = shape, .len = len, .err = err, .open = SIZE_MAX };
@@ -823,14 +825,14 @@ json_t *xc_shape_parse(const char *shape, size_t len, const xc_limits_t *limits,
 	}
 	if (r.unlabelled && r.slots > 1) {
 		xc_error_set(
-			err, XC_E_SHAPE_LABEL, r.first_bare, r.first_bare_end,
+			err, SHAPE_E_LABEL, r.first_bare, r.first_bare_end,
 			"a slot without a label: with %zu slots, each has one (slot{LABEL})",
 			r.slots);
 		goto fail;
 	}
 	if (r.unlabelled && json_object_get(r.labels, "default")) {
 		xc_error_set(
-			err, XC_E_SHAPE_LABEL, r.first_bare, r.first_bare_end,
+			err, SHAPE_E_LABEL, r.first_bare, r.first_bare_end,
 			"the slot without a label is 'default', a label used elsewhere (RFC 14: labels are unique)");
 		goto fail;
 	}

@@ -11,7 +11,9 @@
 
 #include <jansson.h>
 
-#include "xc_private.h"
+#include "shape.h"
+#include "shape_words.h"
+#include "xc_util.h"
 
 typedef struct writer {
 	FILE *out;
@@ -23,9 +25,9 @@ typedef struct writer {
 } writer_t;
 
 /* An error at the current path. */
-static int wfail(writer_t *w, xc_errcode_t code, const char *fmt, ...)
+static int wfail(writer_t *w, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static int wfail(writer_t *w, xc_errcode_t code, const char *fmt, ...)
+static int wfail(writer_t *w, int code, const char *fmt, ...)
 {
 	char msg[XC_ERROR_MESSAGE_SIZE];
 	va_list ap;
@@ -68,11 +70,11 @@ static bool word_safe(const char *s, bool value, bool key)
 	if (n == 0)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!xc_shape_is_word((unsigned char)s[i]))
+		if (!shape_is_word((unsigned char)s[i]))
 			return false;
 	if (key && (s[0] == '+' || s[0] == '-'))
 		return false;
-	return !value || !xc_shape_word_is_other(s, n);
+	return !value || !shape_word_is_other(s, n);
 }
 
 /* Writes `s`: as a word where safe, else as a JSON string. */
@@ -154,7 +156,7 @@ static int put_value(writer_t *w, const json_t *v, unsigned depth)
 /* RFC 14's range dictionary `c` (its schema's complex_range): {"min"}
  * alone or with all of "max", "operator" and "operand", integers of at
  * least 1 (max not below min), the operator one of + * ^, no other key;
- * and a range Flux takes (xc_shape_range_check).  Read by hand:
+ * and a range Flux takes (shape_range_check).  Read by hand:
  * json_unpack() allocates, and its failure could not be told from a
  * wrong dictionary.  Returns NULL, or why not. */
 static const char *range_dict(const json_t *c, json_int_t *min, json_int_t *max,
@@ -188,7 +190,7 @@ static const char *range_dict(const json_t *c, json_int_t *min, json_int_t *max,
 	    json_string_length(o) != 1 ||
 	    !memchr("+*^", *(*op = json_string_value(o)), 3))
 		return form;
-	return xc_shape_range_check(*min, **op, *operand);
+	return shape_range_check(*min, **op, *operand);
 }
 
 /* The count: nothing for 1, else "=" and its shortest text. */
@@ -202,7 +204,7 @@ static int put_count(writer_t *w, const json_t *c)
 	operand = 1;
 	if (json_is_integer(c)) {
 		if (json_integer_value(c) < 1)
-			return wfail(w, XC_E_SHAPE_RESOURCES,
+			return wfail(w, SHAPE_E_RESOURCES,
 				     "a count is at least 1");
 		if (json_integer_value(c) > 1)
 			fprintf(w->out, "=%" JSON_INTEGER_FORMAT,
@@ -216,8 +218,8 @@ static int put_count(writer_t *w, const json_t *c)
 
 		if (n >= 2 && s[0] == '[' && s[n - 1] == ']')
 			s++, n -= 2;
-		if (!(j = xc_shape_count(s, n, &at, &why)))
-			return why ? wfail(w, XC_E_SHAPE_RESOURCES,
+		if (!(j = shape_count(s, n, &at, &why)))
+			return why ? wfail(w, SHAPE_E_RESOURCES,
 					   "count \"%s\": %s",
 					   json_string_value(c), why)
 				   : -1;
@@ -226,7 +228,7 @@ static int put_count(writer_t *w, const json_t *c)
 		return 0;
 	}
 	if ((why = range_dict(c, &min, &max, &op, &operand)))
-		return wfail(w, XC_E_SHAPE_RESOURCES, "%s", why);
+		return wfail(w, SHAPE_E_RESOURCES, "%s", why);
 	if (max)
 		fprintf(w->out,
 			"=%" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT, min,
@@ -260,32 +262,32 @@ static int put_vertex(writer_t *w, const json_t *v, unsigned depth)
 	json_t *item;
 
 	if (!json_is_object(v))
-		return wfail(w, XC_E_SHAPE_RESOURCES,
+		return wfail(w, SHAPE_E_RESOURCES,
 			     "a resource is an object (RFC 14)");
 	if (!json_is_string(type) || !json_string_length(type))
 		return wfail(
-			w, XC_E_SHAPE_RESOURCES,
+			w, SHAPE_E_RESOURCES,
 			"a resource has a type, a non-empty string (RFC 14)");
 	if (!count)
-		return wfail(w, XC_E_SHAPE_RESOURCES,
+		return wfail(w, SHAPE_E_RESOURCES,
 			     "a resource has a count (RFC 14)");
 	slot = strcmp(json_string_value(type), "slot") == 0;
 	if (slot && !json_is_string(label))
-		return wfail(w, XC_E_SHAPE_RESOURCES,
+		return wfail(w, SHAPE_E_RESOURCES,
 			     "a slot has a label, a string (RFC 14)");
 	if (slot && !with)
-		return wfail(w, XC_E_SHAPE_RESOURCES,
+		return wfail(w, SHAPE_E_RESOURCES,
 			     "a slot holds resources: it has a with (RFC 14)");
 	if (json_object_get(v, "exclusive") &&
 	    !json_is_boolean(json_object_get(v, "exclusive")))
-		return wfail(w, XC_E_SHAPE_RESOURCES,
+		return wfail(w, SHAPE_E_RESOURCES,
 			     "exclusive is true or false (RFC 14)");
 	if (label && !json_is_string(label))
-		return wfail(w, XC_E_SHAPE_RESOURCES,
+		return wfail(w, SHAPE_E_RESOURCES,
 			     "a label is a string (RFC 14)");
 	if (label && json_object_get(w->labels, json_string_value(label)))
 		return wfail(
-			w, XC_E_SHAPE_RESOURCES,
+			w, SHAPE_E_RESOURCES,
 			"label '%s' is used twice (RFC 14: labels are unique)",
 			json_string_value(label));
 	if (label && json_object_set(w->labels, json_string_value(label),
@@ -339,7 +341,7 @@ static int put_list(writer_t *w, const json_t *list, unsigned depth)
 			     w->max_depth);
 	if (!json_is_array(list) || n == 0)
 		return wfail(
-			w, XC_E_SHAPE_RESOURCES,
+			w, SHAPE_E_RESOURCES,
 			"a list of resources is a non-empty array (RFC 14)");
 	if (n > 1)
 		fputc('[', w->out);
@@ -376,8 +378,8 @@ static long count_slots(const json_t *list, unsigned depth, unsigned max)
 	return n;
 }
 
-char *xc_shape_format(const json_t *resources, const xc_limits_t *limits,
-		      xc_error_t *err)
+char *shape_format(const json_t *resources, const xc_limits_t *limits,
+		   xc_error_t *err)
 {
 	xc_limits_t l = xc_limits_in_force(limits);
 	writer_t w = { .max_depth = l.max_depth, .err = err, .path = "$" };

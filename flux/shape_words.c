@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "xc_private.h"
+#include "shape_words.h"
 
 /* The bytes that end a word (an unquoted string): RFC 46's punctuation,
  * and the quotes. */
@@ -23,7 +23,7 @@ static bool is_special(unsigned char c)
 
 /* A byte of a word: anything printable that is not punctuation (bytes of
  * UTF-8 included; blanks and control bytes are not). */
-bool xc_shape_is_word(unsigned char c)
+bool shape_is_word(unsigned char c)
 {
 	return c > 0x20 && c != 0x7f && !is_special(c);
 }
@@ -67,7 +67,7 @@ static bool is_json_number(const char *s, size_t n)
 
 /* Whether a word `s` (`n` bytes) would read as something other than a
  * string: a JSON literal or number. */
-bool xc_shape_word_is_other(const char *s, size_t n)
+bool shape_word_is_other(const char *s, size_t n)
 {
 	return (n == 4 && memcmp(s, "true", 4) == 0) ||
 	       (n == 5 && memcmp(s, "false", 5) == 0) ||
@@ -105,7 +105,7 @@ static int count_number(const char *s, size_t n, size_t *i, json_int_t *out,
 	return 0;
 }
 
-const char *xc_shape_range_check(long long min, char op, long long operand)
+const char *shape_range_check(long long min, char op, long long operand)
 {
 	if (op == '^' && min < 2)
 		return "'^' needs a minimum of at least 2 (RFC 45)";
@@ -119,7 +119,7 @@ const char *xc_shape_range_check(long long min, char op, long long operand)
  * dictionary, or the string when the dictionary cannot hold it).
  * Returns a new reference, or NULL with *why set (and *at, the byte at
  * fault) or, *why NULL, when out of memory. */
-json_t *xc_shape_count(const char *s, size_t n, size_t *at, const char **why)
+json_t *shape_count(const char *s, size_t n, size_t *at, const char **why)
 {
 	size_t i = 0;
 	json_int_t a, b = 0, operand = 1;
@@ -211,7 +211,7 @@ json_t *xc_shape_count(const char *s, size_t n, size_t *at, const char **why)
 		return NULL;
 	}
 	*at = 0; /* the whole count */
-	if ((*why = xc_shape_range_check(a, op, operand)))
+	if ((*why = shape_range_check(a, op, operand)))
 		return NULL;
 	if (has_max)
 		return json_pack("{s:I,s:I,s:s#,s:I}", "min", a, "max", b,
