@@ -1,7 +1,7 @@
 /*
  * shape_words.c - the words and counts of RFC 46 shapes (doc/flux.md
- * "Shapes"), which the reader (shape_read.c) and the writer
- * (shape_write.c) share: what an unquoted string may hold, and a
+ * "Shapes"), which the reader (shape_read.c, shape_value.c) and the
+ * writer (shape_write.c) share: what an unquoted string may hold, and a
  * count's text as its RFC 14 value.
  */
 #include <limits.h>

@@ -1,6 +1,6 @@
 /*
- * shape_words.h - what the reader (shape_read.c) and the writer
- * (shape_write.c) of RFC 46 shapes share: the words and counts of
+ * shape_words.h - what the reader (shape_read.c, shape_value.c) and the
+ * writer (shape_write.c) of RFC 46 shapes share: the words and counts of
  * shape_words.c.  Private to flux/.
  */
 #ifndef SHAPE_WORDS_H

@@ -1,7 +1,7 @@
 /*
  * utf8.c - whether bytes are UTF-8, as JSON text must be (RFC 8259
  * section 8.1; xc_util.h): for the Flux translation (flux.c), RFC 46
- * shapes (flux/shape_read.c) and the command's jobspec.
+ * shapes (flux/shape_value.c) and the command's jobspec.
  */
 #include <stdbool.h>
 #include <stddef.h>
