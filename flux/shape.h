@@ -21,14 +21,19 @@
 extern "C" {
 #endif
 
-/* Stable error codes of shapes and jobspec V1, numbered on from the
- * language's (xc.h): they travel in its xc_error_t, so that one renderer
+/* The first of this wing's codes: the language's (xc.h) stay below it
+ * (shape_error.c asserts it), so that a code added to either renumbers
+ * none of the other's. */
+#define SHAPE_E_BASE 64
+
+/* Stable error codes of shapes and jobspec V1, from SHAPE_E_BASE: they
+ * travel in the language's xc_error_t, so that one renderer
  * (xc_error_render) shows both.  Their names (shape_errcode_name) are part
  * of the API.  Never renumber; add at the end. */
 typedef enum shape_errcode {
-	SHAPE_E_SYNTAX = XC_E__COUNT, /* a character the grammar does not
-					 take there (the message says what
-					 it wants) */
+	SHAPE_E_SYNTAX = SHAPE_E_BASE, /* a character the grammar does not
+					  take there (the message says what
+					  it wants) */
 	SHAPE_E_COUNT,	   /* RFC 46 count: not N, an RFC 22 idset or an
 			      RFC 45 range */
 	SHAPE_E_LABEL,	   /* slot label missing, repeated or not a label */

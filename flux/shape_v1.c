@@ -2,10 +2,7 @@
  * shape_v1.c - whether an RFC 14 resources list is jobspec V1's (RFC 25;
  * doc/flux.md "Jobspec V1").
  */
-#include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>

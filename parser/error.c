@@ -39,9 +39,9 @@ long xc_live_objects(void)
 	return __atomic_load_n(&xc_live, __ATOMIC_RELAXED);
 }
 
-const char *xc_errcode_name(xc_errcode_t code)
+const char *xc_errcode_name(int code)
 {
-	if ((int)code < 0 || code >= XC_E__COUNT || !code_names[code])
+	if (code < 0 || code >= XC_E__COUNT || !code_names[code])
 		return "unknown";
 	return code_names[code];
 }

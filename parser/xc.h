@@ -38,8 +38,8 @@ extern "C" {
 /* Stable error codes.  Their names (xc_errcode_name) are part of the API:
  * scripts and the batch mode print them.  Never renumber; add at the end.
  * RFC 46 shapes and jobspec V1 have codes of their own (flux/shape.h,
- * named by shape_errcode_name()), numbered on from XC_E__COUNT, which
- * travel in the same xc_error_t. */
+ * named by shape_errcode_name()), from SHAPE_E_BASE (64), which travel
+ * in the same xc_error_t: the language's stay below 64. */
 typedef enum xc_errcode {
 	XC_OK = 0,
 	XC_E_EMPTY,	    /* the request is empty (doc/language.md §1.4) */
@@ -80,7 +80,7 @@ typedef struct xc_error {
 
 /* The stable lower-case name of an error code ("mixed-boolops"), or
  * "unknown" for a value outside the enum.  Static storage. */
-const char *xc_errcode_name(xc_errcode_t code);
+const char *xc_errcode_name(int code);
 
 /* Renders `err` for a person, as doc/language.md §6 shows it:
  *

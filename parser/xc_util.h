@@ -23,7 +23,9 @@ struct xc_error; /* xc_error_t, xc.h */
 
 /* Sets `err` (may be NULL) unless it already holds an error: the first
  * error set is kept.  `code` is an xc_errcode_t, or a code of a wing
- * built on the library (flux/shape.h).  Returns -1 for convenience. */
+ * built on the library (flux/shape.h); the message is cut at
+ * XC_ERROR_MESSAGE_SIZE - 1 bytes, and an `end` below `offset` is taken
+ * as `offset`.  Returns -1 for convenience. */
 int xc_error_set(struct xc_error *err, int code, size_t offset, size_t end,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
@@ -31,14 +33,16 @@ int xc_error_set(struct xc_error *err, int code, size_t offset, size_t end,
 void xc_error_clear(struct xc_error *err);
 
 /* Writes a short, escaped, possibly shortened ("...") quotation of `len`
- * bytes of `text` into `buf` for an error message. Returns `buf`. */
+ * bytes of `text` (non-NULL when `len` > 0; at most 32 of them quoted)
+ * into `buf` of `size` bytes for an error message: "" when `size` is
+ * below 8.  Returns `buf`. */
 char *xc_quote(const char *text, size_t len, char *buf, size_t size);
 
 /* Copies `text` into `out` (a buffer of `size` bytes, always terminated),
  * escaping every byte that is not printable ASCII, and '%' and '\\', as
  * \xNN or \n-style escapes: the form in which a request may be logged.
- * Returns `out`.  At most size-1 bytes are written; a cut escape is never
- * written half. */
+ * Returns `out` ("" for a NULL `text`).  At most size-1 bytes are written;
+ * a cut escape is never written half. */
 char *xc_escape(const char *text, char *out, size_t size);
 
 /* ----------------------------------------------------- arrays (grow.c) */
@@ -69,7 +73,8 @@ struct xc_text {
 };
 
 /* Opens `t` on an empty string (fopencookie over a string grown by
- * xc_grow).  Returns t->out, or NULL when out of memory. */
+ * xc_grow).  Returns t->out, or NULL when out of memory: then nothing is
+ * left to free, and xc_text_close() is not to be called. */
 FILE *xc_text_open(struct xc_text *t);
 
 /* Closes t->out and returns what was written to it: a malloc'd,

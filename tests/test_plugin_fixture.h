@@ -18,6 +18,7 @@
 #include <criterion/criterion.h>
 
 #include "leakcheck.h"
+#include "entry.h"
 #include "loaded_jobs.h"
 #include "thread_private.h"
 

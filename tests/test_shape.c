@@ -298,10 +298,10 @@ Test(shape, longer_than_the_limit_is_refused)
 
 struct deep_run {
 	unsigned levels;
-	bool value;		/* nest values, not vertices */
-	xc_errcode_t code;	/* of the read */
-	xc_errcode_t back_code; /* of the write, when read */
-	bool same;		/* written back as read */
+	bool value;    /* nest values, not vertices */
+	int code;      /* of the read */
+	int back_code; /* of the write, when read */
+	bool same;     /* written back as read */
 };
 
 static void *deep(void *arg)
@@ -345,11 +345,11 @@ Test(shape, the_deepest_shape_allowed_reads_and_writes_in_a_1_MiB_stack)
 {
 	struct deep_run d = run_deep(XC_MAX_DEPTH_LIMIT, false);
 
-	cr_assert_eq(d.code, XC_OK, "%s", xc_errcode_name(d.code));
+	cr_assert_eq(d.code, XC_OK, "%s", shape_errcode_name(d.code));
 	cr_assert_eq(d.back_code, XC_OK);
 	cr_assert(d.same);
 	d = run_deep(XC_MAX_DEPTH_LIMIT, true);
-	cr_assert_eq(d.code, XC_OK, "%s", xc_errcode_name(d.code));
+	cr_assert_eq(d.code, XC_OK, "%s", shape_errcode_name(d.code));
 	cr_assert_eq(d.back_code, XC_OK);
 	cr_assert(d.same);
 }
