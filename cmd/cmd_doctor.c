@@ -40,7 +40,7 @@
 /* What Slurm's scheduler spends on each node for each pending job with a
  * request under its own filter, node selection included, where every job
  * is tried: 0.56 us at 10,000 nodes and 0.60 at 30,000 (main cycle mean
- * over jobs reached and nodes, tests/scale-compare.sh, idle cluster, Slurm
+ * over jobs reached and nodes, tests/cluster/scale-compare.sh, idle cluster, Slurm
  * 24.11.7; doc/benchmarks.md, "Slurm's own filter or filter mode").  Its
  * main scheduler stops at max_sched_time (2 s there). */
 #define OWN_US_PER_JOB_NODE 0.6

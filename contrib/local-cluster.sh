@@ -55,7 +55,7 @@ PACKAGES=(slurm-wlm libslurm-dev munge libjansson-dev libjson-c-dev libcriterion
 # wait_for, wait_job and the slurm.conf lines, shared with the cluster
 # tests.
 XC_STATE=$STATE
-. "$SRC/tests/cluster-lib.sh"
+. "$SRC/tests/cluster/cluster-lib.sh"
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'local-cluster: %s\n' "$*" >&2; exit 1; }

@@ -56,7 +56,7 @@ int shape_nomem(reader_t *r)
 
 /* The error reports keep their message buffers out of the recursive
  * frames below (noinline): each level of nesting costs only the grammar
- * functions' small frames (tests/test_shape.c runs the deepest shape in
+ * functions' small frames (flux/test/test_shape.c runs the deepest shape in
  * a 1 MiB stack). */
 
 /* A syntax error at r->pos: "<wanted> expected, not <what is there>",

@@ -39,7 +39,7 @@ void xc_node_prefix_id(struct node *n, const struct node *prev)
 /* A growing string (by xc_grow).  Not open_memstream(): glibc's drops
  * what it cannot write when its buffer fails to grow, and its fclose()
  * still succeeds, so a hostlist longer than its first buffer could come
- * out short instead of failing (tests/test_nomem.c writes one). */
+ * out short instead of failing (parser/test/test_nomem.c writes one). */
 struct sbuf {
 	char *s;
 	size_t len, cap;

@@ -54,7 +54,7 @@ static const char *describe(parser_t *p, char *buf, size_t size)
 
 /* The error reports keep their message buffers out of the recursive
  * frames below: each level of nesting then costs parse_item and
- * parse_group's small frames only (stack bytes per level: tests/bench). */
+ * parse_group's small frames only (stack bytes per level: tests/bench/bench). */
 static __attribute__((noinline)) void report_unclosed(parser_t *p, size_t open)
 {
 	const xc_token_t *t = &p->lx.tok;

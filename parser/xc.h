@@ -99,7 +99,7 @@ char *xc_error_render(const char *request, const xc_error_t *err,
 /* How many library objects are alive in this process: expression nodes
  * (one per leaf and group), node tables and node Extras.  Callers that
  * free what they made come back to the same count; the plugin logs it
- * and the load test (tests/load.sh) compares it before and after a load,
+ * and the load test (tests/cluster/load.sh) compares it before and after a load,
  * as the proof that nothing leaks.  Thread-safe. */
 long xc_live_objects(void);
 
@@ -125,12 +125,12 @@ typedef struct xc_limits {
 /* The largest values a caller (extra.conf, the command's options) may
  * set.  Parsing, formatting, matching, explaining, destroying, the RFC 31
  * translation and RFC 46 shapes (flux/) recurse once per level of
- * nesting, so max_depth bounds their stack: measured by tests/bench, the
+ * nesting, so max_depth bounds their stack: measured by tests/bench/bench, the
  * deepest user (reading RFC 31) takes about 430 bytes a level, xc_parse
  * 130, reading and writing shapes 140 to 210, so 1024 levels stay under
  * 450 KiB, inside the 1 MiB stacks of slurmctld's RPC threads
- * (tests/test_depth.c runs every request entry point there at this depth,
- * tests/test_shape.c the shape's).  A larger max_depth is taken as this
+ * (parser/test/test_depth.c runs every request entry point there at this depth,
+ * flux/test/test_shape.c the shape's).  A larger max_depth is taken as this
  * one. */
 #define XC_MAX_DEPTH_LIMIT 1024
 #define XC_MAX_REQUEST_LENGTH_LIMIT (16u << 20)

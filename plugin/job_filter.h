@@ -98,7 +98,7 @@ struct update_list {
  * told by the hash of that text (exc_text).  Any other list is read once
  * by Slurm's hostlist functions and looked up by name in the table's
  * index, at most the table's count of names.  So the cost is bounded by
- * the table, not the list (tests/bench_modify).  0 with *l filled
+ * the table, not the list (tests/bench/bench_modify).  0 with *l filled
  * (update_list's strings the caller's), 1 when a list is not a hostlist
  * to Slurm (Slurm answers the caller: nothing set), -1 when out of
  * memory.

@@ -1,6 +1,6 @@
 /*
  * job_state.c - the plugin's state in a job's AdminComment (job_state.h).
- * No Slurm dependency, so it is tested on its own (tests/test_job_state.c).
+ * No Slurm dependency, so it is tested on its own (slurm/test/test_job_state.c).
  */
 #define _GNU_SOURCE /* asprintf */
 

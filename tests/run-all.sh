@@ -14,15 +14,15 @@
 #      job action by two unprivileged users and root (e2e-users), node
 #      facts published (e2e-facts), faults,
 #      load (XC_LOAD_JOBS submissions, default 400; the full form is
-#      `bash tests/load.sh 2000`);
+#      `bash tests/cluster/load.sh 2000`);
 #   8. the job_submit plugin built with ASan and UBSan, loaded into a real
 #      slurmctld (the sanitizer runtime preloaded), through e2e-users: any
 #      error, or any leak of the plugin's, fails;
 #   9. the Debian package: built with dpkg-buildpackage from a copy of the
 #      tree, installed in place of step 1's install, and the end-to-end
-#      placement and wait tests run against it (tests/package-deb.sh);
+#      placement and wait tests run against it (tests/cluster/package-deb.sh);
 #  10. the jobspecs of `slurm-extra jobspec` submitted to a real Flux
-#      (tests/e2e-flux.sh), when XC_FLUX_PREFIX names a flux-core install
+#      (tests/cluster/e2e-flux.sh), when XC_FLUX_PREFIX names a flux-core install
 #      (skipped otherwise);
 #  11. the build and the tests left the tree as git has it.
 # The summary gives, each on its own line, what it counts: build steps,
@@ -91,7 +91,7 @@ count_unit() {
 	for t in $(tests_of "$dir"); do
 		log=$dir/$t.log
 		case $t in
-		tests/test_*)
+		*/test/test_*)
 			line=$(grep -h 'Synthesis' "$log" 2>/dev/null | tail -1)
 			printf '%-10s %-22s %s\n' "$cat" "$(basename "$t")" "${line:-FAILED: no result (did it build?)}"
 			if [ -z "$line" ]; then
@@ -131,7 +131,9 @@ count_unit() {
 }
 # Removes the logs of an earlier make check in DIR.
 clean_logs() {
-	find "$1/tests" \( -name '*.log' -o -name '*.trs' \) -delete 2>/dev/null
+	local trs
+	find "$1" -name .git -prune -o -name '*.trs' -print 2>/dev/null |
+		while read -r trs; do rm -f "$trs" "${trs%.trs}.log"; done
 	rm -f "$1/test-suite.log"
 }
 # cluster NAME[:LOG] [ENV...]: tests/NAME.sh on the local cluster, its
@@ -139,12 +141,12 @@ clean_logs() {
 cluster() {
 	local name=${1%%:*} log=$LOGS/${1#*:}.log
 	shift
-	step "on a local Slurm cluster: tests/$name.sh $*"
-	env "$@" bash "tests/$name.sh" >"$log" 2>&1 || status=1
+	step "on a local Slurm cluster: tests/cluster/$name.sh $*"
+	env "$@" bash "tests/cluster/$name.sh" >"$log" 2>&1 || status=1
 	grep -vE '^ok ' "$log"
 	count cluster "$log"
 	while IFS= read -r line; do
-		SKIPPED+=("tests/$name.sh: ${line#skipped: }")
+		SKIPPED+=("tests/cluster/$name.sh: ${line#skipped: }")
 	done < <(grep '^skipped: ' "$log")
 }
 
@@ -203,7 +205,7 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 	[ "$(grep -cE '^fuzz_\S+ ' "$LOGS/fuzz.log")" -gt 0 ] || tally fuzz 0 1
 
 	step "the command under valgrind over every test input"
-	bash tests/valgrind-cli.sh >"$LOGS/valgrind.log" 2>&1 || status=1
+	bash cmd/test/valgrind-cli.sh >"$LOGS/valgrind.log" 2>&1 || status=1
 	tail -3 "$LOGS/valgrind.log"
 	count memory "$LOGS/valgrind.log"
 else
@@ -222,7 +224,7 @@ cluster e2e-users:e2e-users-slurm XC_USERS_MODE=slurm
 cluster load XC_LOAD_JOBS="${XC_LOAD_JOBS:-400}"
 
 if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so" ]; then
-	step "the job_submit plugin under ASan and UBSan inside slurmctld (tests/e2e-users.sh)"
+	step "the job_submit plugin under ASan and UBSan inside slurmctld (tests/cluster/e2e-users.sh)"
 	# Slurm's own plugins from its PluginDir; this one from a directory
 	# before it; the SPANK plugin (loaded by uninstrumented clients) the
 	# installed one.  The sanitizer runtime comes first in slurmctld.
@@ -234,7 +236,7 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so
 		XC_PLUGSTACK="required $plugindir/spank_extra.so" \
 		XC_CTLD_ENV="LD_PRELOAD=$libasan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1" \
 		XC_CTLD_STDERR="$LOGS/asan-reports/stderr" \
-		bash tests/e2e-users.sh >"$LOGS/plugin-asan.log" 2>&1 || status=1
+		bash tests/cluster/e2e-users.sh >"$LOGS/plugin-asan.log" 2>&1 || status=1
 	grep -vE '^ok ' "$LOGS/plugin-asan.log"
 	count plugin-asan "$LOGS/plugin-asan.log"
 	# slurmctld has exited (the test stops the cluster, waiting for it):
@@ -258,16 +260,16 @@ fi
 
 if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
 	step "the Debian package: dpkg-buildpackage -b, installed, end to end on it"
-	build_step package bash tests/package-deb.sh "$LOGS/pkg"
+	build_step package bash tests/cluster/package-deb.sh "$LOGS/pkg"
 	if grep -q '^built: ' "$LOGS/package.log"; then
 		echo "     built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
 		for t in e2e-cluster e2e-wait; do
-			step "on the package: tests/$t.sh"
+			step "on the package: tests/cluster/$t.sh"
 			# e2e-wait: the thread's own window, as in step 7;
 			# e2e-cluster with the package's check at start
 			XC_PROLOG_CTLD=$([ "$t" = e2e-wait ] && echo 0 || echo 1) \
 				XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
-				bash "tests/$t.sh" >"$LOGS/package-$t.log" 2>&1 || status=1
+				bash "tests/cluster/$t.sh" >"$LOGS/package-$t.log" 2>&1 || status=1
 			grep -vE '^ok ' "$LOGS/package-$t.log"
 			count cluster "$LOGS/package-$t.log"
 		done
@@ -279,12 +281,12 @@ else
 	skip "the Debian package (XC_QUICK or XC_SLURM_PREFIX: it is built against the system's Slurm)"
 fi
 
-step "jobspecs against a real Flux (tests/e2e-flux.sh)"
-bash tests/e2e-flux.sh >"$LOGS/e2e-flux.log" 2>&1 || status=1
+step "jobspecs against a real Flux (tests/cluster/e2e-flux.sh)"
+bash tests/cluster/e2e-flux.sh >"$LOGS/e2e-flux.log" 2>&1 || status=1
 grep -vE '^ok ' "$LOGS/e2e-flux.log"
 count flux "$LOGS/e2e-flux.log"
 while IFS= read -r line; do
-	SKIPPED+=("tests/e2e-flux.sh: ${line#skipped: }")
+	SKIPPED+=("tests/cluster/e2e-flux.sh: ${line#skipped: }")
 done < <(grep '^skipped: ' "$LOGS/e2e-flux.log")
 
 step "the build and the tests left the tree as git has it"

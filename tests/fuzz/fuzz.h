@@ -4,7 +4,7 @@
  * Each target (fuzz_*.c) defines LLVMFuzzerTestOneInput, asserting its
  * properties with CHECK (abort on failure, so libFuzzer and the replay
  * driver both see it), and fuzz_seeds(), its seed inputs, made from the
- * unit tests' rows (tests/cases.h, tests/shape_cases.h).  Built with --enable-fuzzing the
+ * unit tests' rows (parser/test/cases.h, flux/test/shape_cases.h).  Built with --enable-fuzzing the
  * target gets libFuzzer's main; otherwise replay.c's, which runs the seeds
  * and tests/fuzz/corpus/<target>/ as a plain test in `make check`.
  */
@@ -31,7 +31,7 @@
 typedef void (*fuzz_emit_t)(const void *data, size_t len, void *ctx);
 
 /* Emits the string `field` of every row of the table `rows` (a table of
- * tests/cases.h or tests/shape_cases.h) as a seed: emit(text, its length, ctx). */
+ * parser/test/cases.h or flux/test/shape_cases.h) as a seed: emit(text, its length, ctx). */
 #define EMIT_ROWS(emit, ctx, rows, field)                                      \
 	do {                                                                   \
 		for (size_t row_ = 0; row_ < sizeof(rows) / sizeof((rows)[0]); \

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "../cases.h"
+#include "cases.h"
 #include "fuzz.h"
 #include "xc.h"
 

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "../cases.h"
+#include "cases.h"
 #include "fuzz.h"
 #include "xc.h"
 

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "../shape_cases.h"
+#include "shape_cases.h"
 #include "fuzz.h"
 #include "shape.h"
 #include "xc.h"

@@ -7,7 +7,7 @@
 # ExcNodeList kept; slurmctld restarted with jobs waiting; holds untouched;
 # arrays, srun/salloc and partition lists wait too.  Prints the measured
 # times; closes with "wait: N passed, M failed".
-# Needs root, `make install` and `make check` (tests/slurm-helper).
+# Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"

@@ -10,7 +10,7 @@
 # "valgrind: N passed, M failed".
 set -uo pipefail
 
-SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLI="$SRC/cmd/slurm-extra"
 EX="$SRC/contrib/examples/nodes.json"
 TMP=$(mktemp -d)

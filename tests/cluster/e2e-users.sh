@@ -19,7 +19,7 @@
 # (extra_constraints), where the plugin only checks requests: the job with
 # a request then has the reference's ExcNodeList and its request in Extra.
 # Closes with "users: N passed, M failed".
-# Needs root, `make install` and `make check` (tests/slurm-helper).
+# Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"

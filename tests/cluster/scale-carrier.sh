@@ -42,8 +42,8 @@
 # pending on their carrier, is a failure: the script exits 1; but jobs
 # whose request no node satisfies are refused with a feature (Slurm wants
 # it active on some node), and counted after the table.
-# XC_EXTRA_CONF as for tests/scale.sh.  Uses the installed plugin and
-# Slurm (XC_SLURM_PREFIX); needs root and tests/slurm-helper (make check).
+# XC_EXTRA_CONF as for tests/cluster/scale.sh.  Uses the installed plugin and
+# Slurm (XC_SLURM_PREFIX); needs root and tests/cluster/slurm-helper (make check).
 set -uo pipefail
 
 NODES=${1:-10000}
@@ -57,7 +57,7 @@ cluster_test scale-carrier.sh
 
 # Request k: gpu=true, a memory floor, an arch, a load ceiling and a rack
 # ceiling, so that the requests allow different, overlapping sets of the
-# 1,000 blocks of tests/scale.sh's Extra (scale_set_extra).
+# 1,000 blocks of tests/cluster/scale.sh's Extra (scale_set_extra).
 request() {
 	local k=$1
 	printf 'gpu=true&mem>=%d&(arch=x86_64|arch=aarch64)&load<0.%d&rack<%d\n' \

@@ -19,7 +19,7 @@
 # "flux: N passed, M failed".
 set -uo pipefail
 
-SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 if [ "${1:-}" != --inside ]; then
 	if [ -z "${XC_FLUX_PREFIX:-}" ]; then

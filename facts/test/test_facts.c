@@ -2,7 +2,7 @@
  * test_facts.c - slurm-extra facts (facts/; doc/facts.md): the
  * value texts, the CPU flags and levels, os-release, the checks a fact
  * must pass, who owns a key in a publication, the GPU facts through a
- * stand-in NVML (tests/fake_nvml.c), and this machine's own facts read
+ * stand-in NVML (facts/test/fake_nvml.c), and this machine's own facts read
  * back as Slurm reads Extra and matched by requests built from them.  The
  * site directory is test_facts_site.c's, the state of --publish
  * test_facts_state.c's: one test program.

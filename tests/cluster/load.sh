@@ -10,7 +10,7 @@
 # slurmctld's RSS is printed per 1,000 jobs, not asserted: slurmctld's own
 # heap grows run after run with or without the plugin, so one reading says
 # nothing about a leak.  Closes with "load: N passed, M failed".
-# Full form: bash tests/load.sh 2000 (CI runs a shorter one).
+# Full form: bash tests/cluster/load.sh 2000 (CI runs a shorter one).
 # XC_LOAD_BASELINE=1 runs the same load without the plugin, for comparison
 # of the RSS figures.
 set -uo pipefail
@@ -31,7 +31,7 @@ A[n2]='{"gpu":false,"mem":2048}' B[n2]='{"gpu":false,"mem":4096}'
 A[n3]='{"gpu":true,"mem":256}'   B[n3]='{"gpu":false,"mem":256}'
 A[n4]='{"gpu":true,"mem":1024}'  B[n4]='{"gpu":false,"mem":512}'
 # (Every state is a JSON object, so the library's live count does not
-# depend on which state a refresh saw; unusable Extra: tests/e2e-fault.sh.)
+# depend on which state a refresh saw; unusable Extra: tests/cluster/e2e-fault.sh.)
 R1='gpu=true'  R1_ALWAYS=n1 R1_NEVER=n2   # n3, n4 flip
 R2='mem>=1024' R2_ALWAYS=n2 R2_NEVER=n3   # n1, n4 flip
 

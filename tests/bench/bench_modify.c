@@ -11,7 +11,7 @@
  * update), and
  * whether the thread's updates of that round are then refused.
  *
- *   make tests/bench_modify && tests/bench_modify [NODES [NAMES]]
+ *   make tests/bench/bench_modify && tests/bench/bench_modify [NODES [NAMES]]
  */
 #include <stdlib.h>
 #include <string.h>

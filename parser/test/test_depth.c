@@ -4,7 +4,7 @@
  * nesting of a request runs at the largest depth any caller may set
  * (XC_MAX_DEPTH_LIMIT) inside a thread created with a 1 MiB stack.  A
  * level more fails cleanly with XC_E_TOO_DEEP, whatever the caller asked.
- * (The stack bytes per level are printed by tests/bench.)
+ * (The stack bytes per level are printed by tests/bench/bench.)
  */
 #include <criterion/criterion.h>
 #include <pthread.h>

@@ -6,7 +6,7 @@
 # and "built: FILE" at the end.  Needs root; debhelper.
 set -euo pipefail
 
-SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DIR=${1:?usage: package-deb.sh DIR}
 version=$(dpkg-parsechangelog -l "$SRC/debian/changelog" -S Version)
 

@@ -28,11 +28,11 @@
 # slurmctld is started with; XC_EXTRA_CONF: KEY=VALUE words for extra.conf
 # (e.g. MallocTrimInterval=0).
 # Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
-# cluster tests); needs root and tests/slurm-helper (make check).
+# cluster tests); needs root and tests/cluster/slurm-helper (make check).
 set -uo pipefail
 
-# tests/scale.sh --compare NODES JOBS: Slurm's own filter against filter
-# mode (tests/scale-compare.sh)
+# tests/cluster/scale.sh --compare NODES JOBS: Slurm's own filter against filter
+# mode (tests/cluster/scale-compare.sh)
 [ "${1:-}" = --compare ] && shift && exec bash "$(dirname "${BASH_SOURCE[0]}")/scale-compare.sh" "$@"
 
 NODES=${1:-10000}

@@ -10,7 +10,7 @@
 # garbage, an Extra that is not an object and an unreachable slurmctld
 # leave the Extra as it was, with a message and a non-zero exit.  Closes
 # with "facts: N passed, M failed".  Needs root, `make install` and `make
-# check` (tests/slurm-helper).  On 23.11 and later,
+# check` (tests/cluster/slurm-helper).  On 23.11 and later,
 # XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints runs it with
 # Slurm's own filter matching the published facts.
 set -uo pipefail

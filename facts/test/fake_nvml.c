@@ -1,6 +1,6 @@
 /*
  * fake_nvml.c - a stand-in for NVIDIA's libnvidia-ml.so.1 on a machine
- * without an NVIDIA GPU, for tests/test_facts.c: the few NVML functions
+ * without an NVIDIA GPU, for facts/test/test_facts.c: the few NVML functions
  * slurm-extra facts calls (facts/facts_gpu.c), with the signatures of
  * NVML's nvml.h, answering for two GPUs.  FAKE_NVML_MIXED=1 makes the
  * second one another model; FAKE_NVML_FAIL=1 makes nvmlInit_v2 fail, as

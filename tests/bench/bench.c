@@ -4,7 +4,7 @@
  * requests grow to 1 MiB (linear time shows as a flat ns/byte), and the
  * stack each entry point takes per level of nesting.
  *
- *   make tests/bench && tests/bench
+ *   make tests/bench/bench && tests/bench/bench
  */
 #include <malloc.h>
 #include <pthread.h>
@@ -429,7 +429,7 @@ struct probe {
 };
 
 /* A request `depth` levels deep that xc_match must walk to the bottom (as
- * in tests/test_depth.c). */
+ * in parser/test/test_depth.c). */
 static char *deep_request(unsigned depth)
 {
 	size_t cap = 8 * (size_t)depth + 16;

@@ -66,7 +66,7 @@ static const struct cli_row cli_rows[] = {
 	  "slurm-extra: unknown command 'frobnicate'\n" USAGE },
 	{ "check a=1 b=2", NULL, 2,
 	  "slurm-extra: unexpected argument 'b=2' (quote the request)\n" },
-	/* doctor reads the live cluster (tests/e2e-cluster.sh): here only
+	/* doctor reads the live cluster (tests/cluster/e2e-cluster.sh): here only
 	 * its usage error */
 	{ "doctor a=1", NULL, 2,
 	  "slurm-extra: doctor takes no REQUEST ('a=1')\n" },

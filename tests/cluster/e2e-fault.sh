@@ -2,7 +2,7 @@
 # e2e-fault.sh - the real controller under fault: hostile node Extra,
 # hostile requests, reconfigure and restarts, slurmctld before any slurmd.
 # After each, slurmctld must still answer.  Needs root, `make install` and
-# `make check` (for tests/slurm-helper).  Closes with
+# `make check` (for tests/cluster/slurm-helper).  Closes with
 # "fault: N passed, M failed".
 set -uo pipefail
 

@@ -7,7 +7,7 @@
 # reach it, at submission and in `scontrol update job=N extra=...`.
 # Before 23.11 there is no such filter: it says so and checks nothing.
 # Closes with "slurm-filter: N passed, M failed".
-# Needs root, `make install` and `make check` (tests/slurm-helper).
+# Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"

@@ -417,7 +417,7 @@ Test(plugin, required_nodes_that_match_add_no_exclusions)
  * one cannot name the table's nodes alone: it is not read by name (so its
  * cost to the plugin is the table's, not the list's; before, it was
  * parsed, rewritten and parsed again under the job write lock: 1 s for
- * 100,000 names at 10,000 nodes, tests/bench_modify); the plugin's nodes
+ * 100,000 names at 10,000 nodes, tests/bench/bench_modify); the plugin's nodes
  * are written after it as it is, and the hint tells the list by its
  * text's hash, the user's part as they wrote it. */
 Test(plugin, a_list_longer_than_the_table_gets_the_plugins_nodes_after_it)

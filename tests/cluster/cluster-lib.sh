@@ -14,7 +14,7 @@ if [ -n "${XC_SLURM_PREFIX:-}" ]; then
 fi
 
 # The source tree; the cluster of the tests, and its state.
-SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLUSTER="$SRC/contrib/local-cluster.sh"
 XC_STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
 
@@ -39,16 +39,16 @@ expect_in() {
 # expect_has NAME TEXT NEEDLE (fixed string)
 expect_has() { if grep -qF -- "$3" <<<"$2"; then ok "$1"; else not_ok "$1" "no '$3' in:"$'\n'"$2"; fi; }
 
-HELPER=${HELPER:-$SRC/tests/slurm-helper}
+HELPER=${HELPER:-$SRC/tests/cluster/slurm-helper}
 LOG=${LOG:-$XC_STATE/log/slurmctld.log}
 
 # cluster_test NAME: the start of the cluster test NAME (its file name, for
 # its messages): exports XC_STATE and SLURM_CONF, the cluster's; exits 2
-# unless run as root with tests/slurm-helper built (make check).
+# unless run as root with tests/cluster/slurm-helper built (make check).
 cluster_test() {
 	export XC_STATE SLURM_CONF="$XC_STATE/slurm.conf"
 	[ "$(id -u)" = 0 ] || { echo "$1: run as root" >&2; exit 2; }
-	[ -x "$HELPER" ] || { echo "$1: run make check first (tests/slurm-helper)" >&2; exit 2; }
+	[ -x "$HELPER" ] || { echo "$1: run make check first (tests/cluster/slurm-helper)" >&2; exit 2; }
 }
 
 # cluster_start [CLEANUP]: starts the cluster (contrib/local-cluster.sh
@@ -87,7 +87,7 @@ sanitizer_stop() {
 
 # plugin_has_current_data [FROM]: the last node refresh the plugin logged
 # (after log line FROM, default 0) is of the node data as they are now:
-# its digest is that of the live node data (tests/slurm-helper digest).
+# its digest is that of the live node data (tests/cluster/slurm-helper digest).
 plugin_has_current_data() {
 	local want got
 	want=$("$HELPER" digest) || return 1
@@ -162,7 +162,7 @@ job_on() {
 }
 
 # slurm_conf_ctld STATE: the lines of slurm.conf that both clusters
-# (contrib/local-cluster.sh's, tests/scale.sh's) write: slurmctld on this
+# (contrib/local-cluster.sh's, tests/cluster/scale.sh's) write: slurmctld on this
 # machine, run by root, munge; its state, pid file, log and plugstack.conf
 # under STATE; no process tracking, task, MPI or accounting plugins.
 slurm_conf_ctld() {
@@ -217,7 +217,7 @@ summary() {
 	[ "$failed" -eq 0 ]
 }
 
-# The controllers of tests/scale.sh and tests/scale-compare.sh (state in
+# The controllers of tests/cluster/scale.sh and tests/cluster/scale-compare.sh (state in
 # $XC_STATE, nodes without slurmd):
 # scale_pid: its pid, from the pid file's first line (slurmctld rewrites
 # the file in place at a reconfigure: a longer old pid leaves digits after

@@ -4,11 +4,11 @@
 # mode, and no filter at all (the floor), side by side on one slurmctld
 # with NODES nodes (default 10000) and JOBS pending jobs with --extra
 # (default 500).  Figures printed, never asserted (doc/benchmarks.md,
-# "Slurm's own filter or filter mode").  Also `tests/scale.sh --compare`.
+# "Slurm's own filter or filter mode").  Also `tests/cluster/scale.sh --compare`.
 #
 # Each run starts a fresh controller of its own (state in
 # $XC_SCALE_STATE, default /var/lib/slurm-extra-scale; port 16818; no
-# slurmd), nodes State=CLOUD with the Extra tests/scale.sh gives them
+# slurmd), nodes State=CLOUD with the Extra tests/cluster/scale.sh gives them
 # (1,000 blocks of nodes alike), sched/backfill, then JOBS one-node jobs,
 # not held, with five 6-leaf requests in turn, each satisfied by 1-1.4% of
 # the nodes.  Two loads (XC_COMPARE_LOADS, default "idle busy"):
@@ -34,7 +34,7 @@
 # XC_EXTRA_CONF: KEY=VALUE words for extra.conf (e.g.
 # MallocMmapThreshold=0).
 # Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
-# cluster tests); needs root and tests/slurm-helper (make check).
+# cluster tests); needs root and tests/cluster/slurm-helper (make check).
 set -uo pipefail
 
 NODES=${1:-10000}

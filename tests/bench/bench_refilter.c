@@ -6,7 +6,7 @@
  * changed get an update).  Runs the planning the thread does, on job
  * records built here; sending the updates is the cluster's part.
  *
- *   make tests/bench_refilter && tests/bench_refilter
+ *   make tests/bench/bench_refilter && tests/bench/bench_refilter
  */
 #define _GNU_SOURCE
 
@@ -222,7 +222,7 @@ static size_t arg(const char *s, size_t dflt)
 }
 
 /*
- *   tests/bench_refilter [NODES [JOBS [REQUESTS [--long] [--short]]]]
+ *   tests/bench/bench_refilter [NODES [JOBS [REQUESTS [--long] [--short]]]]
  */
 int main(int argc, char **argv)
 {

@@ -98,7 +98,7 @@ Test(config, bad_lines_are_reported_and_ignored)
 }
 
 /* The largest accepted values, and one past them: MaxDepth is bounded by
- * the stack a level of nesting takes (xc.h, tests/test_depth.c). */
+ * the stack a level of nesting takes (xc.h, parser/test/test_depth.c). */
 Test(config, limits_at_and_past_their_bounds)
 {
 	struct plugin_config cfg;
