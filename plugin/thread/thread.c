@@ -2,7 +2,7 @@
  * thread.c - job_submit/extra's thread (thread_private.h): one round every
  * RefreshInterval, the node data and the jobs loaded, and when either
  * changed every pending job with a request re-filtered (refilter.h) and
- * the updates sent; its start and its stop.
+ * the updates sent (pace.h); its start and its stop.
  */
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT, RTLD_NODELETE */
 
@@ -20,6 +20,7 @@
 
 #include "elapsed.h"
 #include "node_table.h"
+#include "pace.h"
 #include "thread_private.h"
 
 /* Drops one reference, with r->lock held; frees `r` at the last one. */
@@ -175,137 +176,6 @@ const char *thread_mode_text(bool slurm_filters)
 	return slurm_filters
 		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
 		       : "this plugin filters jobs by --extra";
-}
-
-/* `seconds` from now on CLOCK_MONOTONIC, the clock of r->wake
- * (thread_init_sync): a step of the wall clock moves no wait. */
-static struct timespec deadline(double seconds)
-{
-	struct timespec until;
-	double whole, frac = modf(seconds, &whole);
-
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += (time_t)whole;
-	until.tv_nsec += (long)(frac * 1e9);
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
-	return until;
-}
-
-/* Waits, with r->lock held, until `until` (CLOCK_MONOTONIC) or the
- * plugin stops; false when it stops. */
-static bool wait_until(struct thread *r, const struct timespec *until)
-{
-	while (!r->stopping &&
-	       pthread_cond_timedwait(&r->wake, &r->lock, until) == 0)
-		;
-	return !r->stopping;
-}
-
-/* The update budget (doc/design.md "The update budget"): each update's
- * RPC of d ms owes d * (1000 - budget) / budget ms of rest, so that RPCs
- * take at most `budget` ms of each second over time; the rest is taken
- * before the next update once it reaches PACE_STEP_MS (bursts stay
- * short), never after the last.  With 1000 nothing is owed. */
-#define PACE_STEP_MS 100.0
-
-struct pace {
-	double owed_ms;
-};
-
-static void pace_owe(struct thread *r, struct pace *p, double rpc_ms)
-{
-	double b = (double)r->cfg.update_budget;
-
-	p->owed_ms += rpc_ms * (1000.0 - b) / b;
-}
-
-/* Before an update: the rest owed, when it is due.  false when the
- * plugin stops meanwhile. */
-static bool pace_wait(struct thread *r, struct pace *p,
-		      struct refilter_stats *stats)
-{
-	struct timespec until;
-	bool go;
-
-	if (p->owed_ms < PACE_STEP_MS)
-		return true;
-	until = deadline(p->owed_ms / 1e3);
-	p->owed_ms = 0;
-	stats->paced++;
-	pthread_mutex_lock(&r->lock);
-	go = wait_until(r, &until);
-	pthread_mutex_unlock(&r->lock);
-	return go;
-}
-
-/* Sends one update, marked in flight for job_modify(), which refuses it
- * when someone else updated its job after the round's hints (`since`):
- * the next round plans it again from the new data.  Its time in ms. */
-static double send_one(struct thread *r, struct job_update *u, uint64_t since,
-		       struct refilter_stats *stats)
-{
-	struct timespec t0;
-	bool ok;
-
-	/* its ExcNodeList built now, and freed once sent: one at a time */
-	if (job_update_build(r->table, &r->cfg.limits, u) < 0) {
-		stats->failed++; /* the next round plans it again */
-		return 0.0;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pthread_mutex_lock(&r->lock);
-	r->inflight = u;
-	r->inflight_since = since;
-	pthread_mutex_unlock(&r->lock);
-	/* Not under r->lock: the update runs job_modify(). */
-	ok = refilter_send_one(u);
-	pthread_mutex_lock(&r->lock);
-	r->inflight = NULL;
-	pthread_mutex_unlock(&r->lock);
-	free(u->exc_nodes);
-	u->exc_nodes = NULL;
-	stats->failed += !ok;
-	return ms_since(&t0);
-}
-
-/* Sends the round's updates: first those that may take nodes from a job
- * (a node stopped matching: the job must not be placed there), then those
- * that cannot (job_update.gains), within the update budget (pace_wait;
- * doc/design.md "The update budget").  Stops early when the plugin
- * unloads: the next round starts over. */
-static void send_updates(struct thread *r, struct job_update *ups, size_t n,
-			 uint64_t since, struct refilter_stats *stats)
-{
-	struct pace p = { 0 };
-	struct timespec t0;
-	size_t sent = 0;
-	bool told = false;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (int gains = 0; gains <= 1; gains++)
-		for (size_t i = 0; i < n; i++) {
-			if (ups[i].gains != (bool)gains)
-				continue;
-			if (__atomic_load_n(&r->stopping, __ATOMIC_RELAXED) ||
-			    !pace_wait(r, &p, stats))
-				goto out;
-			/* behind: said once a round */
-			if (stats->paced && !told) {
-				told = true;
-				slurm_verbose(
-					"%s: %zu of %zu updates sent; the rest follow within UpdateBudget=%zu ms a second",
-					plugin_type, sent, n,
-					r->cfg.update_budget);
-			}
-			pace_owe(r, &p, send_one(r, &ups[i], since, stats));
-			sent++;
-		}
-out:
-	stats->sent += sent;
-	stats->send_ms += ms_since(&t0);
 }
 
 /* A round plans every job at least this often (s), a backstop for what
@@ -488,7 +358,7 @@ static void refresh_round(struct thread *r, bool *loaded)
 			"%s: out of memory counting the pending requests: no caps on them this round",
 			plugin_type);
 	known_jobs_free(&old);
-	send_updates(r, updates, n, upto, &stats);
+	pace_send_updates(r, updates, n, upto, &stats);
 	r->replan = stats.failed > 0;
 	job_updates_free(updates, n);
 	/* How far behind the node data the round's last update came: a
@@ -575,9 +445,9 @@ static void *refresh_thread(void *arg)
 
 		pthread_mutex_unlock(&r->lock);
 		refresh(r);
-		until = deadline(r->cfg.refresh_interval);
+		until = pace_deadline(r->cfg.refresh_interval);
 		pthread_mutex_lock(&r->lock);
-		(void)wait_until(r, &until);
+		(void)pace_wait_until(r, &until);
 	}
 	r->exited = true;
 	pthread_cond_broadcast(&r->wake);
@@ -644,7 +514,7 @@ void thread_stop(struct thread *r)
 	long ms;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	until = deadline(0.9); /* so that fini returns within 1 s */
+	until = pace_deadline(0.9); /* so that fini returns within 1 s */
 	pthread_mutex_lock(&r->lock);
 	__atomic_store_n(&r->stopping, true, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&r->wake);

@@ -1,11 +1,12 @@
 /*
  * test_plugin_thread.c - job_submit/extra's thread outside slurmctld (the
- * thread's own sources, thread.c and node_table.c, are included here:
+ * thread's own sources, thread.c, pace.c and node_table.c, are included here:
  * their statics are the test's; the thread itself never runs): a backup
  * slurmctld's thread stands idle while the primary answers; the nodes
  * Slurm hides are read from the partitions.
  */
 #include "../plugin/thread/thread.c" /* first: its _GNU_SOURCE */
+#include "../plugin/thread/pace.c"
 #include "../plugin/thread/node_table.c"
 #include "entry.h"
 

@@ -1,0 +1,120 @@
+/*
+ * pace.c - job_submit/extra's thread sends a round's updates (pace.h):
+ * one at a time, marked in flight for job_modify(), within the update
+ * budget; and the thread's waits on CLOCK_MONOTONIC.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "elapsed.h"
+#include "pace.h"
+
+struct timespec pace_deadline(double seconds)
+{
+	struct timespec until;
+	double whole, frac = modf(seconds, &whole);
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += (time_t)whole;
+	until.tv_nsec += (long)(frac * 1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	return until;
+}
+
+bool pace_wait_until(struct thread *r, const struct timespec *until)
+{
+	while (!r->stopping &&
+	       pthread_cond_timedwait(&r->wake, &r->lock, until) == 0)
+		;
+	return !r->stopping;
+}
+
+void pace_owe(struct thread *r, struct pace *p, double rpc_ms)
+{
+	double b = (double)r->cfg.update_budget;
+
+	p->owed_ms += rpc_ms * (1000.0 - b) / b;
+}
+
+bool pace_wait(struct thread *r, struct pace *p, struct refilter_stats *stats)
+{
+	struct timespec until;
+	bool go;
+
+	if (p->owed_ms < PACE_STEP_MS)
+		return true;
+	until = pace_deadline(p->owed_ms / 1e3);
+	p->owed_ms = 0;
+	stats->paced++;
+	pthread_mutex_lock(&r->lock);
+	go = pace_wait_until(r, &until);
+	pthread_mutex_unlock(&r->lock);
+	return go;
+}
+
+/* Sends one update, marked in flight for job_modify(), which refuses it
+ * when someone else updated its job after the round's hints (`since`):
+ * the next round plans it again from the new data.  Its time in ms. */
+static double send_one(struct thread *r, struct job_update *u, uint64_t since,
+		       struct refilter_stats *stats)
+{
+	struct timespec t0;
+	bool ok;
+
+	/* its ExcNodeList built now, and freed once sent: one at a time */
+	if (job_update_build(r->table, &r->cfg.limits, u) < 0) {
+		stats->failed++; /* the next round plans it again */
+		return 0.0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pthread_mutex_lock(&r->lock);
+	r->inflight = u;
+	r->inflight_since = since;
+	pthread_mutex_unlock(&r->lock);
+	/* Not under r->lock: the update runs job_modify(). */
+	ok = refilter_send_one(u);
+	pthread_mutex_lock(&r->lock);
+	r->inflight = NULL;
+	pthread_mutex_unlock(&r->lock);
+	free(u->exc_nodes);
+	u->exc_nodes = NULL;
+	stats->failed += !ok;
+	return ms_since(&t0);
+}
+
+void pace_send_updates(struct thread *r, struct job_update *ups, size_t n,
+		       uint64_t since, struct refilter_stats *stats)
+{
+	struct pace p = { 0 };
+	struct timespec t0;
+	size_t sent = 0;
+	bool told = false;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int gains = 0; gains <= 1; gains++)
+		for (size_t i = 0; i < n; i++) {
+			if (ups[i].gains != (bool)gains)
+				continue;
+			if (__atomic_load_n(&r->stopping, __ATOMIC_RELAXED) ||
+			    !pace_wait(r, &p, stats))
+				goto out;
+			/* behind: said once a round */
+			if (stats->paced && !told) {
+				told = true;
+				slurm_verbose(
+					"%s: %zu of %zu updates sent; the rest follow within UpdateBudget=%zu ms a second",
+					plugin_type, sent, n,
+					r->cfg.update_budget);
+			}
+			pace_owe(r, &p, send_one(r, &ups[i], since, stats));
+			sent++;
+		}
+out:
+	stats->sent += sent;
+	stats->send_ms += ms_since(&t0);
+}

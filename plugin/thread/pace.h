@@ -1,0 +1,68 @@
+/*
+ * pace.h - how job_submit/extra's thread sends a round's updates (pace.c):
+ * one at a time, each marked in flight for job_modify(), those that may
+ * take nodes from a job first, within the update budget (UpdateBudget,
+ * extra.conf(5); doc/design.md "The update budget"); and the thread's
+ * waits on CLOCK_MONOTONIC, which the budget, the round's interval and
+ * thread_stop() use.  Private to plugin/thread/ and its unit tests.
+ */
+#ifndef SLURM_EXTRA_PACE_H
+#define SLURM_EXTRA_PACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "thread_private.h"
+
+/* The update budget (doc/design.md "The update budget"): each update's
+ * RPC of d ms owes d * (1000 - budget) / budget ms of rest, so that RPCs
+ * take at most `budget` ms of each second over time; the rest is taken
+ * before the next update once it reaches PACE_STEP_MS (bursts stay
+ * short), never after the last.  With 1000 nothing is owed. */
+#define PACE_STEP_MS 100.0
+
+/* The rest one round's updates owe so far: { 0 } at the round's start,
+ * the round's own (not shared, no lock). */
+struct pace {
+	double owed_ms; /* rest owed and not taken yet, ms */
+};
+
+/* `seconds` (>= 0; fractions to the nanosecond) from now on
+ * CLOCK_MONOTONIC, the clock of r->wake (thread_init_sync): a step of the
+ * wall clock moves no wait.  For pace_wait_until(). */
+struct timespec pace_deadline(double seconds);
+
+/* Waits, with r->lock held (released while it waits, held again on
+ * return), until `until` (CLOCK_MONOTONIC: pace_deadline()) or the plugin
+ * stops (r->stopping, set and r->wake broadcast by thread_stop()); false
+ * when it stops.  A wake-up without a stop waits on. */
+bool pace_wait_until(struct thread *r, const struct timespec *until);
+
+/* Adds to `p` the rest an update's RPC of `rpc_ms` ms owes under
+ * r->cfg.update_budget (UpdateBudget, ms a second, 1 to 1000: see
+ * PACE_STEP_MS); nothing at 1000.  Reads only r->cfg: no lock. */
+void pace_owe(struct thread *r, struct pace *p, double rpc_ms);
+
+/* Before an update, without r->lock held: the rest `p` owes, taken when
+ * it reaches PACE_STEP_MS (then zeroed, and counted in stats->paced);
+ * false when the plugin stops meanwhile (the round then sends no more). */
+bool pace_wait(struct thread *r, struct pace *p, struct refilter_stats *stats);
+
+/* Sends the round's `n` updates `ups` (refilter_plan()'s, still the
+ * caller's to free: job_updates_free()), without r->lock held: first those
+ * that may take nodes from a job (a node stopped matching: the job must
+ * not be placed there), then those that cannot (job_update.gains), within
+ * the update budget (pace_wait).  Each one's ExcNodeList is built just
+ * before it is sent and freed after (job_update_build(): one at a time);
+ * while it is sent it is r->inflight, with `since` (the hints the plan
+ * saw, hints.h seq) as r->inflight_since, so that job_modify() refuses it
+ * when someone else updated its job after the plan (thread_own_update()).
+ * An update not built or refused counts in stats->failed (the next round
+ * plans it again); stats->sent, ->send_ms and ->paced count the rest.
+ * Stops early when the plugin unloads: the next round starts over. */
+void pace_send_updates(struct thread *r, struct job_update *ups, size_t n,
+		       uint64_t since, struct refilter_stats *stats);
+
+#endif
