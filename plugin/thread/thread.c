@@ -7,10 +7,6 @@
 #define _GNU_SOURCE /* dladdr, RTLD_DEFAULT, RTLD_NODELETE */
 
 #include <dlfcn.h>
-#ifdef __GLIBC__ /* mallopt (thread_tune_malloc) */
-#include <malloc.h>
-#endif
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +15,7 @@
 #include <unistd.h>
 
 #include "elapsed.h"
+#include "memory.h"
 #include "node_table.h"
 #include "pace.h"
 #include "thread_private.h"
@@ -40,76 +37,6 @@ static void release(struct thread *r)
 	pthread_cond_destroy(&r->wake);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
-}
-
-/* slurmctld's resident memory (KB, /proc/self/statm), or -1. */
-static long resident_kb(void)
-{
-	long pages = -1, rss = -1;
-	FILE *f = fopen("/proc/self/statm", "re");
-
-	if (f) {
-		if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
-			rss = -1;
-		fclose(f);
-	}
-	return rss < 0 ? -1 : rss * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
-/* Growth of slurmctld's resident memory (KB) since its least after a
- * load that asks for a trim. */
-#define TRIM_GROWTH_KB (4L << 10)
-
-/* Whether the thread gives glibc's free memory back (malloc_trim) after
- * a load of the jobs: trimming is on (`interval_s`, MallocTrimInterval,
- * not 0), the last trim is at least that old (`since_ms`; INFINITY: none
- * yet), and slurmctld's resident memory now (`now_kb`; -1: unknown) grew
- * by TRIM_GROWTH_KB since it was last measured at its least
- * (`trimmed_kb`). */
-static bool trim_due(size_t interval_s, double since_ms, long trimmed_kb,
-		     long now_kb)
-{
-	return interval_s && since_ms >= interval_s * 1000.0 && now_kb >= 0 &&
-	       now_kb >= trimmed_kb + TRIM_GROWTH_KB;
-}
-
-/*
- * After a round that loaded the jobs: glibc's free memory given back
- * with malloc_trim() when trim_due() says so (doc/design.md "Memory").
- * Each load unpacks many small blocks in the arena the thread shares
- * with some of slurmctld's RPC threads; their long-lived blocks (a
- * submitted job's structures, its node bitmap), placed above the freed
- * ones meanwhile, keep glibc from giving those back (it trims an arena
- * only from its top): 104 MB of a 118 MB arena free at 60,000 nodes and
- * 5,000 jobs.  malloc_trim() gives back the free pages in every arena,
- * each locked while it is walked (1 to 4 ms measured there); its time is
- * logged.
- */
-static void trim_after_load(struct thread *r)
-{
-#if defined(__GLIBC__)
-	struct timespec t0;
-	long before = resident_kb(), after;
-
-	/* growth from the least: memory given back meanwhile (jobs gone)
-	 * and taken again is growth too */
-	if (before >= 0 && before < r->trimmed_kb)
-		r->trimmed_kb = before;
-	if (!trim_due(r->cfg.trim_interval,
-		      time_set(&r->trimmed) ? ms_since(&r->trimmed) : INFINITY,
-		      r->trimmed_kb, before))
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	malloc_trim(0);
-	r->trimmed_kb = (after = resident_kb()) < 0 ? before : after;
-	slurm_verbose(
-		"%s: malloc_trim: slurmctld's resident memory %ld -> %ld MB in %.1f ms (MallocTrimInterval=%zu)",
-		plugin_type, before >> 10, r->trimmed_kb >> 10, ms_since(&t0),
-		r->cfg.trim_interval);
-	clock_gettime(CLOCK_MONOTONIC, &r->trimmed);
-#else
-	(void)r;
-#endif
 }
 
 /* Loads the jobs when they changed since r->jobs_time: 1 when it did, 0
@@ -380,59 +307,14 @@ static void refresh_round(struct thread *r, bool *loaded)
 }
 
 /* A round, then, after one that loaded the jobs (its updates sent and
- * freed too), glibc's free memory given back (trim_after_load). */
+ * freed too), glibc's free memory given back (thread_trim_after_load). */
 static void refresh(struct thread *r)
 {
 	bool loaded = false;
 
 	refresh_round(r, &loaded);
 	if (loaded)
-		trim_after_load(r);
-}
-
-/*
- * Why (doc/design.md "Memory"): each round that loads the jobs has two
- * large, short-lived sides: slurmctld packs the answer in one of its RPC
- * threads (megabytes, grown by realloc), and libslurm unpacks each job's
- * ExcNodeList into an index array sized for every node (40 KB a job at
- * 10,000 nodes).  Past glibc's dynamic threshold (which rises to 32 MiB
- * after the first such block is freed) these come from the threads'
- * arenas, which keep them once freed: with 5,000 jobs slurmctld grew past
- * 550 MB while using under 100.  At a fixed threshold every block that
- * large is mapped for itself and unmapped when freed.
- */
-void thread_tune_malloc(const struct plugin_config *cfg, bool slurm)
-{
-#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
-	/* once a process: the plugin stays mapped (stay_mapped), so this
-	 * outlives a reconfigure; init() and the thread may both ask */
-	static bool tried;
-	const char *tunables = getenv("GLIBC_TUNABLES");
-
-	if (!cfg->mmap_threshold || slurm ||
-	    __atomic_exchange_n(&tried, true, __ATOMIC_ACQ_REL))
-		return;
-	if (getenv("MALLOC_MMAP_THRESHOLD_") ||
-	    (tunables && strstr(tunables, "glibc.malloc.mmap_threshold"))) {
-		slurm_info(
-			"%s: MallocMmapThreshold: slurmctld's environment sets glibc's mmap threshold; left as it is",
-			plugin_type);
-		return;
-	}
-	if (mallopt(M_MMAP_THRESHOLD, (int)cfg->mmap_threshold) != 1) {
-		/* e.g. under ASan, whose allocator replaces glibc's */
-		slurm_info(
-			"%s: MallocMmapThreshold=%zu: mallopt() refused it (another allocator than glibc's?); left as it is",
-			plugin_type, cfg->mmap_threshold);
-		return;
-	}
-	slurm_info(
-		"%s: glibc's mmap threshold set to %zu bytes (MallocMmapThreshold): slurmctld gives back the large blocks of the thread's loads when they are freed",
-		plugin_type, cfg->mmap_threshold);
-#else
-	(void)cfg;
-	(void)slurm;
-#endif
+		thread_trim_after_load(r);
 }
 
 static void *refresh_thread(void *arg)

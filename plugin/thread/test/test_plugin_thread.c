@@ -1,12 +1,14 @@
 /*
  * test_plugin_thread.c - job_submit/extra's thread outside slurmctld (the
- * thread's own sources, thread.c, pace.c and node_table.c, are included here:
- * their statics are the test's; the thread itself never runs): a backup
+ * thread's own sources, thread.c, pace.c, memory.c and node_table.c, are
+ * included here: their statics are the test's; the thread itself never
+ * runs): a backup
  * slurmctld's thread stands idle while the primary answers; the nodes
  * Slurm hides are read from the partitions.
  */
 #include "../plugin/thread/thread.c" /* first: its _GNU_SOURCE */
 #include "../plugin/thread/pace.c"
+#include "../plugin/thread/memory.c"
 #include "../plugin/thread/node_table.c"
 #include "entry.h"
 
@@ -204,15 +206,17 @@ Test(plugin, malloc_trim_follows_growth_at_most_every_interval)
 {
 	const long mb = 1024;
 
-	cr_assert(trim_due(10, INFINITY, 0, 20 * mb), "the first");
-	cr_assert_not(trim_due(0, INFINITY, 0, 20 * mb), "off");
-	cr_assert_not(trim_due(10, 9999, 100 * mb, 200 * mb),
+	cr_assert(thread_trim_due(10, INFINITY, 0, 20 * mb), "the first");
+	cr_assert_not(thread_trim_due(0, INFINITY, 0, 20 * mb), "off");
+	cr_assert_not(thread_trim_due(10, 9999, 100 * mb, 200 * mb),
 		      "9.999 s after the last");
-	cr_assert(trim_due(10, 10000, 100 * mb, 200 * mb),
+	cr_assert(thread_trim_due(10, 10000, 100 * mb, 200 * mb),
 		  "10 s after the last");
-	cr_assert_not(trim_due(10, 60000, 400 * mb, 403 * mb), "grown by 3 MB");
-	cr_assert(trim_due(10, 60000, 400 * mb, 404 * mb), "grown by 4 MB");
-	cr_assert_not(trim_due(10, INFINITY, 0, -1),
+	cr_assert_not(thread_trim_due(10, 60000, 400 * mb, 403 * mb),
+		      "grown by 3 MB");
+	cr_assert(thread_trim_due(10, 60000, 400 * mb, 404 * mb),
+		  "grown by 4 MB");
+	cr_assert_not(thread_trim_due(10, INFINITY, 0, -1),
 		      "the resident memory unknown");
 }
 
@@ -228,7 +232,7 @@ Test(plugin, resident_memory_is_vmrss)
 		if (sscanf(line, "VmRSS: %ld kB", &vmrss) == 1)
 			break;
 	fclose(f);
-	statm = resident_kb();
+	statm = thread_resident_kb();
 	cr_assert_gt(vmrss, 0);
 	cr_assert(labs(statm - vmrss) <= 1024, "statm %ld KB, VmRSS %ld KB",
 		  statm, vmrss);
