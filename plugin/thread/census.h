@@ -50,9 +50,9 @@ int census_count(const struct known_jobs *known, struct census *fresh);
  * entries admitted up to `upto` (read before the jobs were loaded: the
  * jobs hold them, or Slurm refused them).  Under the lock; the entries
  * admitted since are those of the submissions since the load began (at
- * most JOBS_PACED_S seconds of them, thread.c), and no more than the caps
- * allow (sorted: k log k).  Out of memory, `c` is left without caps until
- * the next count. */
+ * most JOBS_PACED_S seconds of them, thread_private.h), and no more than
+ * the caps allow (sorted: k log k).  Out of memory, `c` is left without
+ * caps until the next count. */
 void census_take(struct census *c, struct census *fresh, uint64_t upto);
 
 /* Forgets the census (its count failed): until the next one nothing is

@@ -17,7 +17,7 @@
  * list each round is what this avoids), changes only through an update,
  * which job_modify() sees and leaves a hint of; the round that takes the
  * hint plans the job (the thread plans whenever it takes hints: within
- * JOBS_PACED_S of the update, thread.c).  Every job is planned
+ * JOBS_PACED_S of the update, thread_private.h).  Every job is planned
  * after a lost hint, a refused update, a table built anew, a time when
  * Slurm filtered or another controller was in control, and, as a
  * backstop, every `full_round` seconds, with every request evaluated

@@ -112,7 +112,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The names of hidden_names(), gathered. */
+/* The names of node_table_hidden_names(), gathered. */
 struct hidden {
 	const char **named; /* the names slurm_load_node() gave, sorted */
 	size_t nnamed;
@@ -176,20 +176,15 @@ static int drop_repeats(char **names, size_t *n)
 	return 0;
 }
 
-static void free_names(char **names, size_t n)
+void node_table_free_names(char **names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 }
 
-/* Every node of the partitions `parts` that `msg` does not name, each
- * once, in the order the partitions list them: a malloc'd array of
- * malloc'd names (free_names), count in *n; NULL with *n 0 when there is
- * none or memory ran out.  The lists are walked with Slurm's iterator
- * (sx_hostlist_walk): linear in their names. */
-static char **hidden_names(const node_info_msg_t *msg,
-			   const partition_info_msg_t *parts, size_t *n)
+char **node_table_hidden_names(const node_info_msg_t *msg,
+			       const partition_info_msg_t *parts, size_t *n)
 {
 	struct hidden h = { 0 };
 
@@ -213,7 +208,7 @@ static char **hidden_names(const node_info_msg_t *msg,
 	}
 	free(h.named);
 	if (!h.n || drop_repeats(h.out, &h.n) < 0) {
-		free_names(h.out, h.n);
+		node_table_free_names(h.out, h.n);
 		return NULL;
 	}
 	*n = h.n;
@@ -225,8 +220,8 @@ static char **hidden_names(const node_info_msg_t *msg,
  * powered-down CLOUD node is a record without a name unless slurm.conf has
  * PrivateData=cloud (_is_cloud_hidden(), src/slurmctld/node_mgr.c), and a
  * job could be powered up onto it whatever its Extra.  Their names come
- * from the partitions' node lists (hidden_names()); NULL with *n 0 when
- * none is hidden or they cannot be read, which is logged.
+ * from the partitions' node lists (node_table_hidden_names()); NULL with
+ * *n 0 when none is hidden or they cannot be read, which is logged.
  */
 static char **hidden_nodes(const node_info_msg_t *msg, size_t *n)
 {
@@ -245,7 +240,7 @@ static char **hidden_nodes(const node_info_msg_t *msg, size_t *n)
 			plugin_type, hidden, slurm_strerror(sx_slurm_errno()));
 		return NULL;
 	}
-	out = hidden_names(msg, parts, n);
+	out = node_table_hidden_names(msg, parts, n);
 	slurm_free_partition_info_msg(parts);
 	return out;
 }
@@ -390,7 +385,7 @@ bool node_table_load(struct thread *r)
 	}
 	free(changed);
 	fresh = build_table(r, msg, hidden, nhidden, &compile_ms);
-	free_names(hidden, nhidden);
+	node_table_free_names(hidden, nhidden);
 	if (!fresh) {
 		sx_free_node_info_msg(msg);
 		return false;

@@ -7,6 +7,7 @@
 #define SLURM_EXTRA_NODE_TABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "thread_private.h"
 
@@ -23,5 +24,21 @@
  * logged; the table is then left as it was.
  */
 bool node_table_load(struct thread *r);
+
+/* Every node of the partitions `parts` that `msg` does not name, each
+ * once, in the order the partitions list them (the nodes Slurm hid:
+ * doc/design.md "Hidden nodes"): a malloc'd array of malloc'd names, the
+ * caller's to free with node_table_free_names(), count in *n; NULL with
+ * *n 0 when there is none or memory ran out (out of memory while a list
+ * is walked: the names gathered so far).  A partition without nodes,
+ * or whose list Slurm cannot read, adds none.  The lists are walked with
+ * Slurm's iterator (sx_hostlist_walk): linear in their names.  Reads
+ * `msg` and `parts` only, which stay the caller's. */
+char **node_table_hidden_names(const node_info_msg_t *msg,
+			       const partition_info_msg_t *parts, size_t *n);
+
+/* Frees `n` names and their array, as node_table_hidden_names() returns
+ * them (NULL with 0: nothing). */
+void node_table_free_names(char **names, size_t n);
 
 #endif

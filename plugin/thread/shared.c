@@ -43,7 +43,7 @@ int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
 			      t->cfg.max_user_requests, why, size);
 
 	/* either asks the thread for a load of the jobs: a job it will
-	 * plan, or a cap counted from loaded jobs (thread.c, jobs_wanted) */
+	 * plan, or a cap counted from loaded jobs (thread_jobs_wanted) */
 	if (rc >= 0)
 		t->submitted++;
 	return rc;

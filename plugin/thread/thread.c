@@ -69,33 +69,19 @@ static int load_jobs(struct thread *r)
 	return 1;
 }
 
-/*
- * Whether this slurmctld is the one in control.  slurmctld initialises the
- * job_submit plugins before it knows whether it will run as a backup
- * (controller.c: job_submit_g_init() before run_backup(), 22.05-26.05), so
- * a backup's thread would load and update the primary's jobs, a second
- * writer beside the primary's own thread.  slurmctld exports
- * `slurmctld_primary` (-export-dynamic): 1/true in the primary, 0/false in
- * a backup, which keeps it false when it takes over; so a backup acts only
- * while the primary does not answer.  (An int on 22.05-23.02, a bool
- * since: its first byte, on little-endian machines, tells either.)
- * Outside slurmctld (no such symbol) it is in control.
- */
-/* slurm_ping(), and slurmctld's flag once looked up: a test may set
- * them. */
-static int (*ping_controller)(int dest) = slurm_ping;
-static const volatile unsigned char *primary;
-static bool primary_looked;
+struct thread_control thread_control = { .ping = slurm_ping };
 
-static bool in_control(void)
+bool thread_in_control(void)
 {
-	if (!primary_looked) {
-		primary = dlsym(RTLD_DEFAULT, "slurmctld_primary");
-		primary_looked = true;
+	struct thread_control *c = &thread_control;
+
+	if (!c->looked) {
+		c->primary = dlsym(RTLD_DEFAULT, "slurmctld_primary");
+		c->looked = true;
 	}
-	if (!primary || *primary)
+	if (!c->primary || *c->primary)
 		return true;
-	return ping_controller(0) != SLURM_SUCCESS;
+	return c->ping(0) != SLURM_SUCCESS;
 }
 
 const char *thread_mode_text(bool slurm_filters)
@@ -109,41 +95,7 @@ const char *thread_mode_text(bool slurm_filters)
  * no hint told (memo.h). */
 #define FULL_ROUND_S 600
 
-/* The jobs are loaded at least this often (s) while nothing the plugin
- * sees asks for it (jobs_wanted). */
-#define JOBS_BACKSTOP_S 30
-
-/* What asks for a load of the jobs on behalf of users (a submission of a
- * job with a request, a refusal by a cap, a hint of job_modify() or its
- * loss) loads them once those asks pause (a round with none since the
- * round before), and while they go on at most this often (s).  None of
- * these needs a load to be right: job_submit() filtered its job already,
- * by the node table the thread last loaded (a change of that table loads
- * the jobs at once), job_modify() set the updated job's list itself, and
- * the thread's updates of a job planned before a hint of it are refused
- * (hints_newer).  A load makes the jobs known to job_modify(), takes the
- * hints and recounts the caps.  What does need the thread is urgent and
- * loads at the next round (thread_private.h, `urgent`).  Loading at every
- * submission cost a load of every job a second while jobs came in (138
- * loads of 87 MB in slurmctld at 60,000 nodes and 5,000 jobs), and at
- * every hint one a second for any user updating a job in a loop. */
-#define JOBS_PACED_S 10
-
-/* Whether this round loads the jobs: the node data changed (`nodes`), an
- * urgent ask came (`urgent`, the count of them: thread_private.h), users asked
- * for one (`asked`, the sum of their asks: see JOBS_PACED_S) and either
- * paused or the first unloaded ask is JOBS_PACED_S old, a load was wanted
- * and failed (jobs_due), the last round's updates were refused,
- * the memo wants every job planned, nothing is loaded yet, or the last
- * load is JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have
- * changed but what slurmctld changes on its own (a pending job's reason
- * and priority, jobs starting and ending; a requeue, which the backstop
- * and the check at start cover), and a load of every job costs slurmctld a
- * pack and the thread an unpack sized by the whole cluster
- * (refilter_keep): on a busy cluster the scheduler touches some job every
- * second, so loading on Slurm's own last_update alone would load them all
- * each second (doc/design.md "Work follows change"). */
-static bool jobs_wanted(struct thread *r, bool nodes, uint64_t urgent,
+bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
 			uint64_t asked)
 {
 	bool quiet = asked == r->asked_round;
@@ -156,11 +108,7 @@ static bool jobs_wanted(struct thread *r, bool nodes, uint64_t urgent,
 	       ms_since(&r->jobs_asked) >= JOBS_BACKSTOP_S * 1000.0;
 }
 
-/* Users' asks for a load of the jobs so far (each count only grows):
- * *asked those at the pace of JOBS_PACED_S (submissions and refusals by a
- * cap, hints and their losses), *urgent those for the next round
- * (thread_private.h).  With r->lock held. */
-static void users_asks(const struct thread *r, uint64_t *asked,
+void thread_users_asks(const struct thread *r, uint64_t *asked,
 		       uint64_t *urgent)
 {
 	*asked = r->submitted + r->hints.seq + r->hints.losses;
@@ -204,7 +152,7 @@ static void refresh_round(struct thread *r, bool *loaded)
 		memo_plan_all(&r->memo);
 		return;
 	}
-	if (in_control() == r->backup) {
+	if (thread_in_control() == r->backup) {
 		r->backup = !r->backup;
 		slurm_info(
 			"%s: %s", plugin_type,
@@ -226,11 +174,11 @@ static void refresh_round(struct thread *r, bool *loaded)
 	pthread_mutex_lock(&r->lock);
 	upto = r->hints.seq;
 	census_upto = r->census.seq;
-	users_asks(r, &asked, &urgent);
+	thread_users_asks(r, &asked, &urgent);
 	pthread_mutex_unlock(&r->lock);
 	if (asked != r->asked_seen && !time_set(&r->unloaded_since))
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
-	wanted = jobs_wanted(r, nodes, urgent, asked);
+	wanted = thread_jobs_wanted(r, nodes, urgent, asked);
 	r->asked_round = asked;
 	if (!wanted)
 		return;

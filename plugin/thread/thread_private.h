@@ -58,13 +58,13 @@ struct thread {
 				       (CLOCK_MONOTONIC) */
 	uint64_t submitted;	    /* jobs with a request job_submit() let
 				    through or held, and refusals by a cap:
-				    each asks for a load (jobs_wanted) */
+				    each asks for a load (thread_jobs_wanted) */
 	uint64_t urgent; /* asks that want the jobs loaded at the next round,
 			    not at the pace of the others: a job
 			    job_submit() held itself (the thread releases
 			    it), an update job_modify() could not settle
 			    alone (its filter needs the thread), hints
-			    crowded (jobs_wanted) */
+			    crowded (thread_jobs_wanted) */
 	uint64_t urgent_seen; /* `urgent` (plus hints.crowded) the last load
 				 covered */
 	uint32_t max_job_id;  /* the largest job id of the last load of the
@@ -95,5 +95,81 @@ struct thread {
 /* Initialises r->lock, and r->wake on CLOCK_MONOTONIC (the waits of the
  * thread: a step of the wall clock moves none); thread_start() does. */
 void thread_init_sync(struct thread *r);
+
+/* ------------------------------------------ thread.c: the round's rules */
+
+/* The jobs are loaded at least this often (s) while nothing the plugin
+ * sees asks for it (thread_jobs_wanted). */
+#define JOBS_BACKSTOP_S 30
+
+/* What asks for a load of the jobs on behalf of users (a submission of a
+ * job with a request, a refusal by a cap, a hint of job_modify() or its
+ * loss) loads them once those asks pause (a round with none since the
+ * round before), and while they go on at most this often (s).  None of
+ * these needs a load to be right: job_submit() filtered its job already,
+ * by the node table the thread last loaded (a change of that table loads
+ * the jobs at once), job_modify() set the updated job's list itself, and
+ * the thread's updates of a job planned before a hint of it are refused
+ * (hints_newer).  A load makes the jobs known to job_modify(), takes the
+ * hints and recounts the caps.  What does need the thread is urgent and
+ * loads at the next round (struct thread, `urgent`).  Loading at every
+ * submission cost a load of every job a second while jobs came in (138
+ * loads of 87 MB in slurmctld at 60,000 nodes and 5,000 jobs), and at
+ * every hint one a second for any user updating a job in a loop. */
+#define JOBS_PACED_S 10
+
+/* Whether this round loads the jobs: the node data changed (`nodes`), an
+ * urgent ask came (`urgent`, the count of them: struct thread), users
+ * asked for one (`asked`, the sum of their asks: see JOBS_PACED_S) and
+ * either paused (`asked` equals r->asked_round) or the first unloaded ask
+ * (r->unloaded_since) is JOBS_PACED_S old, a load was wanted and failed
+ * (jobs_due), the last round's updates were refused, the memo wants every
+ * job planned, nothing is loaded yet, or the last load (r->jobs_asked) is
+ * JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have changed
+ * but what slurmctld changes on its own (a pending job's reason and
+ * priority, jobs starting and ending; a requeue, which the backstop and
+ * the check at start cover), and a load of every job costs slurmctld a
+ * pack and the thread an unpack sized by the whole cluster
+ * (refilter_keep): on a busy cluster the scheduler touches some job every
+ * second, so loading on Slurm's own last_update alone would load them all
+ * each second (doc/design.md "Work follows change").  Reads only what the
+ * thread alone writes: no lock; changes nothing. */
+bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
+			uint64_t asked);
+
+/* Users' asks for a load of the jobs so far (each count only grows):
+ * *asked those at the pace of JOBS_PACED_S (submissions and refusals by a
+ * cap, hints and their losses), *urgent those for the next round
+ * (struct thread, `urgent`, plus hints.crowded).  With r->lock held. */
+void thread_users_asks(const struct thread *r, uint64_t *asked,
+		       uint64_t *urgent);
+
+/*
+ * Whether this slurmctld is the one in control.  slurmctld initialises the
+ * job_submit plugins before it knows whether it will run as a backup
+ * (controller.c: job_submit_g_init() before run_backup(), 22.05-26.05), so
+ * a backup's thread would load and update the primary's jobs, a second
+ * writer beside the primary's own thread.  slurmctld exports
+ * `slurmctld_primary` (-export-dynamic): 1/true in the primary, 0/false in
+ * a backup, which keeps it false when it takes over; so a backup acts only
+ * while the primary does not answer (thread_control.ping).  (An int on
+ * 22.05-23.02, a bool since: its first byte, on little-endian machines,
+ * tells either.)  Outside slurmctld (no such symbol) it is in control.
+ * Called by the thread alone (thread_control has no lock).
+ */
+bool thread_in_control(void);
+
+/* What thread_in_control() asks, in thread.c: set up for slurmctld; a
+ * unit test replaces `ping` and `primary` to play either controller (and
+ * puts them back), before any thread runs. */
+struct thread_control {
+	int (*ping)(int dest); /* slurm_ping(): SLURM_SUCCESS when controller
+				  `dest` (0: the primary) answers */
+	const volatile unsigned char *primary; /* slurmctld_primary's first
+						  byte (not ours), NULL
+						  outside slurmctld */
+	bool looked; /* `primary` looked up already (dlsym, once) */
+};
+extern struct thread_control thread_control;
 
 #endif

@@ -1,16 +1,20 @@
 /*
- * test_plugin_thread.c - job_submit/extra's thread outside slurmctld (the
- * thread's own sources, thread.c, pace.c, memory.c and node_table.c, are
- * included here: their statics are the test's; the thread itself never
- * runs): a backup
- * slurmctld's thread stands idle while the primary answers; the nodes
- * Slurm hides are read from the partitions.
+ * test_plugin_thread.c - job_submit/extra's thread outside slurmctld,
+ * linked with the plugin's sources (the thread itself never runs), through
+ * what its private headers expose (thread_private.h, pace.h, memory.h,
+ * node_table.h): a backup slurmctld's thread stands idle while the primary
+ * answers; the nodes Slurm hides are read from the partitions; the update
+ * budget; what loads the jobs; when glibc's memory is trimmed.
  */
-#include "../plugin/thread/thread.c" /* first: its _GNU_SOURCE */
-#include "../plugin/thread/pace.c"
-#include "../plugin/thread/memory.c"
-#include "../plugin/thread/node_table.c"
-#include "entry.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "memory.h"
+#include "node_table.h"
+#include "pace.h"
+#include "thread_private.h"
 
 #include <criterion/criterion.h>
 
@@ -38,20 +42,20 @@ Test(plugin, a_backups_thread_is_idle_while_the_primary_answers)
 	static unsigned char flag;
 
 	/* this test program has no slurmctld_primary */
-	ping_controller = primary_answers;
-	cr_assert(in_control(), "no slurmctld_primary: in control");
-	cr_assert(primary_looked);
-	cr_assert_null(primary);
+	thread_control.ping = primary_answers;
+	cr_assert(thread_in_control(), "no slurmctld_primary: in control");
+	cr_assert(thread_control.looked);
+	cr_assert_null(thread_control.primary);
 	/* as slurmctld's own symbol would be found */
 	flag = 1;
-	primary = &flag;
-	cr_assert(in_control(), "the primary");
+	thread_control.primary = &flag;
+	cr_assert(thread_in_control(), "the primary");
 	flag = 0;
-	cr_assert_not(in_control(), "a backup, the primary answering");
-	ping_controller = primary_silent;
-	cr_assert(in_control(), "a backup that took over");
-	ping_controller = slurm_ping;
-	primary = NULL;
+	cr_assert_not(thread_in_control(), "a backup, the primary answering");
+	thread_control.ping = primary_silent;
+	cr_assert(thread_in_control(), "a backup that took over");
+	thread_control.ping = slurm_ping;
+	thread_control.primary = NULL;
 }
 
 /* ------------------------------------------------------- hidden nodes */
@@ -75,15 +79,15 @@ Test(plugin, hidden_nodes_are_the_partitions_nodes_not_named)
 	nodes[2].name = (char *)"n2";
 	part[0].nodes = (char *)"n[1-2],c[3-4]";
 	part[2].nodes = (char *)"c[1-4],c3,n1"; /* part[1]: no nodes */
-	names = hidden_names(&msg, &parts, &n);
+	names = node_table_hidden_names(&msg, &parts, &n);
 	cr_assert_eq(n, 4, "%zu hidden nodes", n);
 	for (size_t k = 0; k < n; k++)
 		cr_assert_str_eq(names[k], want[k], "name %zu", k);
-	free_names(names, n);
+	node_table_free_names(names, n);
 
 	part[0].nodes = (char *)"n[1-2]"; /* every partition node named */
 	part[2].nodes = NULL;
-	cr_assert_null(hidden_names(&msg, &parts, &n));
+	cr_assert_null(node_table_hidden_names(&msg, &parts, &n));
 	cr_assert_eq(n, 0);
 }
 
@@ -144,16 +148,16 @@ Test(plugin, node_data_refusals_and_the_backstop_load_the_jobs)
 {
 	struct thread r = just_loaded();
 
-	cr_assert_not(jobs_wanted(&r, false, 0, 1), "nothing new");
-	cr_assert(jobs_wanted(&r, true, 0, 2), "the node data changed");
-	cr_assert(jobs_wanted(&r, false, 1, 2), "an urgent ask");
+	cr_assert_not(thread_jobs_wanted(&r, false, 0, 1), "nothing new");
+	cr_assert(thread_jobs_wanted(&r, true, 0, 2), "the node data changed");
+	cr_assert(thread_jobs_wanted(&r, false, 1, 2), "an urgent ask");
 	r.replan = true;
-	cr_assert(jobs_wanted(&r, false, 0, 2), "updates refused");
+	cr_assert(thread_jobs_wanted(&r, false, 0, 2), "updates refused");
 	r.replan = false;
 	r.jobs_asked.tv_sec -= JOBS_BACKSTOP_S - 1;
-	cr_assert_not(jobs_wanted(&r, false, 0, 1), "nothing new");
+	cr_assert_not(thread_jobs_wanted(&r, false, 0, 1), "nothing new");
 	r.jobs_asked.tv_sec -= 1;
-	cr_assert(jobs_wanted(&r, false, 0, 1), "the backstop");
+	cr_assert(thread_jobs_wanted(&r, false, 0, 1), "the backstop");
 }
 
 /* What counts as an ask: a submission, a hint, a hint lost (paced); a
@@ -167,34 +171,34 @@ Test(plugin, hints_and_their_losses_are_asks)
 			      .offset = NO_VAL };
 	uint64_t asked, urgent;
 
-	users_asks(&r, &asked, &urgent);
+	thread_users_asks(&r, &asked, &urgent);
 	cr_assert(asked == 0 && urgent == 0);
 	r.submitted++;
-	users_asks(&r, &asked, &urgent);
+	thread_users_asks(&r, &asked, &urgent);
 	cr_assert(asked == 1 && urgent == 0, "a submission");
 	h.id = 7;
 	cr_assert(hints_add(&r.hints, &h));
-	users_asks(&r, &asked, &urgent);
+	thread_users_asks(&r, &asked, &urgent);
 	cr_assert(asked == 2 && urgent == 0, "a hint");
 	for (uint32_t i = 1; i < HINTS_PER_OWNER / 2; i++) {
 		h.id = 7 + i;
 		cr_assert(hints_add(&r.hints, &h));
 	}
-	users_asks(&r, &asked, &urgent);
+	thread_users_asks(&r, &asked, &urgent);
 	cr_assert_eq(urgent, 1, "half an owner's bound: urgent");
 	for (uint32_t i = HINTS_PER_OWNER / 2; i <= HINTS_PER_OWNER; i++) {
 		h.id = 7 + i;
 		hints_add(&r.hints, &h);
 	}
 	cr_assert_eq(r.hints.losses, 1);
-	users_asks(&r, &asked, &urgent);
+	thread_users_asks(&r, &asked, &urgent);
 	cr_assert_eq(
 		asked, 1 + HINTS_PER_OWNER + 1 + 1,
 		"a submission, %d hints, and a loss counted twice (its seq, "
 		"its loss)",
 		HINTS_PER_OWNER);
 	r.urgent++;
-	users_asks(&r, &asked, &urgent);
+	thread_users_asks(&r, &asked, &urgent);
 	cr_assert_eq(urgent, 2, "a held job, an unsettled update");
 	hints_free(&r.hints);
 }
@@ -245,15 +249,15 @@ Test(plugin, asks_load_the_jobs_when_they_pause)
 {
 	struct thread r = just_loaded();
 
-	cr_assert_not(jobs_wanted(&r, false, 0, 2),
+	cr_assert_not(thread_jobs_wanted(&r, false, 0, 2),
 		      "an ask since the round before");
 	r.asked_round = 2;
-	cr_assert(jobs_wanted(&r, false, 0, 2),
+	cr_assert(thread_jobs_wanted(&r, false, 0, 2),
 		  "none since the round before: they paused");
 	cr_assert_not(
-		jobs_wanted(&r, false, 0, 3),
+		thread_jobs_wanted(&r, false, 0, 3),
 		"more since the round before, the first unloaded 0 s ago");
 	r.unloaded_since.tv_sec -= JOBS_PACED_S;
-	cr_assert(jobs_wanted(&r, false, 0, 3),
+	cr_assert(thread_jobs_wanted(&r, false, 0, 3),
 		  "still more, the first unloaded %d s ago", JOBS_PACED_S);
 }
