@@ -8,11 +8,9 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "elapsed.h"
 #include "memory.h"
@@ -119,27 +117,21 @@ void thread_users_asks(const struct thread *r, uint64_t *asked,
  * logged at info: the thread is behind. */
 #define BEHIND_S 5.0
 
-/* One round of the thread: the node data and the jobs, and when either
- * changed, every pending job with a request re-filtered.  The hints of
- * job_modify() given before the jobs are loaded are reflected in them
- * (an update holds slurmctld's job write lock from job_modify() until it
- * is applied); the round takes those, and its updates are refused if a
- * later one touches their job.  *loaded: new jobs were loaded. */
-static void refresh_round(struct thread *r, bool *loaded)
+/* What one round carries from stage to stage (refresh_round). */
+struct round {
+	struct timespec start; /* its load of the data (CLOCK_MONOTONIC) */
+	bool nodes;	       /* some node's Extra changed (node_table_load) */
+	int jobs;	       /* load_jobs(): 1 new, 0 the same, -1 none */
+	uint64_t upto;	       /* hints.seq before the load: hints taken */
+	uint64_t census_upto;  /* census.seq before the load */
+	uint64_t asked;	       /* users' asks so far (thread_users_asks) */
+	uint64_t urgent;       /* their urgent asks so far (the same) */
+};
+
+/* Stage: whether the plugin filters (Slurm does not), a change logged. */
+static bool round_filters(struct thread *r)
 {
-	struct refilter_stats stats = { 0 };
-	struct job_update *updates = NULL;
-	struct known_jobs known, old;
-	struct hints taken;
-	bool nodes, slurm = sx_slurm_filters_extra();
-	int jobs;
-	size_t n = 0;
-	uint64_t upto, census_upto, lost, asked, urgent;
-	bool wanted;
-	struct census fresh;
-	struct timespec start;
-	double behind;
-	int rc, counted;
+	bool slurm = sx_slurm_filters_extra();
 
 	if (slurm != r->slurm_filters) {
 		slurm_info("%s: %s", plugin_type, thread_mode_text(slurm));
@@ -150,8 +142,14 @@ static void refresh_round(struct thread *r, bool *loaded)
 		/* Slurm filters: nothing to keep current.  job_modify() leaves
 		 * no hints meanwhile: every job is planned when it stops. */
 		memo_plan_all(&r->memo);
-		return;
+		return false;
 	}
+	return true;
+}
+
+/* Stage: whether this slurmctld is in control (not a backup), logged. */
+static bool round_in_control(struct thread *r)
+{
 	if (thread_in_control() == r->backup) {
 		r->backup = !r->backup;
 		slurm_info(
@@ -162,39 +160,70 @@ static void refresh_round(struct thread *r, bool *loaded)
 	}
 	if (r->backup) {
 		memo_plan_all(&r->memo); /* another wrote meanwhile */
-		return;
+		return false;
 	}
+	return true;
+}
+
+/* Stage: the memo made at the first round; false out of memory. */
+static bool round_memo_ready(struct thread *r)
+{
 	if (!r->memo.texts && memo_init(&r->memo, FULL_ROUND_S) < 0) {
 		slurm_error("%s: out of memory starting the round",
 			    plugin_type);
-		return;
+		return false;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &start); /* the data of the round */
-	nodes = node_table_load(r);
+	return true;
+}
+
+/* Stage: the node data loaded, then the hints and asks so far read. */
+static void round_load_nodes(struct thread *r, struct round *w)
+{
+	clock_gettime(CLOCK_MONOTONIC, &w->start); /* the data of the round */
+	w->nodes = node_table_load(r);
 	pthread_mutex_lock(&r->lock);
-	upto = r->hints.seq;
-	census_upto = r->census.seq;
-	thread_users_asks(r, &asked, &urgent);
+	w->upto = r->hints.seq;
+	w->census_upto = r->census.seq;
+	thread_users_asks(r, &w->asked, &w->urgent);
 	pthread_mutex_unlock(&r->lock);
-	if (asked != r->asked_seen && !time_set(&r->unloaded_since))
+}
+
+/* Stage: whether the round loads the jobs (thread_jobs_wanted). */
+static bool round_decide(struct thread *r, const struct round *w)
+{
+	bool wanted;
+
+	if (w->asked != r->asked_seen && !time_set(&r->unloaded_since))
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
-	wanted = thread_jobs_wanted(r, nodes, urgent, asked);
-	r->asked_round = asked;
-	if (!wanted)
-		return;
+	wanted = thread_jobs_wanted(r, w->nodes, w->urgent, w->asked);
+	r->asked_round = w->asked;
+	return wanted;
+}
+
+/* Stage: the jobs loaded; false when they could not be (none planned). */
+static bool round_load_jobs(struct thread *r, struct round *w)
+{
 	clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
-	jobs = load_jobs(r);
+	w->jobs = load_jobs(r);
 	/* Not loaded now: old jobs would undo what changed since; the
 	 * hints wait for the next round, which loads again. */
-	r->jobs_due = !r->table || !r->jobs || jobs < 0;
+	r->jobs_due = !r->table || !r->jobs || w->jobs < 0;
 	if (r->jobs_due)
-		return;
-	r->asked_seen = asked;
-	r->urgent_seen = urgent;
+		return false;
+	r->asked_seen = w->asked;
+	r->urgent_seen = w->urgent;
 	r->unloaded_since = (struct timespec){ 0 };
-	*loaded = jobs == 1;
+	return true;
+}
+
+/* Stage: the hints up to w->upto taken (*taken); false: nothing to plan. */
+static bool round_take_hints(struct thread *r, const struct round *w,
+			     struct hints *taken)
+{
+	uint64_t lost;
+
 	pthread_mutex_lock(&r->lock);
-	hints_take(&r->hints, upto, &taken);
+	hints_take(&r->hints, w->upto, taken);
 	lost = r->hints.losses;
 	pthread_mutex_unlock(&r->lock);
 	/* A hint dropped: the job it named is not known, so every job is
@@ -207,24 +236,28 @@ static void refresh_round(struct thread *r, bool *loaded)
 	 * the jobs were loaded shows in the jobs, but its job is known as
 	 * changed only by its hint, taken the round after (memo.h); a hint
 	 * of an update Slurm refused plans its job alone. */
-	if (!nodes && !jobs && !r->replan && !taken.n && !r->memo.plan_all) {
-		hints_free(&taken);
-		return;
+	if (!w->nodes && !w->jobs && !r->replan && !taken->n &&
+	    !r->memo.plan_all) {
+		hints_free(taken);
+		return false;
 	}
-	r->replan = false;
-	rc = refilter_plan(r->table, r->jobs, &r->cfg.limits, &taken, upto,
-			   &r->known, &r->memo, &updates, &n, &known, &stats);
-	hints_free(&taken);
-	if (rc < 0) {
-		slurm_error("%s: out of memory re-filtering jobs", plugin_type);
-		return;
-	}
-	counted = census_count(&known, &fresh); /* outside the lock: a sort */
+	return true;
+}
+
+/* Stage: the plan's jobs (*known, taken) made r->known, the caps counted. */
+static void round_publish(struct thread *r, const struct round *w,
+			  const struct known_jobs *known)
+{
+	struct known_jobs old;
+	struct census fresh;
+	int counted =
+		census_count(known, &fresh); /* outside the lock: a sort */
+
 	pthread_mutex_lock(&r->lock);
 	old = r->known;
-	r->known = known;
+	r->known = *known;
 	if (counted == 0)
-		census_take(&r->census, &fresh, census_upto);
+		census_take(&r->census, &fresh, w->census_upto);
 	else
 		census_invalidate(&r->census); /* no caps until counted */
 	pthread_mutex_unlock(&r->lock);
@@ -233,35 +266,79 @@ static void refresh_round(struct thread *r, bool *loaded)
 			"%s: out of memory counting the pending requests: no caps on them this round",
 			plugin_type);
 	known_jobs_free(&old);
-	pace_send_updates(r, updates, n, upto, &stats);
-	r->replan = stats.failed > 0;
-	job_updates_free(updates, n);
+}
+
+/* Stage: the round's times and counts logged (at info when behind). */
+static void round_report(const struct thread *r, const struct round *w,
+			 const struct refilter_stats *stats, size_t n)
+{
 	/* How far behind the node data the round's last update came: a
 	 * change after the round's load waits for the next round. */
-	behind = ms_since(&start) / 1000;
+	double behind = ms_since(&w->start) / 1000;
+
 	if (behind >= BEHIND_S)
 		slurm_info(
 			"%s: the thread is %.1f s behind the node data: its round planned %zu jobs in %.1f ms and sent %zu updates in %.1f ms (%zu waits for UpdateBudget=%zu)",
-			plugin_type, behind, stats.planned, stats.plan_ms,
-			stats.sent, stats.send_ms, stats.paced,
+			plugin_type, behind, stats->planned, stats->plan_ms,
+			stats->sent, stats->send_ms, stats->paced,
 			r->cfg.update_budget);
-	if (n || stats.plan_ms >= 100)
+	if (n || stats->plan_ms >= 100)
 		slurm_verbose(
 			"%s: re-filtered %zu of %zu pending jobs (%zu requests evaluated, %zu KB kept) in %.1f ms; %zu of %zu updates sent in %.1f ms, %zu refused, %zu waits for UpdateBudget",
-			plugin_type, stats.planned, stats.pending,
-			stats.requests, r->memo.bytes / 1024, stats.plan_ms,
-			stats.sent, stats.updates, stats.send_ms, stats.failed,
-			stats.paced);
+			plugin_type, stats->planned, stats->pending,
+			stats->requests, r->memo.bytes / 1024, stats->plan_ms,
+			stats->sent, stats->updates, stats->send_ms,
+			stats->failed, stats->paced);
 }
 
-/* A round, then, after one that loaded the jobs (its updates sent and
- * freed too), glibc's free memory given back (thread_trim_after_load). */
-static void refresh(struct thread *r)
+/* Stage: take the hints, plan, publish, send the updates, report. */
+static void round_refilter(struct thread *r, const struct round *w)
 {
-	bool loaded = false;
+	struct refilter_stats stats = { 0 };
+	struct job_update *updates = NULL;
+	struct known_jobs known;
+	struct hints taken;
+	uint64_t upto = w->upto;
+	size_t n = 0;
+	int rc;
 
-	refresh_round(r, &loaded);
-	if (loaded)
+	if (!round_take_hints(r, w, &taken))
+		return;
+	r->replan = false;
+	rc = refilter_plan(r->table, r->jobs, &r->cfg.limits, &taken, upto,
+			   &r->known, &r->memo, &updates, &n, &known, &stats);
+	hints_free(&taken);
+	if (rc < 0) {
+		slurm_error("%s: out of memory re-filtering jobs", plugin_type);
+		return;
+	}
+	round_publish(r, w, &known);
+	pace_send_updates(r, updates, n, upto, &stats);
+	r->replan = stats.failed > 0;
+	job_updates_free(updates, n);
+	round_report(r, w, &stats, n);
+}
+
+/*
+ * One round of the thread, in stages: the node data and the jobs, and
+ * when either changed, every pending job with a request re-filtered; after
+ * a round that loaded new jobs (its updates sent and freed too), glibc's
+ * free memory given back.  The hints of job_modify() given before the jobs
+ * are loaded are reflected in them (an update holds slurmctld's job write
+ * lock from job_modify() until it is applied); the round takes those, and
+ * its updates are refused if a later one touches their job.
+ */
+static void refresh_round(struct thread *r)
+{
+	struct round w = { 0 };
+
+	if (!round_filters(r) || !round_in_control(r) || !round_memo_ready(r))
+		return;
+	round_load_nodes(r, &w);
+	if (!round_decide(r, &w) || !round_load_jobs(r, &w))
+		return;
+	round_refilter(r, &w);
+	if (w.jobs == 1) /* new jobs loaded */
 		thread_trim_after_load(r);
 }
 
@@ -274,7 +351,7 @@ static void *refresh_thread(void *arg)
 		struct timespec until;
 
 		pthread_mutex_unlock(&r->lock);
-		refresh(r);
+		refresh_round(r);
 		until = pace_deadline(r->cfg.refresh_interval);
 		pthread_mutex_lock(&r->lock);
 		(void)pace_wait_until(r, &until);
