@@ -37,7 +37,8 @@ extern const char plugin_type[];
 /* ---------------------------------------------------- init() and fini() */
 
 /* glibc's mmap threshold in slurmctld where the plugin filters
- * (MallocMmapThreshold, plugin_config.h; doc/design.md "Memory"): set with
+ * (MallocMmapThreshold, plugin_config.h; doc/design.md "Memory"; defined
+ * in memory.c with the rest of the thread's memory code): set with
  * mallopt() the first time the plugin finds itself filtering (init(), or
  * the thread's round after a reconfigure turned extra_constraints off),
  * unless slurmctld's environment sets it (MALLOC_MMAP_THRESHOLD_,
@@ -77,6 +78,8 @@ uid_t thread_slurm_user(const struct thread *t);
 /* The lock that guards everything below: the entry points take it around
  * their reads and writes, the thread around its changes. */
 void thread_lock(struct thread *t);
+/* Releases the lock thread_lock() took: what was borrowed under it is
+ * not to be used after. */
 void thread_unlock(struct thread *t);
 
 /* The node table, NULL until the thread's first load (right after

@@ -5,7 +5,9 @@
  * front door, thread.h.  The thread keeps the node table current with
  * slurm_load_node() (node_table.h) and re-filters every pending job with
  * a request whenever the node data or the jobs change (refilter.h), one
- * round every RefreshInterval.
+ * round every RefreshInterval (thread.c); it sends the updates within the
+ * update budget (pace.h) and gives glibc's free memory back after loads
+ * of the jobs (memory.h).
  */
 #ifndef SLURM_EXTRA_THREAD_PRIVATE_H
 #define SLURM_EXTRA_THREAD_PRIVATE_H
