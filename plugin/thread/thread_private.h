@@ -22,6 +22,7 @@
 #include "slurm_compat.h"
 #include "plugin_config.h"
 #include "census.h"
+#include "kept_jobs.h"
 #include "memo.h"
 #include "refilter.h"
 #include "xc.h"

@@ -25,6 +25,7 @@
 #include <criterion/criterion.h>
 #include <slurm/slurm.h>
 
+#include "kept_jobs.h"
 #include "test_refilter_fixture.h"
 
 TestSuite(refilter, .init = round_setup, .fini = round_teardown);
