@@ -18,37 +18,12 @@
 #include "hints.h"
 #include "job_filter.h"
 #include "job_state.h"
+#include "job_update.h"
 #include "known_jobs.h"
 #include "memo.h"
 #include "slurm_hostlist.h"
 #include "slurm_nodes.h"
 #include "xc.h"
-
-/* One update the thread sends to a job. */
-struct job_update {
-	uint32_t job_id;     /* the job record's own id */
-	uint32_t ids[3];     /* job_id, array_job_id, het_job_id (0: none):
-				the ids an update of someone else may name it
-				by (hints_newer) */
-	uint32_t user_id;    /* the job's owner (hints_newer) */
-	char *job_id_str;    /* malloc'd: "<job_id>", as job_modify() sees
-				the update (it is sent by job_id alone, which
-				names exactly this record) */
-	char *exc_nodes;     /* new ExcNodeList ("" clears), or NULL: keep
-				or, with exc_lazy, not built yet */
-	bool exc_lazy;	     /* a new ExcNodeList, built when sent
-				(job_update_build) from: */
-	char *exc_request;   /*   the request's canonical text (NULL: an
-				  invalid one, which excludes nothing) */
-	char *exc_user;	     /*   the user's own excluded nodes, or NULL */
-	char *exc_req;	     /*   the job's required nodes, or NULL */
-	uint64_t exc_text;   /*   xc_text_hash of the list planned */
-	uint32_t priority;   /* 0 hold, INFINITE release, NO_VAL: keep */
-	char *admin_comment; /* new state (always set) */
-	bool gains;	     /* it cannot take a node from the job (the
-				excluded nodes unchanged, no hold): sent after
-				the updates that may */
-};
 
 struct refilter_stats {
 	size_t pending;	 /* pending jobs with a request */
@@ -98,25 +73,5 @@ int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
 		  struct refilter_memo *memo, struct job_update **updates,
 		  size_t *n, struct known_jobs *known,
 		  struct refilter_stats *stats);
-
-/* Sends one update, by the job's id alone, which names exactly that
- * record in every version (slurm_update_job; doc/design.md "Updates",
- * names).  The Slurm API: never with slurmctld's locks held.  false when
- * Slurm refused it (logged). */
-bool refilter_send_one(const struct job_update *u);
-
-/* Builds the ExcNodeList of update `u` planned without it (exc_lazy):
- * the request evaluated again on `table` (the thread's, unchanged since
- * the plan: only the thread writes it, between rounds) with `limits`, and
- * the job's filter written, into u->exc_nodes (malloc'd; the recipe freed).
- * So a round holds one list at a time, not one per update (doc/design.md
- * "The update budget").  0 (also when there was nothing to build), -1
- * when out of memory or when the list differs from the one planned (its
- * hash): the update is not sent, and the next round plans again. */
-int job_update_build(const xc_nodes_t *table, const xc_limits_t *limits,
-		     struct job_update *u);
-
-/* Frees `n` updates and the array (NULL: nothing). */
-void job_updates_free(struct job_update *updates, size_t n);
 
 #endif
