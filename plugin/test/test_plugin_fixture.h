@@ -99,9 +99,15 @@ static inline void setup(void)
 	job_het(&jobs[2], 200, 0);
 	job_set(&jobs[3], 201, "n[3-4]", TWO_OF_FOUR, false, "");
 	job_het(&jobs[3], 200, 1);
-	cr_assert_eq(refilter_plan(r->table, &msg, &r->cfg.limits, NULL, 0,
-				   NULL, NULL, &ups, &n, &r->known, &stats),
-		     0);
+	cr_assert_eq(
+		refilter_plan(&(struct refilter_in){ .table = r->table,
+						     .jobs = &msg,
+						     .limits = &r->cfg.limits },
+			      &(struct refilter_out){ .updates = &ups,
+						      .n = &n,
+						      .known = &r->known,
+						      .stats = &stats }),
+		0);
 	job_updates_free(ups, n);
 	for (size_t i = 0; i < 4; i++)
 		job_free(&jobs[i]);

@@ -329,13 +329,19 @@ static int know(const struct item *it, uint64_t round, struct known_job *k)
 	return 0;
 }
 
-int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
-		  const xc_limits_t *limits, const struct hints *hints,
-		  uint64_t upto, const struct known_jobs *prev,
-		  struct refilter_memo *memo, struct job_update **updates,
-		  size_t *n, struct known_jobs *known,
-		  struct refilter_stats *stats)
+int refilter_plan(const struct refilter_in *in, const struct refilter_out *out)
 {
+	const xc_nodes_t *table = in->table;
+	const job_info_msg_t *jobs = in->jobs;
+	const xc_limits_t *limits = in->limits;
+	const struct hints *hints = in->hints;
+	uint64_t upto = in->upto;
+	const struct known_jobs *prev = in->prev;
+	struct refilter_memo *memo = in->memo;
+	struct job_update **updates = out->updates;
+	size_t *n = out->n;
+	struct known_jobs *known = out->known;
+	struct refilter_stats *stats = out->stats;
 	size_t count = xc_nodes_count(table), nitems = 0, nup = 0, nids = 0,
 	       kcap = 0, nkept = 0;
 	struct item *items = NULL;

@@ -40,38 +40,65 @@ struct refilter_stats {
 	double plan_ms, send_ms;
 };
 
+/* What a round plans from (refilter_plan): all of it the caller's,
+ * borrowed for the call; only `memo` is written. */
+struct refilter_in {
+	const xc_nodes_t *table;       /* the nodes the requests are
+					  evaluated over (node_table.h) */
+	const job_info_msg_t *jobs;    /* the jobs loaded (refilter_keep,
+					  kept_jobs.h); NULL or none: nothing
+					  to plan */
+	const xc_limits_t *limits;     /* the requests' limits (NULL: xc.h's
+					  defaults) */
+	const struct hints *hints;     /* job_modify()'s, in order of their
+					  seq (NULL: none) */
+	uint64_t upto;		       /* the hints of seq <= upto taken */
+	const struct known_jobs *prev; /* the jobs of the round before,
+					  sorted (NULL: none) */
+	struct refilter_memo *memo;    /* the thread's (memo.h), or NULL:
+					  every job planned, nothing kept */
+};
+
+/* Where refilter_plan() puts its plan: places of the caller's. */
+struct refilter_out {
+	struct job_update **updates;  /* set: the updates (malloc'd, free
+					 with job_updates_free), NULL for
+					 none */
+	size_t *n;		      /* set: how many */
+	struct known_jobs *known;     /* filled with every job still
+					 filtered, sorted by id (free with
+					 known_jobs_free), or NULL: not
+					 wanted */
+	struct refilter_stats *stats; /* added to, never reset */
+};
+
 /*
- * Plans the updates for the pending jobs of `jobs` that have a request:
+ * Plans the updates for the pending jobs of in->jobs that have a request:
  * the plugin's state in its AdminComment, or (Slurm 23.02+) a non-empty
  * `extra` (a request set by `scontrol update job=N extra=...` on a job
  * submitted without one).  From 23.02 the request is the job's own
  * `extra`; a job whose `extra` an update emptied is given back its
- * user's exclusions and no longer filtered.  The hints of `hints` (may be
- * NULL) up to `upto` are taken first, each on the jobs it names whose
- * loaded data show it applied (doc/design.md "Updates"); `prev` (may be
- * NULL), the jobs of the round before, gives back the state of a job
- * whose AdminComment an admin replaced.
+ * user's exclusions and no longer filtered.  The hints of in->hints up to
+ * in->upto are taken first, each on the jobs it names whose loaded data
+ * show it applied (doc/design.md "Updates"); in->prev, the jobs of the
+ * round before, gives back the state of a job whose AdminComment an admin
+ * replaced.
  *
- * With `memo` (the thread's, memo.h; NULL: every job planned and nothing
- * kept), what the rounds before computed is kept and work follows change
- * (doc/design.md "Work follows change"): a job of `prev` planned with the
- * same memo whose print is the same, that no hint names and whose
- * request's nodes did not change since is kept as it is, unplanned; each
- * distinct request text is parsed once while a job has it, and each
- * distinct request (its canonical text) evaluated over `table` once
- * while its nodes do not change (memo_nodes_changed(), memo_nodes_anew()
- * tell the memo of the table's changes); an invalid one excludes nothing
- * more.  Fills *updates (count *n; job_updates_free) with the jobs whose
- * exclusions, hold or state changed, and *known (known_jobs_free; may be
- * NULL) with every job it still filters, sorted by id; adds to *stats.
- * Returns 0, or -1 when memory runs out (nothing planned; with `memo`,
- * its next round plans every job).
+ * With in->memo (the thread's, memo.h), what the rounds before computed is
+ * kept and work follows change (doc/design.md "Work follows change"): a
+ * job of in->prev planned with the same memo whose print is the same,
+ * that no hint names and whose request's nodes did not change since is
+ * kept as it is, unplanned; each distinct request text is parsed once
+ * while a job has it, and each distinct request (its canonical text)
+ * evaluated over in->table once while its nodes do not change
+ * (memo_nodes_changed(), memo_nodes_anew() tell the memo of the table's
+ * changes); an invalid one excludes nothing more.  Sets *out->updates
+ * (count *out->n) to the jobs whose exclusions, hold or state changed,
+ * fills *out->known (when wanted) with every job it still filters, and
+ * adds to *out->stats.  Returns 0, or -1 when memory runs out (nothing
+ * planned: *out->updates NULL, *out->known empty; with a memo, its next
+ * round plans every job).
  */
-int refilter_plan(const xc_nodes_t *table, const job_info_msg_t *jobs,
-		  const xc_limits_t *limits, const struct hints *hints,
-		  uint64_t upto, const struct known_jobs *prev,
-		  struct refilter_memo *memo, struct job_update **updates,
-		  size_t *n, struct known_jobs *known,
-		  struct refilter_stats *stats);
+int refilter_plan(const struct refilter_in *in, const struct refilter_out *out);
 
 #endif

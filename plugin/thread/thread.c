@@ -305,8 +305,17 @@ static void round_refilter(struct thread *r, const struct round *w)
 	if (!round_take_hints(r, w, &taken))
 		return;
 	r->replan = false;
-	rc = refilter_plan(r->table, r->jobs, &r->cfg.limits, &taken, upto,
-			   &r->known, &r->memo, &updates, &n, &known, &stats);
+	rc = refilter_plan(&(struct refilter_in){ .table = r->table,
+						  .jobs = r->jobs,
+						  .limits = &r->cfg.limits,
+						  .hints = &taken,
+						  .upto = upto,
+						  .prev = &r->known,
+						  .memo = &r->memo },
+			   &(struct refilter_out){ .updates = &updates,
+						   .n = &n,
+						   .known = &known,
+						   .stats = &stats });
 	hints_free(&taken);
 	if (rc < 0) {
 		slurm_error("%s: out of memory re-filtering jobs", plugin_type);

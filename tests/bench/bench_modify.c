@@ -68,8 +68,13 @@ static struct thread *context(size_t nodes)
 #if SX_SLURM_HAS_EXTRA_OPTION
 	job.extra = strdup("gpu=true");
 #endif
-	if (refilter_plan(r->table, &msg, &r->cfg.limits, NULL, 0, NULL, NULL,
-			  &ups, &n, &r->known, &stats) != 0)
+	if (refilter_plan(&(struct refilter_in){ .table = r->table,
+						 .jobs = &msg,
+						 .limits = &r->cfg.limits },
+			  &(struct refilter_out){ .updates = &ups,
+						  .n = &n,
+						  .known = &r->known,
+						  .stats = &stats }) != 0)
 		abort();
 	job_updates_free(ups, n);
 	free(job.admin_comment);

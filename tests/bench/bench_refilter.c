@@ -88,8 +88,15 @@ static void round_once(const char *what, const xc_nodes_t *table,
 	struct timespec t0, t1;
 	struct rusage ru;
 
-	if (refilter_plan(table, msg, NULL, NULL, 0, &known,
-			  with_memo ? &memo : NULL, &u, &n, &next, &stats) < 0)
+	if (refilter_plan(
+		    &(struct refilter_in){ .table = table,
+					   .jobs = msg,
+					   .prev = &known,
+					   .memo = with_memo ? &memo : NULL },
+		    &(struct refilter_out){ .updates = &u,
+					    .n = &n,
+					    .known = &next,
+					    .stats = &stats }) < 0)
 		printf("refilter: out of memory\n");
 	known_jobs_free(&known);
 	known = next;

@@ -481,9 +481,12 @@ Test(refilter, a_list_is_built_when_sent_and_refused_if_stale)
 	size_t n = 0;
 
 	jobs = one_job(5, NULL, "new", false, "");
-	cr_assert_eq(refilter_plan(t, jobs, NULL, NULL, 0, NULL, NULL, &ups, &n,
-				   NULL, &stats),
-		     0);
+	cr_assert_eq(
+		refilter_plan(&(struct refilter_in){ .table = t, .jobs = jobs },
+			      &(struct refilter_out){ .updates = &ups,
+						      .n = &n,
+						      .stats = &stats }),
+		0);
 	cr_assert_eq(n, 1);
 	cr_assert(ups[0].exc_lazy);
 	cr_assert_null(ups[0].exc_nodes, "no list held by the plan");

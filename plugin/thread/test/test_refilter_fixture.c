@@ -110,9 +110,17 @@ void plan(const xc_nodes_t *table, const job_info_msg_t *loaded,
 	  struct plan *out)
 {
 	memset(out, 0, sizeof(*out));
-	cr_assert_eq(refilter_plan(table, loaded, NULL, set, upto, prev, NULL,
-				   &out->u, &out->n, &out->known, &out->stats),
-		     0);
+	cr_assert_eq(
+		refilter_plan(&(struct refilter_in){ .table = table,
+						     .jobs = loaded,
+						     .hints = set,
+						     .upto = upto,
+						     .prev = prev },
+			      &(struct refilter_out){ .updates = &out->u,
+						      .n = &out->n,
+						      .known = &out->known,
+						      .stats = &out->stats }),
+		0);
 	/* Each ExcNodeList as the thread builds it to send it: the same
 	 * list as planned (job_update_build checks its hash), else -1. */
 	for (size_t i = 0; i < out->n; i++)

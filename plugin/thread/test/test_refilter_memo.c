@@ -179,9 +179,18 @@ static size_t both(xc_nodes_t *table, job_info_msg_t *m, struct hints *set,
 	struct plan with = { 0 }, without = { 0 };
 	uint64_t upto = set->seq;
 
-	cr_assert_eq(refilter_plan(table, m, NULL, set, upto, known, memo,
-				   &with.u, &with.n, &with.known, &with.stats),
-		     0);
+	cr_assert_eq(
+		refilter_plan(&(struct refilter_in){ .table = table,
+						     .jobs = m,
+						     .hints = set,
+						     .upto = upto,
+						     .prev = known,
+						     .memo = memo },
+			      &(struct refilter_out){ .updates = &with.u,
+						      .n = &with.n,
+						      .known = &with.known,
+						      .stats = &with.stats }),
+		0);
 	plan(table, m, set, upto, known, &without);
 	for (size_t i = 0; i < with.n; i++)
 		cr_assert_eq(job_update_build(table, NULL, &with.u[i]), 0);
@@ -383,9 +392,18 @@ Test(refilter, a_hint_taken_a_round_late_plans_its_job)
 	jobs->job_array[1].exc_nodes = strdup("n[1,3-4]");
 	add_hint(&hints, exc_hint(2, true, "n[1,3-4]", "n1"));
 	/* the round whose hints were read before the update */
-	cr_assert_eq(refilter_plan(t, jobs, NULL, &hints, 0, &known, &memo,
-				   &late.u, &late.n, &late.known, &late.stats),
-		     0);
+	cr_assert_eq(
+		refilter_plan(&(struct refilter_in){ .table = t,
+						     .jobs = jobs,
+						     .hints = &hints,
+						     .upto = 0,
+						     .prev = &known,
+						     .memo = &memo },
+			      &(struct refilter_out){ .updates = &late.u,
+						      .n = &late.n,
+						      .known = &late.known,
+						      .stats = &late.stats }),
+		0);
 	cr_assert_eq(late.stats.planned, 0, "no print shows the list");
 	cr_assert_eq(late.n, 0);
 	known_jobs_free(&known);
