@@ -329,223 +329,312 @@ static int know(const struct item *it, uint64_t round, struct known_job *k)
 	return 0;
 }
 
+/* A round's plan while refilter_plan() makes it. */
+struct planning {
+	const struct refilter_in *in;
+	struct refilter_memo *m;  /* in->memo, or the round's own: */
+	struct refilter_memo own; /*   every job planned, nothing kept */
+	uint64_t round;		  /* memo_round() */
+	bool all;		  /* every job planned this round */
+	size_t count;		  /* nodes of in->table */
+	uint32_t *ids;		  /* hinted_ids() of the hints taken */
+	size_t nids;
+	struct item *items; /* the jobs to plan (then sorted: by_request) */
+	size_t nitems;
+	struct known_jobs kept; /* the jobs unchanged, from in->prev */
+	size_t kcap, nkept;	/* kept.jobs' room; how many were kept */
+	struct job_update *ups; /* the updates planned */
+	size_t nup;
+	const struct item *run; /* the first item of the request's run: */
+	bool run_failed;	/*   not evaluated, its jobs left */
+	bool *matched;		/*   the nodes it matches (count) */
+	struct job_filter base; /*   shared_filter() of it, and */
+	uint64_t base_text, base_hosts; /* the hashes of its list */
+};
+
+/* The round's memo, its number, and (for jobs to plan) its arrays.  -1
+ * when out of memory. */
+static int planning_start(struct planning *p)
+{
+	const struct refilter_in *in = p->in;
+
+	p->count = xc_nodes_count(in->table);
+	if (!in->memo) { /* every job planned, nothing kept */
+		if (memo_init(&p->own, 0) < 0)
+			return -1;
+	}
+	p->m = in->memo ? in->memo : &p->own;
+	p->round = memo_round(p->m, &p->all);
+	return 0;
+}
+
+/* The arrays of a round with jobs: its items, the nodes a request
+ * matches, the ids the hints name.  -1 when out of memory. */
+static int planning_alloc(struct planning *p)
+{
+	const struct refilter_in *in = p->in;
+
+	if (!(p->items = calloc(in->jobs->record_count, sizeof(*p->items))) ||
+	    !(p->matched =
+		      calloc(p->count ? p->count : 1, sizeof(*p->matched))) ||
+	    hinted_ids(in->hints, in->upto, &p->ids, &p->nids) < 0)
+		return -1;
+	return 0;
+}
+
+/* Keeps known job `k`, unchanged since its plan, as it is, its request
+ * marked as had this round.  -1 when out of memory. */
+static int keep_unchanged(struct planning *p, const struct known_job *k)
+{
+	struct known_jobs *kept = &p->kept;
+
+	if (xc_grow((void **)&kept->jobs, &p->kcap, kept->count + 1,
+		    sizeof(*kept->jobs)) < 0 ||
+	    known_job_copy(k, &kept->jobs[kept->count]) < 0)
+		return -1;
+	kept->count++;
+	p->nkept++;
+	k->req->used = p->round;
+	return 0;
+}
+
+/* Reads pending `job`: kept as it is when unchanged since its plan, else
+ * an item when it has a request, with what others changed in it taken and
+ * its request parsed.  -1 when out of memory. */
+static int read_job(struct planning *p, const slurm_job_info_t *job)
+{
+	const struct refilter_in *in = p->in;
+	struct item *it = &p->items[p->nitems];
+	const struct known_job *k;
+	uint64_t print;
+
+	if ((job->job_state & JOB_STATE_BASE) != JOB_PENDING)
+		return 0;
+	print = memo_job_print(job);
+	if (in->memo && !p->all &&
+	    unchanged(k = known_job_find(in->prev, job->job_id), job, print,
+		      p->ids, p->nids))
+		return keep_unchanged(p, k);
+	if (!read_item(job, in->prev, it))
+		return 0;
+	p->nitems++;
+	it->print = print;
+	it->exc_text = xc_text_hash(job->exc_nodes ? job->exc_nodes : "");
+	if (take_changes(job, &it->st, it->exc_text, in->hints, in->upto) < 0)
+		return -1;
+	/* From 23.02 a job with a request has it in its own `extra`
+	 * (job_submit() copies a SPANK one there): emptied by an update, the
+	 * job is no longer filtered. */
+	it->dropped = SX_SLURM_HAS_EXTRA_OPTION &&
+		      (!SX_JOB_EXTRA(job) || !*SX_JOB_EXTRA(job));
+	/* Each distinct text parsed once while a job has it: an invalid
+	 * stored request (an admin edited it, or the limits shrank since) has
+	 * none, and excludes nothing more. */
+	if (!it->dropped &&
+	    memo_request_of(p->m, it->st.request ? it->st.request : "",
+			    in->limits, &it->req) < 0)
+		return -1;
+	return 0;
+}
+
+/* Starts the run of the items of `it`'s request: the nodes it matches
+ * (evaluated unless its nodes did not change; all of them for an invalid
+ * one) and the filter its jobs share.  -1 when out of memory; a request
+ * not evaluated for lack of memory leaves its run's jobs as they are
+ * (p->run_failed), planned again next round. */
+static int start_run(struct planning *p, const struct item *it,
+		     struct refilter_stats *stats)
+{
+	bool evaluated = false;
+
+	p->run = it;
+	p->run_failed = false;
+	if (it->req) {
+		p->run_failed = memo_matched(p->m, it->req, p->in->table,
+					     p->matched, &evaluated) < 0;
+		stats->failed += p->run_failed;
+		stats->requests += evaluated;
+	} else {
+		for (size_t k = 0; k < p->count; k++)
+			p->matched[k] = true;
+	}
+	if (!p->run_failed &&
+	    shared_filter(p->m, p->in->table, p->matched, it->req, &p->base,
+			  &p->base_text, &p->base_hosts) < 0)
+		return -1;
+	return 0;
+}
+
+/* Plans item `it` of the current run: its filter (the run's own, or its
+ * own with exclusions or required nodes of its own) compared with what
+ * the job has, into the next update when anything changes.  `own_exc`:
+ * whether it has exclusions or required nodes of its own, as read before
+ * an adopted job's exclusions are trimmed.  -1 when out of memory. */
+static int plan_item(struct planning *p, struct item *it, bool own_exc)
+{
+	const xc_nodes_t *table = p->in->table;
+	struct job_filter f, use;
+	uint64_t want, hosts;
+	struct exc_recipe recipe;
+	int r;
+
+	if (it->adopted && *it->st.exclude &&
+	    keep_matching(table, p->matched, &it->st.exclude) < 0)
+		return -1;
+	/* Jobs with no exclusions or required nodes of their own share their
+	 * request's filter; the others compute their own. */
+	if (!own_exc) {
+		use = p->base;
+		want = p->base_text;
+		hosts = p->base_hosts;
+	} else if (filter_compute(table, p->matched, it->st.exclude,
+				  it->job->req_nodes, &f) < 0) {
+		return 0; /* an unreadable hostlist: leave the job */
+	} else {
+		want = xc_text_hash(f.exc ? f.exc : "");
+		hosts = hosts_hash(p->m, table, f.exc, want);
+		filter_free(&f);
+		use = f;
+	}
+	recipe = (struct exc_recipe){
+		.request = it->req ? it->req->canonical : NULL,
+		.user = own_exc ? it->st.exclude : NULL,
+		.req = own_exc ? it->job->req_nodes : NULL,
+	};
+	r = job_update_plan(it->job, &it->st, &use, want, it->exc_text, hosts,
+			    &recipe, &p->ups[p->nup]);
+	if (r < 0)
+		return -1;
+	it->planned = true;
+	p->nup += r;
+	return 0;
+}
+
+/* Plans every item: sorted by request, each distinct request once a run
+ * (none while its nodes do not change), each job's update from its
+ * filter; a job whose request was emptied gets its own exclusions back.
+ * -1 when out of memory. */
+static int plan_items(struct planning *p, struct refilter_stats *stats)
+{
+	qsort(p->items, p->nitems, sizeof(*p->items), by_request);
+	if (p->nitems && !(p->ups = calloc(p->nitems, sizeof(*p->ups))))
+		return -1;
+	for (size_t i = 0; i < p->nitems; i++) {
+		struct item *it = &p->items[i];
+		bool own_exc = *it->st.exclude ||
+			       (it->job->req_nodes && *it->job->req_nodes);
+
+		if (it->dropped) {
+			struct job_update *u = &p->ups[p->nup];
+
+			if (job_update_drop(it->job, &it->st, u) < 0)
+				return -1;
+			p->nup++;
+			continue;
+		}
+		/* A new run (the jobs whose requests were emptied, which sort
+		 * among the invalid ones, take no part) */
+		if ((!p->run || by_request(it, p->run) != 0) &&
+		    start_run(p, it, stats) < 0)
+			return -1;
+		if (p->run_failed)
+			continue;
+		if (plan_item(p, it, own_exc) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Fills *known with every job the round still filters: the items planned
+ * (their states moved there) and the jobs kept unchanged (moved), sorted
+ * by id.  -1 when out of memory (the caller frees *known). */
+static int know_all(struct planning *p, struct known_jobs *known)
+{
+	size_t total = p->kept.count + p->nitems;
+
+	if (total && !(known->jobs = calloc(total, sizeof(*known->jobs))))
+		return -1;
+	for (size_t i = 0; i < p->nitems; i++) {
+		struct item *it = &p->items[i];
+
+		if (it->dropped)
+			continue;
+		if (know(it, p->round, &known->jobs[known->count]) < 0) {
+			known->count++;
+			return -1;
+		}
+		memset(&it->st, 0, sizeof(it->st));
+		if (!p->in->memo)
+			known->jobs[known->count].req = NULL;
+		known->count++;
+	}
+	if (p->kept.count)
+		memcpy(known->jobs + known->count, p->kept.jobs,
+		       p->kept.count * sizeof(*p->kept.jobs));
+	known->count += p->kept.count;
+	free(p->kept.jobs);
+	p->kept.jobs = NULL;
+	p->kept.count = 0;
+	known_jobs_sort(known);
+	return 0;
+}
+
+/* Frees what the round held but what it handed over; tells the memo how
+ * the round ended (rc 0: what no job had is freed; -1: its next round
+ * plans every job). */
+static void planning_end(struct planning *p, int rc, struct known_jobs *known)
+{
+	if (rc < 0 && known)
+		known_jobs_free(known);
+	known_jobs_free(&p->kept);
+	job_updates_free(p->ups, p->nup);
+	for (size_t i = 0; p->items && i < p->nitems; i++)
+		sx_job_state_free(&p->items[i].st);
+	free(p->items);
+	free(p->matched);
+	free(p->ids);
+	if (!p->in->memo)
+		memo_free(&p->own);
+	else if (rc == 0)
+		memo_round_end(p->in->memo); /* what no job had is freed */
+	else
+		memo_plan_all(p->in->memo);
+}
+
 int refilter_plan(const struct refilter_in *in, const struct refilter_out *out)
 {
-	const xc_nodes_t *table = in->table;
-	const job_info_msg_t *jobs = in->jobs;
-	const xc_limits_t *limits = in->limits;
-	const struct hints *hints = in->hints;
-	uint64_t upto = in->upto;
-	const struct known_jobs *prev = in->prev;
-	struct refilter_memo *memo = in->memo;
-	struct job_update **updates = out->updates;
-	size_t *n = out->n;
-	struct known_jobs *known = out->known;
-	struct refilter_stats *stats = out->stats;
-	size_t count = xc_nodes_count(table), nitems = 0, nup = 0, nids = 0,
-	       kcap = 0, nkept = 0;
-	struct item *items = NULL;
-	const struct item *run = NULL; /* the first job of the request's run */
-	struct job_update *ups = NULL;
-	struct known_jobs kept = { 0 }; /* jobs unchanged, from `prev` */
-	struct refilter_memo own, *m;	/* `memo`, or the round's own */
-	struct job_filter base = { 0 };
-	bool *matched = NULL, run_failed = false, all;
-	uint64_t base_text = 0, base_hosts = 0, round;
-	uint32_t *ids = NULL;
+	struct planning p = { .in = in };
 	struct timespec t0;
 	int rc = -1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	*updates = NULL;
-	*n = 0;
-	if (known)
-		memset(known, 0, sizeof(*known));
-	if (!memo) { /* every job planned, nothing kept */
-		if (memo_init(&own, 0) < 0)
-			return -1;
-	}
-	m = memo ? memo : &own;
-	round = memo_round(m, &all);
-	if (!jobs || !jobs->record_count) {
+	*out->updates = NULL;
+	*out->n = 0;
+	if (out->known)
+		memset(out->known, 0, sizeof(*out->known));
+	if (planning_start(&p) < 0)
+		return -1;
+	if (!in->jobs || !in->jobs->record_count) {
 		rc = 0;
-		goto out;
+		goto done;
 	}
-	if (!(items = calloc(jobs->record_count, sizeof(*items))) ||
-	    !(matched = calloc(count ? count : 1, sizeof(*matched))) ||
-	    hinted_ids(hints, upto, &ids, &nids) < 0)
-		goto out;
-	for (uint32_t i = 0; i < jobs->record_count; i++) {
-		const slurm_job_info_t *job = &jobs->job_array[i];
-		struct item *it = &items[nitems];
-		const struct known_job *k;
-		uint64_t print;
-
-		if ((job->job_state & JOB_STATE_BASE) != JOB_PENDING)
-			continue;
-		print = memo_job_print(job);
-		if (memo && !all &&
-		    unchanged(k = known_job_find(prev, job->job_id), job, print,
-			      ids, nids)) {
-			/* as planned before: kept as it is, its request
-			 * marked as had */
-			if (xc_grow((void **)&kept.jobs, &kcap, kept.count + 1,
-				    sizeof(*kept.jobs)) < 0 ||
-			    known_job_copy(k, &kept.jobs[kept.count]) < 0)
-				goto out;
-			kept.count++;
-			k->req->used = round;
-			continue;
-		}
-		if (!read_item(job, prev, it))
-			continue;
-		nitems++;
-		it->print = print;
-		it->exc_text =
-			xc_text_hash(job->exc_nodes ? job->exc_nodes : "");
-		if (take_changes(job, &it->st, it->exc_text, hints, upto) < 0)
-			goto out;
-		/* From 23.02 a job with a request has it in its own `extra`
-		 * (job_submit() copies a SPANK one there): emptied by an
-		 * update, the job is no longer filtered. */
-		it->dropped = SX_SLURM_HAS_EXTRA_OPTION &&
-			      (!SX_JOB_EXTRA(job) || !*SX_JOB_EXTRA(job));
-		/* Each distinct text parsed once while a job has it: an
-		 * invalid stored request (an admin edited it, or the limits
-		 * shrank since) has none, and excludes nothing more. */
-		if (!it->dropped &&
-		    memo_request_of(m, it->st.request ? it->st.request : "",
-				    limits, &it->req) < 0)
-			goto out;
-	}
-	/* Each distinct request once: sorted, then one evaluation a run
-	 * (none while its nodes do not change). */
-	qsort(items, nitems, sizeof(*items), by_request);
-	if (nitems && !(ups = calloc(nitems, sizeof(*ups))))
-		goto out;
-	for (size_t i = 0; i < nitems; i++) {
-		struct item *it = &items[i];
-		bool own_exc = *it->st.exclude ||
-			       (it->job->req_nodes && *it->job->req_nodes);
-		struct job_filter f, use;
-		uint64_t want, hosts;
-		struct exc_recipe recipe;
-		int r;
-
-		if (it->dropped) {
-			if (job_update_drop(it->job, &it->st, &ups[nup]) < 0)
-				goto out;
-			nup++;
-			continue;
-		}
-		/* A new run (the jobs whose requests were emptied, which
-		 * sort among the invalid ones, take no part) */
-		if (!run || by_request(it, run) != 0) {
-			bool evaluated = false;
-
-			run = it;
-			run_failed = false;
-			if (it->req) {
-				/* out of memory: the run's jobs are left as
-				 * they are, and planned again next round */
-				run_failed =
-					memo_matched(m, it->req, table, matched,
-						     &evaluated) < 0;
-				stats->failed += run_failed;
-				stats->requests += evaluated;
-			} else {
-				for (size_t k = 0; k < count; k++)
-					matched[k] = true;
-			}
-			if (!run_failed &&
-			    shared_filter(m, table, matched, it->req, &base,
-					  &base_text, &base_hosts) < 0)
-				goto out;
-		}
-		if (run_failed)
-			continue;
-		if (it->adopted && *it->st.exclude &&
-		    keep_matching(table, matched, &it->st.exclude) < 0)
-			goto out;
-		/* Jobs with no exclusions or required nodes of their own share
-		 * their request's filter; the others compute their own. */
-		if (!own_exc) {
-			use = base;
-			want = base_text;
-			hosts = base_hosts;
-		} else if (filter_compute(table, matched, it->st.exclude,
-					  it->job->req_nodes, &f) < 0) {
-			continue; /* an unreadable hostlist: leave the job */
-		} else {
-			want = xc_text_hash(f.exc ? f.exc : "");
-			hosts = hosts_hash(m, table, f.exc, want);
-			filter_free(&f);
-			use = f;
-		}
-		recipe = (struct exc_recipe){
-			.request = it->req ? it->req->canonical : NULL,
-			.user = own_exc ? it->st.exclude : NULL,
-			.req = own_exc ? it->job->req_nodes : NULL,
-		};
-		r = job_update_plan(it->job, &it->st, &use, want, it->exc_text,
-				    hosts, &recipe, &ups[nup]);
-		if (r < 0)
-			goto out;
-		it->planned = true;
-		nup += r;
-	}
-	nkept = kept.count;
-	if (known) {
-		size_t total = kept.count + nitems;
-
-		if (total &&
-		    !(known->jobs = calloc(total, sizeof(*known->jobs))))
-			goto out;
-		for (size_t i = 0; i < nitems; i++) {
-			if (items[i].dropped)
-				continue;
-			if (know(&items[i], round, &known->jobs[known->count]) <
-			    0) {
-				known->count++;
-				goto out;
-			}
-			memset(&items[i].st, 0, sizeof(items[i].st));
-			if (!memo)
-				known->jobs[known->count].req = NULL;
-			known->count++;
-		}
-		if (kept.count)
-			memcpy(known->jobs + known->count, kept.jobs,
-			       kept.count * sizeof(*kept.jobs));
-		known->count += kept.count;
-		free(kept.jobs);
-		kept.jobs = NULL;
-		kept.count = 0;
-		known_jobs_sort(known);
-	}
-	*updates = ups;
-	*n = nup;
-	ups = NULL;
+	if (planning_alloc(&p) < 0)
+		goto done;
+	for (uint32_t i = 0; i < in->jobs->record_count; i++)
+		if (read_job(&p, &in->jobs->job_array[i]) < 0)
+			goto done;
+	if (plan_items(&p, out->stats) < 0 ||
+	    (out->known && know_all(&p, out->known) < 0))
+		goto done;
+	*out->updates = p.ups;
+	*out->n = p.nup;
+	p.ups = NULL;
 	rc = 0;
-	stats->pending += nitems + nkept;
-	stats->planned += nitems;
-	stats->updates += nup;
-out:
-	if (rc < 0 && known)
-		known_jobs_free(known);
-	known_jobs_free(&kept);
-	job_updates_free(ups, nup);
-	for (size_t i = 0; items && i < nitems; i++)
-		sx_job_state_free(&items[i].st);
-	free(items);
-	free(matched);
-	free(ids);
-	if (!memo)
-		memo_free(&own);
-	else if (rc == 0)
-		memo_round_end(memo); /* what no job had is freed */
-	else
-		memo_plan_all(memo);
-	stats->plan_ms += ms_since(&t0);
+	out->stats->pending += p.nitems + p.nkept;
+	out->stats->planned += p.nitems;
+	out->stats->updates += p.nup;
+done:
+	planning_end(&p, rc, out->known);
+	out->stats->plan_ms += ms_since(&t0);
 	return rc;
 }
