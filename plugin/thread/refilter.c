@@ -1,14 +1,15 @@
 /*
  * refilter.c - the plan of a round of the re-filtering thread: every
- * pending job with a request read, what others changed in it taken, its
- * filter computed and compared with what it has (refilter.h), each job's
- * update planned (job_update.h).
+ * pending job with a request read, what others changed in it taken
+ * (job_changes.h), its filter computed and compared with what it has
+ * (refilter.h), each job's update planned (job_update.h).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "elapsed.h"
+#include "job_changes.h"
 #include "job_update.h"
 #include "memo.h"
 #include "refilter.h"
@@ -26,118 +27,6 @@ struct item {
 	bool planned; /* its plan ran (not left for lack of memory or
 				  for an unreadable hostlist) */
 };
-
-/*
- * Reads what others changed in `job` (its ExcNodeList hashing to
- * `exc_text`, xc_text_hash()) since the plugin last wrote it into
- * its state `st`, with the hints up to `upto` (in order) for what the job's
- * data cannot tell:
- *   - its ExcNodeList differs from the one the plugin wrote (st->wrote):
- *     someone Slurm let update the job set it.  The user's own part is
- *     what a hint naming the job with that very list says (the plugin
- *     added its nodes to it), else the whole list (a hint lost, a restart
- *     in between, an update the plugin did not see);
- *   - its list is the one the plugin wrote, or unknown (an earlier
- *     version's state): a trusted hint whose list the job has tells the
- *     user's part (their new list and the plugin's nodes may give the
- *     very list the job had);
- *   - a trusted hint of a hold still on: the hold is someone else's now,
- *     not the plugin's (a hold does not tell whose it is).
- * -1 when out of memory.
- */
-static int take_changes(const slurm_job_info_t *job, struct sx_job_state *st,
-			uint64_t exc_text, const struct hints *hints,
-			uint64_t upto)
-{
-	/* Someone else's list: neither the text the plugin wrote, kept as
-	 * it is by slurmctld (its hash alone, no reading of it), nor the same
-	 * nodes written another way. */
-	bool changed = st->wrote && exc_text != st->wrote &&
-		       hostlist_hash(job->exc_nodes) != st->wrote,
-	     hashed = false, set;
-	const char *user = NULL;
-	uint64_t have = 0;
-
-	for (size_t i = 0; hints && i < hints->n && hints->v[i].seq <= upto;
-	     i++) {
-		const struct job_hint *h = &hints->v[i];
-
-		if (!hint_names(h, job))
-			continue;
-		if (h->hold && h->trusted && job->priority == 0)
-			st->held = false;
-		if (!h->exc || !(changed || h->trusted))
-			continue;
-		if (h->exc_text) { /* a list set as it was, unread */
-			set = exc_text == h->exc_text;
-		} else {
-			if (!hashed) {
-				have = hostlist_hash(job->exc_nodes);
-				hashed = true;
-			}
-			set = have == h->exc_hash;
-		}
-		if (set) /* this update set the list */
-			user = h->user_exc ? h->user_exc : job->exc_nodes;
-	}
-	if (changed && !user)
-		user = job->exc_nodes;
-	if (user) {
-		char *normal = sx_hostlist_normal(user);
-
-		if (!normal)
-			return -1;
-		free(st->exclude);
-		st->exclude = normal;
-	}
-	return 0;
-}
-
-/* A name of keep_matching()'s list: kept (pushed on `out`) unless the
- * table has it and it does not match; -1 when out of memory. */
-struct keep {
-	const xc_nodes_t *table;
-	const bool *matched;
-	sx_hostlist_t out;
-};
-
-static int keep_name(const char *host, void *arg)
-{
-	const struct keep *k = arg;
-	long i = xc_nodes_find(k->table, host);
-
-	if ((i < 0 || k->matched[i]) && !slurm_hostlist_push_host(k->out, host))
-		return -1;
-	return 0;
-}
-
-/* *exclude (malloc'd hostlist) less the nodes of `table` that `matched`
- * says do not satisfy the request; names the table does not know are
- * kept.  -1 when out of memory. */
-static int keep_matching(const xc_nodes_t *table, const bool *matched,
-			 char **exclude)
-{
-	sx_hostlist_t in = slurm_hostlist_create(*exclude);
-	struct keep k = { table, matched, slurm_hostlist_create("") };
-	char *s = NULL;
-	int rc = -1;
-
-	if (!in || !k.out || sx_hostlist_walk(in, keep_name, &k) < 0)
-		goto done;
-	slurm_hostlist_uniq(k.out);
-	if (!(s = slurm_hostlist_count(k.out) ? sx_hostlist_string(k.out)
-					      : strdup("")))
-		goto done;
-	free(*exclude);
-	*exclude = s;
-	rc = 0;
-done:
-	if (in)
-		slurm_hostlist_destroy(in);
-	if (k.out)
-		slurm_hostlist_destroy(k.out);
-	return rc;
-}
 
 /* Reads the state of a pending job that has a request into `it`: its
  * AdminComment state; the state the previous round knew (`prev`) when an
@@ -420,7 +309,8 @@ static int read_job(struct planning *p, const slurm_job_info_t *job)
 	p->nitems++;
 	it->print = print;
 	it->exc_text = xc_text_hash(job->exc_nodes ? job->exc_nodes : "");
-	if (take_changes(job, &it->st, it->exc_text, in->hints, in->upto) < 0)
+	if (job_changes_take(job, &it->st, it->exc_text, in->hints, in->upto) <
+	    0)
 		return -1;
 	/* From 23.02 a job with a request has it in its own `extra`
 	 * (job_submit() copies a SPANK one there): emptied by an update, the
@@ -479,7 +369,7 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 	int r;
 
 	if (it->adopted && *it->st.exclude &&
-	    keep_matching(table, p->matched, &it->st.exclude) < 0)
+	    job_changes_adopted(table, p->matched, &it->st.exclude) < 0)
 		return -1;
 	/* Jobs with no exclusions or required nodes of their own share their
 	 * request's filter; the others compute their own. */

@@ -1,0 +1,103 @@
+/*
+ * job_changes.c - what others changed in a pending job the thread
+ * filters (job_changes.h).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job_changes.h"
+#include "job_filter.h"
+#include "slurm_hostlist.h"
+
+int job_changes_take(const slurm_job_info_t *job, struct sx_job_state *st,
+		     uint64_t exc_text, const struct hints *hints,
+		     uint64_t upto)
+{
+	/* Someone else's list: neither the text the plugin wrote, kept as
+	 * it is by slurmctld (its hash alone, no reading of it), nor the same
+	 * nodes written another way. */
+	bool changed = st->wrote && exc_text != st->wrote &&
+		       hostlist_hash(job->exc_nodes) != st->wrote,
+	     hashed = false, set;
+	const char *user = NULL;
+	uint64_t have = 0;
+
+	for (size_t i = 0; hints && i < hints->n && hints->v[i].seq <= upto;
+	     i++) {
+		const struct job_hint *h = &hints->v[i];
+
+		if (!hint_names(h, job))
+			continue;
+		if (h->hold && h->trusted && job->priority == 0)
+			st->held = false;
+		if (!h->exc || !(changed || h->trusted))
+			continue;
+		if (h->exc_text) { /* a list set as it was, unread */
+			set = exc_text == h->exc_text;
+		} else {
+			if (!hashed) {
+				have = hostlist_hash(job->exc_nodes);
+				hashed = true;
+			}
+			set = have == h->exc_hash;
+		}
+		if (set) /* this update set the list */
+			user = h->user_exc ? h->user_exc : job->exc_nodes;
+	}
+	if (changed && !user)
+		user = job->exc_nodes;
+	if (user) {
+		char *normal = sx_hostlist_normal(user);
+
+		if (!normal)
+			return -1;
+		free(st->exclude);
+		st->exclude = normal;
+	}
+	return 0;
+}
+
+/* A name of job_changes_adopted()'s list: kept (pushed on `out`) unless the
+ * table has it and it does not match; -1 when out of memory. */
+struct keep {
+	const xc_nodes_t *table;
+	const bool *matched;
+	sx_hostlist_t out;
+};
+
+static int keep_name(const char *host, void *arg)
+{
+	const struct keep *k = arg;
+	long i = xc_nodes_find(k->table, host);
+
+	if ((i < 0 || k->matched[i]) && !slurm_hostlist_push_host(k->out, host))
+		return -1;
+	return 0;
+}
+
+int job_changes_adopted(const xc_nodes_t *table, const bool *matched,
+			char **exclude)
+{
+	sx_hostlist_t in = slurm_hostlist_create(*exclude);
+	struct keep k = { table, matched, slurm_hostlist_create("") };
+	char *s = NULL;
+	int rc = -1;
+
+	if (!in || !k.out || sx_hostlist_walk(in, keep_name, &k) < 0)
+		goto done;
+	slurm_hostlist_uniq(k.out);
+	if (!(s = slurm_hostlist_count(k.out) ? sx_hostlist_string(k.out)
+					      : strdup("")))
+		goto done;
+	free(*exclude);
+	*exclude = s;
+	rc = 0;
+done:
+	if (in)
+		slurm_hostlist_destroy(in);
+	if (k.out)
+		slurm_hostlist_destroy(k.out);
+	return rc;
+}

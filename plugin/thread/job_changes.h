@@ -1,0 +1,51 @@
+/*
+ * job_changes.h - what others changed in a pending job that the
+ * re-filtering thread filters (refilter.h), since the plugin last wrote
+ * it: the user's own part of its ExcNodeList, and whose hold it has, told
+ * from the job's loaded data and, where those cannot tell, from the hints
+ * of job_modify() (hints.h; doc/design.md "Updates").
+ */
+#ifndef SLURM_EXTRA_JOB_CHANGES_H
+#define SLURM_EXTRA_JOB_CHANGES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "slurm_compat.h"
+#include "hints.h"
+#include "job_state.h"
+#include "xc.h"
+
+/*
+ * Reads what others changed in `job` (its ExcNodeList hashing to
+ * `exc_text`, xc_text_hash()) since the plugin last wrote it into
+ * its state `st`, with the hints up to `upto` (in order) for what the job's
+ * data cannot tell:
+ *   - its ExcNodeList differs from the one the plugin wrote (st->wrote):
+ *     someone Slurm let update the job set it.  The user's own part is
+ *     what a hint naming the job with that very list says (the plugin
+ *     added its nodes to it), else the whole list (a hint lost, a restart
+ *     in between, an update the plugin did not see);
+ *   - its list is the one the plugin wrote, or unknown (an earlier
+ *     version's state): a trusted hint whose list the job has tells the
+ *     user's part (their new list and the plugin's nodes may give the
+ *     very list the job had);
+ *   - a trusted hint of a hold still on: the hold is someone else's now,
+ *     not the plugin's (a hold does not tell whose it is).
+ * Replaces st->exclude (malloc'd) when the user's part changed.  0, or -1
+ * when out of memory (`st` then as it was but for st->held).
+ */
+int job_changes_take(const slurm_job_info_t *job, struct sx_job_state *st,
+		     uint64_t exc_text, const struct hints *hints,
+		     uint64_t upto);
+
+/* The user's part of the ExcNodeList of an adopted job (one whose request
+ * an update set, with no state of the plugin's: its list may hold the
+ * plugin's nodes from submission): *exclude (a malloc'd hostlist,
+ * replaced) less the nodes of `table` that `matched` (one bool a node of
+ * `table`) says do not satisfy the job's request; names the table does
+ * not know are kept.  0, or -1 when out of memory (*exclude unchanged). */
+int job_changes_adopted(const xc_nodes_t *table, const bool *matched,
+			char **exclude);
+
+#endif
