@@ -14,9 +14,9 @@
  * The jobs of a slurm_load_jobs() answer `msg` that a round may plan
  * (refilter_plan): the pending jobs with a non-empty `extra` or
  * AdminComment, or in `known` (may be NULL), with only the fields the plan
- * reads (ids, owner, state, priority, reason, restart count, AdminComment, `extra`,
- * ReqNodeList, ExcNodeList, an array record's task bitmap: the rest zero),
- * in one block of their own.  So the thread frees Slurm's answer at once:
+ * reads (ids, owner, state, priority, reason, restart count,
+ * AdminComment, `extra`, ReqNodeList, ExcNodeList, an array record's task
+ * bitmap: the rest zero), in one block of their own.  So the thread frees Slurm's answer at once:
  * libslurm unpacks each job's ExcNodeList a second time as an index array
  * sized for every node of the cluster (bitstr2inx() in Slurm's
  * src/common/bitstring.c: 4 bytes a node, 40 KB a job at 10,000 nodes,
