@@ -278,9 +278,10 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	/* What the update changed of the job's filter and this call did not
 	 * set: the thread at its next round, not at the pace of users'
 	 * asks (JOBS_PACED_S, thread_private.h), at most once in
-	 * HINTS_URGENT_S per owner (hints_urgent).  Of a job the thread has not seen (an id
-	 * above its last load's: a job below it that it does not know has no
-	 * request, or is not pending), its list, required nodes or request;
+	 * HINTS_URGENT_S per owner (hints_urgent).  Of a job the thread has
+	 * not seen (an id above its last load's: a job below it that it does
+	 * not know has no request, or is not pending), its list, required
+	 * nodes or request;
 	 * of a job it knows, from a caller who may update it: a whole
 	 * heterogeneous job's list or required nodes, another request,
 	 * required nodes the request excludes (the job then held), a

@@ -133,7 +133,7 @@ count_unit() {
 clean_logs() {
 	local trs
 	find "$1" -name .git -prune -o -name '*.trs' -print 2>/dev/null |
-		while read -r trs; do rm -f "$trs" "${trs%.trs}.log"; done
+		while read -r trs; do rm -f "$trs" "${trs%.trs}.log" 2>/dev/null; done
 	rm -f "$1/test-suite.log"
 }
 # cluster NAME[:LOG] [ENV...]: tests/NAME.sh on the local cluster, its

@@ -27,7 +27,7 @@ static struct job_update thread_update = { .job_id = 7,
 					   .ids = { 7, 0, 0 },
 					   .job_id_str = (char *)"7" };
 
-/* The thread's update of job 7, as refilter_send_one() sends it. */
+/* The thread's update of job 7, as job_update_send() sends it. */
 static job_desc_msg_t *threads_desc(job_desc_msg_t *d)
 {
 	update(d, "7");

@@ -203,7 +203,7 @@ out:
 	return rc;
 }
 
-bool refilter_send_one(const struct job_update *u)
+bool job_update_send(const struct job_update *u)
 {
 	job_desc_msg_t desc;
 

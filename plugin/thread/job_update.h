@@ -82,7 +82,7 @@ int job_update_drop(const slurm_job_info_t *job, const struct sx_job_state *st,
  * record in every version (slurm_update_job; doc/design.md "Updates",
  * names).  The Slurm API: never with slurmctld's locks held.  false when
  * Slurm refused it (logged). */
-bool refilter_send_one(const struct job_update *u);
+bool job_update_send(const struct job_update *u);
 
 /* Builds the ExcNodeList of update `u` planned without it (exc_lazy):
  * the request evaluated again on `table` (the thread's, unchanged since

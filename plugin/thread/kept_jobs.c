@@ -9,7 +9,7 @@
 
 #include "kept_jobs.h"
 
-/* The kept jobs and their strings, in one block (refilter_keep). */
+/* The kept jobs and their strings, in one block (kept_jobs_keep). */
 struct kept {
 	job_info_msg_t msg;
 	slurm_job_info_t jobs[];
@@ -41,8 +41,8 @@ static bool worth_keeping(const slurm_job_info_t *j,
 	       known_job_find(known, j->job_id);
 }
 
-job_info_msg_t *refilter_keep(const job_info_msg_t *msg,
-			      const struct known_jobs *known)
+job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
+			       const struct known_jobs *known)
 {
 	size_t n = 0, bytes = 0, k = 0, nf;
 	struct kept *out;
@@ -98,14 +98,14 @@ job_info_msg_t *refilter_keep(const job_info_msg_t *msg,
 		if (j->array_bitmap &&
 		    !(to->array_bitmap = slurm_bit_copy(j->array_bitmap))) {
 			out->msg.record_count = k;
-			refilter_kept_free(&out->msg);
+			kept_jobs_free(&out->msg);
 			return NULL;
 		}
 	}
 	return &out->msg;
 }
 
-void refilter_kept_free(job_info_msg_t *kept)
+void kept_jobs_free(job_info_msg_t *kept)
 {
 	if (!kept)
 		return;

@@ -77,7 +77,7 @@ static double send_one(struct thread *r, struct job_update *u, uint64_t since,
 	r->inflight_since = since;
 	pthread_mutex_unlock(&r->lock);
 	/* Not under r->lock: the update runs job_modify(). */
-	ok = refilter_send_one(u);
+	ok = job_update_send(u);
 	pthread_mutex_lock(&r->lock);
 	r->inflight = NULL;
 	pthread_mutex_unlock(&r->lock);

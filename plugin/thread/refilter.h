@@ -45,7 +45,7 @@ struct refilter_stats {
 struct refilter_in {
 	const xc_nodes_t *table;       /* the nodes the requests are
 					  evaluated over (node_table.h) */
-	const job_info_msg_t *jobs;    /* the jobs loaded (refilter_keep,
+	const job_info_msg_t *jobs;    /* the jobs loaded (kept_jobs_keep,
 					  kept_jobs.h); NULL or none: nothing
 					  to plan */
 	const xc_limits_t *limits;     /* the requests' limits (NULL: xc.h's
@@ -61,9 +61,9 @@ struct refilter_in {
 
 /* Where refilter_plan() puts its plan: places of the caller's. */
 struct refilter_out {
-	struct job_update **updates;  /* set: the updates (malloc'd, free
-					 with job_updates_free), NULL for
-					 none */
+	struct job_update **updates;  /* set: the updates (malloc'd, maybe
+					 empty; free with job_updates_free),
+					 NULL when no job was planned */
 	size_t *n;		      /* set: how many */
 	struct known_jobs *known;     /* filled with every job still
 					 filtered, sorted by id (free with

@@ -31,7 +31,7 @@ static void release(struct thread *r)
 	hints_free(&r->hints);
 	census_free(&r->census);
 	memo_free(&r->memo);
-	refilter_kept_free(r->jobs);
+	kept_jobs_free(r->jobs);
 	pthread_cond_destroy(&r->wake);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
@@ -48,8 +48,8 @@ static int load_jobs(struct thread *r)
 	if (slurm_load_jobs(r->jobs_time, &msg, SHOW_ALL) != SLURM_SUCCESS)
 		return sx_slurm_errno() == SLURM_NO_CHANGE_IN_DATA ? 0 : -1;
 	/* Only what a round reads is kept, and Slurm's answer freed now
-	 * (refilter_keep: 40 KB a job at 10,000 nodes). */
-	kept = refilter_keep(msg, &r->known);
+	 * (kept_jobs_keep: 40 KB a job at 10,000 nodes). */
+	kept = kept_jobs_keep(msg, &r->known);
 	for (uint32_t i = 0; i < msg->record_count; i++)
 		if (msg->job_array[i].job_id > max_id)
 			max_id = msg->job_array[i].job_id;
@@ -58,7 +58,7 @@ static int load_jobs(struct thread *r)
 		slurm_error("%s: out of memory keeping the jobs", plugin_type);
 		return -1;
 	}
-	refilter_kept_free(r->jobs);
+	kept_jobs_free(r->jobs);
 	r->jobs = kept;
 	r->jobs_time = kept->last_update;
 	pthread_mutex_lock(&r->lock);
@@ -244,9 +244,10 @@ static bool round_take_hints(struct thread *r, const struct round *w,
 	return true;
 }
 
-/* Stage: the plan's jobs (*known, taken) made r->known, the caps counted. */
+/* Stage: the plan's jobs made r->known, the caps counted.  *known is
+ * moved into r->known (the old one freed) and left empty. */
 static void round_publish(struct thread *r, const struct round *w,
-			  const struct known_jobs *known)
+			  struct known_jobs *known)
 {
 	struct known_jobs old;
 	struct census fresh;
@@ -256,6 +257,7 @@ static void round_publish(struct thread *r, const struct round *w,
 	pthread_mutex_lock(&r->lock);
 	old = r->known;
 	r->known = *known;
+	*known = (struct known_jobs){ 0 };
 	if (counted == 0)
 		census_take(&r->census, &fresh, w->census_upto);
 	else

@@ -55,7 +55,7 @@ struct thread {
 	uint64_t inflight_since;    /* the hints its plan saw: up to this seq */
 	uid_t self;		    /* slurmctld's uid: SlurmUser */
 	job_info_msg_t *jobs;	    /* the thread's own: the jobs last loaded,
-				 as refilter_keep() keeps them */
+				 as kept_jobs_keep() keeps them */
 	time_t jobs_time;	    /* their last_update */
 	struct timespec jobs_asked; /* the thread's last load of the jobs
 				       (CLOCK_MONOTONIC) */
@@ -133,7 +133,7 @@ void thread_init_sync(struct thread *r);
  * priority, jobs starting and ending; a requeue, which the backstop and
  * the check at start cover), and a load of every job costs slurmctld a
  * pack and the thread an unpack sized by the whole cluster
- * (refilter_keep): on a busy cluster the scheduler touches some job every
+ * (kept_jobs_keep): on a busy cluster the scheduler touches some job every
  * second, so loading on Slurm's own last_update alone would load them all
  * each second (doc/design.md "Work follows change").  Reads only what the
  * thread alone writes: no lock; changes nothing. */

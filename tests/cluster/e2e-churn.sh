@@ -25,7 +25,7 @@
 # The cluster runs with AuthInfo=cred_expire=20 (XC_CRED_EXPIRE), so that
 # Slurm holds requeued jobs back 21 s rather than 121 s.
 # XC_PROLOG_CTLD=0 runs it without the check (the thread's window alone:
-# the counts for doc/design.md; the first part is then skipped).  Closes with
+# the counts of doc/benchmarks.md, "Under constant churn"; the first part is then skipped).  Closes with
 # "churn: N passed, M failed".  Needs root, `make install` and `make check`.
 set -uo pipefail
 

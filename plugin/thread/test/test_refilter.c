@@ -506,7 +506,7 @@ Test(refilter, a_list_is_built_when_sent_and_refused_if_stale)
 
 /* ------------------------------------------------ what a round keeps */
 
-/* refilter_keep(): of a loaded answer, the jobs a round may plan, with
+/* kept_jobs_keep(): of a loaded answer, the jobs a round may plan, with
  * what it reads of them; a round planned from what it kept plans the
  * same updates as from the whole answer. */
 Test(refilter, the_jobs_kept_plan_as_the_whole_answer)
@@ -542,7 +542,7 @@ Test(refilter, the_jobs_kept_plan_as_the_whole_answer)
 
 	known.jobs = &k;
 	known.count = 1;
-	kept = refilter_keep(jobs, &known);
+	kept = kept_jobs_keep(jobs, &known);
 	cr_assert_not_null(kept);
 	cr_assert_eq(kept->last_update, 1234);
 	cr_assert_eq(kept->record_count, 3, "%u kept", kept->record_count);
@@ -579,15 +579,15 @@ Test(refilter, the_jobs_kept_plan_as_the_whole_answer)
 		cr_assert_eq(u->priority, whole.u[i].priority);
 	}
 	plan_free(&whole);
-	refilter_kept_free(kept);
+	kept_jobs_free(kept);
 }
 
 Test(refilter, nothing_loaded_keeps_an_empty_list)
 {
-	job_info_msg_t *kept = refilter_keep(NULL, NULL);
+	job_info_msg_t *kept = kept_jobs_keep(NULL, NULL);
 
 	cr_assert_not_null(kept);
 	cr_assert_eq(kept->record_count, 0);
-	refilter_kept_free(kept);
-	refilter_kept_free(NULL);
+	kept_jobs_free(kept);
+	kept_jobs_free(NULL);
 }
