@@ -1,0 +1,87 @@
+/*
+ * carrier.h - Slurm's feature strings as the feature carrier writes them
+ * (doc/design.md, "Carriers"): the plugin's node feature for one request,
+ * a job's constraint with that feature ANDed in, and a node's feature list
+ * with the plugin's features beside the site's own.  Text only: no Slurm
+ * call, so that the rules are tested without a controller.
+ *
+ * The grammar is Slurm's (build_feature_list() and valid_feature_counts(),
+ * src/slurmctld/job_scheduler.c, 22.05 to 26.05): names are any bytes but
+ * the operators `&|*[]()` and `,` (which Slurm reads as `&`), compared
+ * exactly; operators apply from left to right, with no precedence, so that
+ * appending "&F" to any expression ANDs F with all of it.  Node counts
+ * (`*N`) are the exception: with one in the expression, Slurm selects the
+ * counted nodes from each counted term's own nodes and does not AND them
+ * with a term outside the brackets (valid_feature_counts() ANDs the whole
+ * only `if (!have_count)`), so a constraint with counts cannot carry the
+ * plugin's feature.
+ */
+#ifndef SLURM_EXTRA_CARRIER_H
+#define SLURM_EXTRA_CARRIER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The plugin's features are "xc_" and 12 lowercase hex digits: the first
+ * 48 bits of the request's hash (xc_text_hash() of its canonical text), so
+ * that two of 100,000 distinct requests share a name with a chance of
+ * about 1 in 56,000 (the birthday bound, n^2 / 2^49). */
+#define SX_FEATURE_PREFIX "xc_"
+#define SX_FEATURE_HEX 12
+#define SX_FEATURE_LEN (sizeof(SX_FEATURE_PREFIX) - 1 + SX_FEATURE_HEX)
+
+/* Slurm refuses a job whose Features are longer than this
+ * (_test_job_desc_fields(), src/slurmctld/job_mgr.c: "features", 1024). */
+#define SX_CONSTRAINT_MAX 1024
+
+/* Writes the feature of the request whose hash is `request_hash` into
+ * `name` (SX_FEATURE_LEN bytes and a NUL). */
+void sx_feature_name(unsigned long long request_hash,
+		     char name[SX_FEATURE_LEN + 1]);
+
+/* Whether the `len` bytes at `token` are one of the plugin's feature names
+ * (any request's): the prefix and exactly SX_FEATURE_HEX lowercase hex
+ * digits.  A site's own feature of that shape would be taken for the
+ * plugin's: the prefix is the plugin's (doc/design.md, "Carriers"). */
+bool sx_feature_is_ours(const char *token, size_t len);
+
+/* Why a constraint cannot carry the plugin's feature (sx_constraint_with):
+ * the caller keeps the job on the ExcNodeList carrier. */
+enum sx_constraint_why {
+	SX_CONSTRAINT_OK = 0,
+	SX_CONSTRAINT_COUNTS,	/* the user's constraint counts nodes (`*`) */
+	SX_CONSTRAINT_TOO_LONG, /* the result would pass SX_CONSTRAINT_MAX */
+	SX_CONSTRAINT_NOMEM,
+};
+
+/* The job's constraint with the plugin's feature `feature` ANDed in: the
+ * user's own constraint `user` (NULL or "" for none), "&", and the feature;
+ * the feature alone without one.  `user` is taken as the user's own:
+ * sx_constraint_own() first takes out what an earlier call appended.
+ * Returns SX_CONSTRAINT_OK and *out (malloc'd; the caller frees it), or the
+ * reason with *out NULL.  A constraint Slurm would refuse stays one that
+ * Slurm refuses: the plugin does not read it further. */
+enum sx_constraint_why sx_constraint_with(const char *user, const char *feature,
+					  char **out);
+
+/* The user's own part of a job's constraint `features` (NULL for none):
+ * without the "&<feature>" (or the lone feature) that sx_constraint_with()
+ * appended, when it ends with one of the plugin's features.  malloc'd ("" for
+ * none), or NULL when out of memory. */
+char *sx_constraint_own(const char *features);
+
+/* Whether `features` (a job's constraint, may be NULL) names any of the
+ * plugin's features anywhere, as a whole name: a user who copied one into
+ * their own constraint only narrows their job's nodes, but the plugin must
+ * not take that part for its own. */
+bool sx_constraint_names_ours(const char *features);
+
+/* A node's feature list: the tokens of `current` (its available features,
+ * comma-separated as Slurm prints them; NULL for none) that are not the
+ * plugin's, in their order, then the `n` names of `ours`, in their order,
+ * joined by commas.  malloc'd ("" for none), or NULL when out of memory.
+ * update_node() replaces a node's whole list, so the plugin's update of a
+ * node writes the site's features back unchanged (node_mgr.c). */
+char *sx_node_features(const char *current, const char *const *ours, size_t n);
+
+#endif
