@@ -215,7 +215,7 @@ else
 	skip "the command under valgrind (XC_QUICK)"
 fi
 
-for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn; do
+for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar; do
 	cluster "$t"
 done
 # the thread's own window, without the check at start behind it
