@@ -11,8 +11,8 @@
 void sx_feature_name(unsigned long long request_hash,
 		     char name[SX_FEATURE_LEN + 1])
 {
-	snprintf(name, SX_FEATURE_LEN + 1, "%s%012llx", SX_FEATURE_PREFIX,
-		 request_hash >> (64 - 4 * SX_FEATURE_HEX));
+	snprintf(name, SX_FEATURE_LEN + 1, "%s%0*llx", SX_FEATURE_PREFIX,
+		 SX_FEATURE_HEX, request_hash >> (64 - 4 * SX_FEATURE_HEX));
 }
 
 bool sx_feature_is_ours(const char *token, size_t len)
@@ -44,6 +44,8 @@ enum sx_constraint_why sx_constraint_with(const char *user, const char *feature,
 	*out = NULL;
 	if (ulen && strchr(user, '*'))
 		return SX_CONSTRAINT_COUNTS;
+	if (ulen && strchr("&|,", user[ulen - 1]))
+		return SX_CONSTRAINT_DANGLING;
 	if (len > SX_CONSTRAINT_MAX)
 		return SX_CONSTRAINT_TOO_LONG;
 	if (!(*out = malloc(len + 1)))
@@ -58,14 +60,14 @@ enum sx_constraint_why sx_constraint_with(const char *user, const char *feature,
 	return SX_CONSTRAINT_OK;
 }
 
-char *sx_constraint_own(const char *features)
+char *sx_constraint_own(const char *features, const char *feature)
 {
-	size_t len = features ? strlen(features) : 0;
+	size_t len = features ? strlen(features) : 0, flen = strlen(feature);
 
-	if (len >= SX_FEATURE_LEN) {
-		size_t at = len - SX_FEATURE_LEN;
+	if (len >= flen) {
+		size_t at = len - flen;
 
-		if (sx_feature_is_ours(features + at, SX_FEATURE_LEN)) {
+		if (!strcmp(features + at, feature)) {
 			if (at == 0)
 				return strdup("");
 			if (features[at - 1] == '&' || features[at - 1] == ',')
@@ -118,6 +120,8 @@ char *sx_node_features(const char *current, const char *const *ours, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(ours[i]);
 
+		if (!len)
+			continue;
 		if (w != out)
 			*w++ = ',';
 		memcpy(w, ours[i], len);

@@ -14,7 +14,15 @@
  * counted nodes from each counted term's own nodes and does not AND them
  * with a term outside the brackets (valid_feature_counts() ANDs the whole
  * only `if (!have_count)`), so a constraint with counts cannot carry the
- * plugin's feature.
+ * plugin's feature.  These rules are read in Slurm's source of 22.05.8,
+ * 23.11, 24.11.7 and 26.05 and checked on a cluster of 22.05.8
+ * (tests/cluster/carrier-grammar.sh).  They hold without a NodeFeatures
+ * plugin: with one, 23.11 and later rewrite an OR over changeable
+ * features with AND first (job_features_list2feature_sets()), so that
+ * "a|b&F" no longer means "(a|b)&F"; the carrier is not used there
+ * (doc/design.md, "Carriers").  A job's --prefer list replaces its
+ * constraint while Slurm tries it (select_nodes(), src/slurmctld/job_mgr.c),
+ * so the feature goes into both, each through sx_constraint_with().
  */
 #ifndef SLURM_EXTRA_CARRIER_H
 #define SLURM_EXTRA_CARRIER_H
@@ -24,8 +32,11 @@
 
 /* The plugin's features are "xc_" and 12 lowercase hex digits: the first
  * 48 bits of the request's hash (xc_text_hash() of its canonical text), so
- * that two of 100,000 distinct requests share a name with a chance of
- * about 1 in 56,000 (the birthday bound, n^2 / 2^49). */
+ * that two of 100,000 distinct requests share a name by chance about once
+ * in 56,000 (the birthday bound, n^2 / 2^49).  The hash is not keyed: a
+ * user can search for a request whose name is another's, so the user of
+ * these names keeps which canonical text each stands for and carries a
+ * request whose name is taken by another on the ExcNodeList. */
 #define SX_FEATURE_PREFIX "xc_"
 #define SX_FEATURE_HEX 12
 #define SX_FEATURE_LEN (sizeof(SX_FEATURE_PREFIX) - 1 + SX_FEATURE_HEX)
@@ -50,14 +61,17 @@ bool sx_feature_is_ours(const char *token, size_t len);
 enum sx_constraint_why {
 	SX_CONSTRAINT_OK = 0,
 	SX_CONSTRAINT_COUNTS,	/* the user's constraint counts nodes (`*`) */
+	SX_CONSTRAINT_DANGLING, /* it ends in an operator, which Slurm ignores
+				   there and "&F" would not leave alone */
 	SX_CONSTRAINT_TOO_LONG, /* the result would pass SX_CONSTRAINT_MAX */
 	SX_CONSTRAINT_NOMEM,
 };
 
-/* The job's constraint with the plugin's feature `feature` ANDed in: the
- * user's own constraint `user` (NULL or "" for none), "&", and the feature;
- * the feature alone without one.  `user` is taken as the user's own:
- * sx_constraint_own() first takes out what an earlier call appended.
+/* The job's constraint with the plugin's feature `feature` (not NULL)
+ * ANDed in: the user's own constraint `user` (NULL or "" for none), "&",
+ * and the feature; the feature alone without one.  `user` is taken as the
+ * user's own: sx_constraint_own() first takes out what an earlier call
+ * appended.
  * Returns SX_CONSTRAINT_OK and *out (malloc'd; the caller frees it), or the
  * reason with *out NULL.  A constraint Slurm would refuse stays one that
  * Slurm refuses: the plugin does not read it further. */
@@ -65,10 +79,13 @@ enum sx_constraint_why sx_constraint_with(const char *user, const char *feature,
 					  char **out);
 
 /* The user's own part of a job's constraint `features` (NULL for none):
- * without the "&<feature>" (or the lone feature) that sx_constraint_with()
- * appended, when it ends with one of the plugin's features.  malloc'd ("" for
- * none), or NULL when out of memory. */
-char *sx_constraint_own(const char *features);
+ * without the "&<feature>" (or the lone `feature`) that
+ * sx_constraint_with() appended, when it ends with `feature`, the job's
+ * own; a name of the plugin's shape that is not `feature` stays the
+ * user's.  Slurm stores a constraint with its commas as "&": what comes
+ * back is the stored form.  malloc'd ("" for none), or NULL when out of
+ * memory. */
+char *sx_constraint_own(const char *features, const char *feature);
 
 /* Whether `features` (a job's constraint, may be NULL) names any of the
  * plugin's features anywhere, as a whole name: a user who copied one into
@@ -78,8 +95,9 @@ bool sx_constraint_names_ours(const char *features);
 
 /* A node's feature list: the tokens of `current` (its available features,
  * comma-separated as Slurm prints them; NULL for none) that are not the
- * plugin's, in their order, then the `n` names of `ours`, in their order,
- * joined by commas.  malloc'd ("" for none), or NULL when out of memory.
+ * plugin's, in their order, then the `n` names of `ours` (empty ones
+ * skipped), in their order, joined by commas.  Without a NodeFeatures
+ * plugin the same list is the node's active one too.  malloc'd ("" for none), or NULL when out of memory.
  * update_node() replaces a node's whole list, so the plugin's update of a
  * node writes the site's features back unchanged (node_mgr.c). */
 char *sx_node_features(const char *current, const char *const *ours, size_t n);
