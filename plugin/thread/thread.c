@@ -300,7 +300,6 @@ static void round_refilter(struct thread *r, const struct round *w)
 	struct job_update *updates = NULL;
 	struct known_jobs known;
 	struct hints taken;
-	uint64_t upto = w->upto;
 	size_t n = 0;
 	int rc;
 
@@ -311,7 +310,7 @@ static void round_refilter(struct thread *r, const struct round *w)
 						  .jobs = r->jobs,
 						  .limits = &r->cfg.limits,
 						  .hints = &taken,
-						  .upto = upto,
+						  .upto = w->upto,
 						  .prev = &r->known,
 						  .memo = &r->memo },
 			   &(struct refilter_out){ .updates = &updates,
@@ -324,7 +323,7 @@ static void round_refilter(struct thread *r, const struct round *w)
 		return;
 	}
 	round_publish(r, w, &known);
-	pace_send_updates(r, updates, n, upto, &stats);
+	pace_send_updates(r, updates, n, w->upto, &stats);
 	r->replan = stats.failed > 0;
 	job_updates_free(updates, n);
 	round_report(r, w, &stats, n);
