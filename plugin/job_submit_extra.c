@@ -43,6 +43,7 @@
 #include "plugin_config.h"
 #include "job_filter.h"
 #include "entry.h"
+#include "carried.h"
 #include "xc.h"
 #include "xc_util.h"
 
@@ -116,13 +117,17 @@ static const char *job_request(const job_desc_msg_t *job_desc)
  * With the thread's lock held: the filter of a job with request `expr`, its
  * state `st` (the user's own exclusions) and required nodes `req_nodes`,
  * against the current table, written into job_desc: exc_nodes, the hold
- * when `may_hold`, and admin_comment from `st`.  Returns SLURM_SUCCESS or
- * refuses.  Without a table yet (right after slurmctld starts) the job is
- * held, and the thread sets it right.
+ * when `may_hold`, and admin_comment from `st`.  A job carried by its
+ * request's feature `feature` (carried_submit(); NULL: by its
+ * ExcNodeList), which `count` nodes carry for sure, keeps its own
+ * exclusions and gets a status without counts (carry_status()).
+ * Returns SLURM_SUCCESS or refuses.  Without a table yet (right after
+ * slurmctld starts) the job is held, and the thread sets it right.
  */
 static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 			struct sx_job_state *st, const char *req_nodes,
-			bool may_hold, char **err_msg)
+			const char *feature, long count, bool may_hold,
+			char **err_msg)
 {
 	const xc_nodes_t *table = thread_table(entry_thread);
 	struct job_filter f = { 0 };
@@ -133,7 +138,7 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 	free(st->status);
 	st->status = NULL;
 	if (table) {
-		size_t count = xc_nodes_count(table), min_nodes;
+		size_t count_all = xc_nodes_count(table), min_nodes;
 
 		if (!(matched = filter_match(table, expr)))
 			return refuse(err_msg, SLURM_ERROR,
@@ -146,8 +151,6 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 				"--extra: the job's excluded or required nodes are not a valid hostlist");
 		}
 		free(matched);
-		st->status = filter_status(&f);
-		st->wrote = hostlist_hash(f.exc);
 		/* Fewer nodes left than the job asks for, though the cluster
 		 * has enough: Slurm would refuse the submission for the
 		 * plugin's exclusions ("Requested node configuration is not
@@ -156,17 +159,30 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 		 * thread releases it, and Slurm's scheduler then keeps it
 		 * waiting (BadConstraints) until enough nodes match.  A job
 		 * asking for more nodes than the cluster has is left to Slurm
-		 * to refuse, as it would without the plugin. */
+		 * to refuse, as it would without the plugin.  A job carried
+		 * by its feature is held too while fewer nodes carry it for
+		 * sure (a held job naming a feature no node has is accepted,
+		 * src/slurmctld/job_mgr.c job_allocate()). */
 		min_nodes = job_desc->min_nodes == NO_VAL ||
 					    job_desc->min_nodes == 0
 				    ? 1
 				    : job_desc->min_nodes;
-		hold = (f.allowed < min_nodes && min_nodes <= count) ||
+		hold = ((f.allowed < min_nodes ||
+			 (feature && (size_t)count < min_nodes)) &&
+			min_nodes <= count_all) ||
 		       filter_must_hold(&f);
-		if (set_desc_string(&job_desc->exc_nodes, f.exc ? f.exc : "") <
-		    0)
-			rc = refuse(err_msg, SLURM_ERROR,
-				    "--extra: out of memory");
+		if (feature) {
+			st->status = carry_status(feature, f.allowed, f.total,
+						  (uint32_t)min_nodes);
+			st->wrote = hostlist_hash(job_desc->exc_nodes);
+		} else {
+			st->status = filter_status(&f);
+			st->wrote = hostlist_hash(f.exc);
+			if (set_desc_string(&job_desc->exc_nodes,
+					    f.exc ? f.exc : "") < 0)
+				rc = refuse(err_msg, SLURM_ERROR,
+					    "--extra: out of memory");
+		}
 	} else {
 		st->status = strdup("held until the node data are loaded");
 		st->wrote = hostlist_hash(job_desc->exc_nodes);
@@ -242,9 +258,17 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		    !(st.admin = strdup(job_desc->admin_comment)))) {
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	} else {
+		char name[SX_FEATURE_LEN + 1];
+		long count;
+		int by;
+
 		thread_lock(entry_thread);
-		rc = apply_filter(job_desc, expr, &st, job_desc->req_nodes,
-				  true, err_msg);
+		by = carried_submit(job_desc, expr, name, &count);
+		rc = by < 0 ? refuse(err_msg, SLURM_ERROR,
+				     "--extra: out of memory")
+			    : apply_filter(
+				      job_desc, expr, &st, job_desc->req_nodes,
+				      by ? name : NULL, count, true, err_msg);
 		if (rc == SLURM_SUCCESS)
 			rc = admit(expr,
 				   job_desc->user_id != NO_VAL

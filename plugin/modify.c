@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "carried.h"
 #include "entry.h"
 #include "job_filter.h"
 #include "job_state.h"
@@ -128,6 +129,8 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	struct sx_job_state st = { 0 };
 	xc_expr_t *expr = NULL, *kept = NULL;
 	bool het_all, stale, new_request, plan_field, hinted, required_out;
+	bool carried = false, leave = false;
+	char cname[SX_FEATURE_LEN + 1] = "";
 	char *comment = NULL;
 	uint32_t id, task, offset;
 	uint64_t request_hash = 0; /* of `expr` (admit()) */
@@ -204,9 +207,15 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	 * data show). */
 	plan_field = job_desc->exc_nodes || job_desc->req_nodes ||
 		     job_desc->priority != NO_VAL || job_desc->admin_comment ||
-		     new_request;
+		     job_desc->features || job_desc->prefer || new_request;
 	hinted = plan_field && (h.trusted || !k);
-	if (k && !het_all && (job_desc->exc_nodes || job_desc->req_nodes)) {
+	/* A job carried by its request's feature keeps it in what the
+	 * caller sets, or leaves the carrier for its ExcNodeList. */
+	carried = k && !het_all && carried_now(k, cname);
+	if (carried && carried_modify(job_desc, k, expr, cname, &leave) < 0)
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	if (k && !het_all &&
+	    (job_desc->exc_nodes || job_desc->req_nodes || leave)) {
 		/* A request of its own, else the one the job has. */
 		if (!expr && !new_request)
 			kept = xc_parse(k->st.request,
@@ -217,7 +226,10 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		       filter_excludes_required(thread_table(entry_thread),
 						expr ? expr : kept,
 						job_desc->req_nodes);
-	if (k && !het_all && (job_desc->exc_nodes || required_out)) {
+	/* The plugin's exclusions: not for a job that stays carried (its
+	 * list is its user's own). */
+	if (rc == SLURM_SUCCESS && k && !het_all &&
+	    ((!carried && (job_desc->exc_nodes || required_out)) || leave)) {
 		if (keep_filter(job_desc, k, expr ? expr : kept, &h) < 0)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
@@ -290,8 +302,10 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	    (!k ? id > thread_max_job_id(entry_thread) &&
 			     (job_desc->exc_nodes || job_desc->req_nodes ||
 			      new_request)
-		: h.trusted && ((het_all && (job_desc->exc_nodes ||
-					     job_desc->req_nodes)) ||
+		: h.trusted && ((het_all &&
+				 (job_desc->exc_nodes || job_desc->req_nodes ||
+				  job_desc->features || job_desc->prefer)) ||
+				leave ||
 				(new_request &&
 				 (!expr || request_hash != k->request_hash)) ||
 				(required_out && !k->st.held) ||

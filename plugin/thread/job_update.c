@@ -65,15 +65,17 @@ static void free_recipe(struct job_update *u)
  * both lists, a millisecond at 100,000 nodes), and goes first. */
 static bool gains(const struct job_update *u)
 {
-	return !u->exc_nodes && !u->exc_lazy && u->priority != 0;
+	return !u->exc_nodes && !u->exc_lazy && u->priority != 0 &&
+	       !u->features && !u->prefer;
 }
 
 int job_update_plan(const slurm_job_info_t *job, struct sx_job_state *st,
 		    const struct job_filter *f, uint64_t want, uint64_t have,
 		    uint64_t exc_hash, const struct exc_recipe *recipe,
-		    struct job_update *u)
+		    const struct job_carrier *jc, struct job_update *u)
 {
-	char *comment = NULL, *status = filter_status(f);
+	char *comment = NULL,
+	     *status = jc && jc->status ? strdup(jc->status) : filter_status(f);
 	bool hold_on = plugin_hold_on(job, st), change = false;
 	int rc = -1;
 
@@ -114,7 +116,11 @@ int job_update_plan(const slurm_job_info_t *job, struct sx_job_state *st,
 	status = NULL;
 	if (!(comment = sx_job_state_format(st)))
 		goto out;
-	change = u->exc_lazy || u->priority != NO_VAL || !job->admin_comment ||
+	if (jc && ((jc->features && !(u->features = strdup(jc->features))) ||
+		   (jc->prefer && !(u->prefer = strdup(jc->prefer)))))
+		goto out;
+	change = u->exc_lazy || u->priority != NO_VAL || u->features ||
+		 u->prefer || (jc && jc->touch) || !job->admin_comment ||
 		 strcmp(job->admin_comment, comment) != 0;
 	if (change) {
 		if (name_update(job, u) < 0)
@@ -127,6 +133,9 @@ out:
 	if (rc < 1) {
 		free_recipe(u);
 		u->exc_lazy = false;
+		free(u->features);
+		free(u->prefer);
+		u->features = u->prefer = NULL;
 	} else {
 		u->gains = gains(u);
 	}
@@ -157,6 +166,8 @@ void job_updates_free(struct job_update *updates, size_t n)
 	for (size_t i = 0; updates && i < n; i++) {
 		free(updates[i].job_id_str);
 		free(updates[i].exc_nodes);
+		free(updates[i].features);
+		free(updates[i].prefer);
 		free_recipe(&updates[i]);
 		free(updates[i].admin_comment);
 	}
@@ -215,6 +226,8 @@ bool job_update_send(const struct job_update *u)
 	slurm_init_job_desc_msg(&desc);
 	SX_DESC_JOB_ID(&desc) = u->job_id;
 	desc.exc_nodes = u->exc_nodes;
+	desc.features = u->features;
+	desc.prefer = u->prefer;
 	desc.priority = u->priority;
 	desc.admin_comment = u->admin_comment;
 	if (slurm_update_job(&desc) != SLURM_SUCCESS) {

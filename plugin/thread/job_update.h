@@ -37,6 +37,8 @@ struct job_update {
 	char *exc_req;	     /*   the job's required nodes, or NULL */
 	uint64_t exc_text;   /*   xc_text_hash of the list planned */
 	uint32_t priority;   /* 0 hold, INFINITE release, NO_VAL: keep */
+	char *features;	     /* new constraint ("" clears), or NULL: keep */
+	char *prefer;	     /* new --prefer ("" clears), or NULL: keep */
 	char *admin_comment; /* new state (always set) */
 	bool gains;	     /* it cannot take a node from the job (the
 				excluded nodes unchanged, no hold): sent after
@@ -51,6 +53,20 @@ struct exc_recipe {
 	const char *request, *user, *req;
 };
 
+/* What the feature carrier changes in a job's update (carry.h), borrowed
+ * by job_update_plan(), which copies what it keeps. */
+struct job_carrier {
+	const char *status;   /* the status to write, or NULL: the filter's
+			     (filter_status) */
+	const char *features; /* the constraint to set, or NULL: keep */
+	const char *prefer;   /* the --prefer to set, or NULL: keep */
+	bool touch;	      /* update even when nothing else changes: a
+			     job Slurm set aside (BadConstraints, priority
+			     0) while its feature was on too few nodes is
+			     taken up again by any update (_update_job(),
+			     src/slurmctld/job_mgr.c) */
+};
+
 /* Plans the update of pending `job` from its filter `f` (its counts;
  * f->exc is not read), whose list hashes to `want` (xc_text_hash(), ""
  * for none) and whose excluded nodes hash to `exc_hash` (hostlist_hash():
@@ -62,13 +78,14 @@ struct exc_recipe {
  * as the update leaves it (status, held, wrote), and fills *u (zeroed
  * first): a new ExcNodeList kept as its `recipe` (copied; the list is
  * built when the update is sent, job_update_build), the priority, the new
- * AdminComment, u->gains.  0 when nothing changes (*u then holds nothing
+ * AdminComment, u->gains; with `jc` (NULL: none), the constraint and
+ * --prefer the feature carrier sets and its status.  0 when nothing changes (*u then holds nothing
  * to free), 1 when an update is planned (job_updates_free frees it), -1
  * when out of memory. */
 int job_update_plan(const slurm_job_info_t *job, struct sx_job_state *st,
 		    const struct job_filter *f, uint64_t want, uint64_t have,
 		    uint64_t exc_hash, const struct exc_recipe *recipe,
-		    struct job_update *u);
+		    const struct job_carrier *jc, struct job_update *u);
 
 /* Plans into *u (zeroed first) the update of pending `job` whose request
  * an update emptied (Slurm 23.02+: its own `extra`), from its state `st`:

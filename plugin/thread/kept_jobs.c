@@ -24,6 +24,8 @@ static size_t kept_strings(slurm_job_info_t *j, char ***f)
 	f[n++] = &j->admin_comment;
 	f[n++] = &j->req_nodes;
 	f[n++] = &j->exc_nodes;
+	f[n++] = &j->features;
+	f[n++] = &j->prefer;
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	f[n++] = &j->extra;
 #endif
@@ -46,7 +48,7 @@ job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
 {
 	size_t n = 0, bytes = 0, k = 0, nf;
 	struct kept *out;
-	char **f[4], *at;
+	char **f[6], *at;
 
 	for (uint32_t i = 0; msg && i < msg->record_count; i++) {
 		slurm_job_info_t *j = &msg->job_array[i];
@@ -67,7 +69,7 @@ job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
 	at = (char *)&out->jobs[n];
 	for (uint32_t i = 0; msg && i < msg->record_count; i++) {
 		slurm_job_info_t *j = &msg->job_array[i], *to = &out->jobs[k];
-		char **t[4];
+		char **t[6];
 
 		if (!worth_keeping(j, known))
 			continue;
@@ -82,6 +84,7 @@ job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
 		to->priority = j->priority;
 		to->state_reason = j->state_reason;
 		to->restart_cnt = j->restart_cnt;
+		to->num_nodes = j->num_nodes;
 		nf = kept_strings(j, f);
 		(void)kept_strings(to, t);
 		for (size_t s = 0; s < nf; s++) {

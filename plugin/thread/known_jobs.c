@@ -22,6 +22,8 @@ void known_jobs_free(struct known_jobs *known)
 	for (size_t i = 0; known && i < known->count; i++) {
 		sx_job_state_free(&known->jobs[i].st);
 		free(known->jobs[i].req_nodes);
+		free(known->jobs[i].features);
+		free(known->jobs[i].prefer);
 	}
 	if (known) {
 		free(known->jobs);
@@ -35,11 +37,16 @@ int known_job_copy(const struct known_job *from, struct known_job *to)
 {
 	*to = *from;
 	memset(&to->st, 0, sizeof(to->st));
-	to->req_nodes = NULL;
+	to->req_nodes = to->features = to->prefer = NULL;
 	if (sx_job_state_copy(&from->st, from->st.admin, &to->st) < 0)
 		return -1;
-	if (from->req_nodes && !(to->req_nodes = strdup(from->req_nodes))) {
+	if ((from->req_nodes && !(to->req_nodes = strdup(from->req_nodes))) ||
+	    (from->features && !(to->features = strdup(from->features))) ||
+	    (from->prefer && !(to->prefer = strdup(from->prefer)))) {
 		sx_job_state_free(&to->st);
+		free(to->req_nodes);
+		free(to->features);
+		to->req_nodes = to->features = NULL;
 		return -1;
 	}
 	return 0;

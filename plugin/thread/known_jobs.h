@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "slurm_compat.h"
+#include "carrier.h"
 #include "job_state.h"
 
 /* One pending job with a request, as the thread last saw it: what
@@ -22,7 +23,11 @@ struct known_job {
 	uint32_t het_job_offset; /* the component's offset */
 	uint32_t user_id;	 /* the job's owner */
 	struct sx_job_state st;
-	char *req_nodes;       /* required nodes, or NULL */
+	char *req_nodes;		  /* required nodes, or NULL */
+	char *features;			  /* its constraint, or NULL */
+	char *prefer;			  /* its --prefer, or NULL */
+	char feature[SX_FEATURE_LEN + 1]; /* its request's feature (carry.h),
+					     "" for an invalid one */
 	uint64_t request_hash; /* xc_text_hash of its request's canonical
 				  text (of the text itself when invalid) */
 	/* for the next round (memo.h): */

@@ -253,6 +253,7 @@ int memo_request_of(struct refilter_memo *memo, const char *text,
 			r->canonical = canonical;
 			r->expr = expr;
 			r->changed = memo->round;
+			sx_feature_name(xc_text_hash(r->canonical), r->feature);
 			canonical = NULL;
 			expr = NULL;
 			if (lh_table_insert(memo->requests, r->canonical, r) <
@@ -372,6 +373,9 @@ uint64_t memo_job_print(const slurm_job_info_t *job)
 	h = mix_text(h, job->admin_comment);
 	h = mix_text(h, SX_JOB_EXTRA(job));
 	h = mix_text(h, job->req_nodes);
+	h = mix_text(h, job->features);
+	h = mix_text(h, job->prefer);
+	h = mix_u32(h, job->num_nodes);
 	h = mix_u32(h, job->job_state & JOB_STATE_BASE);
 	h = mix_u32(h, held);
 	/* the reason matters to a held job alone (plugin_hold_on): a pending

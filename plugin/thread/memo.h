@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "carrier.h"
 #include "slurm_compat.h"
 #include "job_filter.h"
 #include "xc.h"
@@ -52,6 +53,12 @@ struct memo_request {
 	uint64_t base_hosts;	/* hostlist_hash() of it */
 	uint64_t changed;	/* the round its nodes last changed */
 	uint64_t used;		/* the last round a job had it */
+	char feature[SX_FEATURE_LEN + 1]; /* its name as a node feature
+					     (sx_feature_name(), carry.h) */
+	uint64_t carry_round; /* the last round a job of it wanted the
+				 feature carrier (carry.h) */
+	uint64_t rose;	      /* the round after its feature's count last
+				 rose (carry_done) */
 };
 
 /* One distinct request text, parsed: its request, or NULL when invalid. */
@@ -126,10 +133,11 @@ int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 /* Ends a round: the texts and requests no job had in it are freed. */
 void memo_round_end(struct refilter_memo *memo);
 
-/* A 64-bit print (eight bytes a step, memo.c) of what a round's plan reads of pending `job`
- * but its ExcNodeList: its AdminComment, request, required nodes, ids,
- * owner, and whether it is held (and why; not its priority or reason
- * otherwise, which change at every scheduling pass). */
+/* A 64-bit print (eight bytes a step, memo.c) of what a round's plan
+ * reads of pending `job` but its ExcNodeList: its AdminComment, request,
+ * required nodes, constraint, --prefer, node count, ids, owner, and
+ * whether it is held (and why: BadConstraints too; not its priority or
+ * reason otherwise, which change at every scheduling pass). */
 uint64_t memo_job_print(const slurm_job_info_t *job);
 
 #endif

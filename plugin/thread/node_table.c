@@ -283,6 +283,16 @@ static xc_nodes_t *build_table(const struct thread *r,
 	return fresh;
 }
 
+/* The feature carrier's reading of the nodes just loaded (carry_seen),
+ * when the thread manages node features. */
+static void carry_saw(struct thread *r, const node_info_msg_t *msg)
+{
+	if (r->carry.manage &&
+	    carry_seen(&r->carry, msg, xc_nodes_count(r->table)) < 0)
+		slurm_error("%s: out of memory reading the nodes' features",
+			    plugin_type);
+}
+
 bool node_table_load(struct thread *r)
 {
 	node_info_msg_t *msg = NULL;
@@ -322,6 +332,7 @@ bool node_table_load(struct thread *r)
 	scan_ms = ms_since(&t0);
 	if (nchanged == 0) { /* other node data changed, not Extra */
 		r->table_time = msg->last_update;
+		carry_saw(r, msg);
 		sx_free_node_info_msg(msg);
 		slurm_verbose(
 			"%s: node table: %zu nodes, no Extra changed (checked in %.1f ms), digest %016llx; library objects live: %ld",
@@ -373,6 +384,7 @@ bool node_table_load(struct thread *r)
 				ms_since(&start), lock_ms, scan_ms,
 				xc_nodes_digest(r->table), xc_live_objects());
 			free(changed);
+			carry_saw(r, msg);
 			sx_free_node_info_msg(msg);
 			return true;
 		}
@@ -397,6 +409,7 @@ bool node_table_load(struct thread *r)
 	r->table_time = msg->last_update;
 	pthread_mutex_unlock(&r->lock);
 	xc_nodes_destroy(old);
+	carry_saw(r, msg);
 	sx_free_node_info_msg(msg);
 	/* The live count is the load test's proof that nothing leaks. */
 	slurm_verbose(

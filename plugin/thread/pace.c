@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "elapsed.h"
+#include "ctld.h"
 #include "pace.h"
+#include "xc_util.h"
 
 struct timespec pace_deadline(double seconds)
 {
@@ -116,5 +118,41 @@ void pace_send_updates(struct thread *r, struct job_update *ups, size_t n,
 		}
 out:
 	stats->sent += sent;
+	stats->send_ms += ms_since(&t0);
+}
+
+void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
+		     bool *ok, struct refilter_stats *stats)
+{
+	struct pace p = { 0 };
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t k = 0; k < n; k++)
+		ok[k] = false;
+	for (size_t k = 0; k < n; k++) {
+		int rc;
+
+		if (__atomic_load_n(&r->stopping, __ATOMIC_RELAXED) ||
+		    !pace_wait(r, &p, stats))
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		/* Not under r->lock: slurmctld takes its node write lock. */
+		rc = sx_update_node_features(ups[k].names, ups[k].features);
+		pace_owe(r, &p, ms_since(&t1));
+		ok[k] = rc == SLURM_SUCCESS;
+		stats->node_updates++;
+		if (!ok[k]) {
+			char nbuf[256], fbuf[256];
+
+			stats->node_failed++;
+			slurm_error(
+				"%s: feature update of nodes %s refused: %s (features %s)",
+				plugin_type,
+				xc_escape(ups[k].names, nbuf, sizeof(nbuf)),
+				slurm_strerror(rc),
+				xc_escape(ups[k].features, fbuf, sizeof(fbuf)));
+		}
+	}
 	stats->send_ms += ms_since(&t0);
 }

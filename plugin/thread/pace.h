@@ -65,4 +65,10 @@ bool pace_wait(struct thread *r, struct pace *p, struct refilter_stats *stats);
 void pace_send_updates(struct thread *r, struct job_update *ups, size_t n,
 		       uint64_t since, struct refilter_stats *stats);
 
+/* Sends the feature carrier's `n` node updates `ups` (carry_plan()) in
+ * order within the update budget, ok[k] set for each that Slurm applied
+ * (false for those not sent: the plugin stopping); a refusal logged. */
+void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
+		     bool *ok, struct refilter_stats *stats);
+
 #endif

@@ -8,11 +8,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "carrier.h"
 #include "elapsed.h"
 #include "job_changes.h"
 #include "job_update.h"
 #include "memo.h"
 #include "refilter.h"
+#include "thread.h"
 #include "xc_util.h"
 
 /* One pending job with a request, while planning. */
@@ -26,6 +28,8 @@ struct item {
 	bool adopted; /* a request without a state of the plugin's */
 	bool planned; /* its plan ran (not left for lack of memory or
 				  for an unreadable hostlist) */
+	char *features, *prefer; /* the constraint and --prefer its update
+				    sets (malloc'd), NULL: the job's stand */
 };
 
 /* Reads the state of a pending job that has a request into `it`: its
@@ -212,7 +216,15 @@ static int know(const struct item *it, uint64_t round, struct known_job *k)
 	k->print = it->print;
 	k->planned = round;
 	k->req = it->planned ? it->req : NULL;
-	if (job->req_nodes && !(k->req_nodes = strdup(job->req_nodes)))
+	if (it->req)
+		memcpy(k->feature, it->req->feature, sizeof(k->feature));
+	/* as the round's update leaves them: job_modify() reads them */
+	const char *features = it->features ? it->features : job->features;
+	const char *prefer = it->prefer ? it->prefer : job->prefer;
+
+	if ((job->req_nodes && !(k->req_nodes = strdup(job->req_nodes))) ||
+	    (features && !(k->features = strdup(features))) ||
+	    (prefer && !(k->prefer = strdup(prefer))))
 		return -1;
 	k->st = it->st;
 	return 0;
@@ -239,6 +251,10 @@ struct planning {
 	bool *matched;		/*   the nodes it matches (count) */
 	struct job_filter base; /*   shared_filter() of it, and */
 	uint64_t base_text, base_hosts; /* the hashes of its list */
+	bool *every;			/* every node (count), and the */
+	uint64_t open_text, open_hosts; /* hashes of an empty list: a job
+					   carried by its feature with no
+					   exclusions of its own */
 };
 
 /* The round's memo, its number, and (for jobs to plan) its arrays.  -1
@@ -266,8 +282,14 @@ static int planning_alloc(struct planning *p)
 	if (!(p->items = calloc(in->jobs->record_count, sizeof(*p->items))) ||
 	    !(p->matched =
 		      calloc(p->count ? p->count : 1, sizeof(*p->matched))) ||
+	    !(p->every =
+		      malloc((p->count ? p->count : 1) * sizeof(*p->every))) ||
 	    hinted_ids(in->hints, in->upto, &p->ids, &p->nids) < 0)
 		return -1;
+	for (size_t k = 0; k < p->count; k++)
+		p->every[k] = true;
+	p->open_text = xc_text_hash("");
+	p->open_hosts = hostlist_hash("");
 	return 0;
 }
 
@@ -355,22 +377,135 @@ static int start_run(struct planning *p, const struct item *it,
 	return 0;
 }
 
+/* What the feature carrier makes of an item (carry.h). */
+struct carried {
+	bool by_feature; /* the job goes by its request's feature */
+	size_t count;	 /* the nodes that carry it for sure */
+	char *features;	 /* the constraint to set (malloc'd), or NULL: the
+			    job's own stands */
+	char *prefer;	 /* the same for its --prefer */
+};
+
+static void carried_free(struct carried *cd)
+{
+	free(cd->features);
+	free(cd->prefer);
+	memset(cd, 0, sizeof(*cd));
+}
+
+/* `*want` (malloc'd) as the job's field, unless the job has it already
+ * (then freed, NULL). */
+static void unless_same(char **want, const char *have)
+{
+	if (*want && !strcmp(*want, have ? have : "")) {
+		free(*want);
+		*want = NULL;
+	}
+}
+
+/* The carrier of item `it` into *cd: by its request's feature when the
+ * carrier is on, its name free or its request's, the job requires no
+ * node, and its constraint and --prefer can carry the feature
+ * (sx_constraint_with); then its request wants the feature this round
+ * (memo_request.carry_round), and the job goes by it once slurmctld knows
+ * the name, or while it has it already.  Otherwise by its ExcNodeList,
+ * the feature taken out of its constraint and --prefer if they have it.
+ * -1 when out of memory. */
+static int carrier_of(struct planning *p, const struct item *it,
+		      struct carried *cd)
+{
+	const slurm_job_info_t *job = it->job;
+	const struct carry *c = p->in->carry;
+	const char *name;
+	char *own_f = NULL, *own_p = NULL;
+	enum sx_constraint_why wf = SX_CONSTRAINT_OK, wp = SX_CONSTRAINT_OK;
+	bool known, carries, may;
+	int rc = -1;
+
+	memset(cd, 0, sizeof(*cd));
+	if (!c || !c->manage || !it->req)
+		return 0;
+	name = it->req->feature;
+	if (!(own_f = sx_constraint_own(job->features, name)) ||
+	    !(own_p = sx_constraint_own(job->prefer, name)))
+		goto out;
+	carries = job->features && strcmp(own_f, job->features) != 0;
+	may = carry_may(c, it->req, &known, &cd->count) &&
+	      !(job->req_nodes && *job->req_nodes);
+	if (may) {
+		wf = sx_constraint_with(own_f, name, &cd->features);
+		if (wf == SX_CONSTRAINT_OK && *own_p)
+			wp = sx_constraint_with(own_p, name, &cd->prefer);
+		if (wf == SX_CONSTRAINT_NOMEM || wp == SX_CONSTRAINT_NOMEM)
+			goto out;
+		may = wf == SX_CONSTRAINT_OK && wp == SX_CONSTRAINT_OK;
+	}
+	if (may) {
+		it->req->carry_round = p->round;
+		cd->by_feature = known || carries;
+	}
+	if (!cd->by_feature) {
+		free(cd->features);
+		free(cd->prefer);
+		cd->features = own_f;
+		cd->prefer = own_p;
+		own_f = own_p = NULL;
+	}
+	unless_same(&cd->features, job->features);
+	unless_same(&cd->prefer, job->prefer);
+	rc = 0;
+out:
+	if (rc < 0)
+		carried_free(cd);
+	free(own_f);
+	free(own_p);
+	return rc;
+}
+
+/* Whether a job carried by its feature, which Slurm set aside while the
+ * feature was on too few nodes (BadConstraints, priority 0: 22.05 takes
+ * such a job up again only at an update, job_time_limit() at a
+ * reconfigure), is to be touched: its feature is on enough nodes now and
+ * its count rose since the job was last planned (once a rise: a job set
+ * aside for another reason is not touched again and again). */
+static bool needs_touch(const struct planning *p, const struct item *it,
+			const struct carried *cd)
+{
+	const slurm_job_info_t *job = it->job;
+	const struct known_job *k = known_job_find(p->in->prev, job->job_id);
+	uint32_t min = job->num_nodes ? job->num_nodes : 1;
+
+	return cd->by_feature && job->priority == 0 &&
+	       job->state_reason == FAIL_BAD_CONSTRAINTS && cd->count >= min &&
+	       it->req->rose > (k ? k->planned : 0);
+}
+
 /* Plans item `it` of the current run: its filter (the run's own, or its
  * own with exclusions or required nodes of its own) compared with what
- * the job has, into the next update when anything changes.  `own_exc`:
- * whether it has exclusions or required nodes of its own, as read before
- * an adopted job's exclusions are trimmed.  -1 when out of memory. */
+ * the job has, into the next update when anything changes.  A job carried
+ * by its feature keeps its user's own exclusions alone, and its status
+ * says what the request's nodes mean to it (carry_status), with no count.
+ * `own_exc`: whether it has exclusions or required nodes of its own, as
+ * read before an adopted job's exclusions are trimmed.  -1 when out of
+ * memory. */
 static int plan_item(struct planning *p, struct item *it, bool own_exc)
 {
 	const xc_nodes_t *table = p->in->table;
 	struct job_filter f, use;
 	uint64_t want, hosts;
 	struct exc_recipe recipe;
+	struct carried cd;
+	struct job_carrier jc = { 0 };
+	char *status = NULL;
 	int r;
 
-	if (it->adopted && *it->st.exclude &&
-	    job_changes_adopted(table, p->matched, &it->st.exclude) < 0)
+	if (carrier_of(p, it, &cd) < 0)
 		return -1;
+	if (it->adopted && *it->st.exclude &&
+	    job_changes_adopted(table, p->matched, &it->st.exclude) < 0) {
+		carried_free(&cd);
+		return -1;
+	}
 	/* Jobs with no exclusions or required nodes of their own share their
 	 * request's filter; the others compute their own. */
 	if (!own_exc) {
@@ -379,6 +514,7 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 		hosts = p->base_hosts;
 	} else if (filter_compute(table, p->matched, it->st.exclude,
 				  it->job->req_nodes, &f) < 0) {
+		carried_free(&cd);
 		return 0; /* an unreadable hostlist: leave the job */
 	} else {
 		want = xc_text_hash(f.exc ? f.exc : "");
@@ -391,8 +527,40 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 		.user = own_exc ? it->st.exclude : NULL,
 		.req = own_exc ? it->job->req_nodes : NULL,
 	};
+	if (cd.by_feature) {
+		/* the user's own exclusions alone (no required nodes) */
+		if (!own_exc) {
+			want = p->open_text;
+			hosts = p->open_hosts;
+		} else if (filter_compute(table, p->every, it->st.exclude, NULL,
+					  &f) < 0) {
+			carried_free(&cd);
+			return 0;
+		} else {
+			want = xc_text_hash(f.exc ? f.exc : "");
+			hosts = hosts_hash(p->m, table, f.exc, want);
+			filter_free(&f);
+		}
+		recipe.request = NULL;
+		if (!(status = carry_status(it->req->feature, use.allowed,
+					    use.total, it->job->num_nodes))) {
+			carried_free(&cd);
+			return -1;
+		}
+	}
+	jc = (struct job_carrier){ .status = status,
+				   .features = cd.features,
+				   .prefer = cd.prefer,
+				   .touch = needs_touch(p, it, &cd) };
 	r = job_update_plan(it->job, &it->st, &use, want, it->exc_text, hosts,
-			    &recipe, &p->ups[p->nup]);
+			    &recipe, &jc, &p->ups[p->nup]);
+	free(status);
+	if (r > 0) { /* what the update sets, for know() */
+		it->features = cd.features;
+		it->prefer = cd.prefer;
+		cd.features = cd.prefer = NULL;
+	}
+	carried_free(&cd);
 	if (r < 0)
 		return -1;
 	it->planned = true;
@@ -478,10 +646,14 @@ static void planning_end(struct planning *p, int rc, struct known_jobs *known)
 		known_jobs_free(known);
 	known_jobs_free(&p->kept);
 	job_updates_free(p->ups, p->nup);
-	for (size_t i = 0; p->items && i < p->nitems; i++)
+	for (size_t i = 0; p->items && i < p->nitems; i++) {
 		sx_job_state_free(&p->items[i].st);
+		free(p->items[i].features);
+		free(p->items[i].prefer);
+	}
 	free(p->items);
 	free(p->matched);
+	free(p->every);
 	free(p->ids);
 	if (!p->in->memo)
 		memo_free(&p->own);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "slurm_compat.h"
+#include "carry.h"
 #include "hints.h"
 #include "job_filter.h"
 #include "job_state.h"
@@ -26,17 +27,19 @@
 #include "xc.h"
 
 struct refilter_stats {
-	size_t pending;	 /* pending jobs with a request */
-	size_t planned;	 /* of them, those planned (the others unchanged
+	size_t pending;	     /* pending jobs with a request */
+	size_t planned;	     /* of them, those planned (the others unchanged
 			    since their plan: memo.h) */
-	size_t requests; /* distinct requests evaluated */
-	size_t updates;	 /* updates planned */
-	size_t sent;	 /* updates sent (fewer when the plugin stopped) */
-	size_t failed;	 /* updates Slurm refused (or job_modify() refused
+	size_t requests;     /* distinct requests evaluated */
+	size_t updates;	     /* updates planned */
+	size_t sent;	     /* updates sent (fewer when the plugin stopped) */
+	size_t failed;	     /* updates Slurm refused (or job_modify() refused
 			    as planned from data older than a change), and
 			    requests not evaluated for lack of memory: the
 			    next round plans again */
-	size_t paced;	 /* waits for the update budget (UpdateBudget) */
+	size_t paced;	     /* waits for the update budget (UpdateBudget) */
+	size_t node_updates; /* the feature carrier's node updates sent */
+	size_t node_failed;  /* of them, refused */
 	double plan_ms, send_ms;
 };
 
@@ -57,6 +60,8 @@ struct refilter_in {
 					  sorted (NULL: none) */
 	struct refilter_memo *memo;    /* the thread's (memo.h), or NULL:
 					  every job planned, nothing kept */
+	const struct carry *carry;     /* the feature carrier (carry.h), or
+					  NULL: every job by its ExcNodeList */
 };
 
 /* Where refilter_plan() puts its plan: places of the caller's. */

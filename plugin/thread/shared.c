@@ -22,6 +22,12 @@ const xc_nodes_t *thread_table(const struct thread *t)
 	return t->table;
 }
 
+long thread_carry_lookup(const struct thread *t, const char *canonical,
+			 char name[SX_FEATURE_LEN + 1])
+{
+	return t->carry.names ? carry_lookup(&t->carry, canonical, name) : -1;
+}
+
 const struct known_job *thread_known_target(const struct thread *t,
 					    const job_desc_msg_t *job_desc,
 					    uint32_t *id, uint32_t *task,

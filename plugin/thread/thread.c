@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ctld.h"
 #include "elapsed.h"
 #include "memory.h"
 #include "node_table.h"
@@ -31,6 +32,7 @@ static void release(struct thread *r)
 	hints_free(&r->hints);
 	census_free(&r->census);
 	memo_free(&r->memo);
+	carry_free(&r->carry);
 	kept_jobs_free(r->jobs);
 	pthread_cond_destroy(&r->wake);
 	pthread_mutex_destroy(&r->lock);
@@ -168,12 +170,85 @@ static bool round_in_control(struct thread *r)
 /* Stage: the memo made at the first round; false out of memory. */
 static bool round_memo_ready(struct thread *r)
 {
-	if (!r->memo.texts && memo_init(&r->memo, FULL_ROUND_S) < 0) {
+	if ((!r->memo.texts && memo_init(&r->memo, FULL_ROUND_S) < 0) ||
+	    (!r->carry.names && carry_init(&r->carry) < 0)) {
 		slurm_error("%s: out of memory starting the round",
 			    plugin_type);
 		return false;
 	}
 	return true;
+}
+
+/* Stage: slurm.conf read again since the carrier's last look (or never
+ * looked at): whether a NodeFeatures plugin owns the nodes' features, and
+ * every name forgotten (a reconfigure rebuilds Slurm's feature lists);
+ * logged.  Unreadable now: the next round asks again, the carrier idle. */
+static void round_carry_conf(struct thread *r)
+{
+	time_t t = sx_conf_time();
+	bool plugins, enabled;
+
+	if (r->carry.conf_time == t && r->carry_read)
+		return;
+	if (sx_node_features_plugins(&plugins) < 0)
+		return;
+	enabled = r->cfg.carrier_features && !plugins;
+	if (!r->carry_read || enabled != r->carry.enabled)
+		slurm_info(
+			"%s: %s", plugin_type,
+			enabled ? "Carrier=features: the nodes a request allows carry a node feature its jobs' constraints name"
+			: plugins
+				? "NodeFeaturesPlugins is set: node features are the plugin's, so jobs are kept off nodes by their ExcNodeList (Carrier=exclusions)"
+				: "Carrier=exclusions: jobs are kept off nodes by their ExcNodeList");
+	pthread_mutex_lock(&r->lock);
+	carry_conf(&r->carry, t, !plugins, r->cfg.carrier_features);
+	pthread_mutex_unlock(&r->lock);
+	r->carry_read = true;
+	r->table_time = 0; /* every node loaded: their features read */
+}
+
+static void lock_thread(void *arg)
+{
+	pthread_mutex_lock(&((struct thread *)arg)->lock);
+}
+
+static void unlock_thread(void *arg)
+{
+	pthread_mutex_unlock(&((struct thread *)arg)->lock);
+}
+
+/* Stage: the carrier's node updates of the last plan's requests
+ * (carry_plan), sent within the update budget, their outcome recorded;
+ * nothing before the first plan. */
+static void round_carry(struct thread *r, struct refilter_stats *stats)
+{
+	struct carry_update *ups = NULL;
+	uint64_t round = r->memo.round;
+	size_t n = 0;
+	bool *ok;
+
+	if (!round || !r->table)
+		return;
+	if (carry_plan(&r->carry, &r->memo, r->table, round, &ups, &n,
+		       lock_thread, unlock_thread, r) < 0) {
+		slurm_error("%s: out of memory planning node features",
+			    plugin_type);
+		return;
+	}
+	if (!(ok = calloc(n ? n : 1, sizeof(*ok)))) {
+		carry_updates_free(ups, n);
+		return;
+	}
+	if (n)
+		pace_send_nodes(r, ups, n, ok, stats);
+	pthread_mutex_lock(&r->lock);
+	carry_done(&r->carry, &r->memo, ups, n, ok, round);
+	pthread_mutex_unlock(&r->lock);
+	if (n)
+		slurm_verbose("%s: node features: %zu updates, %zu refused",
+			      plugin_type, n, stats->node_failed);
+	carry_updates_free(ups, n);
+	free(ok);
 }
 
 /* Stage: the node data loaded, then the hints and asks so far read. */
@@ -284,27 +359,33 @@ static void round_report(const struct thread *r, const struct round *w,
 			plugin_type, behind, stats->planned, stats->plan_ms,
 			stats->sent, stats->send_ms, stats->paced,
 			r->cfg.update_budget);
-	if (n || stats->plan_ms >= 100)
+	if (n || stats->node_updates || stats->plan_ms >= 100)
 		slurm_verbose(
-			"%s: re-filtered %zu of %zu pending jobs (%zu requests evaluated, %zu KB kept) in %.1f ms; %zu of %zu updates sent in %.1f ms, %zu refused, %zu waits for UpdateBudget",
+			"%s: re-filtered %zu of %zu pending jobs (%zu requests evaluated, %zu KB kept) in %.1f ms; %zu of %zu updates sent in %.1f ms, %zu refused, %zu waits for UpdateBudget; %zu node feature updates, %zu refused",
 			plugin_type, stats->planned, stats->pending,
 			stats->requests, r->memo.bytes / 1024, stats->plan_ms,
 			stats->sent, stats->updates, stats->send_ms,
-			stats->failed, stats->paced);
+			stats->failed, stats->paced, stats->node_updates,
+			stats->node_failed);
 }
 
-/* Stage: take the hints, plan, publish, send the updates, report. */
-static void round_refilter(struct thread *r, const struct round *w)
+/* A round's plan, from round_plan() to round_send(). */
+struct planned {
+	struct refilter_stats stats;
+	struct job_update *updates;
+	size_t n;
+};
+
+/* Stage: take the hints, plan, publish; false when nothing was planned. */
+static bool round_plan(struct thread *r, const struct round *w,
+		       struct planned *p)
 {
-	struct refilter_stats stats = { 0 };
-	struct job_update *updates = NULL;
 	struct known_jobs known;
 	struct hints taken;
-	size_t n = 0;
 	int rc;
 
 	if (!round_take_hints(r, w, &taken))
-		return;
+		return false;
 	r->replan = false;
 	rc = refilter_plan(&(struct refilter_in){ .table = r->table,
 						  .jobs = r->jobs,
@@ -312,42 +393,58 @@ static void round_refilter(struct thread *r, const struct round *w)
 						  .hints = &taken,
 						  .upto = w->upto,
 						  .prev = &r->known,
-						  .memo = &r->memo },
-			   &(struct refilter_out){ .updates = &updates,
-						   .n = &n,
+						  .memo = &r->memo,
+						  .carry = &r->carry },
+			   &(struct refilter_out){ .updates = &p->updates,
+						   .n = &p->n,
 						   .known = &known,
-						   .stats = &stats });
+						   .stats = &p->stats });
 	hints_free(&taken);
 	if (rc < 0) {
 		slurm_error("%s: out of memory re-filtering jobs", plugin_type);
-		return;
+		return false;
 	}
 	round_publish(r, w, &known);
-	pace_send_updates(r, updates, n, w->upto, &stats);
-	r->replan = stats.failed > 0;
-	job_updates_free(updates, n);
-	round_report(r, w, &stats, n);
+	return true;
+}
+
+/* Stage: send the plan's job updates, report. */
+static void round_send(struct thread *r, const struct round *w,
+		       struct planned *p)
+{
+	pace_send_updates(r, p->updates, p->n, w->upto, &p->stats);
+	r->replan = p->stats.failed > 0;
+	job_updates_free(p->updates, p->n);
+	p->updates = NULL;
+	round_report(r, w, &p->stats, p->n);
 }
 
 /*
  * One round of the thread, in stages: the node data and the jobs, and
- * when either changed, every pending job with a request re-filtered; after
- * a round that loaded new jobs (its updates sent and freed too), glibc's
- * free memory given back.  The hints of job_modify() given before the jobs
- * are loaded are reflected in them (an update holds slurmctld's job write
- * lock from job_modify() until it is applied); the round takes those, and
- * its updates are refused if a later one touches their job.
+ * when either changed, every pending job with a request re-filtered; the
+ * feature carrier's node updates (before the jobs' updates, which may
+ * name a feature they add); after a round that loaded new jobs (its
+ * updates sent and freed too), glibc's free memory given back.  The hints
+ * of job_modify() given before the jobs are loaded are reflected in them
+ * (an update holds slurmctld's job write lock from job_modify() until it
+ * is applied); the round takes those, and its updates are refused if a
+ * later one touches their job.
  */
 static void refresh_round(struct thread *r)
 {
 	struct round w = { 0 };
+	struct planned p = { 0 };
+	bool planned;
 
 	if (!round_filters(r) || !round_in_control(r) || !round_memo_ready(r))
 		return;
+	round_carry_conf(r);
 	round_load_nodes(r, &w);
-	if (!round_decide(r, &w) || !round_load_jobs(r, &w))
-		return;
-	round_refilter(r, &w);
+	planned = round_decide(r, &w) && round_load_jobs(r, &w) &&
+		  round_plan(r, &w, &p);
+	round_carry(r, &p.stats);
+	if (planned)
+		round_send(r, &w, &p);
 	if (w.jobs == 1) /* new jobs loaded */
 		thread_trim_after_load(r);
 }

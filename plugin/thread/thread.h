@@ -24,6 +24,7 @@
 
 #include "slurm_compat.h"
 #include "plugin_config.h"
+#include "carrier.h"
 #include "hints.h"
 #include "known_jobs.h"
 #include "xc.h"
@@ -85,6 +86,23 @@ void thread_unlock(struct thread *t);
 /* The node table, NULL until the thread's first load (right after
  * slurmctld starts).  Borrowed: valid until thread_unlock(). */
 const xc_nodes_t *thread_table(const struct thread *t);
+
+/* The feature carrier's answer for the request whose canonical text is
+ * `canonical` (carry_lookup(), carry.h): its name into `name`, and -1
+ * when its jobs go by their ExcNodeList (the carrier off, slurm.conf read
+ * again since the thread's last look, the name unknown to slurmctld yet or
+ * another request's), else the nodes that carry it for sure (0: none
+ * now). */
+long thread_carry_lookup(const struct thread *t, const char *canonical,
+			 char name[SX_FEATURE_LEN + 1]);
+
+/* The status a job carried by feature `name` shows (malloc'd; NULL when
+ * out of memory): by what the request's nodes mean for a job of
+ * `min_nodes`, `allowed` of `total` nodes satisfying it: none, fewer than
+ * it needs, or enough; no count, so that the status changes only when
+ * the job's chance does, not at every node the request gains or loses. */
+char *carry_status(const char *name, size_t allowed, size_t total,
+		   uint32_t min_nodes);
 
 /* The pending job with a request that the update `job_desc` names (a job,
  * an array task "123_4", a het component "123+1"), as the thread last

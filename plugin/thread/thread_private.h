@@ -21,6 +21,7 @@
 #include "thread.h"
 #include "slurm_compat.h"
 #include "plugin_config.h"
+#include "carry.h"
 #include "census.h"
 #include "kept_jobs.h"
 #include "memo.h"
@@ -49,6 +50,9 @@ struct thread {
 	struct refilter_memo memo; /* the thread's: what a round keeps for
 				      the next (memo.h); not initialised
 				      (texts NULL) until its first round */
+	struct carry carry;	   /* the feature carrier (carry.h): its
+				      names the entry points read under the
+				      lock, the rest the thread's */
 	uint64_t lost_seen;	   /* hints.losses at the last round */
 	const struct job_update *inflight; /* the thread's update being
 						 sent, or NULL */
@@ -91,6 +95,7 @@ struct thread {
 	bool backup;	    /* a backup slurmctld, the primary answering */
 	bool replan;	    /* the last round had updates refused */
 	bool slurm_filters; /* Slurm's extra_constraints was on last round */
+	bool carry_read;    /* the carrier read slurmctld's configuration */
 	int refs;	    /* plugin + thread */
 	pthread_t thread;
 };

@@ -1,0 +1,151 @@
+/*
+ * carry.h - the feature carrier (doc/design.md "Carriers"): the nodes a
+ * request allows reach its jobs as a node feature, one a distinct request
+ * (sx_feature_name() of its canonical text, slurm/carrier.h), set by the
+ * thread on the nodes whose Extra satisfies the request and ANDed into the
+ * constraint of each job that has it.  Slurm then evaluates the feature
+ * with its own bitmaps when it places a job, so a node whose Extra
+ * changes costs one node update, whatever the number of jobs.
+ *
+ * What is kept here, by the thread, for three readers:
+ *   - the claims: which canonical text each name stands for.  The name is
+ *     48 bits of an unkeyed hash, so two requests may share one (a user
+ *     could look for it): the first request to claim a name keeps it while
+ *     a pending job has it, and the jobs of any other request with that
+ *     name go by their ExcNodeList;
+ *   - per name, the nodes that carry it for sure (`count`, a lower bound
+ *     that job_submit() and job_modify() read under the thread's lock) and
+ *     whether slurmctld knows the name at all (`known`: set on some node
+ *     since slurmctld last read slurm.conf; Slurm refuses a job naming a
+ *     feature it does not know, "Invalid feature specification");
+ *   - per node, the set of the plugin's features it carries (`have`, from
+ *     the thread's loads) and should carry (`want`, from the requests'
+ *     nodes), each as the XOR of its names' hashes, so that the nodes to
+ *     update are found without a string a node.
+ * The race rule: a count is lowered before the node updates that take the
+ * name away are sent, and raised only after those that add it succeeded,
+ * so an entry point never names a feature on fewer nodes than it reads;
+ * every name is forgotten when slurm_conf's last_update changes (a
+ * reconfigure rebuilds Slurm's feature lists from slurm.conf), which the
+ * entry points check themselves (sx_conf_time()).
+ */
+#ifndef SLURM_EXTRA_CARRY_H
+#define SLURM_EXTRA_CARRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "carrier.h"
+#include "memo.h"
+#include "slurm_compat.h"
+#include "xc.h"
+
+struct lh_table; /* json-c's linkhash */
+
+/* One of the plugin's feature names and the request that claimed it. */
+struct carry_name {
+	char name[SX_FEATURE_LEN + 1];
+	char *canonical; /* the request it stands for (malloc'd) */
+	uint64_t hash;	 /* xc_text_hash(name): its part of a node's set */
+	size_t want;	 /* nodes that should carry it (the last plan) */
+	size_t count;	 /* nodes that carry it for sure: a lower bound */
+	bool known;	 /* slurmctld knows the name (set on some node since
+			    it last read slurm.conf) */
+	uint64_t round;	 /* the last round a job wanted it */
+	struct memo_request *req; /* this round's request (borrowed) */
+};
+
+/* One node update the thread sends: `names` (a ranged hostlist) get
+ * `features` as their available and active features. */
+struct carry_update {
+	char *names;	/* malloc'd */
+	char *features; /* malloc'd */
+	size_t nodes;	/* how many */
+	size_t *idx;	/* the nodes it names (table indices), malloc'd */
+};
+
+struct carry {
+	bool manage;		/* the thread manages node features (no
+			     NodeFeatures plugin): its own, stale ones
+			     taken away too */
+	bool enabled;		/* Carrier=features and `manage` */
+	time_t conf_time;	/* slurm_conf's last_update the names hold for
+			     (0: not read yet) */
+	struct lh_table *names; /* name -> struct carry_name (the claims) */
+	size_t nodes;		/* the node count of the arrays below: */
+	uint64_t *have;		/* per node: the set it carries (loaded) */
+	uint64_t *want;		/* per node: the set it should carry */
+	const char **site;	/* per node: the site's own features (interned
+			     in `sites`; NULL: not seen, hidden nodes) */
+	struct lh_table *sites; /* interned site lists */
+	bool seen;		/* `have` read from a load of every node */
+	bool dirty;		/* `want` must be computed again */
+	uint64_t set_hash;	/* of the names wanted at the last plan */
+};
+
+/* Initialises `c` (zeroed first).  0, or -1 when out of memory. */
+int carry_init(struct carry *c);
+
+/* Frees what `c` holds (zeroed, or never initialised: nothing). */
+void carry_free(struct carry *c);
+
+/* A new reading of slurm.conf (`conf_time`, slurm_conf's last_update),
+ * with `manage` (no NodeFeatures plugin) and `enabled` (Carrier=features
+ * as well): every name unknown and its count 0, `want` computed again.
+ * With the thread's lock held (the entry points read the names). */
+void carry_conf(struct carry *c, time_t conf_time, bool manage, bool enabled);
+
+/* The node data `msg` just loaded, whose named nodes are the first of
+ * the table's `count` (node_table.h; the others are hidden): each node's
+ * site features and the set of the plugin's it carries.  Thread only.
+ * -1 when out of memory (`c->seen` false: no node update until a load
+ * is read). */
+int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count);
+
+/* What the entry points ask, with the thread's lock held: the name of the
+ * request whose canonical text is `canonical` into `name`, and whether its
+ * jobs go by it: -1 when not (the carrier off, slurm.conf read again since
+ * the thread's last round, the name not known to slurmctld yet, or claimed
+ * by another request), else the nodes that carry it for sure (0: none
+ * now; a job naming it must be held, or Slurm refuses it). */
+long carry_lookup(const struct carry *c, const char *canonical,
+		  char name[SX_FEATURE_LEN + 1]);
+
+/* For the plan (thread only): whether request `req`'s jobs may go by its
+ * feature: the carrier on and the name free or claimed by `req`'s text.
+ * *known: claimed by it and known to slurmctld; *count: the nodes that
+ * carry it for sure. */
+bool carry_may(const struct carry *c, const struct memo_request *req,
+	       bool *known, size_t *count);
+
+/* Plans the node updates of round `round` (thread only): the requests a
+ * job wanted the feature of this round (req->carry_round == round) claim
+ * their names; the names no job wants any more are taken off their nodes
+ * and forgotten once no node has them; each node's wanted set computed
+ * again when anything changed; the nodes whose set differs from what
+ * they carry grouped by their new list, one update a list, into *ups (*n
+ * of them; malloc'd, free with carry_updates_free).  `table` is the
+ * memo's.  The counts that fall are lowered now (under the lock: the
+ * caller holds it, `lock` and `unlock` given for the write); those that
+ * rise wait for carry_done().  Names that became known are marked in
+ * their request (memo_request.changed = round + 1) so that the next round
+ * moves its jobs.  0, or -1 when out of memory (nothing planned). */
+int carry_plan(struct carry *c, struct refilter_memo *memo,
+	       const xc_nodes_t *table, uint64_t round,
+	       struct carry_update **ups, size_t *n, void (*lock)(void *),
+	       void (*unlock)(void *), void *arg);
+
+/* After the updates of carry_plan() were sent, `ok` of them succeeded (in
+ * order; `n` in all): the nodes of each that succeeded carry their new set
+ * (have = want), and when all did, every count is what the plan wanted and
+ * the names on some node known.  With the thread's lock held. */
+void carry_done(struct carry *c, struct refilter_memo *memo,
+		const struct carry_update *ups, size_t n, const bool *ok,
+		uint64_t round);
+
+/* Frees `n` updates and their array. */
+void carry_updates_free(struct carry_update *ups, size_t n);
+
+#endif

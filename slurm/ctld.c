@@ -1,0 +1,47 @@
+/*
+ * ctld.c - what the feature carrier asks of slurmctld (ctld.h).
+ */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+
+#include <dlfcn.h>
+#include <string.h>
+
+#include "ctld.h"
+#include "slurm_compat.h"
+
+time_t sx_conf_time(void)
+{
+	static const time_t *conf;
+	static int looked;
+
+	if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&conf, dlsym(RTLD_DEFAULT, "slurm_conf"),
+				 __ATOMIC_RELEASE);
+		__atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
+	}
+	return conf ? __atomic_load_n(conf, __ATOMIC_RELAXED) : 0;
+}
+
+int sx_node_features_plugins(bool *plugins)
+{
+	slurm_conf_t *conf = NULL;
+
+	if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS)
+		return -1;
+	*plugins = conf->node_features_plugins && *conf->node_features_plugins;
+	slurm_free_ctl_conf(conf);
+	return 0;
+}
+
+int sx_update_node_features(const char *names, const char *features)
+{
+	update_node_msg_t msg;
+
+	slurm_init_update_node_msg(&msg);
+	msg.node_names = (char *)names;
+	msg.features = (char *)features;
+	msg.features_act = (char *)features;
+	if (slurm_update_node(&msg) != SLURM_SUCCESS)
+		return sx_slurm_errno();
+	return SLURM_SUCCESS;
+}

@@ -1,0 +1,36 @@
+/*
+ * ctld.h - what the feature carrier asks of slurmctld (doc/design.md
+ * "Carriers"): when it last read slurm.conf, whether a NodeFeatures plugin
+ * owns the nodes' features, and a node update of features.
+ */
+#ifndef SLURM_EXTRA_CTLD_H
+#define SLURM_EXTRA_CTLD_H
+
+#include <stdbool.h>
+#include <time.h>
+
+/* slurm_conf.last_update of this process: the time slurm.conf was last
+ * read (init_slurm_conf(), src/common/read_config.c, at slurmctld's start
+ * and at every `scontrol reconfigure`, 22.05-26.05; slurm.h's
+ * slurm_conf_t has it first in every version).  libslurm exports
+ * `slurm_conf` but no public header declares it: looked up once
+ * (RTLD_DEFAULT: slurmctld's own copy), read atomically.  0 when there is
+ * none.  Safe in any thread; under slurmctld's config lock (job_submit())
+ * it cannot change meanwhile. */
+time_t sx_conf_time(void);
+
+/* Whether slurmctld runs a NodeFeatures plugin (NodeFeaturesPlugins in
+ * its configuration, slurm_load_ctl_conf()): such a plugin owns the
+ * nodes' features and the carrier must leave them alone.  0 with
+ * *plugins set, -1 when the configuration cannot be read (the Slurm API:
+ * never under slurmctld's locks). */
+int sx_node_features_plugins(bool *plugins);
+
+/* Sets the available and the active features of the nodes `names` (a
+ * hostlist) to `features` (comma-separated; "" for none) in one update
+ * (slurm_update_node(), update_node() in src/slurmctld/node_mgr.c: one
+ * feature list for every node named).  SLURM_SUCCESS, or Slurm's error
+ * (slurm_get_errno()).  The Slurm API: never under slurmctld's locks. */
+int sx_update_node_features(const char *names, const char *features);
+
+#endif
