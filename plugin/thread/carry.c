@@ -465,8 +465,12 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
 	*n = 0;
 	if (!c->manage || !c->seen || c->nodes != xc_nodes_count(table))
 		return 0;
-	if (claim(c, memo, round, &set) < 0)
+	lock(arg); /* the entry points look the names up */
+	rc = claim(c, memo, round, &set);
+	unlock(arg);
+	if (rc < 0)
 		return -1;
+	rc = -1;
 	if (set != c->set_hash)
 		c->dirty = true;
 	if (!bits_ready(c, round)) {

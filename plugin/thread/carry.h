@@ -122,14 +122,14 @@ bool carry_may(const struct carry *c, const struct memo_request *req,
 
 /* Plans the node updates of round `round` (thread only): the requests a
  * job wanted the feature of this round (req->carry_round == round) claim
- * their names; the names no job wants any more are taken off their nodes
+ * their names (under the lock: `lock` and `unlock` with `arg`); the
+ * names no job wants any more are taken off their nodes
  * and forgotten once no node has them; each node's wanted set computed
  * again when anything changed; the nodes whose set differs from what
  * they carry grouped by their new list, one update a list, into *ups (*n
  * of them; malloc'd, free with carry_updates_free).  `table` is the
- * memo's.  The counts that fall are lowered now (under the lock: the
- * caller holds it, `lock` and `unlock` given for the write); those that
- * rise wait for carry_done().  Names that became known are marked in
+ * memo's.  The counts that fall are lowered now (under the lock too);
+ * those that rise wait for carry_done().  Names that became known are marked in
  * their request (memo_request.changed = round + 1) so that the next round
  * moves its jobs.  0, or -1 when out of memory (nothing planned). */
 int carry_plan(struct carry *c, struct refilter_memo *memo,

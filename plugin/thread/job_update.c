@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "carrier.h"
 #include "job_update.h"
 
 /* Whether the plugin's own hold is still on the job: held=1 in its state,
@@ -144,16 +145,37 @@ out:
 	return rc;
 }
 
+/* The constraint `have` (NULL: none) less feature `name` into *out
+ * (malloc'd), or NULL when it does not end with it.  -1 when out of
+ * memory. */
+static int drop_feature(const char *have, const char *name, char **out)
+{
+	*out = NULL;
+	if (!name || !have)
+		return 0;
+	if (!(*out = sx_constraint_own(have, name)))
+		return -1;
+	if (!strcmp(*out, have)) {
+		free(*out);
+		*out = NULL;
+	}
+	return 0;
+}
+
 int job_update_drop(const slurm_job_info_t *job, const struct sx_job_state *st,
-		    struct job_update *u)
+		    const char *name, struct job_update *u)
 {
 	memset(u, 0, sizeof(*u));
 	u->priority = plugin_hold_on(job, st) ? INFINITE : NO_VAL;
 	if (!(u->exc_nodes = strdup(st->exclude ? st->exclude : "")) ||
 	    !(u->admin_comment = strdup(st->admin ? st->admin : "")) ||
+	    drop_feature(job->features, name, &u->features) < 0 ||
+	    drop_feature(job->prefer, name, &u->prefer) < 0 ||
 	    name_update(job, u) < 0) {
 		free(u->exc_nodes);
 		free(u->admin_comment);
+		free(u->features);
+		free(u->prefer);
 		memset(u, 0, sizeof(*u));
 		return -1;
 	}

@@ -89,11 +89,13 @@ int job_update_plan(const slurm_job_info_t *job, struct sx_job_state *st,
 
 /* Plans into *u (zeroed first) the update of pending `job` whose request
  * an update emptied (Slurm 23.02+: its own `extra`), from its state `st`:
- * its user's own exclusions back as its ExcNodeList, the plugin's hold
- * released, its state gone (an admin's AdminComment kept, job_state.h).
- * 1, or -1 when out of memory (*u then holds nothing to free). */
+ * its user's own exclusions back as its ExcNodeList, the feature `name`
+ * of its former request (NULL: none) taken out of its constraint and
+ * --prefer (carry.h), the plugin's hold released, its state gone (an
+ * admin's AdminComment kept, job_state.h).  1, or -1 when out of memory
+ * (*u then holds nothing to free). */
 int job_update_drop(const slurm_job_info_t *job, const struct sx_job_state *st,
-		    struct job_update *u);
+		    const char *name, struct job_update *u);
 
 /* Sends one update, by the job's id alone, which names exactly that
  * record in every version (slurm_update_job; doc/design.md "Updates",

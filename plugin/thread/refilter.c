@@ -584,8 +584,15 @@ static int plan_items(struct planning *p, struct refilter_stats *stats)
 
 		if (it->dropped) {
 			struct job_update *u = &p->ups[p->nup];
+			struct memo_request *was = NULL;
 
-			if (job_update_drop(it->job, &it->st, u) < 0)
+			/* the former request's feature, if the job has it */
+			if (p->in->carry && it->st.request &&
+			    memo_request_of(p->m, it->st.request, p->in->limits,
+					    &was) < 0)
+				return -1;
+			if (job_update_drop(it->job, &it->st,
+					    was ? was->feature : NULL, u) < 0)
 				return -1;
 			p->nup++;
 			continue;

@@ -170,8 +170,7 @@ static bool round_in_control(struct thread *r)
 /* Stage: the memo made at the first round; false out of memory. */
 static bool round_memo_ready(struct thread *r)
 {
-	if ((!r->memo.texts && memo_init(&r->memo, FULL_ROUND_S) < 0) ||
-	    (!r->carry.names && carry_init(&r->carry) < 0)) {
+	if (!r->memo.texts && memo_init(&r->memo, FULL_ROUND_S) < 0) {
 		slurm_error("%s: out of memory starting the round",
 			    plugin_type);
 		return false;
@@ -507,6 +506,14 @@ struct thread *thread_start(const struct plugin_config *cfg, uid_t self,
 	r->cfg = *cfg;
 	r->self = self;
 	r->slurm_filters = slurm_filters;
+	/* before any entry point can look a name up */
+	if (carry_init(&r->carry) < 0) {
+		slurm_error(
+			"%s: cannot start the node data thread: out of memory",
+			plugin_type);
+		free(r);
+		return NULL;
+	}
 	thread_init_sync(r);
 	r->refs = 2;
 	stay_mapped();
