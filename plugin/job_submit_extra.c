@@ -68,12 +68,13 @@ int init(void)
 	plugin_config_path(path, sizeof(path));
 	plugin_config_read(&cfg, path, log_config_problem);
 	slurm_info(
-		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
+		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g Carrier=%s UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
 		plugin_type, PACKAGE_VERSION,
 		SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
 		SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
 		SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER),
 		cfg.found ? "read" : "no", path, cfg.refresh_interval,
+		cfg.carrier_features ? "features" : "exclusions",
 		cfg.update_budget, cfg.max_requests, cfg.max_user_requests,
 		cfg.limits.max_request_length, cfg.limits.max_depth,
 		cfg.limits.max_extra_length, cfg.mmap_threshold,

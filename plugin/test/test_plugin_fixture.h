@@ -47,6 +47,8 @@ static inline void desc_free(job_desc_msg_t *d)
 	slurm_xfree((void **)&d->extra);
 	slurm_xfree((void **)&d->req_nodes);
 	slurm_xfree((void **)&d->job_id_str);
+	slurm_xfree((void **)&d->features);
+	slurm_xfree((void **)&d->prefer);
 }
 
 /* A submission with request `extra` (NULL: none). */
@@ -127,6 +129,7 @@ static inline void teardown(void)
 	sx_job_state_free(&st);
 	entry_thread = NULL;
 	if (r) {
+		carry_free(&r->carry);
 		xc_nodes_destroy(r->table);
 		known_jobs_free(&r->known);
 		census_free(&r->census);

@@ -172,6 +172,28 @@ Test(config, budget_and_caps)
 	unlink(path);
 }
 
+/* The carrier: exclusions by default, features or exclusions in any case,
+ * anything else ignored with a complaint (doc/extra.conf.5). */
+Test(config, carrier)
+{
+	struct plugin_config cfg;
+
+	plugin_config_defaults(&cfg);
+	cr_assert_not(cfg.carrier_features);
+	write_file("Carrier=Features\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert(cfg.carrier_features);
+	unlink(path);
+	write_file("carrier = features\nCarrier=exclusions\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_not(cfg.carrier_features, "the last line wins");
+	unlink(path);
+	write_file("Carrier=features\nCarrier=feature\nCarrier=\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 2);
+	cr_assert(cfg.carrier_features, "a bad value leaves the one before");
+	unlink(path);
+}
+
 /* A size setting from 0 to `max`, `def` by default, read in any case; a
  * value past `max`, negative or with a unit is refused and leaves the
  * default.  `field` is its place in the configuration. */

@@ -78,6 +78,8 @@ static inline void job_free(slurm_job_info_t *j)
 	free(j->exc_nodes);
 	free(j->req_nodes);
 	free(j->admin_comment);
+	free(j->features);
+	free(j->prefer);
 #if SX_SLURM_HAS_EXTRA_OPTION
 	free(j->extra);
 #endif
