@@ -526,12 +526,12 @@ out:
 	return rc;
 }
 
-void carry_done(struct carry *c, struct refilter_memo *memo,
+bool carry_done(struct carry *c, struct refilter_memo *memo,
 		const struct carry_update *ups, size_t n, const bool *ok,
 		uint64_t round)
 {
 	struct lh_entry *e, *next;
-	bool all = true;
+	bool all = true, marked = false;
 
 	(void)memo;
 	for (size_t k = 0; k < n; k++) {
@@ -543,7 +543,7 @@ void carry_done(struct carry *c, struct refilter_memo *memo,
 			c->have[ups[k].idx[i]] = c->want[ups[k].idx[i]];
 	}
 	if (!all || c->dirty)
-		return; /* the next round's load tells */
+		return false; /* the next round's load tells */
 	lh_foreach_safe(c->names, e, next)
 	{
 		struct carry_name *cn = (struct carry_name *)lh_entry_v(e);
@@ -552,13 +552,16 @@ void carry_done(struct carry *c, struct refilter_memo *memo,
 		 * next round plans the request's jobs (a job moves to the
 		 * feature, a BadConstraints job is taken up again). */
 		if (cn->req &&
-		    (cn->want > cn->count || (cn->want && !cn->known)))
+		    (cn->want > cn->count || (cn->want && !cn->known))) {
 			cn->req->changed = cn->req->rose = round + 1;
+			marked = true;
+		}
 		cn->count = cn->want;
 		cn->known = cn->known || cn->want > 0;
 		if (cn->round != round) /* no job wants it: off every node */
 			lh_table_delete_entry(c->names, e);
 	}
+	return marked;
 }
 
 void carry_updates_free(struct carry_update *ups, size_t n)

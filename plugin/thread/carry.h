@@ -140,8 +140,11 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
 /* After the updates of carry_plan() were sent, `ok` of them succeeded (in
  * order; `n` in all): the nodes of each that succeeded carry their new set
  * (have = want), and when all did, every count is what the plan wanted and
- * the names on some node known.  With the thread's lock held. */
-void carry_done(struct carry *c, struct refilter_memo *memo,
+ * the names on some node known.  With the thread's lock held.  Returns
+ * whether a request was marked for the next round (a name now known, a
+ * count that rose): its jobs are to be planned then, even if nothing else
+ * changed. */
+bool carry_done(struct carry *c, struct refilter_memo *memo,
 		const struct carry_update *ups, size_t n, const bool *ok,
 		uint64_t round);
 

@@ -104,8 +104,8 @@ bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
 	       (asked != r->asked_seen &&
 		(quiet ||
 		 ms_since(&r->unloaded_since) >= JOBS_PACED_S * 1000.0)) ||
-	       r->jobs_due || r->replan || r->memo.plan_all || !r->jobs ||
-	       ms_since(&r->jobs_asked) >= JOBS_BACKSTOP_S * 1000.0;
+	       r->jobs_due || r->replan || r->carry_due || r->memo.plan_all ||
+	       !r->jobs || ms_since(&r->jobs_asked) >= JOBS_BACKSTOP_S * 1000.0;
 }
 
 void thread_users_asks(const struct thread *r, uint64_t *asked,
@@ -241,7 +241,8 @@ static void round_carry(struct thread *r, struct refilter_stats *stats)
 	if (n)
 		pace_send_nodes(r, ups, n, ok, stats);
 	pthread_mutex_lock(&r->lock);
-	carry_done(&r->carry, &r->memo, ups, n, ok, round);
+	if (carry_done(&r->carry, &r->memo, ups, n, ok, round))
+		r->carry_due = true;
 	pthread_mutex_unlock(&r->lock);
 	if (n)
 		slurm_verbose("%s: node features: %zu updates, %zu refused",
@@ -310,7 +311,7 @@ static bool round_take_hints(struct thread *r, const struct round *w,
 	 * the jobs were loaded shows in the jobs, but its job is known as
 	 * changed only by its hint, taken the round after (memo.h); a hint
 	 * of an update Slurm refused plans its job alone. */
-	if (!w->nodes && !w->jobs && !r->replan && !taken->n &&
+	if (!w->nodes && !w->jobs && !r->replan && !r->carry_due && !taken->n &&
 	    !r->memo.plan_all) {
 		hints_free(taken);
 		return false;
@@ -386,6 +387,7 @@ static bool round_plan(struct thread *r, const struct round *w,
 	if (!round_take_hints(r, w, &taken))
 		return false;
 	r->replan = false;
+	r->carry_due = false;
 	rc = refilter_plan(&(struct refilter_in){ .table = r->table,
 						  .jobs = r->jobs,
 						  .limits = &r->cfg.limits,

@@ -96,6 +96,8 @@ struct thread {
 	bool replan;	    /* the last round had updates refused */
 	bool slurm_filters; /* Slurm's extra_constraints was on last round */
 	bool carry_read;    /* the carrier read slurmctld's configuration */
+	bool carry_due;	    /* the carrier marked requests whose jobs the
+			       next round plans (carry_done) */
 	int refs;	    /* plugin + thread */
 	pthread_t thread;
 };
@@ -131,8 +133,8 @@ void thread_init_sync(struct thread *r);
  * asked for one (`asked`, the sum of their asks: see JOBS_PACED_S) and
  * either paused (`asked` equals r->asked_round) or the first unloaded ask
  * (r->unloaded_since) is JOBS_PACED_S old, a load was wanted and failed
- * (jobs_due), the last round's updates were refused, the memo wants every
- * job planned, nothing is loaded yet, or the last load (r->jobs_asked) is
+ * (jobs_due), the last round's updates were refused, the carrier marked
+ * requests whose jobs move (carry_due), the memo wants every job planned, nothing is loaded yet, or the last load (r->jobs_asked) is
  * JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have changed
  * but what slurmctld changes on its own (a pending job's reason and
  * priority, jobs starting and ending; a requeue, which the backstop and

@@ -287,14 +287,16 @@ Test(carry, counts_fall_before_the_updates_and_rise_after)
 				NULL),
 		     0);
 	cr_expect_eq(n, 2, "n2 and n3, each its own list");
-	cr_expect_eq(locks, 1, "counts lowered under the lock");
+	cr_expect_eq(locks, 2,
+		     "the claims, then the counts lowered, under the lock");
 	/* While they are sent: n1 and n4 keep it for sure, n3 may not
 	 * have it yet. */
 	cr_expect_eq(lookup(r[0]->canonical, name), 2);
 	{
 		bool ok[2] = { true, false };
 
-		carry_done(&c, &memo, ups, n, ok, round);
+		cr_expect_not(carry_done(&c, &memo, ups, n, ok, round),
+			      "nothing marked while an update failed");
 	}
 	cr_expect_eq(lookup(r[0]->canonical, name), 2,
 		     "one update refused: not raised");

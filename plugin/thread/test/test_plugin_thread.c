@@ -154,6 +154,10 @@ Test(plugin, node_data_refusals_and_the_backstop_load_the_jobs)
 	r.replan = true;
 	cr_assert(thread_jobs_wanted(&r, false, 0, 2), "updates refused");
 	r.replan = false;
+	r.carry_due = true;
+	cr_assert(thread_jobs_wanted(&r, false, 0, 2),
+		  "a feature now known: its jobs move");
+	r.carry_due = false;
 	r.jobs_asked.tv_sec -= JOBS_BACKSTOP_S - 1;
 	cr_assert_not(thread_jobs_wanted(&r, false, 0, 1), "nothing new");
 	r.jobs_asked.tv_sec -= 1;
