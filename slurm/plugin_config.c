@@ -18,6 +18,7 @@ void plugin_config_defaults(struct plugin_config *cfg)
 	cfg->update_budget = UPDATE_BUDGET_DEFAULT;
 	cfg->mmap_threshold = MMAP_THRESHOLD_DEFAULT;
 	cfg->trim_interval = TRIM_INTERVAL_DEFAULT;
+	cfg->carrier_features = true; /* Carrier=features */
 	cfg->max_requests = MAX_REQUESTS_DEFAULT;
 	cfg->max_user_requests = MAX_USER_REQUESTS_DEFAULT;
 	cfg->limits.max_request_length = XC_DEFAULT_MAX_REQUEST_LENGTH;

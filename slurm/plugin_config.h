@@ -48,11 +48,11 @@ struct plugin_config {
 	size_t max_user_requests; /* the same per user (0: no cap) */
 	size_t mmap_threshold;	  /* bytes (0: glibc's left alone) */
 	size_t trim_interval;	  /* s between malloc_trim()s (0: none) */
-	bool carrier_features;	  /* Carrier=features: the nodes a request
-				     allows reach its jobs as a node feature
-				     (doc/design.md "Carriers"); else
-				     Carrier=exclusions, each job's
-				     ExcNodeList */
+	bool carrier_features;	  /* Carrier=features (the default): the
+				     nodes a request allows reach its jobs as
+				     a node feature (doc/design.md
+				     "Carriers"); else Carrier=exclusions,
+				     each job's ExcNodeList */
 	xc_limits_t limits;
 	char path[4096]; /* the file read (or looked for) */
 	bool found;	 /* the file existed */

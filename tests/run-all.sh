@@ -12,7 +12,9 @@
 #      status and output checked too;
 #   7. end to end on a real local Slurm cluster: placement, waiting, every
 #      job action by two unprivileged users and root (e2e-users), node
-#      facts published (e2e-facts), faults,
+#      facts published (e2e-facts), faults, the feature carrier as users
+#      meet it (e2e-carrier); placement, waits and the users' matrix again
+#      with the other carrier (Carrier=exclusions),
 #      load (XC_LOAD_JOBS submissions, default 400; the full form is
 #      `bash tests/cluster/load.sh 2000`);
 #   8. the job_submit plugin built with ASan and UBSan, loaded into a real
@@ -215,11 +217,16 @@ else
 	skip "the command under valgrind (XC_QUICK)"
 fi
 
-for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar; do
+for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar e2e-carrier; do
 	cluster "$t"
 done
 # the thread's own window, without the check at start behind it
 cluster e2e-wait XC_PROLOG_CTLD=0
+# the other carrier, each job's ExcNodeList (extra.conf(5) Carrier=): the
+# placement, the waits and the users' matrix again
+cluster e2e-cluster:e2e-cluster-exclusions XC_EXTRA_CONF=Carrier=exclusions
+cluster e2e-wait:e2e-wait-exclusions XC_PROLOG_CTLD=0 XC_EXTRA_CONF=Carrier=exclusions
+cluster e2e-users:e2e-users-exclusions XC_EXTRA_CONF=Carrier=exclusions
 cluster e2e-users:e2e-users-slurm XC_USERS_MODE=slurm
 cluster load XC_LOAD_JOBS="${XC_LOAD_JOBS:-400}"
 

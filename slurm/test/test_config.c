@@ -172,17 +172,17 @@ Test(config, budget_and_caps)
 	unlink(path);
 }
 
-/* The carrier: exclusions by default, features or exclusions in any case,
+/* The carrier: features by default, features or exclusions in any case,
  * anything else ignored with a complaint (doc/extra.conf.5). */
 Test(config, carrier)
 {
 	struct plugin_config cfg;
 
 	plugin_config_defaults(&cfg);
-	cr_assert_not(cfg.carrier_features);
-	write_file("Carrier=Features\n");
-	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
 	cr_assert(cfg.carrier_features);
+	write_file("Carrier=Exclusions\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_not(cfg.carrier_features);
 	unlink(path);
 	write_file("carrier = features\nCarrier=exclusions\n");
 	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);

@@ -21,8 +21,11 @@ set -uo pipefail
 cluster_test carrier-grammar.sh
 cluster_start >/dev/null
 
-F=xc_0123456789ab # a feature of the plugin's shape (slurm/carrier.h)
-G=xc_ba9876543210 # one that no node has
+# Names of the plugin's length (slurm/carrier.h) but not its prefix: the
+# plugin's thread takes a name of its own shape off any node that no job
+# of its wants (doc/design.md "Carriers").
+F=xt_0123456789ab # the feature standing for a request
+G=xt_ba9876543210 # one that no node has
 
 # features NODE LIST: the node's available and active features (both: an
 # update that takes an active feature away must name the new active ones,

@@ -142,11 +142,42 @@ wait_job() {
 	echo "${st:-UNKNOWN}"
 }
 
+# kept_off JOB: the nodes JOB is kept off, whichever carrier keeps it off
+# them (doc/design.md "Carriers"): its ExcNodeList, and when its
+# constraint names one of the plugin's features (xc_ and 12 hex digits,
+# Carrier=features), every node of the partitions whose active features
+# lack it too.  A ranged hostlist as Slurm writes one, "(null)" for none:
+# what ExcNodeList alone shows with Carrier=exclusions.
+kept_off() {
+	local exc feat n out=() all
+	exc=$(field "$1" ExcNodeList)
+	feat=$(field "$1" Features | grep -oE 'xc_[0-9a-f]{12}' | tail -n 1 || true)
+	if [ -z "$feat" ]; then
+		echo "$exc"
+		return
+	fi
+	[ "$exc" = "(null)" ] || out+=("$exc")
+	declare -A has=()
+	while read -r n f; do
+		[[ ",$f," != *",$feat,"* ]] || has[$n]=1
+	done < <(sinfo -N -h -o '%N %b')
+	all=$(scontrol show partition -o | grep -oP '(?<= )Nodes=\K\S+' | paste -sd, -)
+	for n in $(scontrol show hostnames "$all" | sort -u); do
+		[ -n "${has[$n]:-}" ] || out+=("$n")
+	done
+	if [ "${#out[@]}" = 0 ]; then
+		echo "(null)"
+	else
+		scontrol show hostlist "$(scontrol show hostnames "$(IFS=,; echo "${out[*]}")" | sort -uV | paste -sd, -)"
+	fi
+}
+
 # submit ARGS...: prints the job id, or the error text with status 1
 submit() { sbatch --parsable -o /dev/null "$@" --wrap 'echo $SLURMD_NODENAME' 2>&1; }
 
-# job_on NAME EXPECTED_EXC NODE... -- ARGS...: submit, check ExcNodeList,
-# wait, check the node it ran on is one of NODE...
+# job_on NAME EXPECTED_EXC NODE... -- ARGS...: submit, check the nodes it
+# is kept off (kept_off: its ExcNodeList, or with the feature carrier its
+# feature's absence too), wait, check the node it ran on is one of NODE...
 job_on() {
 	local name=$1 exc=$2 nodes=() id
 	shift 2
@@ -156,7 +187,7 @@ job_on() {
 		not_ok "$name: accepted" "$id"
 		return
 	fi
-	expect "$name: ExcNodeList" "$(field "$id" ExcNodeList)" "$exc"
+	expect "$name: kept off" "$(kept_off "$id")" "$exc"
 	expect "$name: completed" "$(wait_job "$id")" COMPLETED
 	expect_in "$name: ran on a matching node" "$(field "$id" NodeList)" "${nodes[@]}"
 }

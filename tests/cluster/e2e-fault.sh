@@ -42,7 +42,7 @@ scontrol update nodename=n4 extra='[{"gpu":true}]'
 wait_refresh
 wid=$(submit --extra 'gpu=true')
 expect "no usable node: constrained job waits, every node excluded" \
-	"$(field "$wid" ExcNodeList)" "n[1-4]"
+	"$(kept_off "$wid")" "n[1-4]"
 scancel "$wid"
 id=$(submit)
 expect "unconstrained job unaffected" "$(wait_job "$id")" COMPLETED
@@ -220,9 +220,9 @@ alive "no slurmd running"
 # and filtered (then released) by the plugin's next round.
 id=$(submit --extra 'gpu=true&mem>=512')
 expect "constrained job accepted with no slurmd up" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
-wait_for 20 eval '[ "$(field "$id" ExcNodeList)" = "n[2-3]" ]'
+wait_for 20 eval '[ "$(kept_off "$id")" = "n[2-3]" ]'
 expect "  and its ExcNodeList is right once the plugin has the node data" \
-	"$(field "$id" ExcNodeList)" "n[2-3]"
+	"$(kept_off "$id")" "n[2-3]"
 bash "$CLUSTER" slurmd start n1 n2 n3 n4
 bash "$CLUSTER" wait-nodes >/dev/null
 expect "  it runs once slurmds are up" "$(wait_job "$id")" COMPLETED
@@ -308,12 +308,12 @@ expect "  updates of a job with a request's ExcNodeList: no more than 3 loads ab
 # Once n2 has gpu, the plugin's part goes and the user's n1 stays: the
 # paced hint still told the user's part from the plugin's.
 expect "  the job's list after the last update: the user's n1, the plugin's n2" \
-	"$(field "$constrained" ExcNodeList)" "n[1-2]"
+	"$(kept_off "$constrained")" "n[1-2]"
 scontrol update nodename=n2 extra='{"gpu":true,"mem":2048}'
-exc_is() { [ "$(field "$constrained" ExcNodeList)" = "$1" ]; }
+exc_is() { [ "$(kept_off "$constrained")" = "$1" ]; }
 wait_for 20 exc_is n1 || true
 expect "  n2 matches: the plugin's part goes, the user's stays" \
-	"$(field "$constrained" ExcNodeList)" n1
+	"$(kept_off "$constrained")" n1
 scancel "$plain" "$constrained"
 bash "$CLUSTER" extra >/dev/null
 

@@ -9,8 +9,10 @@
 # without, the reference: Slurm alone.  Checked: the actor's message and
 # exit status are the same; two rounds of the plugin's thread later, the
 # job with a request has the reference's TimeLimit, NumNodes, Partition,
-# priority and reason, and its ExcNodeList is the reference's plus n[3-4],
-# with the reference's list recorded as the user's own; the same again
+# priority and reason, and it is kept off the reference's ExcNodeList plus
+# n[3-4] (kept_off: by its ExcNodeList or, Carrier=features, its
+# constraint's feature too), with the reference's list recorded as the
+# user's own; the same again
 # after `scontrol reconfigure` and a slurmctld restart.  Each action is
 # sent right after submission (before the thread has seen the job) and
 # later.  Then submissions (-N above the matches, a missing feature or
@@ -133,7 +135,7 @@ check_pairs() {
 			continue
 		fi
 		want=$(union "$(field "$b" ExcNodeList)" "n[3-4]")
-		expect "$key, $when: ExcNodeList is the user's plus n[3-4]" "$(field "$a" ExcNodeList)" "$want"
+		expect "$key, $when: kept off the user's list plus n[3-4]" "$(kept_off "$a")" "$want"
 		want=$(field "$b" ExcNodeList)
 		[ "$want" = "(null)" ] && want=
 		expect "$key, $when: the user's own exclusions recorded" "$(user_exclude "$a")" \
@@ -204,12 +206,12 @@ rounds 2
 # plugin: its exclusions; Slurm's own filter: none, the request in Extra
 if [ "$SLURM_FILTERS" = 1 ]; then mine="(null)" mine1="n1"; else mine="n[3-4]" mine1="n[1,3-4]"; fi
 expect "the array is one pending record" "$(squeue -h -j "$a" -o %i | wc -l)" 1
-expect "the array's ExcNodeList" "$(field "$a" ExcNodeList)" "$mine"
+expect "the array is kept off" "$(kept_off "$a")" "$mine"
 out=$(do_action "$OWNER" exc "$a")
 rounds 2
 expect "the owner's update of the whole array: accepted" "$out" "0: "
 expect "the array is still one pending record" "$(squeue -h -j "$a" -o %i | wc -l)" 1
-expect "the array's ExcNodeList: the owner's n1 (and the plugin's)" "$(field "$a" ExcNodeList)" "$mine1"
+expect "the array is kept off the owner's n1 (and the plugin's)" "$(kept_off "$a")" "$mine1"
 if [ "$SLURM_FILTERS" = 1 ]; then
 	expect "the array's request in Extra" "$(field "$a" Extra)" gpu=true
 else
@@ -230,13 +232,13 @@ else exc0="n[3-4]" after0="n[1,3-4]" exc1="n[3-4]" after1="n[1,3-4]"; fi
 h=$(as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 /tmp/xc-het.sh 2>&1)
 h=${h%%+*}
 rounds 2
-expect "component 0 (gpu=true): ExcNodeList" "$(field "$h+0" ExcNodeList)" "$exc0"
-expect "component 1 ($second): ExcNodeList" "$(field "$h+1" ExcNodeList)" "$exc1"
+expect "component 0 (gpu=true): kept off" "$(kept_off "$h+0")" "$exc0"
+expect "component 1 ($second): kept off" "$(kept_off "$h+1")" "$exc1"
 out=$(do_action "$OWNER" exc "$h")
 expect "the owner's update of the leader: accepted" "$out" "0: "
 rounds 2
-expect "component 0 after: n1 and its own exclusions" "$(field "$h+0" ExcNodeList)" "$after0"
-expect "component 1 after: n1 and its own exclusions" "$(field "$h+1" ExcNodeList)" "$after1"
+expect "component 0 after: kept off n1 and its own exclusions" "$(kept_off "$h+0")" "$after0"
+expect "component 1 after: kept off n1 and its own exclusions" "$(kept_off "$h+1")" "$after1"
 if [ "$SLURM_FILTERS" = 1 ]; then
 	expect "component 1 keeps its request" "$(field "$h+1" Extra)" "$second"
 else
@@ -256,7 +258,7 @@ if slurm_at_least 23 2; then
 	if [ "$SLURM_FILTERS" = 1 ]; then
 		expect "  Slurm's filter: no exclusions" "$(field "$b" ExcNodeList)" "(null)"
 	else
-		expect "  filtered: ExcNodeList n[3-4]" "$(field "$b" ExcNodeList)" "n[3-4]"
+		expect "  filtered: kept off n[3-4]" "$(kept_off "$b")" "n[3-4]"
 		expect "  its state holds the request" "$(admin_comment "$b" | grep -oP 'request=\K.*')" gpu=true
 	fi
 	expect "  Extra" "$(field "$b" Extra)" gpu=true
@@ -265,7 +267,8 @@ if slurm_at_least 23 2; then
 		out=$(as "$OWNER" scontrol update job="$b" extra= 2>&1)
 		expect "the owner empties it" "$?: $out" "0: "
 		rounds 2
-		expect "  no longer filtered: ExcNodeList back to the user's (none)" "$(field "$b" ExcNodeList)" "(null)"
+		expect "  no longer filtered: kept off the user's list alone (none)" "$(kept_off "$b")" "(null)"
+		expect "  its constraint the user's own (none)" "$(field "$b" Features)" "(null)"
 		expect "  no state left" "$(admin_comment "$b")" ""
 	fi
 	scancel "$b"

@@ -24,8 +24,8 @@ state() { field "$1" JobState; }
 reason() { squeue -h -j "$1" -o %r 2>/dev/null; }
 # is_state JOB STATE...: the job is in one of the states
 is_state() { local s; s=$(state "$1"); shift; for w in "$@"; do [ "$s" = "$w" ] && return 0; done; return 1; }
-# exc_is JOB LIST: the job's ExcNodeList is LIST
-exc_is() { [ "$(field "$1" ExcNodeList)" = "$2" ]; }
+# exc_is JOB LIST: the nodes the job is kept off (kept_off) are LIST
+exc_is() { [ "$(kept_off "$1")" = "$2" ]; }
 # Started: running, or already past it (an echo job ends within ms).
 started() { is_state "$1" RUNNING COMPLETING COMPLETED; }
 set_extra() { scontrol update nodename="$1" extra="$2"; }
@@ -43,7 +43,7 @@ expect "squeue: PENDING" "$(squeue -h -j "$id" -o %T)" PENDING
 expect "squeue reason: BadConstraints" "$(reason "$id")" BadConstraints
 expect_has "scontrol show job says why" "$(scontrol show job "$id")" \
 	"AdminComment=slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does; slurm-extra why --job ID tells why); held=0; wrote=5634a64ed17dfd03; exclude=; request=gpu=true&mem>4096"
-expect "ExcNodeList: every node" "$(field "$id" ExcNodeList)" "n[1-4]"
+expect "ExcNodeList: every node" "$(kept_off "$id")" "n[1-4]"
 out=$(slurm-extra why --job "$id")
 expect "slurm-extra why --job: the waiting job's request, on the nodes it may use" \
 	"$(printf '%s\n' "$out" | head -3)" "job $id (pending, partition debug)
@@ -69,14 +69,14 @@ blocker=$(sbatch --parsable -o /dev/null -w n1 --wrap 'sleep 300')
 wait_for 20 started "$blocker" ||
 	not_ok "waited 20 s for: started \"\$blocker\""
 id=$(submit --extra 'gpu=true&mem>=1024') # only n1 (busy)
-expect "waits for busy n1: ExcNodeList n[2-4]" "$(field "$id" ExcNodeList)" "n[2-4]"
+expect "waits for busy n1: ExcNodeList n[2-4]" "$(kept_off "$id")" "n[2-4]"
 t0=$(now_ms)
 set_extra n1 '{"gpu":false,"mem":1024}'
 set_extra n3 '{"gpu":true,"mem":4096,"arch":"aarch64","rack":2}'
 wait_for 20 exc_is "$id" "n[1-2,4]" ||
 	not_ok "waited 20 s for: exc_is \"\$id\" \"n[1-2,4]\""
 t1=$(now_ms)
-expect "re-filtered: ExcNodeList n[1-2,4]" "$(field "$id" ExcNodeList)" "n[1-2,4]"
+expect "re-filtered: ExcNodeList n[1-2,4]" "$(kept_off "$id")" "n[1-2,4]"
 printf '  from the Extra update to the new ExcNodeList: %d ms\n' $((t1 - t0))
 echo "exclusion_after_update_ms $((t1 - t0))" >>"${XC_WAIT_FIGURES:-/dev/null}"
 wait_for 20 started "$id" ||
@@ -88,7 +88,7 @@ reset_extra
 
 echo "# the user's --exclude, and a later scontrol update ExcNodeList, are kept"
 id=$(submit -H --exclude n4 --extra 'gpu=true&mem>=512') # n1, n4 match
-expect "--exclude n4 merged: ExcNodeList n[2-4]" "$(field "$id" ExcNodeList)" "n[2-4]"
+expect "--exclude n4 merged: ExcNodeList n[2-4]" "$(kept_off "$id")" "n[2-4]"
 expect_has "the user's own exclusion is kept apart" "$(admin_comment "$id")" "exclude=n4;"
 expect "why --job counts the nodes the job may use: not the user's n4" \
 	"$(slurm-extra why --job "$id" | sed -n 3p)" "1 of 3 nodes satisfy it: n1"
@@ -97,17 +97,17 @@ expect "why --job counts the nodes the job may use: not the user's n4" \
 scontrol update job="$id" ExcNodeList=n1
 wait_for 10 exc_is "$id" "n[1-3]" ||
 	not_ok "waited 10 s for: exc_is \"\$id\" \"n[1-3]\""
-expect "ExcNodeList=n1 by the user: merged n[1-3]" "$(field "$id" ExcNodeList)" "n[1-3]"
+expect "ExcNodeList=n1 by the user: merged n[1-3]" "$(kept_off "$id")" "n[1-3]"
 expect_has "  and kept as the user's own" "$(admin_comment "$id")" "exclude=n1;"
 set_extra n2 '{"gpu":true,"mem":2048}'
 wait_for 20 exc_is "$id" "n[1,3]" ||
 	not_ok "waited 20 s for: exc_is \"\$id\" \"n[1,3]\""
-expect "n2 comes to match: ExcNodeList n[1,3] (n1 still the user's)" "$(field "$id" ExcNodeList)" "n[1,3]"
+expect "n2 comes to match: ExcNodeList n[1,3] (n1 still the user's)" "$(kept_off "$id")" "n[1,3]"
 # A job the thread knows: merged by job_modify() in the update itself;
 # recorded as the user's own by the thread once it sees the update applied
 # (job_modify() writes no AdminComment into a caller's update).
 scontrol update job="$id" ExcNodeList=n2
-expect "ExcNodeList=n2 later: merged at once, n[2-3]" "$(field "$id" ExcNodeList)" "n[2-3]"
+expect "ExcNodeList=n2 later: merged at once, n[2-3]" "$(kept_off "$id")" "n[2-3]"
 wait_for 10 eval '[[ "$(admin_comment "$id")" == *"exclude=n2;"* ]]' ||
 	not_ok "waited 10 s for the thread to record the user's n2"
 expect_has "  and kept as the user's own" "$(admin_comment "$id")" "exclude=n2;"
@@ -131,7 +131,7 @@ expect "scontrol hold of a waiting job: held by an admin" "$(reason "$id2")" Job
 set_extra n2 '{"gpu":true,"mem":8192}'
 wait_for 20 exc_is "$id2" "n[1,3-4]" ||
 	not_ok "waited 20 s for: exc_is \"\$id2\" \"n[1,3-4]\""
-expect "  its ExcNodeList follows the Extra change" "$(field "$id2" ExcNodeList)" "n[1,3-4]"
+expect "  its ExcNodeList follows the Extra change" "$(kept_off "$id2")" "n[1,3-4]"
 wait_for 20 exc_is "$id" "n[1,3-4]" ||
 	not_ok "waited 20 s for: exc_is \"\$id\" \"n[1,3-4]\""
 expect "user-held job still held" "$(reason "$id")" JobHeldUser
@@ -190,7 +190,7 @@ echo "# --nodelist: a required node is never excluded; the job waits held until 
 id=$(submit -w n2 --extra 'gpu=true') # n2: gpu false
 wait_for 15 eval '[ "$(reason "$id")" = JobHeldUser ] || [ "$(reason "$id")" = JobHeldAdmin ]'
 expect_in "held by the plugin while required n2 does not satisfy it" "$(reason "$id")" JobHeldUser JobHeldAdmin
-expect_in "  n2 is not excluded (n1, n3, n4 match: nothing is)" "$(field "$id" ExcNodeList)" "" "(null)"
+expect_in "  n2 is not excluded (n1, n3, n4 match: nothing is)" "$(kept_off "$id")" "" "(null)"
 expect_has "  and the AdminComment says why" "$(admin_comment "$id")" \
 	"held: a required node does not satisfy the request"
 expect "  why --job: the request holds on the other nodes" "$(slurm-extra why --job "$id" | sed -n 3,4p)" \
@@ -210,7 +210,7 @@ wait_for 30 eval '[ "$(field "$id" JobState)" = COMPLETED ]' ||
 	not_ok "waited 30 s for: eval '[ \"\$(field \"\$id\" JobState)\" = COMPLETED ]'"
 expect "het job: component 0 ran on a matching node" \
 	"$(case "$(field "$id" NodeList)" in n1 | n4) echo yes ;; esac)" yes
-expect "het job: component 0 excluded the others" "$(field "$id" ExcNodeList)" "n[2-3]"
+expect "het job: component 0 excluded the others" "$(kept_off "$id")" "n[2-3]"
 
 echo "# slurmctld restarted with jobs waiting"
 id=$(submit --extra 'gpu=true&mem>4096')
@@ -230,13 +230,13 @@ reset_extra
 
 echo "# a node added to the cluster is filtered for waiting jobs"
 id=$(submit -H --extra 'gpu=true&mem>=512')
-expect "before: ExcNodeList n[2-3]" "$(field "$id" ExcNodeList)" "n[2-3]"
+expect "before: ExcNodeList n[2-3]" "$(kept_off "$id")" "n[2-3]"
 mark=$(log_lines)
 XC_NODE5=1 bash "$CLUSTER" ctld-reconfig-nodes >/dev/null
 wait_refresh "$mark"
 wait_for 20 exc_is "$id" "n[2-3,5]" ||
 	not_ok "waited 20 s for: exc_is \"\$id\" \"n[2-3,5]\""
-expect "n5 (no Extra) is excluded too" "$(field "$id" ExcNodeList)" "n[2-3,5]"
+expect "n5 (no Extra) is excluded too" "$(kept_off "$id")" "n[2-3,5]"
 scancel "$id"
 
 echo "# a powered-down CLOUD node: excluded unless its Extra can be read"
@@ -258,9 +258,9 @@ else # the helper's digest does not count the hidden node: the log does
 fi
 id=$(submit -H --extra 'gpu=true&mem>=512')
 if slurm_at_least 23 2; then
-	expect "n5 (CLOUD, powered down, its Extra satisfies): not excluded" "$(field "$id" ExcNodeList)" "n[2-3]"
+	expect "n5 (CLOUD, powered down, its Extra satisfies): not excluded" "$(kept_off "$id")" "n[2-3]"
 else
-	expect "n5 (CLOUD, powered down, hidden): excluded, its Extra unreadable" "$(field "$id" ExcNodeList)" "n[2-3,5]"
+	expect "n5 (CLOUD, powered down, hidden): excluded, its Extra unreadable" "$(kept_off "$id")" "n[2-3,5]"
 	expect_has "slurmctld's log says why and what to set" "$(cat "$LOG")" \
 		"nodes hidden from slurm_load_node(): 1 (powered-down CLOUD nodes; slurm.conf PrivateData=cloud shows them)"
 fi

@@ -78,9 +78,10 @@ wait_purged() {
 }
 
 # client K COUNT: submits COUNT jobs, alternating R1 and R2; one line each:
-# "<request> <jobid> <ExcNodeList>" or "<request> refused <message>"
+# "<request> <jobid> <ExcNodeList> <the plugin's feature in its constraint,
+# - for none>" or "<request> refused <message>"
 client() {
-	local k=$1 count=$2 i req out exc
+	local k=$1 count=$2 i req out exc feat
 	for i in $(seq "$count"); do
 		if (( (i + k) % 2 )); then req=$R1; else req=$R2; fi
 		if [ "${XC_LOAD_BASELINE:-0}" = 1 ]; then
@@ -90,8 +91,10 @@ client() {
 		fi
 		# The job prints when its script started, in ms: bad_starts()
 		if out=$(sbatch --parsable -o "$TMP/out/%j" --extra "$req" --wrap 'date +%s%3N' 2>&1); then
-			exc=$(scontrol show job "$out" 2>/dev/null | grep -oP 'ExcNodeList=\K\S+')
-			echo "$req $out ${exc:-gone}"
+			exc=$(scontrol show job "$out" 2>/dev/null | grep -oP '(ExcNodeList|(?<![A-Za-z])Features)=\S+' | sort | paste -sd' ')
+			feat=$(grep -oP 'Features=\S*\Kxc_[0-9a-f]{12}$' <<<"$exc" || true)
+			exc=$(grep -oP 'ExcNodeList=\K\S+' <<<"$exc" || true)
+			echo "$req $out ${exc:-gone} ${feat:--}"
 		else
 			echo "$req refused ${out//$'\n'/ }"
 		fi
@@ -237,8 +240,17 @@ expect "slurmctld still answers" "$(scontrol ping | grep -o UP | head -1)" UP
 # Both requests are valid: a refusal is wrong, whatever it says.
 expect "every submission accepted (both requests are valid)" "$(grep -c ' refused ' "$TMP/all")" 0
 grep ' refused ' "$TMP/all" | head -3
+# A job carried by its request's feature (Carrier=features) keeps its
+# user's ExcNodeList (none here), and every job of a request names the
+# same feature, one per request; the others are checked by their list.
+carried=$(awk '$2 != "refused" && $3 != "baseline" && $4 != "-"' "$TMP/all")
+expect "a carried job has no ExcNodeList of the plugin's" \
+	"$(awk '$3 != "(null)" && $3 != "gone"' <<<"$carried" | grep -c .)" 0
+expect "one feature per request" \
+	"$(awk '{print $1, $4}' <<<"$carried" | sort -u | awk '{n[$1]++; f[$2]++} END {for (r in n) if (n[r] > 1) bad++; for (x in f) if (f[x] > 1) bad++; print bad + 0}')" 0
+printf '  %d of %d accepted jobs carried by their feature\n' "$(grep -c . <<<"$carried")" "$accepted"
 bad=$(awk -v r1="$R1" -v r2="$R2" '
-	$2 == "refused" || $3 == "baseline" { next }
+	$2 == "refused" || $3 == "baseline" || ($4 != "" && $4 != "-") { next }
 	{ exc = $3; req = $1
 	  split("", has); n = 0
 	  # expand n[1-2,4] style lists of this cluster (n1..n4)

@@ -11,9 +11,16 @@
 # out of every request.  Figures printed, never asserted
 # (doc/benchmarks.md, "Carriers").
 #
-# Carriers (XC_CARRIER_MODES, default "exclude features active own"):
-# - exclude: filter mode as it is: job_submit/extra gives each job an
-#   ExcNodeList and its thread rewrites the lists a change concerns.
+# Carriers (XC_CARRIER_MODES, default "exclude plugin features active
+# own"):
+# - exclude: filter mode with Carrier=exclusions: job_submit/extra gives
+#   each job an ExcNodeList and its thread rewrites the lists a change
+#   concerns.
+# - plugin: filter mode with Carrier=features (extra.conf(5)): the plugin
+#   itself sets a feature per distinct request and ANDs it into each job's
+#   constraint; the row waits until every job is carried by its feature
+#   (or, its request satisfied nowhere, excluded from every node), and in
+#   the churn times each flip to the plugin's feature update of s1.
 # - features: a node feature per distinct request, on the nodes that
 #   satisfy it; each job asks for its request's feature (--constraint).
 #   Set with `scontrol update node Features=F ActiveFeatures=F`: without
@@ -50,7 +57,7 @@ NODES=${1:-10000}
 JOBS=${2:-5000}
 DISTINCT=${XC_CARRIER_DISTINCT:-100}
 CHURN=${XC_CARRIER_CHURN:-120}
-read -ra MODES <<<"${XC_CARRIER_MODES:-exclude features active own}"
+read -ra MODES <<<"${XC_CARRIER_MODES:-exclude plugin features active own}"
 XC_STATE=${XC_SCALE_STATE:-/var/lib/slurm-extra-scale}
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test scale-carrier.sh
@@ -131,14 +138,23 @@ rpc() {
 		END {if (!f) printf "0"}' <<<"$1"
 }
 
+# settled: every pending job carried by its feature, or excluded from
+# every node (its request satisfied nowhere).
+settled() {
+	[ "$(squeue -h -t PD -o '%f %x' | awk -v all="s[1-$NODES]" '$1 ~ /xc_/ || $2 == all' | wc -l)" -ge "$1" ]
+}
+# s1_carries: whether s1's active features hold the plugin's
+s1_carries() { scontrol show node s1 | grep -qE 'ActiveFeatures=\S*xc_'; }
+
 # run MODE: one controller, one row.
 run() {
-	local mode=$1 plugins=JobSubmitPlugins=extra params=
+	local mode=$1 plugins=JobSubmitPlugins=extra params= conf=${XC_EXTRA_CONF:-}
 	case $mode in
 	features | active) plugins= ;;
 	own) params=SchedulerParameters=extra_constraints ;;
+	plugin) conf="$conf Carrier=features" ;;
 	esac
-	scale_start_backfill scale-carrier.sh "$NODES" "$plugins" "$params" || { echo "  ($mode)"; return 1; }
+	XC_EXTRA_CONF=$conf scale_start_backfill scale-carrier.sh "$NODES" "$plugins" "$params" || { echo "  ($mode)"; return 1; }
 	case $mode in
 	features) set_features Features || { echo "  $mode: setting the features failed"; return 1; } ;;
 	active) set_features ActiveFeatures || { echo "  $mode: setting the features failed"; return 1; } ;;
@@ -169,12 +185,16 @@ run() {
 		wait_for 900 eval '[ "$(squeue -h -t PD -o %x | grep -c "^s")" -ge '"$JOBS"' ]' ||
 			{ echo "  $mode: not every job had its ExcNodeList after 15 minutes"; return 1; }
 	fi
+	if [ "$mode" = plugin ]; then
+		wait_for 900 settled "$JOBS" ||
+			{ echo "  $mode: not every job carried by its feature after 15 minutes"; return 1; }
+	fi
 	sleep 5
 	local from c0 c1 out s gpu f rss hwm configs
 	from=$(log_lines)
 	sdiag -r >/dev/null
 	c0=$(cpu_ticks "$pid")
-	local all t0
+	local all t0 lag=() f0
 	all=$(for ((k = 0; k < DISTINCT; k++)); do feature "$k"; done | paste -sd,)
 	t0=$(date +%s)
 	for ((s = 1; s <= CHURN; s++)); do
@@ -187,6 +207,11 @@ run() {
 			scontrol update nodename=s1 features="$f" activefeatures="$f"
 			;;
 		active) scontrol update nodename=s1 activefeatures="$([ "$gpu" = true ] && echo "$all")" ;;
+		plugin) # the plugin's answer: s1's features follow (or not)
+			f0=$(date +%s%N)
+			if [ "$gpu" = true ]; then wait_for 1 s1_carries; else wait_for 1 eval '! s1_carries'; fi &&
+				lag+=($((($(date +%s%N) - f0) / 1000000))) || lag+=(late)
+			;;
 		esac
 		sleep $((t0 + s - $(date +%s) > 0 ? t0 + s - $(date +%s) : 0))
 	done
@@ -204,6 +229,10 @@ run() {
 		"$(ms "$(sdiag_value "$out" 'Backfilling stats' 'Mean cycle:')")" \
 		"$(sdiag_value "$out" 'Backfilling stats' 'Depth Mean:')" \
 		"$configs" "$rss" "$hwm"
+	if [ "$mode" = plugin ]; then
+		printf '%s\n' "${lag[@]}" | grep -v late | sort -n | awk -v late="$(printf '%s\n' "${lag[@]}" | grep -c late)" \
+			'{v[NR] = $1} END {printf "    plugin: from a flip to the feature update of s1, median %d ms, longest %d ms (polled every 250 ms), %d flips not answered within 1 s\n", v[int((NR + 1) / 2)], v[NR], late}' >>"$NOTES"
+	fi
 	if [ "$mode" = exclude ]; then
 		tail -n +"$((from + 1))" "$LOG" >"$XC_STATE/churn.log"
 		grep -oP '_slurm_rpc_update_job: complete JobId=[0-9]+ uid=[0-9]+ usec=\K[0-9]+' "$XC_STATE/churn.log" |
