@@ -132,6 +132,11 @@ int carried_modify(job_desc_msg_t *job_desc, const struct known_job *k,
 		}
 	} else if (!job_desc->features && !job_desc->prefer) {
 		return 0; /* neither touched: the job keeps its feature */
+	} else if (thread_carry_lookup_name(entry_thread, name) < 0) {
+		/* slurmctld no longer knows the name (a reconfigure or a
+		 * restart since): Slurm would refuse a constraint naming it */
+		*leave = true;
+		return strip(job_desc, f, p, name);
 	}
 	/* The user's own parts, less the feature the job had. */
 	if (!(own_f = sx_constraint_own(f, name)) ||

@@ -45,7 +45,9 @@ bool carried_now(const struct known_job *k, char name[SX_FEATURE_LEN + 1]);
  * nodes, a constraint with node counts, a new request without a known
  * feature), its constraint and --prefer lose the feature and *leave is
  * set: the caller then keeps it off the nodes its request does not allow
- * by its ExcNodeList.  Every field set is one the caller may set on a
+ * by its ExcNodeList; so too when slurmctld does not know the name now (a
+ * reconfigure since: Slurm would refuse the update for it).  Every field
+ * set is one the caller may set on a
  * pending job (Slurm checks it with their rights).  0, or -1 when out of
  * memory. */
 int carried_modify(job_desc_msg_t *job_desc, const struct known_job *k,

@@ -293,14 +293,17 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	 * HINTS_URGENT_S per owner (hints_urgent).  Of a job the thread has
 	 * not seen (an id above its last load's: a job below it that it does
 	 * not know has no request, or is not pending), its list, required
-	 * nodes or request;
+	 * nodes, constraint, --prefer (they may drop its feature, which
+	 * job_modify() cannot tell without the thread) or request;
 	 * of a job it knows, from a caller who may update it: a whole
-	 * heterogeneous job's list or required nodes, another request,
-	 * required nodes the request excludes (the job then held), a
-	 * release of the plugin's hold. */
+	 * heterogeneous job's list, required nodes, constraint or --prefer,
+	 * another request, a move off its feature, required nodes the
+	 * request excludes (the job then held), a release of the plugin's
+	 * hold. */
 	if (rc == SLURM_SUCCESS && hinted &&
 	    (!k ? id > thread_max_job_id(entry_thread) &&
 			     (job_desc->exc_nodes || job_desc->req_nodes ||
+			      job_desc->features || job_desc->prefer ||
 			      new_request)
 		: h.trusted && ((het_all &&
 				 (job_desc->exc_nodes || job_desc->req_nodes ||

@@ -211,7 +211,18 @@ long carry_lookup(const struct carry *c, const char *canonical,
 	sx_feature_name(xc_text_hash(canonical), name);
 	if (!c->enabled || sx_conf_time() != c->conf_time ||
 	    !lh_table_lookup_ex(c->names, name, (void **)&n) ||
-	    strcmp(n->canonical, canonical) != 0 || !n->known)
+	    strcmp(n->canonical, canonical) != 0 || !n->known || n->conflict)
+		return -1;
+	return (long)n->count;
+}
+
+long carry_lookup_name(const struct carry *c, const char *name)
+{
+	struct carry_name *n;
+
+	if (!c->enabled || sx_conf_time() != c->conf_time ||
+	    !lh_table_lookup_ex(c->names, name, (void **)&n) || !n->known ||
+	    n->conflict)
 		return -1;
 	return (long)n->count;
 }
@@ -223,7 +234,7 @@ bool carry_may(const struct carry *c, const struct memo_request *req,
 
 	*known = false;
 	*count = 0;
-	if (!c || !c->enabled || !req)
+	if (!c || !c->enabled || !req || req->carry_conflict)
 		return false;
 	if (!lh_table_lookup_ex(c->names, req->feature, (void **)&n))
 		return true; /* free: claimed at this round's end */
@@ -235,21 +246,30 @@ bool carry_may(const struct carry *c, const struct memo_request *req,
 }
 
 /* The names a job wanted this round claim theirs (a name claimed by
- * another request stays with it); *set gets the XOR of the wanted names'
- * hashes.  -1 when out of memory. */
+ * another request in an earlier round stays with it; a free one two
+ * requests want in this round is claimed by neither: both marked in
+ * conflict, the name wanted by none); *set gets the XOR of the wanted
+ * names' hashes; each name's count noted as it was before the plan.  -1
+ * when out of memory. */
 static int claim(struct carry *c, struct refilter_memo *memo, uint64_t round,
 		 uint64_t *set)
 {
 	struct lh_entry *e;
 
 	*set = 0;
-	lh_foreach(c->names, e)((struct carry_name *)lh_entry_v(e))->req = NULL;
+	lh_foreach(c->names, e)
+	{
+		struct carry_name *n = (struct carry_name *)lh_entry_v(e);
+
+		n->req = NULL;
+		n->before = n->count;
+	}
 	lh_foreach(memo->requests, e)
 	{
 		struct memo_request *r = (struct memo_request *)lh_entry_v(e);
 		struct carry_name *n;
 
-		if (r->carry_round != round || !c->enabled)
+		if (r->carry_round != round || !c->enabled || r->carry_conflict)
 			continue;
 		if (!lh_table_lookup_ex(c->names, r->feature, (void **)&n)) {
 			if (!(n = calloc(1, sizeof(*n))) ||
@@ -259,18 +279,40 @@ static int claim(struct carry *c, struct refilter_memo *memo, uint64_t round,
 			}
 			memcpy(n->name, r->feature, sizeof(n->name));
 			n->hash = xc_text_hash(n->name);
+			n->claimed = round;
 			if (lh_table_insert(c->names, n->name, n) < 0) {
 				free(n->canonical);
 				free(n);
 				return -1;
 			}
 		} else if (strcmp(n->canonical, r->canonical) != 0) {
-			continue; /* another request's name */
+			/* another request's name: claimed before, it keeps
+			 * it; claimed free in this very round, neither */
+			if (n->claimed == round || n->conflict) {
+				n->conflict = true;
+				r->carry_conflict = true;
+				if (n->req)
+					n->req->carry_conflict = true;
+			}
+			continue;
 		}
 		n->round = round;
 		n->req = r;
+	}
+	lh_foreach(c->names, e)
+	{
+		struct carry_name *n = (struct carry_name *)lh_entry_v(e);
+
+		if (n->conflict) { /* off every node, then forgotten */
+			n->round = 0;
+			n->req = NULL;
+			n->known = false;
+			n->count = 0;
+		}
+		if (n->round != round || !n->req)
+			continue;
 		*set ^= n->hash;
-		if (r->changed >= round)
+		if (n->req->changed >= round)
 			c->dirty = true; /* its nodes changed */
 	}
 	return 0;
@@ -385,15 +427,16 @@ static int by_key(const void *a, const void *b)
 static int make_update(const struct carry *c, const xc_nodes_t *table,
 		       struct carry_name *const *names, size_t nnames,
 		       const struct node_key *keys, size_t from, size_t to,
-		       bool *mark, struct carry_update *u)
+		       struct carry_update *u)
 {
 	const char **ours = malloc((nnames ? nnames : 1) * sizeof(*ours));
+	const char **hosts = malloc((to - from) * sizeof(*hosts));
 	size_t k = 0, first = keys[from].node;
 	int rc = -1;
 
 	memset(u, 0, sizeof(*u));
-	if (!ours)
-		return -1;
+	if (!ours || !hosts)
+		goto out;
 	for (size_t i = 0; i < nnames; i++)
 		if (has_bit(names[i]->req->bits, first))
 			ours[k++] = names[i]->name;
@@ -401,17 +444,17 @@ static int make_update(const struct carry *c, const xc_nodes_t *table,
 	    !(u->idx = malloc((to - from) * sizeof(*u->idx))))
 		goto out;
 	for (size_t i = from; i < to; i++) {
-		mark[keys[i].node] = true;
 		u->idx[i - from] = keys[i].node;
+		hosts[i - from] = xc_nodes_name(table, keys[i].node);
 	}
 	u->nodes = to - from;
-	u->names = xc_nodes_hostlist(table, mark);
-	for (size_t i = from; i < to; i++)
-		mark[keys[i].node] = false;
-	if (u->names)
+	/* its own names alone: a list of the table's would cost the table's
+	 * size for every update */
+	if ((u->names = xc_hostlist_of(hosts, to - from, NULL)))
 		rc = 0;
 out:
 	free(ours);
+	free(hosts);
 	if (rc < 0) {
 		free(u->features);
 		free(u->idx);
@@ -424,7 +467,8 @@ out:
  * name's nodes that keep it are those that should have it (its `want`)
  * less those about to be updated (`keys`, whose present set is not what
  * is wanted); a name no longer wanted, none.  Each the lower of that and
- * the count now.  Linear in the names and the nodes updated. */
+ * the count now.  In time proportional to the wanted names times the
+ * nodes updated. */
 static void lower_counts(struct carry *c, uint64_t round,
 			 struct carry_name *const *names, size_t nnames,
 			 const struct node_key *keys, size_t nkeys)
@@ -456,7 +500,6 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
 {
 	struct carry_name **names = NULL;
 	struct node_key *keys = NULL;
-	bool *mark = NULL;
 	size_t nnames = 0, nkeys = 0, nups = 0;
 	uint64_t set;
 	int rc = -1;
@@ -488,7 +531,6 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
 		nkeys += c->site[i] && c->have[i] != c->want[i];
 	if (nkeys) {
 		if (!(keys = malloc(nkeys * sizeof(*keys))) ||
-		    !(mark = calloc(c->nodes, sizeof(*mark))) ||
 		    !(*ups = calloc(nkeys, sizeof(**ups))))
 			goto out;
 		nkeys = 0;
@@ -505,7 +547,7 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
 			     to++)
 				;
 			if (make_update(c, table, names, nnames, keys, from, to,
-					mark, &(*ups)[nups]) < 0)
+					&(*ups)[nups]) < 0)
 				goto out;
 			nups++;
 		}
@@ -514,6 +556,7 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
 	lower_counts(c, round, names, nnames, keys, nkeys);
 	unlock(arg);
 	*n = nups;
+	c->planned = round;
 	rc = 0;
 out:
 	if (rc < 0) {
@@ -521,7 +564,6 @@ out:
 		*ups = NULL;
 	}
 	free(keys);
-	free(mark);
 	free(names);
 	return rc;
 }
@@ -534,6 +576,9 @@ bool carry_done(struct carry *c, struct refilter_memo *memo,
 	bool all = true, marked = false;
 
 	(void)memo;
+	if (c->planned != round)
+		return false; /* nothing planned: nothing learnt */
+	c->planned = 0;
 	for (size_t k = 0; k < n; k++) {
 		if (!ok[k]) {
 			all = false;
@@ -552,12 +597,13 @@ bool carry_done(struct carry *c, struct refilter_memo *memo,
 		 * next round plans the request's jobs (a job moves to the
 		 * feature, a BadConstraints job is taken up again). */
 		if (cn->req &&
-		    (cn->want > cn->count || (cn->want && !cn->known))) {
+		    (cn->want > cn->before || (cn->want && !cn->known))) {
 			cn->req->changed = cn->req->rose = round + 1;
 			marked = true;
 		}
 		cn->count = cn->want;
 		cn->known = cn->known || cn->want > 0;
+		cn->req = NULL;
 		if (cn->round != round) /* no job wants it: off every node */
 			lh_table_delete_entry(c->names, e);
 	}

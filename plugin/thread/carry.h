@@ -47,14 +47,18 @@ struct lh_table; /* json-c's linkhash */
 /* One of the plugin's feature names and the request that claimed it. */
 struct carry_name {
 	char name[SX_FEATURE_LEN + 1];
-	char *canonical; /* the request it stands for (malloc'd) */
-	uint64_t hash;	 /* xc_text_hash(name): its part of a node's set */
-	size_t want;	 /* nodes that should carry it (the last plan) */
-	size_t count;	 /* nodes that carry it for sure: a lower bound */
-	bool known;	 /* slurmctld knows the name (set on some node since
+	char *canonical;  /* the request it stands for (malloc'd) */
+	uint64_t hash;	  /* xc_text_hash(name): its part of a node's set */
+	size_t want;	  /* nodes that should carry it (the last plan) */
+	size_t count;	  /* nodes that carry it for sure: a lower bound */
+	size_t before;	  /* `count` when the last plan started */
+	bool known;	  /* slurmctld knows the name (set on some node since
 			    it last read slurm.conf) */
-	uint64_t round;	 /* the last round a job wanted it */
-	struct memo_request *req; /* this round's request (borrowed) */
+	uint64_t round;	  /* the last round a job wanted it */
+	uint64_t claimed; /* the round its request claimed it */
+	bool conflict;	  /* two requests claimed it free in one round */
+	struct memo_request *req; /* this round's request (borrowed: valid
+				     from carry_plan() to carry_done()) */
 };
 
 /* One node update the thread sends: `names` (a ranged hostlist) get
@@ -83,6 +87,8 @@ struct carry {
 	bool seen;		/* `have` read from a load of every node */
 	bool dirty;		/* `want` must be computed again */
 	uint64_t set_hash;	/* of the names wanted at the last plan */
+	uint64_t planned;	/* the round carry_plan() planned (0: none
+				   since the last carry_done()) */
 };
 
 /* Initialises `c` (zeroed first).  0, or -1 when out of memory. */
@@ -113,10 +119,16 @@ int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count);
 long carry_lookup(const struct carry *c, const char *canonical,
 		  char name[SX_FEATURE_LEN + 1]);
 
+/* The same for a job that has feature `name` already (job_modify()):
+ * -1 unless the carrier is on, slurm.conf was not read again since, and
+ * slurmctld knows the name; else the nodes that carry it for sure. */
+long carry_lookup_name(const struct carry *c, const char *name);
+
 /* For the plan (thread only): whether request `req`'s jobs may go by its
- * feature: the carrier on and the name free or claimed by `req`'s text.
- * *known: claimed by it and known to slurmctld; *count: the nodes that
- * carry it for sure. */
+ * feature: the carrier on, the request not in a conflict over its name
+ * (memo_request.carry_conflict), and the name free or claimed by `req`'s
+ * text.  *known: claimed by it and known to slurmctld; *count: the nodes
+ * that carry it for sure. */
 bool carry_may(const struct carry *c, const struct memo_request *req,
 	       bool *known, size_t *count);
 
@@ -137,13 +149,15 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
 	       struct carry_update **ups, size_t *n, void (*lock)(void *),
 	       void (*unlock)(void *), void *arg);
 
-/* After the updates of carry_plan() were sent, `ok` of them succeeded (in
- * order; `n` in all): the nodes of each that succeeded carry their new set
- * (have = want), and when all did, every count is what the plan wanted and
- * the names on some node known.  With the thread's lock held.  Returns
- * whether a request was marked for the next round (a name now known, a
- * count that rose): its jobs are to be planned then, even if nothing else
- * changed. */
+/* After the updates of carry_plan() for round `round` were sent, `ok`
+ * of them succeeded (in order; `n` in all): the nodes of each that
+ * succeeded carry their new set (have = want), and when all did, every
+ * count is what the plan wanted and the names on some node known, the
+ * names no job wanted forgotten.  Nothing when carry_plan() did not plan
+ * that round.  With the thread's lock held.  Returns whether a request
+ * was marked for the next round (a name now known, a count above the one
+ * before the plan): its jobs are to be planned then, even if nothing
+ * else changed. */
 bool carry_done(struct carry *c, struct refilter_memo *memo,
 		const struct carry_update *ups, size_t n, const bool *ok,
 		uint64_t round);

@@ -183,16 +183,21 @@ int job_update_drop(const slurm_job_info_t *job, const struct sx_job_state *st,
 	return 1;
 }
 
+void job_update_free(struct job_update *u)
+{
+	free(u->job_id_str);
+	free(u->exc_nodes);
+	free(u->features);
+	free(u->prefer);
+	free_recipe(u);
+	free(u->admin_comment);
+	memset(u, 0, sizeof(*u));
+}
+
 void job_updates_free(struct job_update *updates, size_t n)
 {
-	for (size_t i = 0; updates && i < n; i++) {
-		free(updates[i].job_id_str);
-		free(updates[i].exc_nodes);
-		free(updates[i].features);
-		free(updates[i].prefer);
-		free_recipe(&updates[i]);
-		free(updates[i].admin_comment);
-	}
+	for (size_t i = 0; updates && i < n; i++)
+		job_update_free(&updates[i]);
 	free(updates);
 }
 

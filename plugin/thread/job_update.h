@@ -40,6 +40,9 @@ struct job_update {
 	char *features;	     /* new constraint ("" clears), or NULL: keep */
 	char *prefer;	     /* new --prefer ("" clears), or NULL: keep */
 	char *admin_comment; /* new state (always set) */
+	bool to_feature;     /* it gives the job its request's feature in
+				place of the plugin's exclusions: held back
+				when the round's node updates failed */
 	bool gains;	     /* it cannot take a node from the job (the
 				excluded nodes unchanged, no hold): sent after
 				the updates that may */
@@ -113,6 +116,9 @@ bool job_update_send(const struct job_update *u);
  * hash): the update is not sent, and the next round plans again. */
 int job_update_build(const xc_nodes_t *table, const xc_limits_t *limits,
 		     struct job_update *u);
+
+/* Frees the strings of one update and zeroes it. */
+void job_update_free(struct job_update *u);
 
 /* Frees `n` updates and the array (NULL: nothing). */
 void job_updates_free(struct job_update *updates, size_t n);

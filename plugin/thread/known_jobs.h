@@ -28,6 +28,9 @@ struct known_job {
 	char *prefer;			  /* its --prefer, or NULL */
 	char feature[SX_FEATURE_LEN + 1]; /* its request's feature (carry.h),
 					     "" for an invalid one */
+	bool wants_feature;    /* it may go by that feature (the plan's
+			       carrier_of): a round that keeps it unchanged
+			       still wants the name on its nodes */
 	uint64_t request_hash; /* xc_text_hash of its request's canonical
 				  text (of the text itself when invalid) */
 	/* for the next round (memo.h): */

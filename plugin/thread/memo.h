@@ -59,6 +59,9 @@ struct memo_request {
 				 feature carrier (carry.h) */
 	uint64_t rose;	      /* the round after its feature's count last
 				 rose (carry_done) */
+	bool carry_conflict;  /* another request wanted its feature's name,
+				 free then, in the same round: neither goes
+				 by it while this request lives (carry.h) */
 };
 
 /* One distinct request text, parsed: its request, or NULL when invalid. */

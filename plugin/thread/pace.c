@@ -136,6 +136,11 @@ void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
 		if (__atomic_load_n(&r->stopping, __ATOMIC_RELAXED) ||
 		    !pace_wait(r, &p, stats))
 			break;
+		/* slurm.conf read again since the load the lists come from
+		 * (a reconfigure resets the site's features): the next round
+		 * loads the nodes again */
+		if (sx_conf_time() != r->carry.conf_time)
+			break;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		/* Not under r->lock: slurmctld takes its node write lock. */
 		rc = sx_update_node_features(ups[k].names, ups[k].features);

@@ -67,7 +67,10 @@ void pace_send_updates(struct thread *r, struct job_update *ups, size_t n,
 
 /* Sends the feature carrier's `n` node updates `ups` (carry_plan()) in
  * order within the update budget, ok[k] set for each that Slurm applied
- * (false for those not sent: the plugin stopping); a refusal logged. */
+ * (false for those not sent: the plugin stopping, or slurm.conf read again
+ * since the load their site's features come from); a refusal logged.  An
+ * admin's update of a node's features between that load and the
+ * update is overwritten, and read as the site's at the next load. */
 void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
 		     bool *ok, struct refilter_stats *stats);
 

@@ -30,6 +30,7 @@ struct item {
 				  for an unreadable hostlist) */
 	char *features, *prefer; /* the constraint and --prefer its update
 				    sets (malloc'd), NULL: the job's stand */
+	bool wants; /* it may go by its request's feature (carrier_of) */
 };
 
 /* Reads the state of a pending job that has a request into `it`: its
@@ -215,6 +216,7 @@ static int know(const struct item *it, uint64_t round, struct known_job *k)
 		xc_text_hash(it->req ? it->req->canonical : it->st.request);
 	k->print = it->print;
 	k->planned = round;
+	k->wants_feature = it->wants;
 	k->req = it->planned ? it->req : NULL;
 	if (it->req)
 		memcpy(k->feature, it->req->feature, sizeof(k->feature));
@@ -306,6 +308,9 @@ static int keep_unchanged(struct planning *p, const struct known_job *k)
 	kept->count++;
 	p->nkept++;
 	k->req->used = p->round;
+	/* unchanged, it still wants its feature on its request's nodes */
+	if (k->wants_feature)
+		k->req->carry_round = p->round;
 	return 0;
 }
 
@@ -403,19 +408,34 @@ static void unless_same(char **want, const char *have)
 	}
 }
 
+/* *own (malloc'd) less feature `name` at its end, if there.  -1 when out
+ * of memory. */
+static int strip_also(char **own, const char *name)
+{
+	char *less = sx_constraint_own(*own, name);
+
+	if (!less)
+		return -1;
+	free(*own);
+	*own = less;
+	return 0;
+}
+
 /* The carrier of item `it` into *cd: by its request's feature when the
  * carrier is on, its name free or its request's, the job requires no
  * node, and its constraint and --prefer can carry the feature
  * (sx_constraint_with); then its request wants the feature this round
- * (memo_request.carry_round), and the job goes by it once slurmctld knows
- * the name, or while it has it already.  Otherwise by its ExcNodeList,
- * the feature taken out of its constraint and --prefer if they have it.
- * -1 when out of memory. */
-static int carrier_of(struct planning *p, const struct item *it,
-		      struct carried *cd)
+ * (memo_request.carry_round, it->wants), and the job goes by it once
+ * slurmctld knows the name, or while it has it already.  Otherwise by its
+ * ExcNodeList, the feature taken out of its constraint and --prefer if
+ * they have it (also under a NodeFeatures plugin, which sets no feature of
+ * the plugin's).  The feature of the request the job had at its last plan
+ * is taken out too.  -1 when out of memory. */
+static int carrier_of(struct planning *p, struct item *it, struct carried *cd)
 {
 	const slurm_job_info_t *job = it->job;
 	const struct carry *c = p->in->carry;
+	const struct known_job *k = known_job_find(p->in->prev, job->job_id);
 	const char *name;
 	char *own_f = NULL, *own_p = NULL;
 	enum sx_constraint_why wf = SX_CONSTRAINT_OK, wp = SX_CONSTRAINT_OK;
@@ -423,13 +443,19 @@ static int carrier_of(struct planning *p, const struct item *it,
 	int rc = -1;
 
 	memset(cd, 0, sizeof(*cd));
-	if (!c || !c->manage || !it->req)
+	if (!c || !it->req)
 		return 0;
 	name = it->req->feature;
 	if (!(own_f = sx_constraint_own(job->features, name)) ||
 	    !(own_p = sx_constraint_own(job->prefer, name)))
 		goto out;
 	carries = job->features && strcmp(own_f, job->features) != 0;
+	/* the feature of the request it had when the thread last planned it
+	 * (an update changed the request since): not its user's either */
+	if (!carries && k && *k->feature && strcmp(k->feature, name) != 0 &&
+	    (strip_also(&own_f, k->feature) < 0 ||
+	     strip_also(&own_p, k->feature) < 0))
+		goto out;
 	may = carry_may(c, it->req, &known, &cd->count) &&
 	      !(job->req_nodes && *job->req_nodes);
 	if (may) {
@@ -442,6 +468,7 @@ static int carrier_of(struct planning *p, const struct item *it,
 	}
 	if (may) {
 		it->req->carry_round = p->round;
+		it->wants = true;
 		cd->by_feature = known || carries;
 	}
 	if (!cd->by_feature) {
@@ -556,6 +583,7 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 			    &recipe, &jc, &p->ups[p->nup]);
 	free(status);
 	if (r > 0) { /* what the update sets, for know() */
+		p->ups[p->nup].to_feature = cd.by_feature && cd.features;
 		it->features = cd.features;
 		it->prefer = cd.prefer;
 		cd.features = cd.prefer = NULL;

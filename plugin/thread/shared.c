@@ -28,6 +28,11 @@ long thread_carry_lookup(const struct thread *t, const char *canonical,
 	return t->carry.names ? carry_lookup(&t->carry, canonical, name) : -1;
 }
 
+long thread_carry_lookup_name(const struct thread *t, const char *name)
+{
+	return t->carry.names ? carry_lookup_name(&t->carry, name) : -1;
+}
+
 const struct known_job *thread_known_target(const struct thread *t,
 					    const job_desc_msg_t *job_desc,
 					    uint32_t *id, uint32_t *task,

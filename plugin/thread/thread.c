@@ -219,7 +219,8 @@ static void unlock_thread(void *arg)
 /* Stage: the carrier's node updates of the last plan's requests
  * (carry_plan), sent within the update budget, their outcome recorded;
  * nothing before the first plan. */
-static void round_carry(struct thread *r, struct refilter_stats *stats)
+static void round_carry(struct thread *r, struct refilter_stats *stats,
+			bool *failed)
 {
 	struct carry_update *ups = NULL;
 	uint64_t round = r->memo.round;
@@ -240,6 +241,8 @@ static void round_carry(struct thread *r, struct refilter_stats *stats)
 	}
 	if (n)
 		pace_send_nodes(r, ups, n, ok, stats);
+	for (size_t k = 0; k < n; k++)
+		*failed = *failed || !ok[k];
 	pthread_mutex_lock(&r->lock);
 	if (carry_done(&r->carry, &r->memo, ups, n, ok, round))
 		r->carry_due = true;
@@ -374,6 +377,8 @@ struct planned {
 	struct refilter_stats stats;
 	struct job_update *updates;
 	size_t n;
+	bool nodes_failed; /* a node update of the carrier's was refused or
+			      not sent (round_carry) */
 };
 
 /* Stage: take the hints, plan, publish; false when nothing was planned. */
@@ -409,12 +414,34 @@ static bool round_plan(struct thread *r, const struct round *w,
 	return true;
 }
 
-/* Stage: send the plan's job updates, report. */
+/* The updates of `ups` (n of them) that move a job to its feature, freed
+ * and taken out (the others kept in order): their feature may not be on
+ * its nodes after a refused node update.  The count left. */
+static size_t hold_back_moves(struct job_update *ups, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ups[i].to_feature) {
+			job_update_free(&ups[i]);
+			continue;
+		}
+		ups[k++] = ups[i];
+	}
+	return k;
+}
+
+/* Stage: send the plan's job updates (but the moves to a feature after a
+ * refused node update: every job is planned again next round), report. */
 static void round_send(struct thread *r, const struct round *w,
 		       struct planned *p)
 {
+	size_t planned = p->n;
+
+	if (p->nodes_failed)
+		p->n = hold_back_moves(p->updates, p->n);
 	pace_send_updates(r, p->updates, p->n, w->upto, &p->stats);
-	r->replan = p->stats.failed > 0;
+	r->replan = p->stats.failed > 0 || p->n != planned;
 	job_updates_free(p->updates, p->n);
 	p->updates = NULL;
 	round_report(r, w, &p->stats, p->n);
@@ -443,7 +470,7 @@ static void refresh_round(struct thread *r)
 	round_load_nodes(r, &w);
 	planned = round_decide(r, &w) && round_load_jobs(r, &w) &&
 		  round_plan(r, &w, &p);
-	round_carry(r, &p.stats);
+	round_carry(r, &p.stats, &p.nodes_failed);
 	if (planned)
 		round_send(r, &w, &p);
 	if (w.jobs == 1) /* new jobs loaded */

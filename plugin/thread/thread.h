@@ -104,6 +104,12 @@ long thread_carry_lookup(const struct thread *t, const char *canonical,
 char *carry_status(const char *name, size_t allowed, size_t total,
 		   uint32_t min_nodes);
 
+/* The same for a job that has feature `name` already (carry_lookup_name,
+ * carry.h): -1 when it cannot go on naming it (the carrier off, slurm.conf
+ * read again since the thread's last look, slurmctld not knowing the name
+ * now), else the nodes that carry it for sure. */
+long thread_carry_lookup_name(const struct thread *t, const char *name);
+
 /* The pending job with a request that the update `job_desc` names (a job,
  * an array task "123_4", a het component "123+1"), as the thread last
  * loaded it, or NULL when it knows none (known_target(): *het_all true for

@@ -250,7 +250,10 @@ Test(carry, a_name_another_request_claimed_stays_with_it)
 	cr_expect_eq(count, 3);
 	cr_expect_not(carry_may(&c, r[1], &known, &count),
 		      "the other request's jobs keep their ExcNodeList");
-	cr_expect_eq(lookup(r[1]->canonical, name), -1);
+	cr_expect_eq(carry_lookup_name(&c, r[1]->feature), 3,
+		     "the name is on the first request's nodes");
+	cr_expect_eq(lookup(r[0]->canonical, name), 3);
+	cr_expect_str_eq(name, r[1]->feature);
 	/* Both wanting it in a later round changes nothing: the claim
 	 * holds, and the nodes carry the first request's nodes alone. */
 	round = want_round(texts, 2, r);
@@ -259,6 +262,74 @@ Test(carry, a_name_another_request_claimed_stays_with_it)
 	cr_expect_eq(n, 0);
 	carry_updates_free(ups, n);
 	cr_expect_eq(lookup(r[0]->canonical, name), 3);
+	cr_expect_not(r[1]->carry_conflict, "no conflict over a claimed name");
+}
+
+Test(carry, a_free_name_two_requests_want_at_once_is_claimed_by_neither)
+{
+	const char *texts[] = { "gpu=true", "mem>=4" };
+	struct memo_request *r[2];
+	char name[SX_FEATURE_LEN + 1];
+	struct carry_update *ups;
+	size_t n, count;
+	bool known;
+	uint64_t round;
+
+	load(NULL);
+	round = want_round(texts, 2, r);
+	memcpy(r[1]->feature, r[0]->feature, sizeof(r[1]->feature));
+	ups = plan_send(round, &n, 0);
+	cr_expect_eq(n, 0, "no node gets it");
+	carry_updates_free(ups, n);
+	cr_expect(r[0]->carry_conflict);
+	cr_expect(r[1]->carry_conflict);
+	cr_expect_not(carry_may(&c, r[0], &known, &count));
+	cr_expect_not(carry_may(&c, r[1], &known, &count));
+	cr_expect_eq(lookup(r[0]->canonical, name), -1);
+	cr_expect_eq(carry_lookup_name(&c, r[0]->feature), -1);
+}
+
+Test(carry, a_round_that_planned_nothing_forgets_nothing)
+{
+	const char *texts[] = { "gpu=true" };
+	struct memo_request *r[1];
+	char name[SX_FEATURE_LEN + 1];
+	struct carry_update *ups;
+	size_t n;
+
+	load(NULL);
+	ups = plan_send(want_round(texts, 1, r), &n, 0);
+	carry_updates_free(ups, n);
+	cr_assert_eq(lookup(r[0]->canonical, name), 3);
+	c.seen = false; /* carry_seen() ran out of memory */
+	ups = plan_send(want_round(texts, 1, r), &n, 0);
+	carry_updates_free(ups, n);
+	cr_expect_eq(lookup(r[0]->canonical, name), 3);
+}
+
+Test(carry, a_rise_is_marked_only_above_the_count_before)
+{
+	const char *texts[] = { "gpu=true", "mem>=4" }; /* n1 n2 n4; n1 n3 n4 */
+	struct memo_request *r[2];
+	struct carry_update *ups;
+	size_t n;
+	uint64_t round;
+	xc_error_t err;
+
+	load(NULL);
+	ups = plan_send(want_round(texts, 2, r), &n, 0);
+	carry_updates_free(ups, n);
+	/* n3 comes to satisfy gpu=true: its list gains that name, and keeps
+	 * mem>=4's */
+	cr_assert_eq(
+		xc_nodes_update(table, 2, "{\"gpu\":true,\"mem\":4}", &err), 1);
+	memo_nodes_anew(&memo);
+	round = want_round(texts, 2, r);
+	ups = plan_send(round, &n, 0);
+	cr_expect_eq(n, 1, "n3 alone");
+	carry_updates_free(ups, n);
+	cr_expect_eq(r[0]->rose, round + 1, "gpu=true rose");
+	cr_expect_neq(r[1]->rose, round + 1, "mem>=4 did not");
 }
 
 Test(carry, counts_fall_before_the_updates_and_rise_after)
@@ -381,6 +452,7 @@ Test(carry, hidden_nodes_are_never_updated)
 	msg.record_count = NNODES - 1;
 	cr_assert_eq(carry_seen(&c, &msg, NNODES), 0);
 	ups = plan_send(want_round(texts, 1, r), &n, 0);
+	cr_expect_gt(n, 0, "the others are updated");
 	for (size_t k = 0; k < n; k++)
 		cr_expect_null(strstr(ups[k].names, "n4"));
 	carry_updates_free(ups, n);

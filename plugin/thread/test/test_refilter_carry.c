@@ -37,7 +37,8 @@ static void setup(void)
 	static const char *names[] = { "n1", "n2", "n3", "n4" };
 
 	round_setup();
-	cr_assert_eq(memo_init(&memo, 0), 0);
+	/* the thread's: a job unchanged since its plan is kept, not planned */
+	cr_assert_eq(memo_init(&memo, 600), 0);
 	cr_assert_eq(carry_init(&c), 0);
 	carry_conf(&c, sx_conf_time(), true, true);
 	for (size_t i = 0; i < 4; i++)
@@ -190,7 +191,27 @@ Test(carry_plan, required_nodes_keep_the_exclusions)
 	thread_round();
 	thread_round();
 	cr_assert_eq(p.n, 0, "never moved to the feature");
-	cr_assert_eq(memo.round, 2);
+	cr_assert_str_eq(j->features, "");
+	cr_assert_str_eq(j->exc_nodes, "n[3-4]");
+}
+
+Test(carry_plan, a_carried_job_left_unplanned_keeps_its_feature_on_its_nodes)
+{
+	slurm_job_info_t *j = gpu_job("");
+	char name[SX_FEATURE_LEN + 1];
+
+	thread_round();
+	thread_round();
+	cr_assert_eq(p.n, 1);
+	apply(j, &p.u[0]);
+	thread_round(); /* planned: its data changed */
+	cr_assert_eq(carry_lookup(&c, REQUEST, name), 2);
+	for (int k = 0; k < 3; k++) {
+		thread_round(); /* nothing changed: the job is kept */
+		cr_assert_eq(p.stats.planned, 0, "round %d: kept unplanned", k);
+		cr_assert_eq(carry_lookup(&c, REQUEST, name), 2,
+			     "round %d: its feature still on n[1-2]", k);
+	}
 }
 
 Test(carry_plan, a_job_set_aside_is_touched_once_its_feature_is_back)
