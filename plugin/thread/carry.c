@@ -379,6 +379,8 @@ static int by_name(const void *a, const void *b)
 		      (*(struct carry_name *const *)b)->name);
 }
 
+/* The names wanted in round `round` (borrowed), sorted by name, *n of
+ * them; malloc'd array, NULL when out of memory. */
 static struct carry_name **wanted_names(const struct carry *c, uint64_t round,
 					size_t *n)
 {

@@ -23,7 +23,8 @@
  *     nodes), each as the XOR of its names' hashes, so that the nodes to
  *     update are found without a string a node.
  * The race rule: a count is lowered before the node updates that take the
- * name away are sent, and raised only after those that add it succeeded,
+ * name away are sent, and raised only after all the round's updates
+ * succeeded,
  * so an entry point never names a feature on fewer nodes than it reads;
  * every name is forgotten when slurm_conf's last_update changes (a
  * reconfigure rebuilds Slurm's feature lists from slurm.conf), which the

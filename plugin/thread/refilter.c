@@ -391,6 +391,7 @@ struct carried {
 	char *prefer;	 /* the same for its --prefer */
 };
 
+/* Frees what *cd holds and zeroes it. */
 static void carried_free(struct carried *cd)
 {
 	free(cd->features);

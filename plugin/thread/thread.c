@@ -206,6 +206,8 @@ static void round_carry_conf(struct thread *r)
 	r->table_time = 0; /* every node loaded: their features read */
 }
 
+/* r->lock taken and released for carry_plan(), which writes what the
+ * entry points read under it. */
 static void lock_thread(void *arg)
 {
 	pthread_mutex_lock(&((struct thread *)arg)->lock);
