@@ -62,8 +62,14 @@ expect "the admin's feature big kept" "$(nodes_with big)" "n[3-4]"
 echo "# the user's constraint and --prefer stay theirs"
 own=$(later --extra "$GPU" --constraint=ib)
 expect "submitted with --constraint=ib" "$(field "$own" Features)" "ib&$F"
+# right after submission, before the thread has loaded the job, Slurm
+# takes the owner's constraint as it is; the thread's next round puts the
+# feature back
 out=$(as "$U" scontrol update job="$own" features=big 2>&1)
-expect "the owner sets features=big" "$out$(field "$own" Features)" "big&$F"
+expect "the owner sets features=big at once: accepted" "$out" ""
+wait_for 10 eval '[ "$(field "$own" Features)" = "big&$F" ]'
+expect "  the thread puts the feature back after it" "$(field "$own" Features)" "big&$F"
+# the job known to the thread: job_modify() keeps it in the update itself
 out=$(as "$U" scontrol update job="$own" features= 2>&1)
 expect "the owner clears them: the feature stays" "$out$(field "$own" Features)" "$F"
 out=$(as "$U" scontrol update job="$own" prefer=ib 2>&1)

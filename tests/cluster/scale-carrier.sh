@@ -152,6 +152,7 @@ run() {
 	case $mode in
 	features | active) plugins= ;;
 	own) params=SchedulerParameters=extra_constraints ;;
+	exclude) conf="$conf Carrier=exclusions" ;;
 	plugin) conf="$conf Carrier=features" ;;
 	esac
 	XC_EXTRA_CONF=$conf scale_start_backfill scale-carrier.sh "$NODES" "$plugins" "$params" || { echo "  ($mode)"; return 1; }
