@@ -312,10 +312,34 @@ static int claim(struct carry *c, struct refilter_memo *memo, uint64_t round,
 		if (n->round != round || !n->req)
 			continue;
 		*set ^= n->hash;
-		if (n->req->changed >= round)
+		if (n->req->moves != n->moves)
 			c->dirty = true; /* its nodes changed */
 	}
 	return 0;
+}
+
+bool carry_covers(const struct carry *c, const struct refilter_memo *memo)
+{
+	struct lh_entry *e;
+
+	if (!c->enabled || !memo->requests || memo->plan_all)
+		return false;
+	lh_foreach(memo->requests, e)
+	{
+		const struct memo_request *r =
+			(const struct memo_request *)lh_entry_v(e);
+		size_t now, was = r->count_at_plan;
+
+		if (r->changed <= memo->round)
+			continue; /* unchanged since the last plan */
+		if (!r->carried_only || !r->bits)
+			return false;
+		now = memo_request_count(r);
+		if ((now == 0) != (was == 0) ||
+		    (now < r->max_nodes) != (was < r->max_nodes))
+			return false;
+	}
+	return true;
 }
 
 /* Whether bit `i` of a request's nodes is set. */
@@ -355,6 +379,7 @@ static void compute_want(struct carry *c, uint64_t round)
 		n->want = 0;
 		if (n->round != round)
 			continue;
+		n->moves = n->req->moves;
 		for (size_t w = 0; w < (c->nodes + 63) / 64; w++) {
 			uint64_t word = n->req->bits[w];
 

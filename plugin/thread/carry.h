@@ -57,6 +57,8 @@ struct carry_name {
 			    it last read slurm.conf) */
 	uint64_t round;	  /* the last round a job wanted it */
 	uint64_t claimed; /* the round its request claimed it */
+	uint64_t moves;	  /* its request's `moves` at the last compute of
+			     the nodes' sets */
 	bool conflict;	  /* two requests claimed it free in one round */
 	struct memo_request *req; /* this round's request (borrowed: valid
 				     from carry_plan() to carry_done()) */
@@ -132,6 +134,16 @@ long carry_lookup_name(const struct carry *c, const char *name);
  * that carry it for sure. */
 bool carry_may(const struct carry *c, const struct memo_request *req,
 	       bool *known, size_t *count);
+
+/* Whether the node changes since the last plan (memo_nodes_changed(): the
+ * requests marked changed for the next round) need no plan of the jobs:
+ * the carrier on, and each changed request's jobs all carried by its
+ * feature with no exclusions of their own, its count of nodes on the
+ * same side of 0 and of the most nodes one of its jobs asks for (so no
+ * job's status changes, and no job Slurm set aside can run now).  Then
+ * the carrier's node update is the whole answer, and the jobs are not
+ * loaded for it.  Thread only; linear in the memo's requests. */
+bool carry_covers(const struct carry *c, const struct refilter_memo *memo);
 
 /* Plans the node updates of round `round` (thread only): the requests a
  * job wanted the feature of this round (req->carry_round == round) claim

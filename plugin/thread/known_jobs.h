@@ -31,6 +31,11 @@ struct known_job {
 	bool wants_feature;    /* it may go by that feature (the plan's
 			       carrier_of): a round that keeps it unchanged
 			       still wants the name on its nodes */
+	bool carried;	       /* it goes by that feature (its plan's update
+				  leaves it so) */
+	bool own_exc;	       /* it has exclusions or required nodes of its
+				  own */
+	uint32_t num_nodes;    /* the nodes it asks for (at least) */
 	uint64_t request_hash; /* xc_text_hash of its request's canonical
 				  text (of the text itself when invalid) */
 	/* for the next round (memo.h): */

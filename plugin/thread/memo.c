@@ -59,6 +59,7 @@ static void forget(struct refilter_memo *memo, struct memo_request *r)
 	r->bits = NULL;
 	r->nodes = 0;
 	r->base_ok = false;
+	r->moves++;
 }
 
 /* Table `*t` anew with its entries: json-c's linkhash leaves a deleted
@@ -185,6 +186,7 @@ void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,
 		if (moved) {
 			r->base_ok = false;
 			r->changed = memo->round + 1;
+			r->moves++;
 		}
 	}
 }
@@ -308,6 +310,7 @@ int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 				bits[i / WORD_BITS] |= 1ULL << (i % WORD_BITS);
 		req->bits = bits;
 		req->nodes = count;
+		req->moves++;
 		memo->bytes += nw * 8;
 		*evaluated = true;
 		return 0;
@@ -315,6 +318,16 @@ int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 	for (size_t i = 0; i < count; i++)
 		matched[i] = (req->bits[i / WORD_BITS] >> (i % WORD_BITS)) & 1;
 	return 0;
+}
+
+size_t memo_request_count(const struct memo_request *req)
+{
+	size_t n = 0;
+
+	for (size_t w = 0;
+	     req->bits && w < (req->nodes + WORD_BITS - 1) / WORD_BITS; w++)
+		n += (size_t)__builtin_popcountll(req->bits[w]);
+	return n;
 }
 
 void memo_round_end(struct refilter_memo *memo)

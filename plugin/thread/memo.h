@@ -52,6 +52,8 @@ struct memo_request {
 	uint64_t base_text;	/* xc_text_hash() of that list ("" none) */
 	uint64_t base_hosts;	/* hostlist_hash() of it */
 	uint64_t changed;	/* the round its nodes last changed */
+	uint64_t moves;		/* times its bits changed or were made anew:
+				   the carrier's want follows (carry.h) */
 	uint64_t used;		/* the last round a job had it */
 	char feature[SX_FEATURE_LEN + 1]; /* its name as a node feature
 					     (sx_feature_name(), carry.h) */
@@ -59,6 +61,11 @@ struct memo_request {
 				 feature carrier (carry.h) */
 	uint64_t rose;	      /* the round after its feature's count last
 				 rose (carry_done) */
+	/* What the last plan left (refilter.h), for carry_covers(): */
+	bool carried_only;    /* each of its jobs goes by its feature, none
+				 with exclusions of its own */
+	uint32_t max_nodes;   /* the most nodes one of its jobs asks for */
+	size_t count_at_plan; /* the nodes it matched then */
 	bool carry_conflict;  /* another request wanted its feature's name,
 				 free then, in the same round: neither goes
 				 by it while this request lives (carry.h) */
@@ -132,6 +139,10 @@ int memo_request_of(struct refilter_memo *memo, const char *text,
  * memory (matched undefined). */
 int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 		 const xc_nodes_t *table, bool *matched, bool *evaluated);
+
+/* The nodes `req` matches on the table it was evaluated on (its bits
+ * counted); 0 when it has no evaluation. */
+size_t memo_request_count(const struct memo_request *req);
 
 /* Ends a round: the texts and requests no job had in it are freed. */
 void memo_round_end(struct refilter_memo *memo);

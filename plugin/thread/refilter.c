@@ -4,6 +4,7 @@
  * (job_changes.h), its filter computed and compared with what it has
  * (refilter.h), each job's update planned (job_update.h).
  */
+#include <json-c/linkhash.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,7 +31,8 @@ struct item {
 				  for an unreadable hostlist) */
 	char *features, *prefer; /* the constraint and --prefer its update
 				    sets (malloc'd), NULL: the job's stand */
-	bool wants; /* it may go by its request's feature (carrier_of) */
+	bool wants;   /* it may go by its request's feature (carrier_of) */
+	bool carried; /* it goes by it (carrier_of's by_feature) */
 };
 
 /* Reads the state of a pending job that has a request into `it`: its
@@ -217,6 +219,10 @@ static int know(const struct item *it, uint64_t round, struct known_job *k)
 	k->print = it->print;
 	k->planned = round;
 	k->wants_feature = it->wants;
+	k->carried = it->carried;
+	k->own_exc = (it->st.exclude && *it->st.exclude) ||
+		     (job->req_nodes && *job->req_nodes);
+	k->num_nodes = job->num_nodes;
 	k->req = it->planned ? it->req : NULL;
 	if (it->req)
 		memcpy(k->feature, it->req->feature, sizeof(k->feature));
@@ -583,6 +589,7 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 	r = job_update_plan(it->job, &it->st, &use, want, it->exc_text, hosts,
 			    &recipe, &jc, &p->ups[p->nup]);
 	free(status);
+	it->carried = cd.by_feature;
 	if (r > 0) { /* what the update sets, for know() */
 		p->ups[p->nup].to_feature = cd.by_feature && cd.features;
 		it->features = cd.features;
@@ -673,6 +680,35 @@ static int know_all(struct planning *p, struct known_jobs *known)
 	return 0;
 }
 
+/* What the plan leaves each request of the memo for carry_covers(): its
+ * jobs (`known`, the round's) all carried by its feature with no
+ * exclusions of their own, the most nodes one asks for, the nodes it
+ * matches now.  Linear in the requests and the jobs. */
+static void summarize(struct refilter_memo *memo,
+		      const struct known_jobs *known)
+{
+	struct lh_entry *e;
+
+	lh_foreach(memo->requests, e)
+	{
+		struct memo_request *r = (struct memo_request *)lh_entry_v(e);
+
+		r->carried_only = true;
+		r->max_nodes = 0;
+		r->count_at_plan = memo_request_count(r);
+	}
+	for (size_t i = 0; i < known->count; i++) {
+		const struct known_job *k = &known->jobs[i];
+
+		if (!k->req)
+			continue;
+		if (!k->carried || k->own_exc)
+			k->req->carried_only = false;
+		if (k->num_nodes > k->req->max_nodes)
+			k->req->max_nodes = k->num_nodes;
+	}
+}
+
 /* Frees what the round held but what it handed over; tells the memo how
  * the round ended (rc 0: what no job had is freed; -1: its next round
  * plans every job). */
@@ -727,6 +763,8 @@ int refilter_plan(const struct refilter_in *in, const struct refilter_out *out)
 	*out->updates = p.ups;
 	*out->n = p.nup;
 	p.ups = NULL;
+	if (in->memo && out->known)
+		summarize(in->memo, out->known);
 	rc = 0;
 	out->stats->pending += p.nitems + p.nkept;
 	out->stats->planned += p.nitems;

@@ -275,7 +275,11 @@ static bool round_decide(struct thread *r, const struct round *w)
 
 	if (w->asked != r->asked_seen && !time_set(&r->unloaded_since))
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
-	wanted = thread_jobs_wanted(r, w->nodes, w->urgent, w->asked);
+	/* A node change the feature carrier answered alone (round_carry,
+	 * before this) needs no load of the jobs: carry_covers(). */
+	wanted = thread_jobs_wanted(
+		r, w->nodes && !carry_covers(&r->carry, &r->memo), w->urgent,
+		w->asked);
 	r->asked_round = w->asked;
 	return wanted;
 }
@@ -450,10 +454,12 @@ static void round_send(struct thread *r, const struct round *w,
 }
 
 /*
- * One round of the thread, in stages: the node data and the jobs, and
- * when either changed, every pending job with a request re-filtered; the
- * feature carrier's node updates (before the jobs' updates, which may
- * name a feature they add); after a round that loaded new jobs (its
+ * One round of the thread, in stages: the node data, the feature
+ * carrier's node updates for what changed in them, the jobs, and when the
+ * nodes (unless the carrier's updates answered it all: carry_covers) or
+ * the jobs changed, every pending job with a request re-filtered; the
+ * carrier's node updates for that plan (before the jobs' updates, which
+ * may name a feature they add); after a round that loaded new jobs (its
  * updates sent and freed too), glibc's free memory given back.  The hints
  * of job_modify() given before the jobs are loaded are reflected in them
  * (an update holds slurmctld's job write lock from job_modify() until it
@@ -470,11 +476,15 @@ static void refresh_round(struct thread *r)
 		return;
 	round_carry_conf(r);
 	round_load_nodes(r, &w);
+	/* the nodes' change answered first, for the requests of the last
+	 * plan; then again for the requests of this round's */
+	round_carry(r, &p.stats, &p.nodes_failed);
 	planned = round_decide(r, &w) && round_load_jobs(r, &w) &&
 		  round_plan(r, &w, &p);
-	round_carry(r, &p.stats, &p.nodes_failed);
-	if (planned)
+	if (planned) {
+		round_carry(r, &p.stats, &p.nodes_failed);
 		round_send(r, &w, &p);
+	}
 	if (w.jobs == 1) /* new jobs loaded */
 		thread_trim_after_load(r);
 }

@@ -242,3 +242,40 @@ Test(carry_plan, a_job_set_aside_is_touched_once_its_feature_is_back)
 	thread_round();
 	cr_assert_eq(p.n, 0, "once");
 }
+
+/* Node `i`'s Extra changed in place to `extra`, as node_table_load() tells
+ * the memo. */
+static void node_changed(size_t i, const char *extra)
+{
+	xc_extra_t *e;
+	xc_error_t err;
+
+	cr_assert_eq(xc_nodes_update(t, i, extra, &err), 1);
+	e = xc_extra_load(extra, strlen(extra), NULL, NULL, &err);
+	cr_assert_not_null(e);
+	memo_nodes_changed(&memo, t, &i, (const xc_extra_t *const *)&e, 1);
+	xc_extra_destroy(e);
+}
+
+Test(carry_plan, a_node_change_the_feature_answers_needs_no_plan)
+{
+	slurm_job_info_t *j = gpu_job("");
+
+	cr_assert_not(carry_covers(&c, &memo), "nothing planned yet");
+	thread_round();
+	node_changed(2, "{\"gpu\":true}");
+	cr_assert_not(carry_covers(&c, &memo),
+		      "its job still goes by its ExcNodeList");
+	thread_round();
+	cr_assert_eq(p.n, 1);
+	apply(j, &p.u[0]);
+	thread_round();			   /* carried now */
+	node_changed(3, "{\"gpu\":true}"); /* 3 nodes to 4 */
+	cr_expect(carry_covers(&c, &memo), "3 to 4 nodes: the same chance");
+	node_changed(0, "{\"gpu\":false}");
+	node_changed(1, "{\"gpu\":false}");
+	node_changed(2, "{\"gpu\":false}");
+	cr_expect(carry_covers(&c, &memo), "1 node: the same chance");
+	node_changed(3, "{\"gpu\":false}");
+	cr_expect_not(carry_covers(&c, &memo), "none: its status changes");
+}
