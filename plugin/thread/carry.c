@@ -623,8 +623,13 @@ bool carry_done(struct carry *c, struct refilter_memo *memo,
 		/* A count that rose, or a name slurmctld now knows: the
 		 * next round plans the request's jobs (a job moves to the
 		 * feature, a BadConstraints job is taken up again). */
+		/* (a rise that leaves the count below none of its jobs'
+		 * needs changes nothing for them: not marked) */
 		if (cn->req &&
-		    (cn->want > cn->before || (cn->want && !cn->known))) {
+		    ((cn->want > cn->before &&
+		      cn->before <
+			      (cn->req->max_nodes ? cn->req->max_nodes : 1)) ||
+		     (cn->want && !cn->known))) {
 			cn->req->changed = cn->req->rose = round + 1;
 			marked = true;
 		}

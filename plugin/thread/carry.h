@@ -169,8 +169,9 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
  * names no job wanted forgotten.  Nothing when carry_plan() did not plan
  * that round.  With the thread's lock held.  Returns whether a request
  * was marked for the next round (a name now known, a count above the one
- * before the plan): its jobs are to be planned then, even if nothing
- * else changed. */
+ * before the plan, which was below the most nodes one of its jobs asks
+ * for: a job Slurm set aside may run now): its jobs are to be planned
+ * then, even if nothing else changed. */
 bool carry_done(struct carry *c, struct refilter_memo *memo,
 		const struct carry_update *ups, size_t n, const bool *ok,
 		uint64_t round);

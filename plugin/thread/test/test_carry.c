@@ -325,11 +325,29 @@ Test(carry, a_rise_is_marked_only_above_the_count_before)
 		xc_nodes_update(table, 2, "{\"gpu\":true,\"mem\":4}", &err), 1);
 	memo_nodes_anew(&memo);
 	round = want_round(texts, 2, r);
+	r[0]->max_nodes = 4; /* a job of gpu=true asks for 4 nodes */
+	r[1]->max_nodes = 4;
 	ups = plan_send(round, &n, 0);
 	cr_expect_eq(n, 1, "n3 alone");
 	carry_updates_free(ups, n);
-	cr_expect_eq(r[0]->rose, round + 1, "gpu=true rose");
-	cr_expect_neq(r[1]->rose, round + 1, "mem>=4 did not");
+	cr_expect_eq(r[0]->rose, round + 1, "gpu=true rose to 4");
+	cr_expect_neq(r[1]->rose, round + 1, "mem>=4 did not rise");
+	/* its jobs asking for one node: 3 to 4 changes nothing for them */
+	cr_assert_eq(
+		xc_nodes_update(table, 2, "{\"gpu\":false,\"mem\":4}", &err),
+		1);
+	memo_nodes_anew(&memo);
+	ups = plan_send(want_round(texts, 2, r), &n, 0);
+	carry_updates_free(ups, n);
+	cr_assert_eq(
+		xc_nodes_update(table, 2, "{\"gpu\":true,\"mem\":4}", &err), 1);
+	memo_nodes_anew(&memo);
+	round = want_round(texts, 2, r);
+	r[0]->max_nodes = 1;
+	ups = plan_send(round, &n, 0);
+	cr_expect_eq(n, 1);
+	carry_updates_free(ups, n);
+	cr_expect_neq(r[0]->rose, round + 1, "3 to 4, its jobs needing 1");
 }
 
 Test(carry, counts_fall_before_the_updates_and_rise_after)
