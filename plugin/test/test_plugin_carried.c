@@ -248,3 +248,16 @@ Test(carried, the_users_exclusions_pass_as_they_are)
 	cr_assert_eq(only_hint()->exc_hash, hostlist_hash("n2"),
 		     "as the caller set it: all the user's own");
 }
+
+Test(carried, a_name_slurmctld_no_longer_knows_moves_the_job_to_its_exclusions)
+{
+	job_desc_msg_t *d;
+
+	job7_carried("ib");
+	entry_thread->carry.conf_time = sx_conf_time() + 1; /* reconfigured */
+	d = update(&desc, "7");
+	set_str(&d->features, "big");
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_str_eq(d->features, "big", "Slurm would refuse the name");
+	cr_assert_str_eq(d->exc_nodes, "n[3-4]");
+}

@@ -328,15 +328,15 @@ bool carry_covers(const struct carry *c, const struct refilter_memo *memo)
 	{
 		const struct memo_request *r =
 			(const struct memo_request *)lh_entry_v(e);
-		size_t now, was = r->count_at_plan;
+		size_t now, need, was = r->count_at_plan;
 
 		if (r->changed <= memo->round)
 			continue; /* unchanged since the last plan */
 		if (!r->carried_only || !r->bits)
 			return false;
 		now = memo_request_count(r);
-		if ((now == 0) != (was == 0) ||
-		    (now < r->max_nodes) != (was < r->max_nodes))
+		need = r->max_nodes ? r->max_nodes : 1;
+		if (now < need || was < need)
 			return false;
 	}
 	return true;
@@ -518,6 +518,12 @@ static void lower_counts(struct carry *c, uint64_t round,
 		if (stable < n->count)
 			n->count = stable;
 	}
+	lh_foreach(c->names, e)
+	{
+		struct carry_name *n = (struct carry_name *)lh_entry_v(e);
+
+		n->low = n->count;
+	}
 }
 
 int carry_plan(struct carry *c, struct refilter_memo *memo,
@@ -626,8 +632,8 @@ bool carry_done(struct carry *c, struct refilter_memo *memo,
 		/* (a rise that leaves the count below none of its jobs'
 		 * needs changes nothing for them: not marked) */
 		if (cn->req &&
-		    ((cn->want > cn->before &&
-		      cn->before <
+		    ((cn->want > cn->low &&
+		      cn->low <
 			      (cn->req->max_nodes ? cn->req->max_nodes : 1)) ||
 		     (cn->want && !cn->known))) {
 			cn->req->changed = cn->req->rose = round + 1;

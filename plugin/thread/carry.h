@@ -53,6 +53,8 @@ struct carry_name {
 	size_t want;	  /* nodes that should carry it (the last plan) */
 	size_t count;	  /* nodes that carry it for sure: a lower bound */
 	size_t before;	  /* `count` when the last plan started */
+	size_t low;	  /* `count` while its updates were sent: the least
+			     it may have had meanwhile */
 	bool known;	  /* slurmctld knows the name (set on some node since
 			    it last read slurm.conf) */
 	uint64_t round;	  /* the last round a job wanted it */
@@ -136,13 +138,15 @@ bool carry_may(const struct carry *c, const struct memo_request *req,
 	       bool *known, size_t *count);
 
 /* Whether the node changes since the last plan (memo_nodes_changed(): the
- * requests marked changed for the next round) need no plan of the jobs:
- * the carrier on, and each changed request's jobs all carried by its
- * feature with no exclusions of their own, its count of nodes on the
- * same side of 0 and of the most nodes one of its jobs asks for (so no
- * job's status changes, and no job Slurm set aside can run now).  Then
- * the carrier's node update is the whole answer, and the jobs are not
- * loaded for it.  Thread only; linear in the memo's requests. */
+ * requests marked changed for the next round) need no plan of the jobs
+ * that plan saw: the carrier on, and each changed request's jobs all
+ * carried by its feature with no exclusions of their own, its count of
+ * nodes at least the most nodes one of its jobs asks for, before and
+ * after (every job's status says "enough" both times; a job set aside
+ * for too few nodes since is planned by the rise carry_done() marks).
+ * Then the carrier's node update is the whole answer for those jobs;
+ * jobs that came or changed since that plan are the caller's to
+ * consider.  Thread only; linear in the memo's requests. */
 bool carry_covers(const struct carry *c, const struct refilter_memo *memo);
 
 /* Plans the node updates of round `round` (thread only): the requests a
@@ -168,10 +172,11 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
  * count is what the plan wanted and the names on some node known, the
  * names no job wanted forgotten.  Nothing when carry_plan() did not plan
  * that round.  With the thread's lock held.  Returns whether a request
- * was marked for the next round (a name now known, a count above the one
- * before the plan, which was below the most nodes one of its jobs asks
- * for: a job Slurm set aside may run now): its jobs are to be planned
- * then, even if nothing else changed. */
+ * was marked for the next round (a name now known, or a count above the
+ * least it may have had while the updates were sent, which was below the
+ * most nodes one of its jobs asks for: a job Slurm set aside may run
+ * now): its jobs are to be planned then, even if nothing else
+ * changed. */
 bool carry_done(struct carry *c, struct refilter_memo *memo,
 		const struct carry_update *ups, size_t n, const bool *ok,
 		uint64_t round);

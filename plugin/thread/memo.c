@@ -59,7 +59,7 @@ static void forget(struct refilter_memo *memo, struct memo_request *r)
 	r->bits = NULL;
 	r->nodes = 0;
 	r->base_ok = false;
-	r->moves++;
+	r->moves = ++memo->moves;
 }
 
 /* Table `*t` anew with its entries: json-c's linkhash leaves a deleted
@@ -186,7 +186,7 @@ void memo_nodes_changed(struct refilter_memo *memo, const xc_nodes_t *table,
 		if (moved) {
 			r->base_ok = false;
 			r->changed = memo->round + 1;
-			r->moves++;
+			r->moves = ++memo->moves;
 		}
 	}
 }
@@ -310,7 +310,7 @@ int memo_matched(struct refilter_memo *memo, struct memo_request *req,
 				bits[i / WORD_BITS] |= 1ULL << (i % WORD_BITS);
 		req->bits = bits;
 		req->nodes = count;
-		req->moves++;
+		req->moves = ++memo->moves;
 		memo->bytes += nw * 8;
 		*evaluated = true;
 		return 0;

@@ -52,8 +52,10 @@ struct memo_request {
 	uint64_t base_text;	/* xc_text_hash() of that list ("" none) */
 	uint64_t base_hosts;	/* hostlist_hash() of it */
 	uint64_t changed;	/* the round its nodes last changed */
-	uint64_t moves;		/* times its bits changed or were made anew:
-				   the carrier's want follows (carry.h) */
+	uint64_t moves;		/* when its bits last changed or were made
+				   anew (the memo's sequence: a request made
+				   again never repeats a value); the
+				   carrier's want follows (carry.h) */
 	uint64_t used;		/* the last round a job had it */
 	char feature[SX_FEATURE_LEN + 1]; /* its name as a node feature
 					     (sx_feature_name(), carry.h) */
@@ -87,6 +89,8 @@ struct refilter_memo {
 	struct timespec last_all;  /* when a round last planned every job */
 	unsigned full_round;	   /* seconds between such rounds (0: each) */
 	size_t bytes;		   /* held by the bits */
+	uint64_t moves;		   /* the last memo_request.moves given out:
+				      one sequence for every request */
 	size_t deleted;		   /* entries deleted since the tables were
 				      last copied (rehash) */
 	int normal;		   /* the table's lists are Slurm's own text

@@ -288,9 +288,11 @@ static xc_nodes_t *build_table(const struct thread *r,
 static void carry_saw(struct thread *r, const node_info_msg_t *msg)
 {
 	if (r->carry.manage &&
-	    carry_seen(&r->carry, msg, xc_nodes_count(r->table)) < 0)
+	    carry_seen(&r->carry, msg, xc_nodes_count(r->table)) < 0) {
 		slurm_error("%s: out of memory reading the nodes' features",
 			    plugin_type);
+		r->table_time = 0; /* every node loaded again next round */
+	}
 }
 
 bool node_table_load(struct thread *r)

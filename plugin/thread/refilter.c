@@ -501,7 +501,9 @@ out:
  * such a job up again only at an update, job_time_limit() at a
  * reconfigure), is to be touched: its feature is on enough nodes now and
  * its count rose since the job was last planned (once a rise: a job set
- * aside for another reason is not touched again and again). */
+ * aside for another reason is not touched again and again), or the round
+ * plans every job (every FULL_ROUND_S, and after refused updates: a
+ * refused touch, or a rise not seen, is made good then). */
 static bool needs_touch(const struct planning *p, const struct item *it,
 			const struct carried *cd)
 {
@@ -511,7 +513,7 @@ static bool needs_touch(const struct planning *p, const struct item *it,
 
 	return cd->by_feature && job->priority == 0 &&
 	       job->state_reason == FAIL_BAD_CONSTRAINTS && cd->count >= min &&
-	       it->req->rose > (k ? k->planned : 0);
+	       (it->req->rose > (k ? k->planned : 0) || p->all);
 }
 
 /* Plans item `it` of the current run: its filter (the run's own, or its

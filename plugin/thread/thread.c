@@ -238,6 +238,9 @@ static void round_carry(struct thread *r, struct refilter_stats *stats,
 		return;
 	}
 	if (!(ok = calloc(n ? n : 1, sizeof(*ok)))) {
+		pthread_mutex_lock(&r->lock);
+		r->carry.planned = 0; /* nothing sent: nothing learnt */
+		pthread_mutex_unlock(&r->lock);
 		carry_updates_free(ups, n);
 		return;
 	}
@@ -276,10 +279,15 @@ static bool round_decide(struct thread *r, const struct round *w)
 	if (w->asked != r->asked_seen && !time_set(&r->unloaded_since))
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
 	/* A node change the feature carrier answered alone (round_carry,
-	 * before this) needs no load of the jobs: carry_covers(). */
+	 * before this) needs no load of the jobs (carry_covers()), unless
+	 * jobs came or changed since the last load, which that plan did not
+	 * see (their requests' nodes changed for them too). */
 	wanted = thread_jobs_wanted(
-		r, w->nodes && !carry_covers(&r->carry, &r->memo), w->urgent,
-		w->asked);
+		r,
+		w->nodes && (w->asked != r->asked_seen ||
+			     w->urgent != r->urgent_seen ||
+			     !carry_covers(&r->carry, &r->memo)),
+		w->urgent, w->asked);
 	r->asked_round = w->asked;
 	return wanted;
 }
@@ -422,18 +430,37 @@ static bool round_plan(struct thread *r, const struct round *w,
 
 /* The updates of `ups` (n of them) that move a job to its feature, freed
  * and taken out (the others kept in order): their feature may not be on
- * its nodes after a refused node update.  The count left. */
-static size_t hold_back_moves(struct job_update *ups, size_t n)
+ * its nodes after a refused node update.  The known job of each, which
+ * the round published as moved, is told it is not (job_modify() then
+ * keeps its exclusions).  The count left. */
+static size_t hold_back_moves(struct thread *r, struct job_update *ups,
+			      size_t n)
 {
 	size_t k = 0;
 
+	pthread_mutex_lock(&r->lock);
 	for (size_t i = 0; i < n; i++) {
 		if (ups[i].to_feature) {
+			struct known_job *kj =
+				(struct known_job *)known_job_find(
+					&r->known, ups[i].job_id);
+			char *own;
+
+			if (kj) {
+				kj->carried = false;
+				if (kj->features && *kj->feature &&
+				    (own = sx_constraint_own(kj->features,
+							     kj->feature))) {
+					free(kj->features);
+					kj->features = own;
+				}
+			}
 			job_update_free(&ups[i]);
 			continue;
 		}
 		ups[k++] = ups[i];
 	}
+	pthread_mutex_unlock(&r->lock);
 	return k;
 }
 
@@ -445,7 +472,7 @@ static void round_send(struct thread *r, const struct round *w,
 	size_t planned = p->n;
 
 	if (p->nodes_failed)
-		p->n = hold_back_moves(p->updates, p->n);
+		p->n = hold_back_moves(r, p->updates, p->n);
 	pace_send_updates(r, p->updates, p->n, w->upto, &p->stats);
 	r->replan = p->stats.failed > 0 || p->n != planned;
 	job_updates_free(p->updates, p->n);

@@ -118,7 +118,8 @@ void thread_init_sync(struct thread *r);
  * round before), and while they go on at most this often (s).  None of
  * these needs a load to be right: job_submit() filtered its job already,
  * by the node table the thread last loaded (a change of that table loads
- * the jobs at once), job_modify() set the updated job's list itself, and
+ * the jobs at once, unless the feature carrier's node update answered it
+ * for every job the last plan saw and no job came since: carry_covers), job_modify() set the updated job's list itself, and
  * the thread's updates of a job planned before a hint of it are refused
  * (hints_newer).  A load makes the jobs known to job_modify(), takes the
  * hints and recounts the caps.  What does need the thread is urgent and

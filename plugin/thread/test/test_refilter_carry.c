@@ -241,6 +241,15 @@ Test(carry_plan, a_job_set_aside_is_touched_once_its_feature_is_back)
 	j->state_reason = 0;
 	thread_round();
 	cr_assert_eq(p.n, 0, "once");
+	/* set aside again, the touch refused or never seen: a round that
+	 * plans every job touches it */
+	j->priority = 0;
+	j->state_reason = FAIL_BAD_CONSTRAINTS;
+	thread_round();
+	cr_assert_eq(p.n, 0, "no rise: left");
+	memo_plan_all(&memo);
+	thread_round();
+	cr_assert_eq(p.n, 1, "a full round touches it");
 }
 
 /* Node `i`'s Extra changed in place to `extra`, as node_table_load() tells
