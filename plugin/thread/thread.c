@@ -425,6 +425,12 @@ static bool round_plan(struct thread *r, const struct round *w,
 		return false;
 	}
 	round_publish(r, w, &known);
+	if (!r->planned_once) /* how long a start leaves jobs unplanned */
+		slurm_info(
+			"%s: first plan: %zu of %zu pending jobs planned in %.1f ms, %.1f s after the thread started",
+			plugin_type, p->stats.planned, p->stats.pending,
+			p->stats.plan_ms, ms_since(&r->started) / 1000);
+	r->planned_once = true;
 	return true;
 }
 
@@ -573,6 +579,7 @@ struct thread *thread_start(const struct plugin_config *cfg, uid_t self,
 	}
 	r->cfg = *cfg;
 	r->self = self;
+	clock_gettime(CLOCK_MONOTONIC, &r->started);
 	r->slurm_filters = slurm_filters;
 	/* before any entry point can look a name up */
 	if (carry_init(&r->carry) < 0) {

@@ -82,6 +82,7 @@ struct thread {
 	uint64_t asked_round; /* the asks at the round before */
 	struct timespec unloaded_since; /* when a round first saw the asks
 					   past `asked_seen` (0: none) */
+	struct timespec started;	/* thread_start() (monotonic) */
 	struct timespec trimmed;	/* the last malloc_trim() (monotonic;
 				       0: none yet) */
 	long trimmed_kb;    /* slurmctld's resident memory after it, or the
@@ -98,6 +99,7 @@ struct thread {
 	bool carry_read;    /* the carrier read slurmctld's configuration */
 	bool carry_due;	    /* the carrier marked requests whose jobs the
 			       next round plans (carry_done) */
+	bool planned_once;  /* a round has planned: the first is logged */
 	int refs;	    /* plugin + thread */
 	pthread_t thread;
 };

@@ -6,10 +6,12 @@
 # request (so that the scheduler meets no free node and backfill plans the
 # pending jobs around running work), then JOBS pending one-node jobs
 # (default 5000) with XC_CARRIER_DISTINCT distinct 6-leaf requests
-# (default 100), then `sdiag -r` and XC_CARRIER_CHURN seconds (default
-# 120) in which node s1's Extra flips gpu every second, taking it into and
-# out of every request.  Figures printed, never asserted
-# (doc/benchmarks.md, "Carriers").
+# (default 100) and XC_CARRIER_PLAIN pending jobs without one (default 0),
+# then `sdiag -r` and XC_CARRIER_CHURN seconds (default 120) in which node
+# s1's Extra flips gpu every second, taking it into and out of every
+# request; with the plugin loaded, then a restart of slurmctld and the time
+# to the thread's first plan (XC_CARRIER_RESTART=0: none).  Figures
+# printed, never asserted (doc/benchmarks.md, "Carriers").
 #
 # Carriers (XC_CARRIER_MODES, default "exclude plugin features active
 # own"):
@@ -56,6 +58,7 @@ set -uo pipefail
 NODES=${1:-10000}
 JOBS=${2:-5000}
 DISTINCT=${XC_CARRIER_DISTINCT:-100}
+PLAIN=${XC_CARRIER_PLAIN:-0}
 CHURN=${XC_CARRIER_CHURN:-120}
 read -ra MODES <<<"${XC_CARRIER_MODES:-exclude plugin features active own}"
 XC_STATE=${XC_SCALE_STATE:-/var/lib/slurm-extra-scale}
@@ -144,7 +147,8 @@ settled() {
 	[ "$(squeue -h -t PD -o '%f %x' | awk -v all="s[1-$NODES]" '$1 ~ /xc_/ || $2 == all' | wc -l)" -ge "$1" ]
 }
 # s1_carries: whether s1's active features hold the plugin's
-s1_carries() { scontrol show node s1 | grep -qE 'ActiveFeatures=\S*xc_'; }
+# (read alone: `scontrol show node` would load every node each time)
+s1_carries() { [[ "$("$HELPER" features s1)" == *xc_* ]]; }
 
 # run MODE: one controller, one row.
 run() {
@@ -172,12 +176,13 @@ run() {
 		features | active) printf -- '--constraint=%s\n' "$(feature "$k")" ;;
 		*) printf -- '--extra=%s\n' "$(request "$k")" ;;
 		esac
-	done | xargs -P 4 -d '\n' -I{} sbatch -t 60 -o /dev/null {} --wrap true 2>"$XC_STATE/refused" >/dev/null
+	done | cat - <(for ((j = 0; j < PLAIN; j++)); do echo --comment=plain; done) | xargs -P 4 -d '\n' -I{} sbatch -t 60 -o /dev/null {} --wrap true 2>"$XC_STATE/refused" >/dev/null
 	s1=$(date +%s.%N)
 	local pending refused
 	refused=$(grep -c 'Invalid feature specification' "$XC_STATE/refused")
 	pending=$(squeue -h -t PD | wc -l)
-	[ "$pending" -ge $((JOBS - refused)) ] || { echo "  $mode: $pending of $JOBS jobs pending after their submission"; return 1; }
+	[ "$pending" -ge $((JOBS + PLAIN - refused)) ] ||
+		{ echo "  $mode: $pending of $((JOBS + PLAIN)) jobs pending after their submission"; return 1; }
 	# a feature active on no node (its request satisfied nowhere) is
 	# refused at submission: _valid_node_feature(), job_scheduler.c
 	[ "$refused" = 0 ] ||
@@ -221,8 +226,8 @@ run() {
 	rss=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$pid/status")
 	hwm=$(awk '/VmHWM/ {print int($2 / 1024)}' "/proc/$pid/status")
 	configs=$(sinfo -h -N -o '%f' | sort -u | wc -l)
-	printf '| %s | %d | %.0f s | %.1f s | %s | %s | %s (%s) | %s (%s) | %d | %d MB (%d) |\n' \
-		"$mode" "$JOBS" "$(awk -v a="$s0" -v b="$s1" 'BEGIN {print b - a}' </dev/null)" \
+	printf '| %s | %d + %d | %.0f s | %.1f s | %s | %s | %s (%s) | %s (%s) | %d | %d MB (%d) |\n' \
+		"$mode" "$JOBS" "$PLAIN" "$(awk -v a="$s0" -v b="$s1" 'BEGIN {print b - a}' </dev/null)" \
 		"$(awk -v a="$c0" -v b="$c1" -v hz="$(getconf CLK_TCK)" 'BEGIN {print (b - a) / hz}')" \
 		"$(rpc "$out" REQUEST_UPDATE_NODE)" "$(rpc "$out" REQUEST_UPDATE_JOB)" \
 		"$(ms "$(sdiag_value "$out" 'Main schedule statistics' 'Mean cycle:')")" \
@@ -230,6 +235,15 @@ run() {
 		"$(ms "$(sdiag_value "$out" 'Backfilling stats' 'Mean cycle:')")" \
 		"$(sdiag_value "$out" 'Backfilling stats' 'Depth Mean:')" \
 		"$configs" "$rss" "$hwm"
+	# slurmctld's time on what the thread asks of it (with the plugin;
+	# the node updates hold the admin's flips too), and the share of
+	# the churn it makes: sdiag's totals and means per call
+	printf '    %s: in the churn, node loads %s, job loads %s, node updates %s, job updates %s: %s of the churn\n' "$mode" \
+		"$(rpc "$out" REQUEST_NODE_INFO)" "$(rpc "$out" REQUEST_JOB_INFO)" \
+		"$(rpc "$out" REQUEST_UPDATE_NODE)" "$(rpc "$out" REQUEST_UPDATE_JOB)" \
+		"$(awk -v churn="$CHURN" '$1 ~ /^REQUEST_(NODE_INFO|JOB_INFO|UPDATE_NODE|UPDATE_JOB)$/ {
+			t = $0; sub(/.*total_time:/, "", t); sub(/ .*/, "", t); sum += t}
+			END {printf "%.1f%%", sum / 1e4 / churn}' <<<"$out")" >>"$NOTES"
 	if [ "$mode" = plugin ]; then
 		printf '%s\n' "${lag[@]}" | grep -v late | sort -n | awk -v late="$(printf '%s\n' "${lag[@]}" | grep -c late)" \
 			'{v[NR] = $1} END {printf "    plugin: from a flip to the feature update of s1, median %d ms, longest %d ms (polled every 250 ms), %d flips not answered within 1 s\n", v[int((NR + 1) / 2)], v[NR], late}' >>"$NOTES"
@@ -241,13 +255,31 @@ run() {
 		grep -oP 'job_submit/extra: \Kthe thread is .*' "$XC_STATE/churn.log" | sort -t' ' -k4 -n | tail -1 |
 			sed 's/^/    exclude: the most behind: /' >>"$NOTES"
 	fi
+	case $mode in plugin | exclude) [ "${XC_CARRIER_RESTART:-1}" = 0 ] || restart "$mode" ;; esac
 	scale_stop
+}
+
+# restart MODE: slurmctld stopped and started again on its saved state;
+# the time from the start to the thread's first plan, in the notes.
+restart() {
+	local from t0 plan
+	scale_stop
+	from=$(log_lines)
+	t0=$(date +%s.%N)
+	slurmctld -i || { echo "    $1: slurmctld did not start again" >>"$NOTES"; return; }
+	if wait_for 600 awk -v from="$from" 'NR > from && /job_submit\/extra: first plan/ {f = 1} END {exit !f}' "$LOG"; then
+		plan=$(tail -n +"$((from + 1))" "$LOG" | grep -oP 'job_submit/extra: \Kfirst plan.*' | head -1)
+		printf '    %s: restarted: %s; %.1f s from the start of slurmctld\n' "$1" "$plan" \
+			"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')" >>"$NOTES"
+	else
+		echo "    $1: restarted: no plan within 600 s" >>"$NOTES"
+	fi
 }
 
 [ "${XC_KEEP:-0}" = 1 ] || trap scale_stop EXIT
 printf '%s; %d nodes, %d pending jobs, %d distinct requests, %d s of churn (s1 flips gpu each second)\n' \
 	"$(slurmctld -V)" "$NODES" "$JOBS" "$DISTINCT" "$CHURN"
-echo '| carrier | jobs | submitted in | slurmctld CPU in the churn | node updates (time in slurmctld) | job updates (time in slurmctld) | main cycle mean (jobs reached) | backfill cycle mean (jobs reached) | distinct feature sets | RSS (peak) |'
+echo '| carrier | jobs (with + without a request) | submitted in | slurmctld CPU in the churn | node updates (time in slurmctld) | job updates (time in slurmctld) | main cycle mean (jobs reached) | backfill cycle mean (jobs reached) | distinct feature sets | RSS (peak) |'
 echo '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'
 status=0
 NOTES=$(mktemp)

@@ -12,6 +12,10 @@
  *   slurm-helper digest                the digest (xc_nodes_digest) of the
  *                                      live node data, as the plugin logs
  *                                      it for the table it loaded
+ *   slurm-helper features NODE         NODE's active features, read alone
+ *                                      (slurm_load_node_single: scontrol
+ *                                      show node loads every node, which
+ *                                      a benchmark polling it would pay)
  *
  * Exit status: 0 done/accepted, 1 refused, 2 usage or I/O error.
  */
@@ -120,6 +124,26 @@ static int digest(void)
 	return 0;
 }
 
+/* NODE's active features ("" for none), one node loaded. */
+static int features(const char *node)
+{
+	node_info_msg_t *msg = NULL;
+
+	if (slurm_load_node_single(&msg, (char *)node, SHOW_ALL) !=
+		    SLURM_SUCCESS ||
+	    msg->record_count != 1) {
+		fprintf(stderr, "slurm-helper: cannot load node %s\n", node);
+		if (msg)
+			sx_free_node_info_msg(msg);
+		return 2;
+	}
+	printf("%s\n", msg->node_array[0].features_act
+			       ? msg->node_array[0].features_act
+			       : "");
+	sx_free_node_info_msg(msg);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	slurm_init(NULL);
@@ -129,7 +153,9 @@ int main(int argc, char **argv)
 		return submit(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "digest") == 0)
 		return digest();
+	if (argc == 3 && strcmp(argv[1], "features") == 0)
+		return features(argv[2]);
 	fprintf(stderr,
-		"usage: slurm-helper set-extra NODE FILE | submit FILE | digest\n");
+		"usage: slurm-helper set-extra NODE FILE | submit FILE | digest | features NODE\n");
 	return 2;
 }
