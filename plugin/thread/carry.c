@@ -148,8 +148,8 @@ static int size_arrays(struct carry *c, size_t count)
 
 int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count)
 {
-	size_t j = 0, longest = 0;
-	char *site;
+	size_t j = 0, room = 0;
+	char *site = NULL;
 
 	c->seen = false;
 	if (size_arrays(c, count) < 0)
@@ -164,23 +164,25 @@ int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count)
 		lh_table_free(c->sites);
 		c->sites = fresh;
 	}
-	for (uint32_t i = 0; i < msg->record_count; i++) {
-		const char *f = msg->node_array[i].features;
-		size_t n = f ? strlen(f) : 0;
-
-		if (n > longest)
-			longest = n;
-	}
-	if (!(site = malloc(longest + 1)))
-		return -1;
 	for (uint32_t i = 0; i < msg->record_count && j < count; i++) {
 		const node_info_t *node = &msg->node_array[i];
 		const char *act = node->features_act ? node->features_act
 						     : node->features;
+		size_t len = node->features ? strlen(node->features) : 0;
 		uint64_t avail;
 
 		if (!node->name)
 			continue;
+		if (len + 1 > room) { /* room for the longest list so far */
+			char *more = realloc(site, len + 1);
+
+			if (!more) {
+				free(site);
+				return -1;
+			}
+			site = more;
+			room = len + 1;
+		}
 		avail = read_list(node->features, site);
 		c->have[j] = read_list(act, NULL);
 		/* The plugin's names differ between available and active:
@@ -203,28 +205,35 @@ int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count)
 	return 0;
 }
 
-long carry_lookup(const struct carry *c, const char *canonical,
-		  char name[SX_FEATURE_LEN + 1])
-{
-	struct carry_name *n;
-
-	sx_feature_name(xc_text_hash(canonical), name);
-	if (!c->enabled || sx_conf_time() != c->conf_time ||
-	    !lh_table_lookup_ex(c->names, name, (void **)&n) ||
-	    strcmp(n->canonical, canonical) != 0 || !n->known || n->conflict)
-		return -1;
-	return (long)n->count;
-}
-
-long carry_lookup_name(const struct carry *c, const char *name)
+/* The name `name` as the entry points may use it: enabled, slurm.conf not
+ * read again since (its names forgotten then), known to slurmctld, no
+ * clash; NULL otherwise. */
+static const struct carry_name *usable(const struct carry *c, const char *name)
 {
 	struct carry_name *n;
 
 	if (!c->enabled || sx_conf_time() != c->conf_time ||
 	    !lh_table_lookup_ex(c->names, name, (void **)&n) || !n->known ||
 	    n->conflict)
-		return -1;
-	return (long)n->count;
+		return NULL;
+	return n;
+}
+
+long carry_lookup(const struct carry *c, const char *canonical,
+		  char name[SX_FEATURE_LEN + 1])
+{
+	const struct carry_name *n;
+
+	sx_feature_name(xc_text_hash(canonical), name);
+	n = usable(c, name);
+	return n && strcmp(n->canonical, canonical) == 0 ? (long)n->count : -1;
+}
+
+long carry_lookup_name(const struct carry *c, const char *name)
+{
+	const struct carry_name *n = usable(c, name);
+
+	return n ? (long)n->count : -1;
 }
 
 bool carry_may(const struct carry *c, const struct memo_request *req,

@@ -124,10 +124,13 @@ static int digest(void)
 	return 0;
 }
 
-/* NODE's active features ("" for none), one node loaded. */
+/* NODE's active features ("" for none), one node loaded.  Without a
+ * NodeFeatures plugin Slurm may leave them unset when they are the
+ * available ones (carry_seen() reads them the same way). */
 static int features(const char *node)
 {
 	node_info_msg_t *msg = NULL;
+	const node_info_t *n;
 
 	if (slurm_load_node_single(&msg, (char *)node, SHOW_ALL) !=
 		    SLURM_SUCCESS ||
@@ -137,9 +140,10 @@ static int features(const char *node)
 			sx_free_node_info_msg(msg);
 		return 2;
 	}
-	printf("%s\n", msg->node_array[0].features_act
-			       ? msg->node_array[0].features_act
-			       : "");
+	n = &msg->node_array[0];
+	printf("%s\n", n->features_act ? n->features_act
+		       : n->features   ? n->features
+				       : "");
 	sx_free_node_info_msg(msg);
 	return 0;
 }
