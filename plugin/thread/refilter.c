@@ -14,6 +14,7 @@
 #include "job_changes.h"
 #include "job_update.h"
 #include "memo.h"
+#include "plan_carrier.h"
 #include "refilter.h"
 #include "thread.h"
 #include "xc_util.h"
@@ -31,8 +32,8 @@ struct item {
 				  for an unreadable hostlist) */
 	char *features, *prefer; /* the constraint and --prefer its update
 				    sets (malloc'd), NULL: the job's stand */
-	bool wants;   /* it may go by its request's feature (carrier_of) */
-	bool carried; /* it goes by it (carrier_of's by_feature) */
+	bool wants;   /* it may go by its request's feature (plan_carrier) */
+	bool carried; /* it goes by it (plan_carrier's by_feature) */
 };
 
 /* Reads the state of a pending job that has a request into `it`: its
@@ -388,134 +389,6 @@ static int start_run(struct planning *p, const struct item *it,
 	return 0;
 }
 
-/* What the feature carrier makes of an item (carry.h). */
-struct carried {
-	bool by_feature; /* the job goes by its request's feature */
-	size_t count;	 /* the nodes that carry it for sure */
-	char *features;	 /* the constraint to set (malloc'd), or NULL: the
-			    job's own stands */
-	char *prefer;	 /* the same for its --prefer */
-};
-
-/* Frees what *cd holds and zeroes it. */
-static void carried_free(struct carried *cd)
-{
-	free(cd->features);
-	free(cd->prefer);
-	memset(cd, 0, sizeof(*cd));
-}
-
-/* `*want` (malloc'd) as the job's field, unless the job has it already
- * (then freed, NULL). */
-static void unless_same(char **want, const char *have)
-{
-	if (*want && !strcmp(*want, have ? have : "")) {
-		free(*want);
-		*want = NULL;
-	}
-}
-
-/* *own (malloc'd) less feature `name` at its end, if there.  -1 when out
- * of memory. */
-static int strip_also(char **own, const char *name)
-{
-	char *less = sx_constraint_own(*own, name);
-
-	if (!less)
-		return -1;
-	free(*own);
-	*own = less;
-	return 0;
-}
-
-/* The carrier of item `it` into *cd: by its request's feature when the
- * carrier is on, its name free or its request's, the job requires no
- * node, and its constraint and --prefer can carry the feature
- * (sx_constraint_with); then its request wants the feature this round
- * (memo_request.carry_round, it->wants), and the job goes by it once
- * slurmctld knows the name, or while it has it already.  Otherwise by its
- * ExcNodeList, the feature taken out of its constraint and --prefer if
- * they have it (also under a NodeFeatures plugin, which sets no feature of
- * the plugin's).  The feature of the request the job had at its last plan
- * is taken out too.  -1 when out of memory. */
-static int carrier_of(struct planning *p, struct item *it, struct carried *cd)
-{
-	const slurm_job_info_t *job = it->job;
-	const struct carry *c = p->in->carry;
-	const struct known_job *k = known_job_find(p->in->prev, job->job_id);
-	const char *name;
-	char *own_f = NULL, *own_p = NULL;
-	enum sx_constraint_why wf = SX_CONSTRAINT_OK, wp = SX_CONSTRAINT_OK;
-	bool known, carries, may;
-	int rc = -1;
-
-	memset(cd, 0, sizeof(*cd));
-	if (!c || !it->req)
-		return 0;
-	name = it->req->feature;
-	if (!(own_f = sx_constraint_own(job->features, name)) ||
-	    !(own_p = sx_constraint_own(job->prefer, name)))
-		goto out;
-	carries = job->features && strcmp(own_f, job->features) != 0;
-	/* the feature of the request it had when the thread last planned it
-	 * (an update changed the request since): not its user's either */
-	if (!carries && k && *k->feature && strcmp(k->feature, name) != 0 &&
-	    (strip_also(&own_f, k->feature) < 0 ||
-	     strip_also(&own_p, k->feature) < 0))
-		goto out;
-	may = carry_may(c, it->req, &known, &cd->count) &&
-	      !(job->req_nodes && *job->req_nodes);
-	if (may) {
-		wf = sx_constraint_with(own_f, name, &cd->features);
-		if (wf == SX_CONSTRAINT_OK && *own_p)
-			wp = sx_constraint_with(own_p, name, &cd->prefer);
-		if (wf == SX_CONSTRAINT_NOMEM || wp == SX_CONSTRAINT_NOMEM)
-			goto out;
-		may = wf == SX_CONSTRAINT_OK && wp == SX_CONSTRAINT_OK;
-	}
-	if (may) {
-		it->req->carry_round = p->round;
-		it->wants = true;
-		cd->by_feature = known || carries;
-	}
-	if (!cd->by_feature) {
-		free(cd->features);
-		free(cd->prefer);
-		cd->features = own_f;
-		cd->prefer = own_p;
-		own_f = own_p = NULL;
-	}
-	unless_same(&cd->features, job->features);
-	unless_same(&cd->prefer, job->prefer);
-	rc = 0;
-out:
-	if (rc < 0)
-		carried_free(cd);
-	free(own_f);
-	free(own_p);
-	return rc;
-}
-
-/* Whether a job carried by its feature, which Slurm set aside while the
- * feature was on too few nodes (BadConstraints, priority 0: 22.05 takes
- * such a job up again only at an update, job_time_limit() at a
- * reconfigure), is to be touched: its feature is on enough nodes now and
- * its count rose since the job was last planned (once a rise: a job set
- * aside for another reason is not touched again and again), or the round
- * plans every job (every FULL_ROUND_S, and after refused updates: a
- * refused touch, or a rise not seen, is made good then). */
-static bool needs_touch(const struct planning *p, const struct item *it,
-			const struct carried *cd)
-{
-	const slurm_job_info_t *job = it->job;
-	const struct known_job *k = known_job_find(p->in->prev, job->job_id);
-	uint32_t min = job->num_nodes ? job->num_nodes : 1;
-
-	return cd->by_feature && job->priority == 0 &&
-	       job->state_reason == FAIL_BAD_CONSTRAINTS && cd->count >= min &&
-	       (it->req->rose > (k ? k->planned : 0) || p->all);
-}
-
 /* Plans item `it` of the current run: its filter (the run's own, or its
  * own with exclusions or required nodes of its own) compared with what
  * the job has, into the next update when anything changes.  A job carried
@@ -530,16 +403,17 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 	struct job_filter f, use;
 	uint64_t want, hosts;
 	struct exc_recipe recipe;
-	struct carried cd;
+	struct plan_carried cd;
 	struct job_carrier jc = { 0 };
 	char *status = NULL;
 	int r;
 
-	if (carrier_of(p, it, &cd) < 0)
+	if (plan_carrier(p->in->carry, p->in->prev, p->round, it->job, it->req,
+			 &cd) < 0)
 		return -1;
 	if (it->adopted && *it->st.exclude &&
 	    job_changes_adopted(table, p->matched, &it->st.exclude) < 0) {
-		carried_free(&cd);
+		plan_carrier_free(&cd);
 		return -1;
 	}
 	/* Jobs with no exclusions or required nodes of their own share their
@@ -550,7 +424,7 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 		hosts = p->base_hosts;
 	} else if (filter_compute(table, p->matched, it->st.exclude,
 				  it->job->req_nodes, &f) < 0) {
-		carried_free(&cd);
+		plan_carrier_free(&cd);
 		return 0; /* an unreadable hostlist: leave the job */
 	} else {
 		want = xc_text_hash(f.exc ? f.exc : "");
@@ -570,7 +444,7 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 			hosts = p->open_hosts;
 		} else if (filter_compute(table, p->every, it->st.exclude, NULL,
 					  &f) < 0) {
-			carried_free(&cd);
+			plan_carrier_free(&cd);
 			return 0;
 		} else {
 			want = xc_text_hash(f.exc ? f.exc : "");
@@ -580,17 +454,20 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 		recipe.request = NULL;
 		if (!(status = carry_status(it->req->feature, use.allowed,
 					    use.total, it->job->num_nodes))) {
-			carried_free(&cd);
+			plan_carrier_free(&cd);
 			return -1;
 		}
 	}
 	jc = (struct job_carrier){ .status = status,
 				   .features = cd.features,
 				   .prefer = cd.prefer,
-				   .touch = needs_touch(p, it, &cd) };
+				   .touch = plan_needs_touch(p->in->prev,
+							     p->all, it->job,
+							     it->req, &cd) };
 	r = job_update_plan(it->job, &it->st, &use, want, it->exc_text, hosts,
 			    &recipe, &jc, &p->ups[p->nup]);
 	free(status);
+	it->wants = cd.wants;
 	it->carried = cd.by_feature;
 	if (r > 0) { /* what the update sets, for know() */
 		p->ups[p->nup].to_feature = cd.by_feature && cd.features;
@@ -598,7 +475,7 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 		it->prefer = cd.prefer;
 		cd.features = cd.prefer = NULL;
 	}
-	carried_free(&cd);
+	plan_carrier_free(&cd);
 	if (r < 0)
 		return -1;
 	it->planned = true;
@@ -682,35 +559,6 @@ static int know_all(struct planning *p, struct known_jobs *known)
 	return 0;
 }
 
-/* What the plan leaves each request of the memo for carry_covers(): its
- * jobs (`known`, the round's) all carried by its feature with no
- * exclusions of their own, the most nodes one asks for, the nodes it
- * matches now.  Linear in the requests and the jobs. */
-static void summarize(struct refilter_memo *memo,
-		      const struct known_jobs *known)
-{
-	struct lh_entry *e;
-
-	lh_foreach(memo->requests, e)
-	{
-		struct memo_request *r = (struct memo_request *)lh_entry_v(e);
-
-		r->carried_only = true;
-		r->max_nodes = 0;
-		r->count_at_plan = memo_request_count(r);
-	}
-	for (size_t i = 0; i < known->count; i++) {
-		const struct known_job *k = &known->jobs[i];
-
-		if (!k->req)
-			continue;
-		if (!k->carried || k->own_exc)
-			k->req->carried_only = false;
-		if (k->num_nodes > k->req->max_nodes)
-			k->req->max_nodes = k->num_nodes;
-	}
-}
-
 /* Frees what the round held but what it handed over; tells the memo how
  * the round ended (rc 0: what no job had is freed; -1: its next round
  * plans every job). */
@@ -766,7 +614,7 @@ int refilter_plan(const struct refilter_in *in, const struct refilter_out *out)
 	*out->n = p.nup;
 	p.ups = NULL;
 	if (in->memo && out->known)
-		summarize(in->memo, out->known);
+		plan_summarize(in->memo, out->known);
 	rc = 0;
 	out->stats->pending += p.nitems + p.nkept;
 	out->stats->planned += p.nitems;
