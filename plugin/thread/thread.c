@@ -178,87 +178,6 @@ static bool round_memo_ready(struct thread *r)
 	return true;
 }
 
-/* Stage: slurm.conf read again since the carrier's last look (or never
- * looked at): whether a NodeFeatures plugin owns the nodes' features, and
- * every name forgotten (a reconfigure rebuilds Slurm's feature lists);
- * logged.  Unreadable now: the next round asks again, the carrier idle. */
-static void round_carry_conf(struct thread *r)
-{
-	time_t t = sx_conf_time();
-	bool plugins, enabled;
-
-	if (r->carry.conf_time == t && r->carry_read)
-		return;
-	if (sx_node_features_plugins(&plugins) < 0)
-		return;
-	enabled = r->cfg.carrier_features && !plugins;
-	if (!r->carry_read || enabled != r->carry.enabled)
-		slurm_info(
-			"%s: %s", plugin_type,
-			enabled ? "Carrier=features: the nodes a request allows carry a node feature its jobs' constraints name"
-			: plugins
-				? "NodeFeaturesPlugins is set: node features are the plugin's, so jobs are kept off nodes by their ExcNodeList (Carrier=exclusions)"
-				: "Carrier=exclusions: jobs are kept off nodes by their ExcNodeList");
-	pthread_mutex_lock(&r->lock);
-	carry_conf(&r->carry, t, !plugins, r->cfg.carrier_features);
-	pthread_mutex_unlock(&r->lock);
-	r->carry_read = true;
-	r->table_time = 0; /* every node loaded: their features read */
-}
-
-/* r->lock taken and released for carry_plan(), which writes what the
- * entry points read under it. */
-static void lock_thread(void *arg)
-{
-	pthread_mutex_lock(&((struct thread *)arg)->lock);
-}
-
-static void unlock_thread(void *arg)
-{
-	pthread_mutex_unlock(&((struct thread *)arg)->lock);
-}
-
-/* Stage: the carrier's node updates of the last plan's requests
- * (carry_plan), sent within the update budget, their outcome recorded;
- * nothing before the first plan. */
-static void round_carry(struct thread *r, struct refilter_stats *stats,
-			bool *failed)
-{
-	struct carry_update *ups = NULL;
-	uint64_t round = r->memo.round;
-	size_t n = 0;
-	bool *ok;
-
-	if (!round || !r->table)
-		return;
-	if (carry_plan(&r->carry, &r->memo, r->table, round, &ups, &n,
-		       lock_thread, unlock_thread, r) < 0) {
-		slurm_error("%s: out of memory planning node features",
-			    plugin_type);
-		return;
-	}
-	if (!(ok = calloc(n ? n : 1, sizeof(*ok)))) {
-		pthread_mutex_lock(&r->lock);
-		r->carry.planned = 0; /* nothing sent: nothing learnt */
-		pthread_mutex_unlock(&r->lock);
-		carry_updates_free(ups, n);
-		return;
-	}
-	if (n)
-		pace_send_nodes(r, ups, n, ok, stats);
-	for (size_t k = 0; k < n; k++)
-		*failed = *failed || !ok[k];
-	pthread_mutex_lock(&r->lock);
-	if (carry_done(&r->carry, &r->memo, ups, n, ok, round))
-		r->carry_due = true;
-	pthread_mutex_unlock(&r->lock);
-	if (n)
-		slurm_verbose("%s: node features: %zu updates, %zu refused",
-			      plugin_type, n, stats->node_failed);
-	carry_updates_free(ups, n);
-	free(ok);
-}
-
 /* Stage: the node data loaded, then the hints and asks so far read. */
 static void round_load_nodes(struct thread *r, struct round *w)
 {
@@ -278,15 +197,8 @@ static bool round_decide(struct thread *r, const struct round *w)
 
 	if (w->asked != r->asked_seen && !time_set(&r->unloaded_since))
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
-	/* A node change the feature carrier answered alone (round_carry,
-	 * before this) needs no load of the jobs (carry_covers()), unless
-	 * jobs came or changed since the last load, which that plan did not
-	 * see (their requests' nodes changed for them too). */
 	wanted = thread_jobs_wanted(
-		r,
-		w->nodes && (w->asked != r->asked_seen ||
-			     w->urgent != r->urgent_seen ||
-			     !carry_covers(&r->carry, &r->memo)),
+		r, thread_nodes_want_jobs(r, w->nodes, w->urgent, w->asked),
 		w->urgent, w->asked);
 	r->asked_round = w->asked;
 	return wanted;
@@ -434,42 +346,6 @@ static bool round_plan(struct thread *r, const struct round *w,
 	return true;
 }
 
-/* The updates of `ups` (n of them) that move a job to its feature, freed
- * and taken out (the others kept in order): their feature may not be on
- * its nodes after a refused node update.  The known job of each, which
- * the round published as moved, is told it is not (job_modify() then
- * keeps its exclusions).  The count left. */
-static size_t hold_back_moves(struct thread *r, struct job_update *ups,
-			      size_t n)
-{
-	size_t k = 0;
-
-	pthread_mutex_lock(&r->lock);
-	for (size_t i = 0; i < n; i++) {
-		if (ups[i].to_feature) {
-			struct known_job *kj =
-				(struct known_job *)known_job_find(
-					&r->known, ups[i].job_id);
-			char *own;
-
-			if (kj) {
-				kj->carried = false;
-				if (kj->features && *kj->feature &&
-				    (own = sx_constraint_own(kj->features,
-							     kj->feature))) {
-					free(kj->features);
-					kj->features = own;
-				}
-			}
-			job_update_free(&ups[i]);
-			continue;
-		}
-		ups[k++] = ups[i];
-	}
-	pthread_mutex_unlock(&r->lock);
-	return k;
-}
-
 /* Stage: send the plan's job updates (but the moves to a feature after a
  * refused node update: every job is planned again next round), report. */
 static void round_send(struct thread *r, const struct round *w,
@@ -478,7 +354,7 @@ static void round_send(struct thread *r, const struct round *w,
 	size_t planned = p->n;
 
 	if (p->nodes_failed)
-		p->n = hold_back_moves(r, p->updates, p->n);
+		p->n = thread_hold_back_moves(r, p->updates, p->n);
 	pace_send_updates(r, p->updates, p->n, w->upto, &p->stats);
 	r->replan = p->stats.failed > 0 || p->n != planned;
 	job_updates_free(p->updates, p->n);
@@ -507,15 +383,15 @@ static void refresh_round(struct thread *r)
 
 	if (!round_filters(r) || !round_in_control(r) || !round_memo_ready(r))
 		return;
-	round_carry_conf(r);
+	thread_carry_conf(r);
 	round_load_nodes(r, &w);
 	/* the nodes' change answered first, for the requests of the last
 	 * plan; then again for the requests of this round's */
-	round_carry(r, &p.stats, &p.nodes_failed);
+	thread_carry_round(r, &p.stats, &p.nodes_failed);
 	planned = round_decide(r, &w) && round_load_jobs(r, &w) &&
 		  round_plan(r, &w, &p);
 	if (planned) {
-		round_carry(r, &p.stats, &p.nodes_failed);
+		thread_carry_round(r, &p.stats, &p.nodes_failed);
 		round_send(r, &w, &p);
 	}
 	if (w.jobs == 1) /* new jobs loaded */

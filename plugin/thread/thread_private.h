@@ -157,6 +157,41 @@ bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
 void thread_users_asks(const struct thread *r, uint64_t *asked,
 		       uint64_t *urgent);
 
+/* The feature carrier's stages of a round (thread_carry.c; doc/design.md
+ * "Carriers"), in the thread, outside r->lock unless said. */
+
+/* slurm.conf read again since the carrier's last look (or never looked
+ * at): whether a NodeFeatures plugin owns the nodes' features, and every
+ * name forgotten (a reconfigure rebuilds Slurm's feature lists); logged.
+ * Unreadable now: the next round asks again, the carrier idle. */
+void thread_carry_conf(struct thread *r);
+
+/* The carrier's node updates of the last plan's requests (carry_plan),
+ * sent within the update budget (pace_send_nodes), their outcome recorded
+ * (carry_done); *failed set when one was refused or not sent; nothing
+ * before the first plan. */
+void thread_carry_round(struct thread *r, struct refilter_stats *stats,
+			bool *failed);
+
+/* Whether a round whose node data changed (`nodes`) wants the jobs loaded
+ * for it: not when the carrier answered the change alone (its node
+ * updates, thread_carry_round before this): every job of each request the
+ * change touched is carried and keeps its chance (carry_covers()), and no
+ * job came or changed since the last load (`asked` and `urgent`, as
+ * thread_users_asks() gave them at this round's load, as that load saw
+ * them), which the last plan never saw (their requests' nodes changed for
+ * them too).  False when `nodes` is. */
+bool thread_nodes_want_jobs(const struct thread *r, bool nodes, uint64_t urgent,
+			    uint64_t asked);
+
+/* The updates of `ups` (n of them) that move a job to its feature, freed
+ * and taken out (the others kept in order): their feature may not be on
+ * its nodes after a refused node update.  The known job of each, which
+ * the round published as moved, is told it is not (job_modify() then
+ * keeps its exclusions).  The count left.  Takes r->lock. */
+size_t thread_hold_back_moves(struct thread *r, struct job_update *ups,
+			      size_t n);
+
 /*
  * Whether this slurmctld is the one in control.  slurmctld initialises the
  * job_submit plugins before it knows whether it will run as a backup

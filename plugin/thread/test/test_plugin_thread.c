@@ -6,6 +6,7 @@
  * answers; the nodes Slurm hides are read from the partitions; the update
  * budget; what loads the jobs; when glibc's memory is trimmed.
  */
+#include <json-c/linkhash.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,61 @@ Test(plugin, node_data_refusals_and_the_backstop_load_the_jobs)
 	cr_assert_not(thread_jobs_wanted(&r, false, 0, 1), "nothing new");
 	r.jobs_asked.tv_sec -= 1;
 	cr_assert(thread_jobs_wanted(&r, false, 0, 1), "the backstop");
+}
+
+/* A node change the feature carrier answered alone loads no job: every
+ * job of the request it touched is carried and keeps its chance; any ask
+ * since the last load, a request that may lose its chance, or no carrier
+ * loads them (thread_nodes_want_jobs, then thread_jobs_wanted). */
+Test(plugin, a_node_change_the_carrier_answered_alone_loads_no_job)
+{
+	struct thread r = just_loaded();
+	uint64_t bits = 0x7; /* 3 nodes */
+	struct memo_request req = { .bits = &bits,
+				    .nodes = 3,
+				    .changed = 2, /* after the last plan */
+				    .carried_only = true,
+				    .max_nodes = 2,
+				    .count_at_plan = 2 };
+
+	r.carry.enabled = true;
+	r.memo.round = 1;
+	cr_assert_not_null(r.memo.requests = lh_kchar_table_new(4, NULL));
+	cr_assert_eq(lh_table_insert(r.memo.requests, "gpu=true", &req), 0);
+
+	cr_assert_not(thread_nodes_want_jobs(&r, false, 0, 1), "no change");
+	cr_assert_not(thread_nodes_want_jobs(&r, true, 0, 1),
+		      "2 to 3 nodes, its jobs ask for 2: answered");
+	cr_assert_not(thread_jobs_wanted(
+			      &r, thread_nodes_want_jobs(&r, true, 0, 1), 0, 1),
+		      "and the round loads no job");
+	cr_assert(thread_nodes_want_jobs(&r, true, 0, 2),
+		  "a job came since the last load: its plan never saw it");
+	cr_assert(thread_nodes_want_jobs(&r, true, 1, 1), "an urgent ask");
+	bits = 0x1;
+	cr_assert(thread_nodes_want_jobs(&r, true, 0, 1),
+		  "1 node left, its jobs ask for 2: their status changes");
+	bits = 0x7;
+	req.count_at_plan = 1;
+	cr_assert(thread_nodes_want_jobs(&r, true, 0, 1),
+		  "it had 1 at the plan: its jobs may have been set aside");
+	req.count_at_plan = 2;
+	req.carried_only = false;
+	cr_assert(thread_nodes_want_jobs(&r, true, 0, 1),
+		  "a job of it goes by its ExcNodeList");
+	req.carried_only = true;
+	req.changed = 1;
+	cr_assert_not(thread_nodes_want_jobs(&r, true, 0, 1),
+		      "a request the change left alone");
+	req.changed = 2;
+	r.memo.plan_all = true;
+	cr_assert(thread_nodes_want_jobs(&r, true, 0, 1),
+		  "a round that plans every job");
+	r.memo.plan_all = false;
+	r.carry.enabled = false;
+	cr_assert(thread_nodes_want_jobs(&r, true, 0, 1),
+		  "Carrier=exclusions: every change loads the jobs");
+	lh_table_free(r.memo.requests);
 }
 
 /* What counts as an ask: a submission, a hint, a hint lost (paced); a
