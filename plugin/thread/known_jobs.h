@@ -29,7 +29,7 @@ struct known_job {
 	char feature[SX_FEATURE_LEN + 1]; /* its request's feature (carry.h),
 					     "" for an invalid one */
 	bool wants_feature;    /* it may go by that feature (the plan's
-			       carrier_of): a round that keeps it unchanged
+			       plan_carrier): a round that keeps it unchanged
 			       still wants the name on its nodes */
 	bool carried;	       /* it goes by that feature (its plan's update
 				  leaves it so) */

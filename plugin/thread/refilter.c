@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "carrier.h"
 #include "elapsed.h"
 #include "job_changes.h"
 #include "job_update.h"
@@ -411,6 +410,7 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 	if (plan_carrier(p->in->carry, p->in->prev, p->round, it->job, it->req,
 			 &cd) < 0)
 		return -1;
+	it->wants = cd.wants; /* paired with its request's carry_round */
 	if (it->adopted && *it->st.exclude &&
 	    job_changes_adopted(table, p->matched, &it->st.exclude) < 0) {
 		plan_carrier_free(&cd);
@@ -467,7 +467,6 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 	r = job_update_plan(it->job, &it->st, &use, want, it->exc_text, hosts,
 			    &recipe, &jc, &p->ups[p->nup]);
 	free(status);
-	it->wants = cd.wants;
 	it->carried = cd.by_feature;
 	if (r > 0) { /* what the update sets, for know() */
 		p->ups[p->nup].to_feature = cd.by_feature && cd.features;

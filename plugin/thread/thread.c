@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "ctld.h"
 #include "elapsed.h"
 #include "memory.h"
 #include "node_table.h"
@@ -154,6 +153,10 @@ static bool round_in_control(struct thread *r)
 {
 	if (thread_in_control() == r->backup) {
 		r->backup = !r->backup;
+		if (!r->backup) { /* taken over: its first plan is timed */
+			clock_gettime(CLOCK_MONOTONIC, &r->started);
+			r->planned_once = false;
+		}
 		slurm_info(
 			"%s: %s", plugin_type,
 			r->backup
@@ -304,7 +307,7 @@ struct planned {
 	struct job_update *updates;
 	size_t n;
 	bool nodes_failed; /* a node update of the carrier's was refused or
-			      not sent (round_carry) */
+			      not sent (thread_carry_round) */
 };
 
 /* Stage: take the hints, plan, publish; false when nothing was planned. */
@@ -337,12 +340,6 @@ static bool round_plan(struct thread *r, const struct round *w,
 		return false;
 	}
 	round_publish(r, w, &known);
-	if (!r->planned_once) /* how long a start leaves jobs unplanned */
-		slurm_info(
-			"%s: first plan: %zu of %zu pending jobs planned in %.1f ms, %.1f s after the thread started",
-			plugin_type, p->stats.planned, p->stats.pending,
-			p->stats.plan_ms, ms_since(&r->started) / 1000);
-	r->planned_once = true;
 	return true;
 }
 
@@ -393,6 +390,13 @@ static void refresh_round(struct thread *r)
 	if (planned) {
 		thread_carry_round(r, &p.stats, &p.nodes_failed);
 		round_send(r, &w, &p);
+		if (!r->planned_once) /* how long a start leaves jobs unplanned */
+			slurm_info(
+				"%s: first plan since the thread started or took control: %zu pending jobs with a request planned in %.1f ms, %zu of %zu updates sent (%zu refused), %.1f s after it started or took control",
+				plugin_type, p.stats.planned, p.stats.plan_ms,
+				p.stats.sent, p.stats.updates, p.stats.failed,
+				ms_since(&r->started) / 1000);
+		r->planned_once = true;
 	}
 	if (w.jobs == 1) /* new jobs loaded */
 		thread_trim_after_load(r);

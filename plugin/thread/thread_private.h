@@ -6,8 +6,9 @@
  * slurm_load_node() (node_table.h) and re-filters every pending job with
  * a request whenever the node data or the jobs change (refilter.h), one
  * round every RefreshInterval (thread.c); it sends the updates within the
- * update budget (pace.h) and gives glibc's free memory back after loads
- * of the jobs (memory.h).
+ * update budget (pace.h), keeps the feature carrier's node features
+ * (thread_carry.c) and gives glibc's free memory back after loads of the
+ * jobs (memory.h).
  */
 #ifndef SLURM_EXTRA_THREAD_PRIVATE_H
 #define SLURM_EXTRA_THREAD_PRIVATE_H
@@ -99,7 +100,8 @@ struct thread {
 	bool carry_read;    /* the carrier read slurmctld's configuration */
 	bool carry_due;	    /* the carrier marked requests whose jobs the
 			       next round plans (carry_done) */
-	bool planned_once;  /* a round has planned: the first is logged */
+	bool planned_once;  /* a round has planned since `started`: the
+			       first is logged */
 	int refs;	    /* plugin + thread */
 	pthread_t thread;
 };
@@ -157,8 +159,10 @@ bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
 void thread_users_asks(const struct thread *r, uint64_t *asked,
 		       uint64_t *urgent);
 
-/* The feature carrier's stages of a round (thread_carry.c; doc/design.md
- * "Carriers"), in the thread, outside r->lock unless said. */
+/* ------------------------ thread_carry.c: the feature carrier's stages */
+
+/* The feature carrier's stages of a round (doc/design.md "Carriers"), in
+ * the thread, outside r->lock unless said. */
 
 /* slurm.conf read again since the carrier's last look (or never looked
  * at): whether a NodeFeatures plugin owns the nodes' features, and every
@@ -174,13 +178,15 @@ void thread_carry_round(struct thread *r, struct refilter_stats *stats,
 			bool *failed);
 
 /* Whether a round whose node data changed (`nodes`) wants the jobs loaded
- * for it: not when the carrier answered the change alone (its node
- * updates, thread_carry_round before this): every job of each request the
- * change touched is carried and keeps its chance (carry_covers()), and no
- * job came or changed since the last load (`asked` and `urgent`, as
- * thread_users_asks() gave them at this round's load, as that load saw
- * them), which the last plan never saw (their requests' nodes changed for
- * them too).  False when `nodes` is. */
+ * for it: not when the carrier's node updates (thread_carry_round, before
+ * this) are all the change needs: every job of each request the change
+ * touched is carried and keeps its chance (carry_covers()), and no job
+ * came or changed since the last load (`asked` and `urgent`, as
+ * thread_users_asks() gave them at this round's load, equal to what the
+ * last load saw), which the last plan never saw (their requests' nodes
+ * changed for them too).  A node update of the carrier's that was refused
+ * or not sent is made good by the next round's (carry_done).  False when
+ * `nodes` is. */
 bool thread_nodes_want_jobs(const struct thread *r, bool nodes, uint64_t urgent,
 			    uint64_t asked);
 
@@ -191,6 +197,8 @@ bool thread_nodes_want_jobs(const struct thread *r, bool nodes, uint64_t urgent,
  * keeps its exclusions).  The count left.  Takes r->lock. */
 size_t thread_hold_back_moves(struct thread *r, struct job_update *ups,
 			      size_t n);
+
+/* ----------------------------------------- thread.c: who is in control */
 
 /*
  * Whether this slurmctld is the one in control.  slurmctld initialises the

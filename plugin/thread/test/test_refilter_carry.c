@@ -54,7 +54,7 @@ static void teardown(void)
 	round_teardown();
 }
 
-TestSuite(carry_plan, .init = setup, .fini = teardown);
+TestSuite(plan_carrier, .init = setup, .fini = teardown);
 
 /* A round of the thread: the plan with memo and carrier (the known jobs
  * kept for the next), then the carrier's node updates, all applied. */
@@ -125,7 +125,7 @@ static slurm_job_info_t *gpu_job(const char *constraint)
 	return &jobs->job_array[0];
 }
 
-Test(carry_plan, a_job_moves_to_its_feature_once_slurmctld_knows_it)
+Test(plan_carrier, a_job_moves_to_its_feature_once_slurmctld_knows_it)
 {
 	slurm_job_info_t *j = gpu_job("ib");
 	char want[64];
@@ -143,7 +143,7 @@ Test(carry_plan, a_job_moves_to_its_feature_once_slurmctld_knows_it)
 	cr_assert_eq(p.n, 0, "as the thread wants it");
 }
 
-Test(carry_plan, a_node_change_updates_no_carried_job)
+Test(plan_carrier, a_node_change_updates_no_carried_job)
 {
 	slurm_job_info_t *j = gpu_job("");
 	size_t node = 2;
@@ -166,7 +166,7 @@ Test(carry_plan, a_node_change_updates_no_carried_job)
 	cr_assert_gt(p.stats.planned, 0, "the job was planned again");
 }
 
-Test(carry_plan, with_the_carrier_off_the_feature_leaves_the_constraint)
+Test(plan_carrier, with_the_carrier_off_the_feature_leaves_the_constraint)
 {
 	slurm_job_info_t *j = gpu_job("");
 	char with[64];
@@ -183,7 +183,7 @@ Test(carry_plan, with_the_carrier_off_the_feature_leaves_the_constraint)
 	cr_assert_str_eq(p.u[0].exc_nodes, "n[3-4]");
 }
 
-Test(carry_plan, required_nodes_keep_the_exclusions)
+Test(plan_carrier, required_nodes_keep_the_exclusions)
 {
 	slurm_job_info_t *j = gpu_job("");
 
@@ -195,7 +195,7 @@ Test(carry_plan, required_nodes_keep_the_exclusions)
 	cr_assert_str_eq(j->exc_nodes, "n[3-4]");
 }
 
-Test(carry_plan, a_carried_job_left_unplanned_keeps_its_feature_on_its_nodes)
+Test(plan_carrier, a_carried_job_left_unplanned_keeps_its_feature_on_its_nodes)
 {
 	slurm_job_info_t *j = gpu_job("");
 	char name[SX_FEATURE_LEN + 1];
@@ -214,7 +214,7 @@ Test(carry_plan, a_carried_job_left_unplanned_keeps_its_feature_on_its_nodes)
 	}
 }
 
-Test(carry_plan, a_job_set_aside_is_touched_once_its_feature_is_back)
+Test(plan_carrier, a_job_set_aside_is_touched_once_its_feature_is_back)
 {
 	slurm_job_info_t *j = gpu_job("");
 
@@ -266,7 +266,7 @@ static void node_changed(size_t i, const char *extra)
 	xc_extra_destroy(e);
 }
 
-Test(carry_plan, a_node_change_the_feature_answers_needs_no_plan)
+Test(plan_carrier, a_node_change_the_feature_answers_needs_no_plan)
 {
 	slurm_job_info_t *j = gpu_job("");
 
