@@ -146,17 +146,26 @@ rpc() {
 settled() {
 	[ "$(squeue -h -t PD -o '%f %x' | awk -v all="s[1-$NODES]" '$1 ~ /xc_/ || $2 == all' | wc -l)" -ge "$1" ]
 }
-# s1_carries: whether s1's active features hold the plugin's
-# (read alone: `scontrol show node` would load every node each time)
-s1_carries() { [[ "$("$HELPER" features s1)" == *xc_* ]]; }
+# s1_carries: whether s1's active features hold the plugin's: 0 yes, 1
+# no, 2 unreadable (read alone: `scontrol show node` would load every
+# node each time)
+s1_carries() {
+	local f
+	f=$("$HELPER" features s1) || return 2
+	[[ "$f" == *xc_* ]]
+}
 
-# answered GPU F0: ms from F0 (ns since the epoch) until s1's features
-# follow its Extra (carried when GPU is true, not otherwise), polled every
-# 50 ms for 3 s at most; "late" past that.
+# answered GPU F0 UNTIL: ms from F0 (ns since the epoch) until s1's
+# features follow its Extra (carried when GPU is true, not otherwise),
+# polled every 50 ms (plus a single-node load) until UNTIL (ns: the next
+# flip); "late" past it, "error" when s1's features cannot be read.
 answered() {
-	local until=$(($2 + 3000000000))
-	while [ "$(date +%s%N)" -lt "$until" ]; do
-		if [ "$1" = true ] && s1_carries || { [ "$1" != true ] && ! s1_carries; }; then
+	local rc
+	while [ "$(date +%s%N)" -lt "$3" ]; do
+		s1_carries
+		rc=$?
+		[ "$rc" = 2 ] && { echo error; return; }
+		if [ $((rc == 0)) = "$([ "$1" = true ] && echo 1 || echo 0)" ]; then
 			echo $((($(date +%s%N) - $2) / 1000000))
 			return
 		fi
@@ -211,8 +220,9 @@ run() {
 			{ echo "  $mode: not every job carried by its feature after 15 minutes"; return 1; }
 	fi
 	sleep 5
-	local from c0 c1 out s gpu f rss hwm configs
+	local from c0 c1 out s gpu f rss hwm configs w0 w1 window
 	from=$(log_lines)
+	w0=$(date +%s%N)
 	sdiag -r >/dev/null
 	c0=$(cpu_ticks "$pid")
 	local all t0 lag=() f0
@@ -230,13 +240,15 @@ run() {
 		active) scontrol update nodename=s1 activefeatures="$([ "$gpu" = true ] && echo "$all")" ;;
 		plugin) # the plugin's answer: s1's features follow (or not)
 			f0=$(date +%s%N)
-			lag+=("$(answered "$gpu" "$f0")")
+			lag+=("$(answered "$gpu" "$f0" $(((t0 + s) * 1000000000)))")
 			;;
 		esac
 		sleep $((t0 + s - $(date +%s) > 0 ? t0 + s - $(date +%s) : 0))
 	done
 	out=$(sdiag)
 	c1=$(cpu_ticks "$pid")
+	w1=$(date +%s%N)
+	window=$(awk -v a="$w0" -v b="$w1" 'BEGIN {printf "%.1f", (b - a) / 1e9}')
 	rss=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$pid/status")
 	hwm=$(awk '/VmHWM/ {print int($2 / 1024)}' "/proc/$pid/status")
 	configs=$(sinfo -h -N -o '%f' | sort -u | wc -l)
@@ -250,17 +262,26 @@ run() {
 		"$(sdiag_value "$out" 'Backfilling stats' 'Depth Mean:')" \
 		"$configs" "$rss" "$hwm"
 	# slurmctld's time on what the thread asks of it (with the plugin;
-	# the node updates hold the admin's flips too), and the share of
-	# the churn it makes: sdiag's totals and means per call
-	printf '    %s: in the churn, node loads %s, job loads %s, node updates %s, job updates %s: %s of the churn\n' "$mode" \
-		"$(rpc "$out" REQUEST_NODE_INFO)" "$(rpc "$out" REQUEST_JOB_INFO)" \
+	# the node updates hold the admin's flips too), and its sum over the
+	# window's wall time (RPCs overlap, and their time holds lock waits:
+	# not a share of the CPU): sdiag's totals and means per call; and the
+	# script's own polling of s1 (single-node loads)
+	printf '    %s: in the %s s window, node loads %s, job loads %s, node updates %s, job updates %s: %s of the window (RPC time; RPCs overlap); single-node loads (the script) %s\n' \
+		"$mode" "$window" "$(rpc "$out" REQUEST_NODE_INFO)" "$(rpc "$out" REQUEST_JOB_INFO)" \
 		"$(rpc "$out" REQUEST_UPDATE_NODE)" "$(rpc "$out" REQUEST_UPDATE_JOB)" \
-		"$(awk -v churn="$CHURN" '$1 ~ /^REQUEST_(NODE_INFO|JOB_INFO|UPDATE_NODE|UPDATE_JOB)$/ {
+		"$(awk -v w="$window" '$1 ~ /^REQUEST_(NODE_INFO|JOB_INFO|UPDATE_NODE|UPDATE_JOB)$/ {
 			t = $0; sub(/.*total_time:/, "", t); sub(/ .*/, "", t); sum += t}
-			END {printf "%.1f%%", sum / 1e4 / churn}' <<<"$out")" >>"$NOTES"
+			END {printf "%.1f%%", sum / 1e4 / w}' <<<"$out")" \
+		"$(rpc "$out" REQUEST_NODE_INFO_SINGLE)" >>"$NOTES"
 	if [ "$mode" = plugin ]; then
-		printf '%s\n' "${lag[@]}" | grep -v late | sort -n | awk -v late="$(printf '%s\n' "${lag[@]}" | grep -c late)" \
-			'{v[NR] = $1; over += $1 > 1000} END {printf "    plugin: from a flip to the feature update of s1, median %d ms, longest %d ms (polled every 50 ms), %d flips answered after 1 s, %d not within 3 s\n", v[int((NR + 1) / 2)], v[NR], over, late}' >>"$NOTES"
+		printf '%s\n' "${lag[@]}" | sort -n | awk '$1 == "late" {late++; next} $1 == "error" {err++; next}
+			{v[++n] = $1; over += $1 > 1000}
+			END {
+				printf "    plugin: from a flip to the feature update of s1, median %s, longest %s (polled every 50 ms), %d flips answered after 1 s, %d not before the next flip, %d unreadable\n",
+					n ? v[int((n + 1) / 2)] " ms" : "-", n ? v[n] " ms" : "-", over, late, err
+			}' >>"$NOTES"
+		printf '%s\n' "${lag[@]}" | grep -q '^error$' &&
+			{ echo "  $mode: s1's features could not be read during the churn (slurm-helper)"; scale_stop; return 1; }
 	fi
 	if [ "$mode" = exclude ]; then
 		tail -n +"$((from + 1))" "$LOG" >"$XC_STATE/churn.log"
@@ -269,30 +290,38 @@ run() {
 		grep -oP 'job_submit/extra: \Kthe thread is .*' "$XC_STATE/churn.log" | sort -t' ' -k4 -n | tail -1 |
 			sed 's/^/    exclude: the most behind: /' >>"$NOTES"
 	fi
-	case $mode in plugin | exclude) [ "${XC_CARRIER_RESTART:-1}" = 0 ] || restart "$mode" ;; esac
+	case $mode in
+	plugin | exclude)
+		[ "${XC_CARRIER_RESTART:-1}" = 0 ] || restart "$mode" || { scale_stop; return 1; }
+		;;
+	esac
 	scale_stop
 }
 
 # restart MODE: slurmctld stopped and started again on its saved state;
-# the time from the start to the thread's first plan, in the notes.
+# the thread's first plan after it (which says how long after the
+# thread's start), in the notes.  1, said, when slurmctld does not come
+# back or no plan comes within 600 s.
 restart() {
-	local from t0 plan
+	local from pid plan
 	scale_stop
-	from=$(log_lines)
-	t0=$(date +%s.%N)
-	slurmctld -i || { echo "    $1: slurmctld did not start again" >>"$NOTES"; return; }
-	if wait_for 600 awk -v from="$from" 'NR > from && /job_submit\/extra: first plan/ {f = 1} END {exit !f}' "$LOG"; then
-		plan=$(tail -n +"$((from + 1))" "$LOG" | grep -oP 'job_submit/extra: \Kfirst plan.*' | head -1)
-		printf '    %s: restarted: %s; %.1f s from the start of slurmctld\n' "$1" "$plan" \
-			"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')" >>"$NOTES"
-	else
-		echo "    $1: restarted: no plan within 600 s" >>"$NOTES"
-	fi
+	from=$(stat -c %s "$LOG")
+	slurmctld -i || { echo "  $1: slurmctld did not start again"; return 1; }
+	for _ in $(seq 1200); do
+		plan=$(tail -c +"$((from + 1))" "$LOG" | grep -oP -m1 'job_submit/extra: \Kfirst plan.*')
+		[ -n "$plan" ] && break
+		pid=$(scale_pid)
+		[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || { echo "  $1: slurmctld stopped after its restart"; return 1; }
+		sleep 0.5
+	done
+	[ -n "$plan" ] || { echo "  $1: no plan within 600 s of a restart"; return 1; }
+	echo "    $1: restarted: $plan" >>"$NOTES"
 }
 
 [ "${XC_KEEP:-0}" = 1 ] || trap scale_stop EXIT
-printf '%s; %d nodes, %d pending jobs, %d distinct requests, %d s of churn (s1 flips gpu each second)\n' \
-	"$(slurmctld -V)" "$NODES" "$JOBS" "$DISTINCT" "$CHURN"
+[ "$CHURN" -ge 1 ] 2>/dev/null || { echo "XC_CARRIER_CHURN must be a number of seconds, 1 or more" >&2; exit 2; }
+printf '%s; %d nodes, %d pending jobs with a request and %d without, %d distinct requests, %d s of churn (s1 flips gpu each second)\n' \
+	"$(slurmctld -V)" "$NODES" "$JOBS" "$PLAIN" "$DISTINCT" "$CHURN"
 echo '| carrier | jobs (with + without a request) | submitted in | slurmctld CPU in the churn | node updates (time in slurmctld) | job updates (time in slurmctld) | main cycle mean (jobs reached) | backfill cycle mean (jobs reached) | distinct feature sets | RSS (peak) |'
 echo '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'
 status=0
