@@ -242,7 +242,7 @@ run() {
 			f0=$(date +%s%N)
 			# after a flip not answered, s1 already shows what this
 			# one asks: not a measure of it
-			if [ "${lag[-1]:-}" = late ]; then
+			if [ "${#lag[@]}" -gt 0 ] && [ "${lag[-1]}" = late ]; then
 				answered "$gpu" "$f0" $(((t0 + s) * 1000000000)) >/dev/null
 				lag+=(after-late)
 			else
