@@ -248,3 +248,41 @@ bool hint_names(const struct job_hint *h, const slurm_job_info_t *job)
 	return job->job_id == h->id || job->array_job_id == h->id ||
 	       job->het_job_id == h->id;
 }
+
+static int by_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int hints_ids(const struct hints *hints, uint64_t upto, uint32_t **ids,
+	      size_t *n)
+{
+	size_t k = 0;
+
+	*ids = NULL;
+	*n = 0;
+	while (hints && k < hints->n && hints->v[k].seq <= upto)
+		k++;
+	if (!k)
+		return 0;
+	if (!(*ids = malloc(k * sizeof(**ids))))
+		return -1;
+	for (size_t i = 0; i < k; i++)
+		(*ids)[i] = hints->v[i].id;
+	qsort(*ids, k, sizeof(**ids), by_u32);
+	*n = k;
+	return 0;
+}
+
+bool hints_may_name(const uint32_t *ids, size_t n, const slurm_job_info_t *job)
+{
+	const uint32_t mine[3] = { job->job_id, job->array_job_id,
+				   job->het_job_id };
+
+	for (int k = 0; n && k < 3; k++)
+		if (mine[k] && bsearch(&mine[k], ids, n, sizeof(*ids), by_u32))
+			return true;
+	return false;
+}

@@ -127,4 +127,16 @@ void hints_free(struct hints *hints);
  * "Updates"), else the job, array or het job with its id. */
 bool hint_names(const struct job_hint *h, const slurm_job_info_t *job);
 
+/* The ids the hints of `hints` up to seq `upto` name (a job, array or het
+ * job id; `hints` may be NULL), sorted (*ids malloc'd, *n of them; NULL
+ * and 0 when none), for hints_may_name().  0, or -1 when out of memory.
+ * A round's plan asks once, not once a job (refilter.c). */
+int hints_ids(const struct hints *hints, uint64_t upto, uint32_t **ids,
+	      size_t *n);
+
+/* Whether a hint may name `job` by any of its ids, `ids` (n of them)
+ * from hints_ids(): hint_names() tells exactly, this only whether to
+ * look. */
+bool hints_may_name(const uint32_t *ids, size_t n, const slurm_job_info_t *job);
+
 #endif

@@ -92,48 +92,6 @@ static bool read_item(const slurm_job_info_t *job,
 	return true;
 }
 
-static int by_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The ids the hints up to `upto` name (a job, array or het job id),
- * sorted (*n of them; malloc'd, NULL when none).  -1 when out of memory. */
-static int hinted_ids(const struct hints *hints, uint64_t upto, uint32_t **ids,
-		      size_t *n)
-{
-	size_t k = 0;
-
-	*ids = NULL;
-	*n = 0;
-	while (hints && k < hints->n && hints->v[k].seq <= upto)
-		k++;
-	if (!k)
-		return 0;
-	if (!(*ids = malloc(k * sizeof(**ids))))
-		return -1;
-	for (size_t i = 0; i < k; i++)
-		(*ids)[i] = hints->v[i].id;
-	qsort(*ids, k, sizeof(**ids), by_u32);
-	*n = k;
-	return 0;
-}
-
-/* Whether a hint may name `job` (by any of its ids: hint_names() tells
- * exactly, this only whether to look). */
-static bool hinted(const uint32_t *ids, size_t n, const slurm_job_info_t *job)
-{
-	const uint32_t mine[3] = { job->job_id, job->array_job_id,
-				   job->het_job_id };
-
-	for (int k = 0; n && k < 3; k++)
-		if (mine[k] && bsearch(&mine[k], ids, n, sizeof(*ids), by_u32))
-			return true;
-	return false;
-}
-
 /* Whether pending `job`, known from the round before as `k`, needs no plan
  * this round: nothing the plan reads of it changed (its print), no hint
  * names it, and its request's nodes did not change since its plan. */
@@ -141,7 +99,7 @@ static bool unchanged(const struct known_job *k, const slurm_job_info_t *job,
 		      uint64_t print, const uint32_t *ids, size_t nids)
 {
 	return k && k->req && k->print == print &&
-	       k->req->changed <= k->planned && !hinted(ids, nids, job);
+	       k->req->changed <= k->planned && !hints_may_name(ids, nids, job);
 }
 
 /* hostlist_hash() of `exc`, a job's filter from `table` (written by
@@ -246,7 +204,7 @@ struct planning {
 	uint64_t round;		  /* memo_round() */
 	bool all;		  /* every job planned this round */
 	size_t count;		  /* nodes of in->table */
-	uint32_t *ids;		  /* hinted_ids() of the hints taken */
+	uint32_t *ids;		  /* hints_ids() of the hints taken */
 	size_t nids;
 	struct item *items; /* the jobs to plan (then sorted: by_request) */
 	size_t nitems;
@@ -292,7 +250,7 @@ static int planning_alloc(struct planning *p)
 		      calloc(p->count ? p->count : 1, sizeof(*p->matched))) ||
 	    !(p->every =
 		      malloc((p->count ? p->count : 1) * sizeof(*p->every))) ||
-	    hinted_ids(in->hints, in->upto, &p->ids, &p->nids) < 0)
+	    hints_ids(in->hints, in->upto, &p->ids, &p->nids) < 0)
 		return -1;
 	for (size_t k = 0; k < p->count; k++)
 		p->every[k] = true;
