@@ -386,6 +386,6 @@ int cmd_doctor(const struct opts *o)
 out:
 	sx_free_job_info_msg(jobs);
 	sx_free_node_info_msg(nodes);
-	slurm_free_ctl_conf(conf);
+	sx_free_ctl_conf(conf);
 	return rc;
 }

@@ -66,6 +66,7 @@
 #include "cli.h"
 #include "job_state.h"
 #include "plugin_config.h"
+#include "slurm_compat.h"
 #include "slurm_hostlist.h"
 #include "slurm_nodes.h"
 
@@ -525,7 +526,7 @@ static int probe(void)
 	       conf->slurm_conf ? conf->slurm_conf : "", path,
 	       cfg.limits.max_request_length, cfg.limits.max_depth,
 	       cfg.limits.max_extra_length, cfg.limits.max_extra_depth);
-	slurm_free_ctl_conf(conf);
+	sx_free_ctl_conf(conf);
 	return 0;
 }
 

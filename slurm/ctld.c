@@ -29,7 +29,7 @@ int sx_node_features_plugins(bool *plugins)
 	if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS)
 		return -1;
 	*plugins = conf->node_features_plugins && *conf->node_features_plugins;
-	slurm_free_ctl_conf(conf);
+	sx_free_ctl_conf(conf);
 	return 0;
 }
 

@@ -164,6 +164,18 @@ static inline bool sx_slurm_filters_extra(void)
 }
 #endif
 
+/* slurm_load_ctl_conf()'s answer is freed by slurm_free_ctl_conf() until
+ * 25.11 and by slurm_free_conf() from 26.05 on (SchedMD commit 654434e944
+ * renamed it; the old name is gone from slurm.h and libslurm). */
+static inline void sx_free_ctl_conf(slurm_conf_t *conf)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	slurm_free_conf(conf);
+#else
+	slurm_free_ctl_conf(conf);
+#endif
+}
+
 /* slurm_free_node_info_msg() of Slurm 22.05 does not free each node's
  * `extra` and `comment` strings: a process that calls slurm_load_node()
  * every second (job_submit/extra's thread) grows by their size each time
