@@ -43,12 +43,15 @@
 # XC_PLUGSTACK: the cluster's plugstack.conf line (default
 # `required spank_extra.so`; the package test includes the package's
 # /etc/slurm/plugstack.conf.d/*.conf).
+# XC_CGROUP_CONF: the words of a cgroup.conf beside slurm.conf (none by
+# default; tests/cluster/debian-suite.sh's chroots: CgroupPlugin=disabled).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
 export SLURM_CONF="$STATE/slurm.conf"
 NODES=(n1 n2 n3 n4)
+CTLD_PORT=16817
 PACKAGES=(slurm-wlm libslurm-dev munge libjansson-dev libjson-c-dev libcriterion-dev libhwloc-dev
 	autoconf automake libtool pkg-config make gcc jq)
 
@@ -118,7 +121,7 @@ write_config() {
 # Written by slurm-extra's contrib/local-cluster.sh
 ClusterName=xclocal
 $(slurm_conf_ctld "$STATE")
-SlurmctldPort=16817
+SlurmctldPort=$CTLD_PORT
 SlurmdUser=root
 SlurmdSpoolDir=$STATE/spool/%n
 SlurmdPidFile=$STATE/slurmd-%n.pid
@@ -175,6 +178,32 @@ stop_pidfile() {
 	return 1
 }
 
+# ctld_listens: something accepts connections on SlurmctldPort.
+ctld_listens() { (exec 3<>"/dev/tcp/127.0.0.1/$CTLD_PORT") 2>/dev/null; }
+
+# stop_ctld_pids TENTHS: stops slurmctld, waiting up to TENTHS tenths of a
+# second until the process its pid file names is gone and nothing listens
+# on SlurmctldPort; status 1 if that did not happen.  From 23.11 on
+# `scontrol reconfigure` starts a new slurmctld, which answers at once (it
+# inherits the listening sockets) but writes its pid into the pid file only
+# once it is up (controller.c: notify_parent_of_success(), then
+# _update_pidfile()).  Until then the file names the old process: so the
+# file is read again on every turn, and its new process stopped too.
+stop_ctld_pids() {
+	local f=$STATE/slurmctld.pid pid sent=
+	for _ in $(seq "$1"); do
+		pid=$(cat "$f" 2>/dev/null || true)
+		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+			[ "$pid" = "$sent" ] || { kill "$pid" 2>/dev/null || true; sent=$pid; }
+		elif ! ctld_listens; then
+			rm -f "$f"
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
 stop_daemons() {
 	local f
 	for f in "$STATE"/slurmd-*.pid; do
@@ -183,7 +212,7 @@ stop_daemons() {
 	# slurmctld: 60 s to shut down (a sanitizer build writes its report
 	# at exit); killed, it says so (tests read the log).
 	f=$STATE/slurmctld.pid
-	stop_pidfile "$f" 600 || {
+	stop_ctld_pids 600 || {
 		kill -9 "$(cat "$f")" 2>/dev/null
 		rm -f "$f"
 		echo "local-cluster: slurmctld killed after 60 s" | tee -a "$STATE/log/slurmctld.log" >&2
@@ -235,12 +264,15 @@ start_cluster() {
 
 # Stops slurmctld only (its state is kept).
 stop_ctld() {
-	stop_pidfile "$STATE/slurmctld.pid" 300 || die "slurmctld did not stop within 30 s"
+	stop_ctld_pids 300 || die "slurmctld did not stop within 30 s"
 }
 
 # start_ctld [ARGS]: starts slurmctld (by default on the saved state:
 # jobs, node Extra) and waits for it to answer.
 start_ctld() {
+	# A slurmctld already listening would answer for the new one, which
+	# dies (its ports are taken) after writing its pid into the pid file.
+	! ctld_listens || die "something listens on SlurmctldPort $CTLD_PORT already (a slurmctld not stopped?)"
 	# shellcheck disable=SC2086 # XC_CTLD_ENV: words NAME=VALUE
 	if [ -n "${XC_CTLD_STDERR:-}" ]; then
 		setsid env ${XC_CTLD_ENV:-} slurmctld -D "$@" </dev/null >/dev/null 2>>"$XC_CTLD_STDERR" &
