@@ -6,7 +6,8 @@
 # one that some Extra snapshot gives; every accepted job completes (counted
 # in the job completion log); and nothing leaks: the plugin logs the
 # library's live object count (xc_live_objects) at each node refresh, and
-# the count once the queue is empty must equal the count before the load.
+# the count once the queue is empty must be at most the count before the
+# load plus the load's two requests, which the thread may still hold.
 # slurmctld's RSS is printed per 1,000 jobs, not asserted: slurmctld's own
 # heap grows run after run with or without the plugin, so one reading says
 # nothing about a leak.  Closes with "load: N passed, M failed".
@@ -304,8 +305,12 @@ printf '  slurmctld RSS: %d KiB before, %d KiB after (%s KiB per 1,000 jobs; pri
 if [ "${XC_LOAD_BASELINE:-0}" != 1 ]; then
 	live_after=$(live_objects) || not_ok "the plugin logged no node refresh after the load"
 	echo "  library objects live after the load: $live_after (before: $live_before)"
-	expect "nothing leaked: the library's live objects after the load equal those before" \
-		"$live_after" "$live_before"
+	# The thread may hold the load's two requests parsed (one object
+	# each) after the queue emptied, or not, before as after (seen: 3
+	# then 4 on 24.11.5, 4 then 2 on 26.05.5, 2 and 2 on 22.05.8); a
+	# leak is an object per job or per round: hundreds here.
+	expect "nothing leaked: the library's live objects after the load at most those before plus the load's 2 requests" \
+		"$((live_after <= live_before + 2))" 1
 fi
 
 summary load
