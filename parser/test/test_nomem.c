@@ -14,8 +14,9 @@
  * and 0.18 (Debian 13) report that failure, but when the copy of a key
  * fails in json_object_object_add_ex() the tokener keeps neither the key
  * nor the value it parsed, and never frees the value (the same leak with
- * json-c alone, no caller's code involved): that one allocation is not
- * failed there either, and counts among those printed.
+ * json-c alone, no caller's code involved): there the allocations made
+ * inside json_object_object_add_ex() (the key's copy, the table's entry)
+ * are not failed either, and count among those printed.
  *
  * This program replaces malloc, calloc, realloc and free (glibc supports
  * it by symbol interposition), so the failures reach json-c, jansson and
