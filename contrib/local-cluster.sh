@@ -179,23 +179,36 @@ stop_pidfile() {
 }
 
 # ctld_listens: something accepts connections on SlurmctldPort.
-ctld_listens() { (exec 3<>"/dev/tcp/127.0.0.1/$CTLD_PORT") 2>/dev/null; }
+ctld_listens() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$CTLD_PORT" 2>/dev/null; }
 
 # stop_ctld_pids TENTHS: stops slurmctld, waiting up to TENTHS tenths of a
-# second until the process its pid file names is gone and nothing listens
-# on SlurmctldPort; status 1 if that did not happen.  From 23.11 on
-# `scontrol reconfigure` starts a new slurmctld, which answers at once (it
-# inherits the listening sockets) but writes its pid into the pid file only
-# once it is up (controller.c: notify_parent_of_success(), then
-# _update_pidfile()).  Until then the file names the old process: so the
-# file is read again on every turn, and its new process stopped too.
+# second until every process the pid file named has exited and nothing
+# listens on SlurmctldPort; status 1 if that did not happen (CTLD_PIDS
+# then has the pids).  From 23.11 on `scontrol reconfigure` starts a new
+# slurmctld, which answers at once (it inherits the listening sockets) but
+# writes its pid into the pid file only once it is up (controller.c:
+# notify_parent_of_success(), then _update_pidfile()): so the file is read
+# again on every turn, and each new pid in it stopped too.  slurmctld
+# removes its pid file before it exits, and a sanitizer build writes its
+# report at exit: so the wait is on the processes.  SIGTERM again every
+# 3 s (one that came as a reconfigure's exec replaced the process is lost).
+CTLD_PIDS=()
 stop_ctld_pids() {
-	local f=$STATE/slurmctld.pid pid sent=
-	for _ in $(seq "$1"); do
+	local f=$STATE/slurmctld.pid pid live i
+	CTLD_PIDS=()
+	for ((i = 0; i < $1; i++)); do
 		pid=$(cat "$f" 2>/dev/null || true)
-		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-			[ "$pid" = "$sent" ] || { kill "$pid" 2>/dev/null || true; sent=$pid; }
-		elif ! ctld_listens; then
+		if [ -n "$pid" ] && ! printf '%s\n' "${CTLD_PIDS[@]}" | grep -qx "$pid"; then
+			CTLD_PIDS+=("$pid")
+			kill "$pid" 2>/dev/null || true
+		fi
+		live=0
+		for pid in "${CTLD_PIDS[@]}"; do
+			kill -0 "$pid" 2>/dev/null || continue
+			live=1
+			[ $((i % 30)) != 29 ] || kill "$pid" 2>/dev/null || true
+		done
+		if [ "$live" = 0 ] && ! ctld_listens; then
 			rm -f "$f"
 			return 0
 		fi
@@ -213,7 +226,7 @@ stop_daemons() {
 	# at exit); killed, it says so (tests read the log).
 	f=$STATE/slurmctld.pid
 	stop_ctld_pids 600 || {
-		kill -9 "$(cat "$f")" 2>/dev/null
+		kill -9 "${CTLD_PIDS[@]}" 2>/dev/null || true
 		rm -f "$f"
 		echo "local-cluster: slurmctld killed after 60 s" | tee -a "$STATE/log/slurmctld.log" >&2
 	}
