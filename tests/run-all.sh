@@ -6,7 +6,8 @@
 #      (clang-format 14, .clang-format);
 #   2. make check: the Criterion unit tests and the fuzz corpus replay;
 #   3. the same unit tests built with ASan and UBSan (a leak fails a test);
-#   4. make distcheck;
+#   4. make distcheck, and the RPM: make dist, rpmbuild -ta
+#      (tests/package-rpm.sh), its files and requirements checked;
 #   5. each libFuzzer target for XC_FUZZ_SECONDS (default 20);
 #   6. the command under valgrind over every test input, each run's exit
 #      status and output checked too;
@@ -22,23 +23,30 @@
 #      error, or any leak of the plugin's, fails;
 #   9. the Debian package: built with dpkg-buildpackage from a copy of the
 #      tree, installed in place of step 1's install, and the end-to-end
-#      placement and wait tests run against it (tests/cluster/package-deb.sh);
+#      placement test run against it (tests/cluster/package-deb.sh);
 #  10. the jobspecs of `slurm-extra jobspec` submitted to a real Flux
 #      (tests/cluster/e2e-flux.sh), when XC_FLUX_PREFIX names a flux-core install
 #      (skipped otherwise);
-#  11. the build and the tests left the tree as git has it.
+#  11. the Slurm of Debian 13 (trixie, 24.11) in a chroot made with
+#      debootstrap from Debian's own packages (tests/cluster/debian-suite.sh):
+#      this tree built there, make check, its .deb built and installed, and
+#      the cluster suites on it, the plugin filtering and with Slurm's own
+#      filter (XC_DEBIAN_SUITES: the suites, default "trixie"; "trixie sid"
+#      adds sid's 26.05; empty: none);
+#  12. the build and the tests left the tree as git has it.
 # The summary gives, each on its own line, what it counts: build steps,
 # unit tests, the same under sanitizers, fuzz replays and targets, memory
 # checks, cluster checks; then the steps skipped, by name; and closes with
-# "tests: N passed, M failed".  Any failure of any step, a build's
-# included, is a failure there and in the exit status; no log of an
-# earlier run is read.  XC_QUICK=1 runs steps 1, 2, 7, 10 and 11 only.
-# XC_SLURM_PREFIX=PREFIX runs against the Slurm installed there (step 9 is
-# then skipped: the package is built against the system's Slurm).
+# "tests: N passed, M failed"; step 11's categories are named SUITE/CATEGORY.
+# Any failure of any step, a build's included, is a failure there and in
+# the exit status; no log of an earlier run is read.  XC_QUICK=1 runs steps
+# 1, 2, 7, 10 and 12 only.  XC_SLURM_PREFIX=PREFIX runs against the Slurm
+# installed there (the packages of steps 4, 9 and 11 are then skipped: they
+# are built against a system's Slurm).
 set -uo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$SRC"
+cd "$SRC" || exit 2
 LOGS=/tmp/slurm-extra-tests
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
@@ -48,115 +56,13 @@ CATS=(build unit sanitizers replay fuzz memory cluster plugin-asan flux)
 for c in "${CATS[@]}"; do CAT_P[$c]=0 CAT_F[$c]=0; done
 SKIPPED=()
 
-step() { printf '\n=== %s\n' "$*"; }
-# tally CATEGORY PASSED FAILED
-tally() {
-	CAT_P[$1]=$((CAT_P[$1] + $2))
-	CAT_F[$1]=$((CAT_F[$1] + $3))
-	[ "$3" -eq 0 ] || status=1
-}
-# build_step NAME CMD...: a step that passes or fails as a whole.
-build_step() {
-	local name=$1
-	shift
-	if "$@" >"$LOGS/$name.log" 2>&1; then
-		tally build 1 0
-		echo "ok   - $name"
-	else
-		tally build 0 1
-		echo "FAIL - $name (its log: $LOGS/$name.log)"
-		tail -30 "$LOGS/$name.log"
-	fi
-}
-skip() { SKIPPED+=("$1"); printf 'skipped: %s\n' "$1"; }
-# count CATEGORY LOG: adds the "N passed, M failed" closing line of LOG; a
-# log without one (the step died) is one failure.
-count() {
-	local line
-	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" 2>/dev/null | tail -1)
-	if [ -z "$line" ]; then
-		echo "FAIL - $(basename "$2" .log): no closing line"
-		tally "$1" 0 1
-		return
-	fi
-	tally "$1" "$(grep -oP '[0-9]+(?= passed)' <<<"$line")" "$(grep -oP '[0-9]+(?= failed)' <<<"$line")"
-}
-# The tests `make check` runs in the build tree $1.
-tests_of() {
-	make -s -C "$1" -f Makefile -f - xc-print-tests <<<'xc-print-tests: ; @echo $(TESTS)'
-}
-# count_unit DIR UNIT_CATEGORY: the results of every test of DIR's make
-# check, from the logs of this run (old ones were removed before it): a
-# test without a log did not build or did not run, and fails.
-count_unit() {
-	local dir=$1 cat=$2 t log line p n
-	for t in $(tests_of "$dir"); do
-		log=$dir/$t.log
-		case $t in
-		*/test/test_*)
-			line=$(grep -h 'Synthesis' "$log" 2>/dev/null | tail -1)
-			printf '%-10s %-22s %s\n' "$cat" "$(basename "$t")" "${line:-FAILED: no result (did it build?)}"
-			if [ -z "$line" ]; then
-				tally "$cat" 0 1
-				continue
-			fi
-			p=$(grep -oP 'Passing: \K[0-9]+' <<<"$line")
-			n=$(grep -oP 'Tested: \K[0-9]+' <<<"$line")
-			tally "$cat" "$p" $((n - p))
-			# every test passed but the program failed (a leak found
-			# at exit by the sanitizers): one failure more
-			if [ "$p" = "$n" ] && ! grep -q ':test-result: PASS' "$dir/$t.trs" 2>/dev/null; then
-				printf '%-10s %-22s %s\n' "$cat" "$(basename "$t")" "FAILED at exit (see its log)"
-				tally "$cat" 0 1
-			fi
-			;;
-		tests/fuzz/replay_*)
-			line=$(grep -h 'inputs replayed' "$log" 2>/dev/null)
-			printf '%-10s %-22s %s\n' replay "$(basename "$t")" "${line:-FAILED}"
-			if grep -q ':test-result: PASS' "$dir/$t.trs" 2>/dev/null; then
-				tally replay 1 0
-			else
-				tally replay 0 1
-			fi
-			;;
-		*)
-			line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" 2>/dev/null | tail -1)
-			printf '%-10s %-22s %s\n' "$cat" "$(basename "$t")" "${line:-FAILED}"
-			if [ -n "$line" ]; then
-				tally "$cat" "$(grep -oP '[0-9]+(?= passed)' <<<"$line")" "$(grep -oP '[0-9]+(?= failed)' <<<"$line")"
-			else
-				tally "$cat" 0 1
-			fi
-			;;
-		esac
-	done
-}
-# Removes the logs of an earlier make check in DIR.
-clean_logs() {
-	local trs
-	find "$1" -name .git -prune -o -name '*.trs' -print 2>/dev/null |
-		while read -r trs; do rm -f "$trs" "${trs%.trs}.log" 2>/dev/null; done
-	rm -f "$1/test-suite.log"
-}
-# cluster NAME[:LOG] [ENV...]: tests/NAME.sh on the local cluster, its
-# output in $LOGS/LOG.log (LOG: NAME unless given).
-cluster() {
-	local name=${1%%:*} log=$LOGS/${1#*:}.log
-	shift
-	step "on a local Slurm cluster: tests/cluster/$name.sh $*"
-	env "$@" bash "tests/cluster/$name.sh" >"$log" 2>&1 || status=1
-	grep -vE '^ok ' "$log"
-	count cluster "$log"
-	while IFS= read -r line; do
-		SKIPPED+=("tests/cluster/$name.sh: ${line#skipped: }")
-	done < <(grep '^skipped: ' "$log")
-}
+. tests/tally-lib.sh
 
 step "setup: packages, build, install"
 bash contrib/local-cluster.sh setup || { echo "setup failed" >&2; exit 1; }
 if [ "${XC_QUICK:-0}" != 1 ]; then
 	missing=()
-	for p in valgrind clang libclang-rt-14-dev clang-format-14 debhelper; do
+	for p in valgrind clang libclang-rt-14-dev clang-format-14 debhelper debootstrap rpm; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 			missing+=("$p")
 	done
@@ -166,6 +72,17 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
 			{ echo "cannot install ${missing[*]}" >&2; exit 1; }
 	fi
+fi
+
+# Step 11's chroots are made in the background meanwhile (debootstrap:
+# mostly waiting on Debian's registry), done before the cluster tests.
+CHROOT_MAKERS=()
+if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
+	for suite in ${XC_DEBIAN_SUITES-trixie}; do
+		XC_SUITE_LOGS="$LOGS/$suite-chroot" bash tests/cluster/debian-suite.sh --make "$suite" \
+			>"$LOGS/$suite-chroot.log" 2>&1 &
+		CHROOT_MAKERS+=($!)
+	done
 fi
 
 if [ "${XC_QUICK:-0}" != 1 ]; then
@@ -197,6 +114,14 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 	step "make distcheck"
 	build_step distcheck make -s distcheck DISTCHECK_CONFIGURE_FLAGS="--with-slurm=${XC_SLURM_PREFIX:-/usr}"
 
+	if [ -z "${XC_SLURM_PREFIX:-}" ]; then
+		step "the RPM: make dist, rpmbuild -ta (tests/package-rpm.sh)"
+		build_step rpm bash tests/package-rpm.sh "$LOGS/rpm"
+		grep -E '^(built|slurm\()' "$LOGS/rpm.log" | sed 's/^/     /'
+	else
+		skip "the RPM (XC_SLURM_PREFIX: the spec builds against the system's Slurm)"
+	fi
+
 	step "fuzzing: each target for ${XC_FUZZ_SECONDS:-20} s (clang, libFuzzer)"
 	bash tests/fuzz/run-fuzzers.sh "${XC_FUZZ_SECONDS:-20}" >"$LOGS/fuzz.log" 2>&1 || status=1
 	cat "$LOGS/fuzz.log"
@@ -213,10 +138,16 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 else
 	skip "unit tests under ASan/UBSan (XC_QUICK)"
 	skip "make distcheck (XC_QUICK)"
+	skip "the RPM (XC_QUICK)"
 	skip "fuzzing (XC_QUICK)"
 	skip "the command under valgrind (XC_QUICK)"
 fi
 
+if [ ${#CHROOT_MAKERS[@]} -gt 0 ]; then
+	step "waiting for the chroots of step 11 (debootstrap)"
+	for pid in "${CHROOT_MAKERS[@]}"; do wait "$pid" || true; done
+	cat "$LOGS"/*-chroot.log
+fi
 for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar e2e-carrier; do
 	cluster "$t"
 done
@@ -270,16 +201,14 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
 	build_step package bash tests/cluster/package-deb.sh "$LOGS/pkg"
 	if grep -q '^built: ' "$LOGS/package.log"; then
 		echo "     built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
-		for t in e2e-cluster e2e-wait; do
-			step "on the package: tests/cluster/$t.sh"
-			# e2e-wait: the thread's own window, as in step 7;
-			# e2e-cluster with the package's check at start
-			XC_PROLOG_CTLD=$([ "$t" = e2e-wait ] && echo 0 || echo 1) \
-				XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
-				bash "tests/cluster/$t.sh" >"$LOGS/package-$t.log" 2>&1 || status=1
-			grep -vE '^ok ' "$LOGS/package-$t.log"
-			count cluster "$LOGS/package-$t.log"
-		done
+		# with the package's check at start and its plugstack.conf.d
+		# line (step 11 runs every cluster suite on the packages of
+		# 24.11 and 26.05)
+		step "on the package: tests/cluster/e2e-cluster.sh"
+		XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
+			bash tests/cluster/e2e-cluster.sh >"$LOGS/package-e2e-cluster.log" 2>&1 || status=1
+		grep -vE '^ok ' "$LOGS/package-e2e-cluster.log"
+		count cluster "$LOGS/package-e2e-cluster.log"
 	fi
 	# Back to this tree's build, as after step 1.
 	dpkg -P slurm-extra >/dev/null 2>&1
@@ -295,6 +224,44 @@ count flux "$LOGS/e2e-flux.log"
 while IFS= read -r line; do
 	SKIPPED+=("tests/cluster/e2e-flux.sh: ${line#skipped: }")
 done < <(grep '^skipped: ' "$LOGS/e2e-flux.log")
+
+# debian_suite SUITE: tests/cluster/debian-suite.sh, its counts added as
+# the categories SUITE/CATEGORY.
+declare -A SUITE_WHAT
+debian_suite() {
+	local suite=$1 ver c p f k
+	step "the Slurm of Debian $suite in a chroot: built, packaged, the cluster suites (tests/cluster/debian-suite.sh $suite)"
+	XC_SUITE_LOGS="$LOGS/$suite" bash tests/cluster/debian-suite.sh "$suite" >"$LOGS/$suite.log" 2>&1 || status=1
+	grep -vE '^(ok |unit |replay )' "$LOGS/$suite.log"
+	ver=$(cat "$LOGS/$suite/slurm" 2>/dev/null) || ver="Debian $suite's Slurm"
+	if [ ! -s "$LOGS/$suite/counts" ]; then
+		echo "FAIL - $suite: no counts (its log: $LOGS/$suite.log)"
+		tally build 0 1
+		return
+	fi
+	while read -r c p f; do
+		k=$suite/$c
+		CATS+=("$k")
+		CAT_P[$k]=0 CAT_F[$k]=0
+		tally "$k" "$p" "$f"
+		case $c in
+		build) SUITE_WHAT[$k]="$ver: build, make check's build, .deb built and installed" ;;
+		unit) SUITE_WHAT[$k]="$ver: unit tests" ;;
+		replay) SUITE_WHAT[$k]="$ver: fuzz corpus replays" ;;
+		cluster) SUITE_WHAT[$k]="$ver: checks on a real cluster, the plugin filtering" ;;
+		cluster-slurm) SUITE_WHAT[$k]="$ver: checks on a real cluster with Slurm's own filter (extra_constraints)" ;;
+		*) SUITE_WHAT[$k]="$ver" ;;
+		esac
+	done <"$LOGS/$suite/counts"
+	while IFS= read -r line; do
+		[ -z "$line" ] || SKIPPED+=("$suite: $line")
+	done <"$LOGS/$suite/skipped"
+}
+if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
+	for suite in ${XC_DEBIAN_SUITES-trixie}; do debian_suite "$suite"; done
+else
+	skip "the Slurm of Debian trixie in a chroot (XC_QUICK or XC_SLURM_PREFIX)"
+fi
 
 step "the build and the tests left the tree as git has it"
 if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
@@ -319,8 +286,9 @@ declare -A WHAT=([build]="build, install, format, distcheck, package and clean-t
 	[cluster]="checks on a real local Slurm cluster"
 	[plugin-asan]="checks with the plugin under ASan/UBSan inside slurmctld"
 	[flux]="checks against a real Flux (XC_FLUX_PREFIX)")
+for k in "${!SUITE_WHAT[@]}"; do WHAT[$k]=${SUITE_WHAT[$k]}; done
 for c in "${CATS[@]}"; do
-	printf '  %-12s %5d passed, %d failed  (%s)\n' "$c:" "${CAT_P[$c]}" "${CAT_F[$c]}" "${WHAT[$c]}"
+	printf '  %-21s %5d passed, %d failed  (%s)\n' "$c:" "${CAT_P[$c]}" "${CAT_F[$c]}" "${WHAT[$c]}"
 	passed=$((passed + CAT_P[$c]))
 	failed=$((failed + CAT_F[$c]))
 done

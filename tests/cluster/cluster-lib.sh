@@ -220,7 +220,9 @@ EOF
 # (RefreshInterval REFRESH, and the KEY=VALUE words of $XC_EXTRA_CONF, one
 # a line), and an empty mpi.conf and acct_gather.conf:
 # Slurm 23.11.4 built from source wants these (empty is enough), or its
-# scheduler marks every job InvalidAccount; the rest ignore them.
+# scheduler marks every job InvalidAccount; the rest ignore them.  With
+# XC_CGROUP_CONF, a cgroup.conf of its words, one a line (a chroot's
+# slurmd 24.11+ needs CgroupPlugin=disabled).
 slurm_conf_beside() {
 	echo "$2" >"$1/plugstack.conf"
 	: >"$1/mpi.conf"
@@ -229,6 +231,8 @@ slurm_conf_beside() {
 	printf 'RefreshInterval=%s\n' "$3" >"$1/extra.conf"
 	read -ra words <<<"${XC_EXTRA_CONF:-}"
 	[ "${#words[@]}" = 0 ] || printf '%s\n' "${words[@]}" >>"$1/extra.conf"
+	read -ra words <<<"${XC_CGROUP_CONF:-}"
+	[ "${#words[@]}" = 0 ] || printf '%s\n' "${words[@]}" >"$1/cgroup.conf"
 }
 
 # as USER CMD...: CMD as USER (root: as is), from a directory they can read.

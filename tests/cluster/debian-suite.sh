@@ -1,0 +1,266 @@
+#!/usr/bin/env bash
+# debian-suite.sh [--make] SUITE [TEST...] - this tree on the Slurm a Debian suite
+# ships (trixie: 24.11, sid: 26.05), exactly as a site installs it, in a
+# chroot on this machine:
+#   1. makes, or reuses, a chroot of SUITE (debootstrap --variant=minbase)
+#      with its slurm-wlm, libslurm-dev, munge and this project's build
+#      dependencies: $XC_CHROOT_DIR/SUITE-DATE (default directory
+#      /var/tmp/xc-chroot), one a day; older ones of SUITE are removed;
+#   2. copies this tree in (the files git tracks and new ones not ignored);
+#   3. inside: builds it (./bootstrap, ./configure --with-slurm=/usr),
+#      runs make check, builds the Debian package (package-deb.sh) and
+#      installs it, then runs the cluster suites on a local cluster of the
+#      chroot's own Slurm with the package's plugins: the plan below, or
+#      the entries whose log names are given as TEST (e2e-users-slurm ...);
+#   4. stops every process of the chroot and unmounts what it mounted,
+#      also when a step fails or the script is interrupted.
+# --make: step 1 only (tests/run-all.sh makes both chroots in the
+# background while it runs its own steps); a run of the same SUITE waits
+# for it.
+# The chroot has its own /run (a tmpfs, so its own munged) but this
+# machine's network: its cluster takes contrib/local-cluster.sh's ports,
+# and no other local cluster may run meanwhile (checked at the start).
+# What a chroot cannot do that a node does: cgroups.  Its cgroup.conf
+# says CgroupPlugin=disabled (slurmd 24.11+ does not start otherwise
+# outside systemd); the clusters here track processes by
+# proctrack/linuxproc on every Slurm, so no test depends on cgroups.
+# Logs in $XC_SUITE_LOGS (default /tmp/slurm-extra-tests/SUITE): a log per
+# step, `counts` (a line "CATEGORY PASSED FAILED" per category: build,
+# unit, replay, cluster with the plugin filtering, cluster-slurm with
+# Slurm's own filter), `skipped` (a step skipped a line) and `slurm` (the version).
+# Closes with "SUITE: N passed, M failed"; status 1 when anything failed,
+# 2 when it could not start.  Needs root and Debian's package registry.
+set -uo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The packages of the chroot: Slurm as Debian ships it, and what the
+# build, the package and the tests need (contrib/local-cluster.sh's list).
+PACKAGES=slurm-wlm,libslurm-dev,munge,libjansson-dev,libjson-c-dev,libcriterion-dev,libhwloc-dev,autoconf,automake,libtool,pkg-config,make,gcc,build-essential,jq,debhelper,dpkg-dev,procps,git
+# CATEGORY NAME[:LOG] [ENV...]: as tests/run-all.sh's step 7, trimmed of
+# the second carrier (the carriers' code does not depend on the Slurm
+# version: bookworm runs both) and with fewer load submissions.
+PLAN=(
+	"cluster e2e-cluster"
+	"cluster e2e-wait XC_PROLOG_CTLD=0"
+	"cluster e2e-users"
+	"cluster-slurm e2e-users:e2e-users-slurm XC_USERS_MODE=slurm"
+	"cluster-slurm e2e-slurm-filter"
+	"cluster e2e-facts"
+	"cluster e2e-fault"
+	"cluster e2e-churn"
+	"cluster e2e-carrier"
+	"cluster load XC_LOAD_JOBS=200"
+)
+
+# ---- inside the chroot: build, package, suites
+inside() {
+	local suite=$1 entry cat name env_words major
+	shift
+	cd /src || exit 2
+	LOGS=/xc-logs
+	status=0
+	declare -gA CAT_P CAT_F
+	CATS=(build unit replay cluster cluster-slurm)
+	for c in "${CATS[@]}"; do CAT_P[$c]=0 CAT_F[$c]=0; done
+	SKIPPED=()
+	. tests/tally-lib.sh
+	slurmctld -V >"$LOGS/slurm"
+	step "$suite: $(cat "$LOGS/slurm"): build, make check"
+	build_step build bash -c "./bootstrap && ./configure --quiet --with-slurm=/usr && make -s -j$(nproc)"
+	clean_logs /src
+	build_step build-tests make -s -j"$(nproc)" check TESTS=
+	make -s -j"$(nproc)" check >"$LOGS/check.log" 2>&1
+	count_unit /src unit
+	step "$suite: the Debian package, built and installed (tests/cluster/package-deb.sh)"
+	build_step package bash tests/cluster/package-deb.sh /tmp/pkg
+	if grep -q '^built: ' "$LOGS/package.log"; then
+		# The package's plugins and its plugstack.conf.d line; no
+		# cgroups (24.11's slurmd wants that said outside systemd).
+		export XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf'
+		major=$(grep -oP '[0-9]+(?=\.[0-9]+)' "$LOGS/slurm" | head -1)
+		[ "${major:-0}" -lt 24 ] || export XC_CGROUP_CONF=CgroupPlugin=disabled
+		for entry in "${PLAN[@]}"; do
+			read -r cat name env_words <<<"$entry"
+			if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "${name#*:}"; then
+				continue
+			fi
+			# shellcheck disable=SC2086 # env_words: NAME=VALUE words
+			CLUSTER_CAT=$cat cluster "$name" $env_words
+		done
+	else
+		skip "the cluster suites (the package did not build or install)"
+		status=1
+	fi
+	for c in "${CATS[@]}"; do echo "$c ${CAT_P[$c]} ${CAT_F[$c]}"; done >"$LOGS/counts"
+	printf '%s\n' "${SKIPPED[@]}" >"$LOGS/skipped"
+	return "$status"
+}
+
+if [ "${1:-}" = --inside ]; then
+	shift
+	inside "$@"
+	exit
+fi
+
+# ---- outside: the chroot, its mounts, the run, the teardown
+MAKE_ONLY=0
+if [ "${1:-}" = --make ]; then
+	MAKE_ONLY=1
+	shift
+fi
+SUITE=${1:?usage: debian-suite.sh [--make] SUITE [TEST...]}
+shift
+die() { printf 'debian-suite: %s\n' "$*" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || die "run as root (debootstrap, chroot, mounts)"
+[[ $SUITE =~ ^[a-z]+$ ]] || die "SUITE is a Debian suite's name (trixie, sid), not '$SUITE'"
+for t in "$@"; do
+	printf '%s\n' "${PLAN[@]}" | awk '{ n = $2; sub(/^[^:]*:/, "", n); print n }' | grep -qxF -- "$t" ||
+		die "no test '$t' in the plan (its log names: e2e-cluster, e2e-users-slurm ...)"
+done
+git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 || die "$SRC is not a git checkout (the tree is copied by git's list)"
+# The mounts are made in a mount namespace of their own: none reaches the
+# machine's (a bind of /dev under a shared / would), and all go with the
+# script, however it ends.
+if [ "$MAKE_ONLY" = 0 ] && [ -z "${XC_SUITE_NS:-}" ]; then
+	exec unshare --mount --propagation private env XC_SUITE_NS=1 bash "${BASH_SOURCE[0]}" "$SUITE" "$@"
+fi
+BASE=${XC_CHROOT_DIR:-/var/tmp/xc-chroot}
+if [ "$MAKE_ONLY" = 1 ]; then
+	LOGS=${XC_SUITE_LOGS:-/tmp/slurm-extra-tests/$SUITE-chroot}
+else
+	LOGS=${XC_SUITE_LOGS:-/tmp/slurm-extra-tests/$SUITE}
+fi
+for port in 16817 17001 17002 17003 17004; do
+	if [ "$MAKE_ONLY" = 0 ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+		die "port $port is taken: a local cluster runs (contrib/local-cluster.sh stop)"
+	fi
+done
+command -v debootstrap >/dev/null ||
+	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; } ||
+	die "cannot install debootstrap"
+mkdir -p "$BASE" || die "cannot make $BASE"
+BASE=$(realpath "$BASE")
+# root's alone: what is in it is run as root, and mounted on
+[ "$(stat -c '%u' "$BASE")" = 0 ] && [ $((0$(stat -c '%a' "$BASE") & 022)) = 0 ] ||
+	die "$BASE is not root's alone (owner root, not writable by group or others)"
+ROOT=$BASE/$SUITE-$(date -u +%Y%m%d)
+[ ! -L "$ROOT" ] || die "$ROOT is a symbolic link"
+
+# mounted_below DIR: what is mounted at or below DIR, one a line.
+mounted_below() { awk -v d="$1" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts; }
+
+# One run a suite at a time: a run waits for a --make still making it.
+exec 9>"$BASE/.$SUITE.lock"
+flock -w 1800 9 || die "another run of $SUITE has held $BASE/.$SUITE.lock for 30 minutes"
+# The logs of an earlier run go, in a directory this script made only.
+if [ -d "$LOGS" ] && [ -n "$(ls -A "$LOGS")" ] && [ ! -f "$LOGS/.debian-suite" ]; then
+	die "$LOGS holds files this script did not write: name another XC_SUITE_LOGS"
+fi
+rm -rf --one-file-system "$LOGS"
+mkdir -p "$LOGS" && touch "$LOGS/.debian-suite" || die "cannot make $LOGS"
+
+# A chroot of an earlier day is removed, unless something is mounted in it
+# (a run that did not clean up: removing it would reach this machine's
+# /dev and /proc).
+for old in "$BASE/$SUITE"-*; do
+	[ -d "$old" ] && [ "$old" != "$ROOT" ] || continue
+	if [ -n "$(mounted_below "$old")" ]; then
+		echo "debian-suite: $old is kept: something is mounted in it" >&2
+	else
+		rm -rf --one-file-system "$old"
+	fi
+done
+if [ ! -f "$ROOT/.xc-ready" ]; then
+	[ -z "$(mounted_below "$ROOT")" ] || die "$ROOT is not ready and has mounts: unmount them first"
+	rm -rf --one-file-system "$ROOT"
+	echo "# debootstrap $SUITE into $ROOT"
+	start=$SECONDS
+	debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$ROOT" \
+		"${XC_DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$LOGS/debootstrap.log" 2>&1 ||
+		{ tail -20 "$LOGS/debootstrap.log" >&2; die "debootstrap $SUITE failed (log: $LOGS/debootstrap.log)"; }
+	echo "# made in $((SECONDS - start)) s"
+	echo "$PACKAGES" >"$ROOT/.xc-ready"
+else
+	echo "# reusing $ROOT"
+fi
+[ "$MAKE_ONLY" = 0 ] || exit 0
+
+MOUNTED=()
+# kill_inside SIGNAL: sends SIGNAL to every process whose root is the chroot.
+kill_inside() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" = "$ROOT" ] && kill "-$1" "${p#/proc/}" 2>/dev/null
+	done
+	return 0
+}
+teardown() {
+	local i
+	trap '' INT TERM # (an interrupt now would leave the mounts)
+	if [ -f "$ROOT/src/contrib/local-cluster.sh" ] && [ ${#MOUNTED[@]} -gt 0 ]; then
+		run_inside bash /src/contrib/local-cluster.sh stop >/dev/null 2>&1
+	fi
+	kill_inside TERM
+	sleep 1
+	kill_inside KILL
+	for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do
+		umount "${MOUNTED[i]}" 2>/dev/null || umount -l "${MOUNTED[i]}"
+	done
+	MOUNTED=()
+}
+trap teardown EXIT
+trap 'exit 130' INT TERM
+# mount_in TARGET MOUNT-ARGS...
+mount_in() {
+	local t=$ROOT$1
+	shift
+	mkdir -p "$t" && mount "$@" "$t" || die "cannot mount $t"
+	MOUNTED+=("$t")
+}
+# (the lock's descriptor closed: a process left inside must not hold it)
+run_inside() {
+	chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@" 9>&-
+}
+
+mount_in /proc -t proc proc
+mount_in /sys -t sysfs sysfs
+mount_in /dev --bind /dev
+mount_in /dev/pts --bind /dev/pts
+mount_in /run -t tmpfs -o mode=755 tmpfs
+mount_in /xc-logs --bind "$LOGS"
+cp --remove-destination /etc/hosts /etc/resolv.conf "$ROOT/etc/"
+# A chroot made today with another list of packages gets the new ones.
+if [ "$(cat "$ROOT/.xc-ready")" != "$PACKAGES" ]; then
+	echo "# apt-get install ${PACKAGES//,/ }"
+	# (the registry may serve a snapshot whose Release has expired:
+	# debootstrap does not check its date, apt does)
+	{ run_inside apt-get -o Acquire::Check-Valid-Until=false update -qq &&
+		run_inside env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${PACKAGES//,/ }; } \
+		>"$LOGS/apt.log" 2>&1 || die "cannot install the packages (log: $LOGS/apt.log)"
+	echo "$PACKAGES" >"$ROOT/.xc-ready"
+fi
+
+echo "# this tree into $ROOT/src"
+rm -rf --one-file-system "$ROOT/src"
+mkdir -p "$ROOT/src"
+git -C "$SRC" ls-files -co --exclude-standard -z |
+	(cd "$SRC" && tar --null -T - -cf -) | tar -C "$ROOT/src" -xf - || die "cannot copy the tree"
+# package-deb.sh copies the tree by git's list too
+run_inside git -C /src init -q && run_inside git -C /src add -A &&
+	run_inside git -C /src -c user.name=ci -c user.email=ci@localhost commit -qm tree ||
+	die "cannot make the copy a git tree"
+
+t0=$SECONDS
+run_inside bash /src/tests/cluster/debian-suite.sh --inside "$SUITE" "$@"
+rc=$?
+teardown
+echo "# the run inside took $((SECONDS - t0)) s"
+passed=0 failed=0
+while read -r c p f; do
+	printf '  %-14s %5d passed, %d failed\n' "$c:" "$p" "$f"
+	passed=$((passed + p)) failed=$((failed + f))
+done <"$LOGS/counts" 2>/dev/null || { failed=$((failed + 1)); echo "  no counts: the run inside died"; }
+[ "$rc" = 0 ] || [ "$failed" -gt 0 ] || { failed=1; echo "  a step failed without a count"; }
+printf '\n%s: %d passed, %d failed\n' "$SUITE" "$passed" "$failed"
+[ "$failed" -eq 0 ]
