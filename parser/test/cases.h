@@ -5,6 +5,7 @@
 #ifndef TESTS_CASES_H
 #define TESTS_CASES_H
 
+#include "glibc_scanf.h"
 #include "xc.h"
 struct valid_row {
 	const char *request;
@@ -169,7 +170,15 @@ struct eval_row {
 	const char *extra; /* node Extra text; NULL for unset */
 	const char *request;
 	bool match;
+	/* ON_STRICT_GLIBC(answer) where a request value has a dangling
+	 * exponent (glibc_scanf.h); eval_row_match() gives the answer */
+	bool dangling, strict_match;
 };
+
+static inline bool eval_row_match(const struct eval_row *r)
+{
+	return on_this_glibc(r->match, r->dangling, r->strict_match);
+}
 
 static const struct eval_row eval_rows[] = {
 	/* Slurm's documentation and doc/language.md §5: fulfilled */
@@ -277,22 +286,23 @@ static const struct eval_row eval_rows[] = {
 	{ "{\"k\":1,\"k\":2}", "k=1", false },
 	{ "{\" a\":\"b\"}", "( a=b)", true },
 	{ "{\"a\":\"   b\"}", "a=   b", true },
-	/* doc/language.md §3.1: glibc's scanf takes a dangling exponent, strtod does not */
-	{ "{\"n\":21}", "n>1e", true },
-	{ "{\"o\":0.00001}", "o<=1e", true },
-	{ "{\"b\":0.0}", "b!=1e", true },
-	{ "{\"n\":1}", "n=1E", true },
-	{ "{\"n\":1}", "n=1e+", true },
-	{ "{\"n\":1}", "n=1e-", true },
-	{ "{\"n\":1.5}", "n=1.5e", true },
-	{ "{\"n\":1}", "n=1.e", true },
-	{ "{\"n\":1}", "n=0x1p", true },
-	{ "{\"n\":1}", "n=0x1p+", true },
+	/* doc/language.md §3.1: glibc 2.41's scanf takes a dangling exponent,
+	 * strtod does not; 2.43's does not either (glibc_scanf.h) */
+	{ "{\"n\":21}", "n>1e", true, ON_STRICT_GLIBC(false) },
+	{ "{\"o\":0.00001}", "o<=1e", true, ON_STRICT_GLIBC(false) },
+	{ "{\"b\":0.0}", "b!=1e", true, ON_STRICT_GLIBC(false) },
+	{ "{\"n\":1}", "n=1E", true, ON_STRICT_GLIBC(false) },
+	{ "{\"n\":1}", "n=1e+", true, ON_STRICT_GLIBC(false) },
+	{ "{\"n\":1}", "n=1e-", true, ON_STRICT_GLIBC(false) },
+	{ "{\"n\":1.5}", "n=1.5e", true, ON_STRICT_GLIBC(false) },
+	{ "{\"n\":1}", "n=1.e", true, ON_STRICT_GLIBC(false) },
+	{ "{\"n\":1}", "n=0x1p", true, ON_STRICT_GLIBC(false) },
+	{ "{\"n\":1}", "n=0x1p+", true, ON_STRICT_GLIBC(false) },
 	{ "{\"n\":1}", "n!=1ee", false },
 	{ "{\"n\":1.5}", "n!=1.5ex", false },
 	{ "{\"n\":0}", "n!=0x.p1", false },
-	{ "{\"b\":false}", "b=0e", true },
-	{ "{\"b\":true}", "b=1e", true },
+	{ "{\"b\":false}", "b=0e", true, ON_STRICT_GLIBC(false) },
+	{ "{\"b\":true}", "b=1e", true, ON_STRICT_GLIBC(true) },
 	/* doc/language.md §2: json-c's reading (not strict), as Slurm 23.11+ reads Extra */
 	{ "{\"gpu\": true,}", "gpu=true", true },
 	{ "{\"a\": [1,], \"gpu\": true}", "gpu=true", true },
