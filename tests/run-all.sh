@@ -27,12 +27,12 @@
 #  10. the jobspecs of `slurm-extra jobspec` submitted to a real Flux
 #      (tests/cluster/e2e-flux.sh), when XC_FLUX_PREFIX names a flux-core install
 #      (skipped otherwise);
-#  11. the Slurm of Debian 13 (trixie, 24.11) in a chroot made with
-#      debootstrap from Debian's own packages (tests/cluster/debian-suite.sh):
-#      this tree built there, make check, its .deb built and installed, and
-#      the cluster suites on it, the plugin filtering and with Slurm's own
-#      filter (XC_DEBIAN_SUITES: the suites, default "trixie"; "trixie sid"
-#      adds sid's 26.05; empty: none);
+#  11. the Slurm of Debian 13 (trixie, 24.11) and of sid (26.05), each in a
+#      chroot made with debootstrap from Debian's own packages
+#      (tests/cluster/debian-suite.sh): this tree built there, make check,
+#      its .deb built and installed, and the cluster suites on it, the
+#      plugin filtering and with Slurm's own filter (XC_DEBIAN_SUITES: the
+#      suites, default "trixie sid"; empty: none);
 #  12. the build and the tests left the tree as git has it.
 # The summary gives, each on its own line, what it counts: build steps,
 # unit tests, the same under sanitizers, fuzz replays and targets, memory
@@ -78,7 +78,7 @@ fi
 # mostly waiting on Debian's registry), done before the cluster tests.
 CHROOT_MAKERS=()
 if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
-	for suite in ${XC_DEBIAN_SUITES-trixie}; do
+	for suite in ${XC_DEBIAN_SUITES-trixie sid}; do
 		XC_SUITE_LOGS="$LOGS/$suite-chroot" bash tests/cluster/debian-suite.sh --make "$suite" \
 			>"$LOGS/$suite-chroot.log" 2>&1 &
 		CHROOT_MAKERS+=($!)
@@ -258,9 +258,9 @@ debian_suite() {
 	done <"$LOGS/$suite/skipped"
 }
 if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
-	for suite in ${XC_DEBIAN_SUITES-trixie}; do debian_suite "$suite"; done
+	for suite in ${XC_DEBIAN_SUITES-trixie sid}; do debian_suite "$suite"; done
 else
-	skip "the Slurm of Debian trixie in a chroot (XC_QUICK or XC_SLURM_PREFIX)"
+	skip "the Slurm of Debian trixie and sid in chroots (XC_QUICK or XC_SLURM_PREFIX)"
 fi
 
 step "the build and the tests left the tree as git has it"
