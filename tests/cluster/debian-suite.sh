@@ -54,7 +54,7 @@ PLAN=(
 
 # ---- inside the chroot: build, package, suites
 inside() {
-	local suite=$1 entry cat name env_words major
+	local suite=$1 entry cat name env_words
 	shift
 	cd /src || exit 2
 	LOGS=/xc-logs
@@ -64,6 +64,7 @@ inside() {
 	for c in "${CATS[@]}"; do CAT_P[$c]=0 CAT_F[$c]=0; done
 	SKIPPED=()
 	. tests/tally-lib.sh
+	. tests/cluster/cluster-lib.sh # (slurm_at_least)
 	slurmctld -V >"$LOGS/slurm"
 	step "$suite: $(cat "$LOGS/slurm"): build, make check"
 	build_step build bash -c "./bootstrap && ./configure --quiet --with-slurm=/usr && make -s -j$(nproc)"
@@ -77,8 +78,7 @@ inside() {
 		# The package's plugins and its plugstack.conf.d line; no
 		# cgroups (24.11's slurmd wants that said outside systemd).
 		export XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf'
-		major=$(grep -oP '[0-9]+(?=\.[0-9]+)' "$LOGS/slurm" | head -1)
-		[ "${major:-0}" -lt 24 ] || export XC_CGROUP_CONF=CgroupPlugin=disabled
+		! slurm_at_least 24 11 || export XC_CGROUP_CONF=CgroupPlugin=disabled
 		for entry in "${PLAN[@]}"; do
 			read -r cat name env_words <<<"$entry"
 			if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "${name#*:}"; then
