@@ -10,13 +10,9 @@
  * its own allocations fails inside its tokener (a key's strdup, fixed in
  * 0.17 with json_tokener_error_memory): no caller can make that clean,
  * Slurm's own reading included.  There, an allocation made from inside
- * json-c is not failed, and the count of those is printed.  json-c 0.17
- * and 0.18 (Debian 13) report that failure, but when the copy of a key
- * fails in json_object_object_add_ex() the tokener keeps neither the key
- * nor the value it parsed, and never frees the value (the same leak with
- * json-c alone, no caller's code involved): there the allocations made
- * inside json_object_object_add_ex() (the key's copy, the table's entry)
- * are not failed either, and count among those printed.
+ * json-c is not failed, and the count of those is printed.  0.17 and
+ * 0.18 leak the parsed value when json_object_object_add_ex() fails (so
+ * does json-c alone): its allocations are not failed there, and counted.
  *
  * This program replaces malloc, calloc, realloc and free (glibc supports
  * it by symbol interposition), so the failures reach json-c, jansson and
@@ -81,8 +77,7 @@ __attribute__((constructor)) static void warm_up_backtrace(void)
 	backtrace(frames, 4);
 }
 
-/* Whether the allocation being made comes from inside json-c (any = 1) or
- * from json_object_object_add_ex() (any = 0). */
+/* The allocation comes from json-c (any) or its object_add_ex (!any). */
 static bool in_json_c(bool any)
 {
 	void *frames[16];
