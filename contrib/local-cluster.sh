@@ -164,6 +164,17 @@ start_munge() {
 	die "munged did not start"
 }
 
+# running PID: the process runs.  A daemon that has exited stays a zombie
+# until its parent reaps it, and a daemon's parent is the machine's init,
+# which may reap late (a container's or a VM's init), while `kill -0`
+# succeeds on a zombie: so its state in /proc/PID/stat is read.
+running() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	[ -n "$stat" ] && [ "${stat%% *}" != Z ]
+}
+
 # stop_pidfile FILE TENTHS: stops the daemon of pid FILE, waiting up to
 # TENTHS tenths of a second; status 1 if it is still running.
 stop_pidfile() {
@@ -172,7 +183,7 @@ stop_pidfile() {
 	pid=$(cat "$f")
 	kill "$pid" 2>/dev/null || true
 	for _ in $(seq "$2"); do
-		kill -0 "$pid" 2>/dev/null || { rm -f "$f"; return 0; }
+		running "$pid" || { rm -f "$f"; return 0; }
 		sleep 0.1
 	done
 	return 1
@@ -181,36 +192,66 @@ stop_pidfile() {
 # ctld_listens: something accepts connections on SlurmctldPort.
 ctld_listens() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$CTLD_PORT" 2>/dev/null; }
 
+# lone_ctlds: the pids of this cluster's slurmctld processes that run
+# and whose parent is none of them: named slurmctld, under the same root
+# as this script (a chroot shares the machine's process list), started
+# with this cluster's SLURM_CONF (a reconfigure's new slurmctld inherits
+# it).  A slurmctld's slurmscriptd is its child (it would die before its
+# slurmctld had saved its state), and so is a reconfigure's new slurmctld
+# until the old one exits.
+lone_ctlds() {
+	local p root stat
+	local -A ppid=()
+	root=$(stat -L -c %d:%i /)
+	for p in $(pgrep -x slurmctld); do
+		[ "$(stat -L -c %d:%i "/proc/$p/root" 2>/dev/null)" = "$root" ] || continue
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$SLURM_CONF" || continue
+		stat=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+		stat=${stat##*) }
+		[ "${stat%% *}" != Z ] || continue
+		stat=${stat#* }
+		ppid[$p]=${stat%% *}
+	done
+	for p in "${!ppid[@]}"; do
+		[ -n "${ppid[${ppid[$p]}]:-}" ] || echo "$p"
+	done
+}
+
 # stop_ctld_pids TENTHS: stops slurmctld, waiting up to TENTHS tenths of a
 # second until every process the pid file named has exited and nothing
 # listens on SlurmctldPort; status 1 if that did not happen (CTLD_PIDS
 # then has the pids).  From 23.11 on `scontrol reconfigure` starts a new
 # slurmctld, which answers at once (it inherits the listening sockets) but
 # writes its pid into the pid file only once it is up (controller.c:
-# notify_parent_of_success(), then _update_pidfile()): so the file is read
-# again on every turn, and each new pid in it stopped too.  slurmctld
+# notify_parent_of_success(), then _update_pidfile()), and the old one
+# goes on when the new one dies before that ("Resuming operation,
+# reconfigure failed"): so the file is read again on every turn, each new
+# pid in it stopped too, and when every process it named has exited and
+# the port still answers for 5 s, lone_ctlds are stopped.  slurmctld
 # removes its pid file before it exits, and a sanitizer build writes its
 # report at exit: so the wait is on the processes.  SIGTERM again every
 # 3 s (one that came as a reconfigure's exec replaced the process is lost).
 CTLD_PIDS=()
 stop_ctld_pids() {
-	local f=$STATE/slurmctld.pid pid live i
+	local f=$STATE/slurmctld.pid pid live i gone=0 more
 	CTLD_PIDS=()
 	for ((i = 0; i < $1; i++)); do
-		pid=$(cat "$f" 2>/dev/null || true)
-		if [ -n "$pid" ] && ! printf '%s\n' "${CTLD_PIDS[@]}" | grep -qx "$pid"; then
+		more=$(cat "$f" 2>/dev/null || true)
+		[ "$gone" -lt 50 ] || more+=" $(lone_ctlds)"
+		for pid in $more; do
+			printf '%s\n' "${CTLD_PIDS[@]}" | grep -qx "$pid" && continue
 			CTLD_PIDS+=("$pid")
 			kill "$pid" 2>/dev/null || true
-		fi
+		done
 		live=0
 		for pid in "${CTLD_PIDS[@]}"; do
-			kill -0 "$pid" 2>/dev/null || continue
+			running "$pid" || continue
 			live=1
 			[ $((i % 30)) != 29 ] || kill "$pid" 2>/dev/null || true
 		done
-		if [ "$live" = 0 ] && ! ctld_listens; then
-			rm -f "$f"
-			return 0
+		if [ "$live" = 0 ]; then
+			ctld_listens || { rm -f "$f"; return 0; }
+			gone=$((gone + 1))
 		fi
 		sleep 0.1
 	done
@@ -226,6 +267,7 @@ stop_daemons() {
 	# at exit); killed, it says so (tests read the log).
 	f=$STATE/slurmctld.pid
 	stop_ctld_pids 600 || {
+		ctld_stuck_report
 		kill -9 "${CTLD_PIDS[@]}" 2>/dev/null || true
 		rm -f "$f"
 		echo "local-cluster: slurmctld killed after 60 s" | tee -a "$STATE/log/slurmctld.log" >&2
@@ -275,9 +317,30 @@ start_cluster() {
 	say "cluster up: $(sinfo -h -o '%D nodes %T' | paste -sd, -)"
 }
 
+# What a slurmctld that did not stop was doing, on stderr: the processes
+# stop_ctld_pids signalled, every slurmctld, whether the port still
+# answers, and the end of its log.
+ctld_stuck_report() {
+	local pid
+	{
+		echo "local-cluster: the slurmctld pids signalled: ${CTLD_PIDS[*]:-none}"
+		for pid in "${CTLD_PIDS[@]}"; do
+			ps -o pid=,ppid=,stat=,etime=,wchan:24=,args= -p "$pid" || echo "$pid: gone"
+		done
+		echo "local-cluster: every slurmctld:"
+		pgrep -a slurmctld || true
+		ctld_listens && echo "local-cluster: SlurmctldPort $CTLD_PORT still answers"
+		echo "local-cluster: the end of $STATE/log/slurmctld.log:"
+		tail -n 15 "$STATE/log/slurmctld.log" 2>/dev/null
+	} >&2
+}
+
 # Stops slurmctld only (its state is kept).
 stop_ctld() {
-	stop_ctld_pids 300 || die "slurmctld did not stop within 30 s"
+	stop_ctld_pids 300 || {
+		ctld_stuck_report
+		die "slurmctld did not stop within 30 s"
+	}
 }
 
 # start_ctld [ARGS]: starts slurmctld (by default on the saved state:
