@@ -11,7 +11,8 @@
 #      runs make check, builds the Debian package (package-deb.sh) and
 #      installs it, then runs the cluster suites on a local cluster of the
 #      chroot's own Slurm with the package's plugins: the plan below, or
-#      the entries whose log names are given as TEST (e2e-users-slurm ...);
+#      the entries whose log names are given as TEST (e2e-users-slurm ...),
+#      and the figures of a script of MEASURES named as TEST (prefer-slurm);
 #   4. stops every process of the chroot and unmounts what it mounted,
 #      also when a step fails or the script is interrupted.
 # --make: step 1 only (tests/run-all.sh makes both chroots in the
@@ -51,6 +52,9 @@ PLAN=(
 	"cluster e2e-carrier"
 	"cluster load XC_LOAD_JOBS=200"
 )
+# Scripts that print figures and assert nothing, run only when named
+# (their output is the log's, counted in no category).
+MEASURES=(prefer-slurm)
 
 # ---- inside the chroot: build, package, suites
 inside() {
@@ -87,6 +91,12 @@ inside() {
 			# shellcheck disable=SC2086 # env_words: NAME=VALUE words
 			CLUSTER_CAT=$cat cluster "$name" $env_words
 		done
+		for name in "${MEASURES[@]}"; do
+			printf '%s\n' "$@" | grep -qxF "$name" || continue
+			step "$suite: figures: tests/cluster/$name.sh"
+			bash "tests/cluster/$name.sh" >"$LOGS/$name.log" 2>&1 || status=1
+			cat "$LOGS/$name.log"
+		done
 	else
 		skip "the cluster suites (the package did not build or install)"
 		status=1
@@ -114,7 +124,8 @@ die() { printf 'debian-suite: %s\n' "$*" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || die "run as root (debootstrap, chroot, mounts)"
 [[ $SUITE =~ ^[a-z]+$ ]] || die "SUITE is a Debian suite's name (trixie, sid), not '$SUITE'"
 for t in "$@"; do
-	printf '%s\n' "${PLAN[@]}" | awk '{ n = $2; sub(/^[^:]*:/, "", n); print n }' | grep -qxF -- "$t" ||
+	{ printf '%s\n' "${PLAN[@]}" | awk '{ n = $2; sub(/^[^:]*:/, "", n); print n }'; printf '%s\n' "${MEASURES[@]}"; } |
+		grep -qxF -- "$t" ||
 		die "no test '$t' in the plan (its log names: e2e-cluster, e2e-users-slurm ...)"
 done
 git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 || die "$SRC is not a git checkout (the tree is copied by git's list)"
