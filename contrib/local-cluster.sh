@@ -175,15 +175,31 @@ running() {
 	[ -n "$stat" ] && [ "${stat%% *}" != Z ]
 }
 
-# stop_pidfile FILE TENTHS: stops the daemon of pid FILE, waiting up to
-# TENTHS tenths of a second; status 1 if it is still running.
+# pid_of FILE NAME: the pid on FILE's first line when it is a process
+# named NAME that runs; nothing otherwise.  Only the first line: Slurm
+# rewrites a pid file in place at a reconfigure (update_pidfile() in
+# src/common/daemonize.c), so a shorter pid leaves the old one's last
+# digits on a second line ("812\n0"), which must never be signalled
+# (`kill 0` is the caller's own process group).
+pid_of() {
+	local pid=
+	read -r pid 2>/dev/null <"$1" || true
+	[[ $pid =~ ^[1-9][0-9]*$ ]] || return 0
+	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] && running "$pid" && echo "$pid"
+	return 0
+}
+
+# stop_pidfile FILE NAME TENTHS: stops the daemon NAME of pid FILE,
+# waiting up to TENTHS tenths of a second; status 1 if it is still
+# running (STOP_PID then has its pid).
+STOP_PID=
 stop_pidfile() {
-	local f=$1 pid
-	[ -f "$f" ] || return 0
-	pid=$(cat "$f")
-	kill "$pid" 2>/dev/null || true
-	for _ in $(seq "$2"); do
-		running "$pid" || { rm -f "$f"; return 0; }
+	local f=$1
+	STOP_PID=$(pid_of "$f" "$2")
+	[ -n "$STOP_PID" ] || { rm -f "$f"; return 0; }
+	kill "$STOP_PID" 2>/dev/null || true
+	for _ in $(seq "$3"); do
+		running "$STOP_PID" || { rm -f "$f"; return 0; }
 		sleep 0.1
 	done
 	return 1
@@ -196,16 +212,15 @@ ctld_listens() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$CTLD_PORT" 2>/de
 # and whose parent is none of them: named slurmctld, under the same root
 # as this script (a chroot shares the machine's process list), started
 # with this cluster's SLURM_CONF (a reconfigure's new slurmctld inherits
-# it).  A slurmctld's slurmscriptd is its child (it would die before its
-# slurmctld had saved its state), and so is a reconfigure's new slurmctld
-# until the old one exits.
+# it).  A reconfigure's new slurmctld is its old one's child until the old
+# one exits.  (slurmscriptd names itself slurmscriptd: never among them.)
 lone_ctlds() {
 	local p root stat
 	local -A ppid=()
 	root=$(stat -L -c %d:%i /)
 	for p in $(pgrep -x slurmctld); do
 		[ "$(stat -L -c %d:%i "/proc/$p/root" 2>/dev/null)" = "$root" ] || continue
-		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$SLURM_CONF" || continue
+		tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qxF "SLURM_CONF=$SLURM_CONF" || continue
 		stat=$(cat "/proc/$p/stat" 2>/dev/null) || continue
 		stat=${stat##*) }
 		[ "${stat%% *}" != Z ] || continue
@@ -234,12 +249,14 @@ lone_ctlds() {
 CTLD_PIDS=()
 stop_ctld_pids() {
 	local f=$STATE/slurmctld.pid pid live i gone=0 more
+	local -A seen=()
 	CTLD_PIDS=()
 	for ((i = 0; i < $1; i++)); do
-		more=$(cat "$f" 2>/dev/null || true)
+		more=$(pid_of "$f" slurmctld)
 		[ "$gone" -lt 50 ] || more+=" $(lone_ctlds)"
 		for pid in $more; do
-			printf '%s\n' "${CTLD_PIDS[@]}" | grep -qx "$pid" && continue
+			[ -z "${seen[$pid]:-}" ] || continue
+			seen[$pid]=1
 			CTLD_PIDS+=("$pid")
 			kill "$pid" 2>/dev/null || true
 		done
@@ -259,16 +276,18 @@ stop_ctld_pids() {
 }
 
 stop_daemons() {
-	local f
+	local f pid
 	for f in "$STATE"/slurmd-*.pid; do
-		stop_pidfile "$f" 50 || { kill -9 "$(cat "$f")" 2>/dev/null; rm -f "$f"; }
+		stop_pidfile "$f" slurmd 50 || { kill -9 "$STOP_PID" 2>/dev/null; rm -f "$f"; }
 	done
 	# slurmctld: 60 s to shut down (a sanitizer build writes its report
 	# at exit); killed, it says so (tests read the log).
 	f=$STATE/slurmctld.pid
 	stop_ctld_pids 600 || {
 		ctld_stuck_report
-		kill -9 "${CTLD_PIDS[@]}" 2>/dev/null || true
+		for pid in "${CTLD_PIDS[@]}"; do
+			[ "$(cat "/proc/$pid/comm" 2>/dev/null)" != slurmctld ] || kill -9 "$pid" 2>/dev/null || true
+		done
 		rm -f "$f"
 		echo "local-cluster: slurmctld killed after 60 s" | tee -a "$STATE/log/slurmctld.log" >&2
 	}
@@ -317,9 +336,9 @@ start_cluster() {
 	say "cluster up: $(sinfo -h -o '%D nodes %T' | paste -sd, -)"
 }
 
-# What a slurmctld that did not stop was doing, on stderr: the processes
-# stop_ctld_pids signalled, every slurmctld, whether the port still
-# answers, and the end of its log.
+# ctld_stuck_report: what a slurmctld that did not stop was doing, on
+# stderr: the processes stop_ctld_pids signalled, every slurmctld and
+# slurmscriptd, whether the port still answers, and the end of its log.
 ctld_stuck_report() {
 	local pid
 	{
@@ -327,11 +346,11 @@ ctld_stuck_report() {
 		for pid in "${CTLD_PIDS[@]}"; do
 			ps -o pid=,ppid=,stat=,etime=,wchan:24=,args= -p "$pid" || echo "$pid: gone"
 		done
-		echo "local-cluster: every slurmctld:"
-		pgrep -a slurmctld || true
+		echo "local-cluster: every slurmctld and slurmscriptd:"
+		pgrep -a 'slurm(ctld|scriptd)' || true
 		ctld_listens && echo "local-cluster: SlurmctldPort $CTLD_PORT still answers"
 		echo "local-cluster: the end of $STATE/log/slurmctld.log:"
-		tail -n 15 "$STATE/log/slurmctld.log" 2>/dev/null
+		tail -n 15 "$STATE/log/slurmctld.log" 2>/dev/null || true
 	} >&2
 }
 
@@ -368,7 +387,7 @@ slurmd_ctl() {
 	shift
 	for n in "$@"; do
 		if [ "$action" = stop ]; then
-			stop_pidfile "$STATE/slurmd-$n.pid" 100 || die "slurmd $n did not stop within 10 s"
+			stop_pidfile "$STATE/slurmd-$n.pid" slurmd 100 || die "slurmd $n did not stop within 10 s"
 		else
 			slurmd -N "$n"
 		fi
