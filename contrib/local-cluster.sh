@@ -175,8 +175,19 @@ running() {
 	[ -n "$stat" ] && [ "${stat%% *}" != Z ]
 }
 
+# named PID NAME: process PID is the daemon NAME: its name is NAME, or
+# NAME-SOMETHING (Debian installs slurmctld-wlm and slurmd-wlm behind
+# alternatives' links, and from 23.11 a reconfigure execs the binary that
+# /proc/self/exe names, so the new process is named slurmctld-wlm).
+named() {
+	local comm
+	comm=$(cat "/proc/$1/comm" 2>/dev/null) || return 1
+	case $comm in "$2" | "$2"-*) return 0 ;; esac
+	return 1
+}
+
 # pid_of FILE NAME: the pid on FILE's first line when it is a process
-# named NAME that runs; nothing otherwise.  Only the first line: Slurm
+# of the daemon NAME (named) that runs; nothing otherwise.  Only the first line: Slurm
 # rewrites a pid file in place at a reconfigure (update_pidfile() in
 # src/common/daemonize.c), so a shorter pid leaves the old one's last
 # digits on a second line ("812\n0"), which must never be signalled
@@ -185,7 +196,7 @@ pid_of() {
 	local pid=
 	read -r pid 2>/dev/null <"$1" || true
 	[[ $pid =~ ^[1-9][0-9]*$ ]] || return 0
-	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] && running "$pid" && echo "$pid"
+	named "$pid" "$2" && running "$pid" && echo "$pid"
 	return 0
 }
 
@@ -209,16 +220,16 @@ stop_pidfile() {
 ctld_listens() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$CTLD_PORT" 2>/dev/null; }
 
 # lone_ctlds: the pids of this cluster's slurmctld processes that run
-# and whose parent is none of them: named slurmctld, under the same root
-# as this script (a chroot shares the machine's process list), started
-# with this cluster's SLURM_CONF (a reconfigure's new slurmctld inherits
-# it).  A reconfigure's new slurmctld is its old one's child until the old
+# and whose parent is none of them: slurmctld by name (as named), under
+# the same root as this script (a chroot shares the machine's process
+# list), started with this cluster's SLURM_CONF (a reconfigure's new
+# slurmctld inherits it).  A reconfigure's new slurmctld is its old one's child until the old
 # one exits.  (slurmscriptd names itself slurmscriptd: never among them.)
 lone_ctlds() {
 	local p root stat
 	local -A ppid=()
 	root=$(stat -L -c %d:%i /)
-	for p in $(pgrep -x slurmctld); do
+	for p in $(pgrep '^slurmctld(-.*)?$'); do
 		[ "$(stat -L -c %d:%i "/proc/$p/root" 2>/dev/null)" = "$root" ] || continue
 		tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qxF "SLURM_CONF=$SLURM_CONF" || continue
 		stat=$(cat "/proc/$p/stat" 2>/dev/null) || continue
@@ -286,7 +297,7 @@ stop_daemons() {
 	stop_ctld_pids 600 || {
 		ctld_stuck_report
 		for pid in "${CTLD_PIDS[@]}"; do
-			[ "$(cat "/proc/$pid/comm" 2>/dev/null)" != slurmctld ] || kill -9 "$pid" 2>/dev/null || true
+			! named "$pid" slurmctld || kill -9 "$pid" 2>/dev/null || true
 		done
 		rm -f "$f"
 		echo "local-cluster: slurmctld killed after 60 s" | tee -a "$STATE/log/slurmctld.log" >&2

@@ -264,7 +264,8 @@ scale_pid() { head -n 1 "$XC_STATE/slurmctld.pid" 2>/dev/null; }
 scale_stop() {
 	local pid
 	pid=$(scale_pid)
-	[ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = slurmctld ] || return 0
+	# (slurmctld-wlm: Debian's binary, as a 23.11+ reconfigure execs it)
+	case $([ -n "$pid" ] && cat "/proc/$pid/comm" 2>/dev/null) in slurmctld | slurmctld-*) ;; *) return 0 ;; esac
 	kill "$pid" 2>/dev/null
 	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
 	kill -9 "$pid" 2>/dev/null
