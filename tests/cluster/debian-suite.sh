@@ -125,8 +125,8 @@ die() { printf 'debian-suite: %s\n' "$*" >&2; exit 2; }
 [[ $SUITE =~ ^[a-z]+$ ]] || die "SUITE is a Debian suite's name (trixie, sid), not '$SUITE'"
 for t in "$@"; do
 	{ printf '%s\n' "${PLAN[@]}" | awk '{ n = $2; sub(/^[^:]*:/, "", n); print n }'; printf '%s\n' "${MEASURES[@]}"; } |
-		grep -qxF -- "$t" ||
-		die "no test '$t' in the plan (its log names: e2e-cluster, e2e-users-slurm ...)"
+		grep -xF -- "$t" >/dev/null || # (all read: -q would end the pipe early, and pipefail fail it)
+		die "no test '$t' in the plan or MEASURES (log names: e2e-cluster, e2e-users-slurm ...; prefer-slurm)"
 done
 git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 || die "$SRC is not a git checkout (the tree is copied by git's list)"
 # The mounts are made in a mount namespace of their own: none reaches the

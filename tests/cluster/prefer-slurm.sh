@@ -6,8 +6,9 @@
 # plugin).  Figures printed, never asserted (doc/design.md, "Preferences").
 #
 # The feature `cached` is on n2 alone (scontrol update node), each job
-# runs `sleep 3`; "n2 busy" is root's 40-second job on n2, started anew
-# for each case.  Cases:
+# runs `sleep 3`; "n2 busy" is root's job of XC_PREFER_FILL seconds
+# (default 40) on n2, started anew for each case.  Cases:
+# - plain:  all nodes idle, no options (the baseline);
 # - free:   n2 idle, `--prefer=cached`;
 # - busy:   n2 busy, `--prefer=cached`;
 # - hard:   n2 busy, `--constraint=cached`;
@@ -17,33 +18,36 @@
 #           a wait of 5 s would do by hand;
 # - none:   `--prefer=nosuch`, a feature no node has.
 # For each: where the job ran and the seconds from its submission until it
-# ran (or what sbatch said); for the busy cases also when n2 was freed.
-# The scheduler is the cluster's: sched/backfill with Slurm's defaults
-# (bf_interval 30 s) and batch_sched_delay=0.
-# Uses the installed Slurm (XC_SLURM_PREFIX as for the other cluster tests).
+# ran (or what sbatch said, or the state it ended in without running); for
+# the busy cases also when n2 was freed.  The cluster: sched/backfill with
+# Slurm's defaults (bf_interval 30 s), batch_sched_delay=0, no
+# PrologSlurmctld.  Uses the installed Slurm (XC_SLURM_PREFIX as for the
+# other cluster tests).
 set -uo pipefail
 
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
-CLUSTER=$SRC/contrib/local-cluster.sh
-XC_STATE=${XC_STATE:-/var/lib/slurm-extra-cluster}
-# shellcheck source=tests/cluster/cluster-lib.sh
-. "$SRC/tests/cluster/cluster-lib.sh"
-cluster_test prefer-slurm
-export XC_JOB_SUBMIT='' XC_CPUS=1
+. "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
+cluster_test prefer-slurm.sh
+export XC_JOB_SUBMIT='' XC_CPUS=1 XC_SCHED_PARAMS=batch_sched_delay=0 XC_PROLOG_CTLD=0
+FILL=${XC_PREFER_FILL:-40}
 cluster_start >/dev/null
 
 scontrol update nodename=n2 availablefeatures=cached activefeatures=cached ||
 	{ echo "prefer-slurm: cannot give n2 the feature cached" >&2; exit 1; }
 
 # started ID T0: prints "NODE SECONDS" once job ID runs (SECONDS from T0,
-# in date +%s.%N), or "pending 60+" after 60 s.
+# in date +%s.%N), the state it ended in without running, or "pending 60+"
+# after 60 s.
 started() {
 	local id=$1 t0=$2 state
 	for _ in $(seq 600); do
-		state=$(squeue -h -j "$id" -o %T 2>/dev/null)
+		state=$(field "$id" JobState)
 		case $state in
-		RUNNING | COMPLETING | "")
-			awk -v n="$(node_of "$id")" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { printf "%s %.1f\n", n, t1 - t0 }'
+		RUNNING | COMPLETING | COMPLETED)
+			awk -v n="$(field "$id" NodeList)" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { printf "%s %.1f\n", n, t1 - t0 }'
+			return
+			;;
+		FAILED | CANCELLED | TIMEOUT | NODE_FAIL | BOOT_FAIL | DEADLINE | OUT_OF_MEMORY)
+			echo "$state without running"
 			return
 			;;
 		esac
@@ -51,7 +55,6 @@ started() {
 	done
 	echo "pending 60+"
 }
-node_of() { scontrol show job "$1" 2>/dev/null | grep -oP '(?<![A-Za-z])NodeList=\K\S+' | head -1; }
 
 # one NAME [--widen-after S] ARGS...: submits `sleep 3` as xcuser1 with
 # ARGS, prints a row; --widen-after: the owner clears the job's
@@ -59,17 +62,17 @@ node_of() { scontrol show job "$1" 2>/dev/null | grep -oP '(?<![A-Za-z])NodeList
 one() {
 	local name=$1 t0 out id widen=
 	shift
-	if [ "$1" = --widen-after ]; then
+	if [ "${1:-}" = --widen-after ]; then
 		widen=$2
 		shift 2
 	fi
 	t0=$(date +%s.%N)
 	out=$(as xcuser1 sbatch --parsable -o /dev/null "$@" --wrap 'sleep 3' 2>&1)
-	if ! [[ $out =~ ^[0-9]+$ ]]; then
+	id=$(tail -n 1 <<<"$out")
+	if ! [[ $id =~ ^[0-9]+$ ]]; then
 		printf '  %-6s %-44s refused: %s\n' "$name" "$*" "$out"
 		return
 	fi
-	id=$out
 	if [ -n "$widen" ]; then
 		sleep "$widen"
 		as xcuser1 scontrol update job="$id" excnodelist= ||
@@ -79,15 +82,15 @@ one() {
 		"${FILLED:+ (n2 freed at $(awk -v f="$FILLED" -v t0="$t0" 'BEGIN { printf "%.1f", f - t0 }') s)}"
 }
 
-# busy_n2: root's 40-second job on n2, running; FILLED: when it will end
-# (date +%s.%N).
+# busy_n2: root's job of FILL seconds on n2, running; FILLED: when it
+# will end (date +%s.%N).
 FILLED=
 busy_n2() {
 	local id
-	id=$(sbatch --parsable -o /dev/null -w n2 --wrap 'sleep 40')
-	wait_for 30 eval '[ "$(squeue -h -j "$id" -o %T)" = RUNNING ]' ||
+	id=$(sbatch --parsable -o /dev/null -w n2 --wrap "sleep $FILL")
+	wait_for 30 eval '[ "$(field "$id" JobState)" = RUNNING ]' ||
 		{ echo "prefer-slurm: the job filling n2 did not start" >&2; exit 1; }
-	FILLED=$(awk -v t="$(date +%s.%N)" 'BEGIN { printf "%.3f", t + 40 }')
+	FILLED=$(awk -v t="$(date +%s.%N)" -v d="$FILL" 'BEGIN { printf "%.3f", t + d }')
 }
 # idle: no job left, n2 free.
 idle() {
@@ -99,6 +102,8 @@ idle() {
 
 echo "# $(slurmctld -V): Slurm alone, n2 the only node with the feature cached"
 printf '  %-6s %-44s %s\n' case options "ran on, seconds after submission"
+one plain
+idle
 one free --prefer=cached
 idle
 busy_n2
