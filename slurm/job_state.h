@@ -15,6 +15,13 @@
  *
  *   slurm-extra: <status>; held=<0|1[/runs]>; wrote=<16 hex>; exclude=<hostlist>; request=<request>
  *
+ * and, for a job with preferences (`--extra-prefer`, doc/design.md
+ * "Preferences"), before the request:
+ *
+ *   ...; exclude=<hostlist>; wait=<seconds>; prefer=<tier 1>; prefer=<tier 2>; request=<request>
+ *
+ * (each preference encoded as the request is, and ';' as %3B too).
+ *
  * <status> says in words what the plugin does with the job (shown by
  * `scontrol show job`), held=1 means the plugin itself holds the job
  * (priority 0) and will release it (held=1/N: it held it after the job's
@@ -47,9 +54,18 @@ struct sx_job_state {
 			     (an earlier version's: any count) */
 	unsigned long long wrote; /* hash of the ExcNodeList the plugin set,
 				     0 when unknown (an earlier version's) */
-	char *exclude; /* the user's own excluded nodes ("" for none) */
-	char *request; /* the job's --extra request */
+	char *exclude;	   /* the user's own excluded nodes ("" for none) */
+	char *request;	   /* the job's --extra request */
+	char **prefer;	   /* its preferences (--extra-prefer), strongest first,
+			  or NULL */
+	unsigned n_prefer; /* how many (at most SX_MAX_PREFER) */
+	long wait;	   /* how long a preference is waited for, seconds
+			  from EligibleTime (--extra-prefer-wait); 0: no
+			  wait */
 };
+
+/* The most preferences (tiers) one job may have. */
+#define SX_MAX_PREFER 8
 
 /* Reads `comment` (a job's AdminComment, may be NULL).  Returns true and
  * fills `st` (strings malloc'd; sx_job_state_free) when it holds the
@@ -98,6 +114,18 @@ char *sx_status_with_note(const char *lead, const char *when, const char *why,
  * a note outlives the status behind it.  malloc'd, NULL when out of
  * memory. */
 char *sx_status_keep_note(const char *from, const char *status);
+
+/* Replaces the preferences and wait of `to` with copies of `from`'s.  0,
+ * or -1 when out of memory (then `to` holds what was copied so far, to
+ * free with sx_job_state_free). */
+int sx_job_state_copy_prefer(const struct sx_job_state *from,
+			     struct sx_job_state *to);
+
+/* Whether `a` and `b` have the same preferences, in the same order, and
+ * the same wait (which counts only with preferences: slurm/prefer.h,
+ * doc/design.md "Preferences").  Linear in their text. */
+bool sx_job_state_same_prefer(const struct sx_job_state *a,
+			      const struct sx_job_state *b);
 
 /* Frees the strings of `st` and empties it. */
 void sx_job_state_free(struct sx_job_state *st);

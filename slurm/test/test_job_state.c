@@ -185,3 +185,72 @@ Test(job_state, a_requeue_note_goes_in_front_of_the_status)
 	cr_assert_eq(sx_status_note_len(s), strlen("killed T: w; "));
 	free(s);
 }
+
+/* Preferences (tiers) and their wait come before the request, each
+ * encoded with ';' as %3B too, and read back as they were. */
+Test(job_state, preferences_are_written_and_read_back)
+{
+	char *tiers[] = { "cache=ds1;x", "rack=r1|gen>=4", "a=1\nb" };
+	struct sx_job_state st = { .status = "s",
+				   .wrote = 0x1234abcd5678ef90ULL,
+				   .exclude = "n1",
+				   .request = "gpu=true; request=x",
+				   .prefer = tiers,
+				   .n_prefer = 3,
+				   .wait = 900 };
+	struct sx_job_state back, copy;
+	char *text = sx_job_state_format(&st);
+
+	cr_assert_not_null(text);
+	cr_assert_str_eq(
+		text,
+		"slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=n1; wait=900; prefer=cache=ds1%3Bx; prefer=rack=r1|gen>=4; prefer=a=1%0Ab; request=gpu=true; request=x");
+	cr_assert(sx_job_state_parse(text, &back));
+	cr_assert_str_eq(back.exclude, "n1");
+	cr_assert_str_eq(back.request, "gpu=true; request=x");
+	cr_assert_eq(back.n_prefer, 3);
+	cr_assert_eq(back.wait, 900);
+	for (unsigned i = 0; i < 3; i++)
+		cr_assert_str_eq(back.prefer[i], tiers[i]);
+	cr_assert_eq(sx_job_state_copy(&back, "adm", &copy), 0);
+	cr_assert_eq(copy.n_prefer, 3);
+	cr_assert_eq(copy.wait, 900);
+	cr_assert_str_eq(copy.prefer[1], tiers[1]);
+	cr_assert_str_eq(copy.admin, "adm");
+	sx_job_state_free(&copy);
+	sx_job_state_free(&back);
+	free(text);
+}
+
+/* A state without preferences is written as before; a mangled wait or
+ * preference is not the plugin's state. */
+Test(job_state, mangled_preferences_are_not_a_state)
+{
+	const char *bad[] = {
+		"slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=; wait=; prefer=a=1; request=b=1",
+		"slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=; wait=-5; prefer=a=1; request=b=1",
+		"slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=; wait=5; request=b=1",
+		"slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=; wait=5x; prefer=a=1; request=b=1",
+		"slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=; wait=5; prefer=1; prefer=2; prefer=3; prefer=4; prefer=5; prefer=6; prefer=7; prefer=8; prefer=9; request=b=1",
+	};
+	struct sx_job_state st = { .status = "s",
+				   .exclude = "",
+				   .request = "b=1" };
+	char *text = sx_job_state_format(&st);
+
+	cr_assert_str_eq(
+		text,
+		"slurm-extra: s; held=0; wrote=0000000000000000; exclude=; request=b=1");
+	free(text);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		cr_assert_not(sx_job_state_parse(bad[i], &st), "%s", bad[i]);
+		cr_assert_null(st.request);
+	}
+	/* "; wait=" inside the request is the request's */
+	cr_assert(sx_job_state_parse(
+		"slurm-extra: s; held=0; wrote=1234abcd5678ef90; exclude=; request=a=1; wait=5; prefer=b",
+		&st));
+	cr_assert_str_eq(st.request, "a=1; wait=5; prefer=b");
+	cr_assert_eq(st.n_prefer, 0);
+	sx_job_state_free(&st);
+}

@@ -1,0 +1,182 @@
+/*
+ * prefer.h - a job's preferences (`--extra-prefer`, tiers strongest first,
+ * and `--extra-prefer-wait`): the request it is filtered by in a round,
+ * its *effective request* (doc/design.md "Preferences").  job_submit()
+ * picks it at submission, the thread at each round, `slurm-extra why
+ * --job` shows the tiers; everything after (the filter, the carriers, the
+ * check at start) works on that text as on any request.  Slurm's
+ * headers for its constants; libslurm for prefer_wait_read() alone.
+ *
+ * The rule: a job with request R and preferences P1..Pn is filtered by
+ * "(R)&(Pi)" for the strongest tier i that some node satisfies (a node
+ * the user did not exclude) while its wait lasts, and by R after:
+ *   - with a wait W (seconds), the wait lasts while now < EligibleTime + W
+ *     (EligibleTime: when Slurm last made the job eligible, at submission
+ *     or at the release of a hold; saved by slurmctld across restarts);
+ *     a held job, whose EligibleTime is not set, is still waiting;
+ *   - with no wait (W 0, the default: Slurm's --prefer meaning), a tier
+ *     counts only while one of its nodes is free (idle or mixed, neither
+ *     drained nor down), and the narrowing lasts PREFER_NOW_S at most
+ *     from EligibleTime, so that a free node the job cannot use (a
+ *     feature it lacks, too few CPUs) delays it that long at most; a job
+ *     not eligible yet (held, dependent) is not narrowed.
+ * The nodes a tier counts are those in the job's partitions that its
+ * user did not exclude (prefer_nodes.usable).
+ * A tier that is not a valid request narrows nothing and is skipped.
+ */
+#ifndef SLURM_EXTRA_PREFER_H
+#define SLURM_EXTRA_PREFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "job_state.h"
+
+/* How long a preference with no wait may narrow a job (s). */
+#define PREFER_NOW_S 30
+
+/* The SPANK plugin's variables in job_desc->spank_job_env (spank_extra.c
+ * sets them with spank_job_control_setenv(): the client's
+ * spank_set_job_env() keeps the name as it is, src/sbatch/opt.c): the
+ * tiers, each ended by PREFER_SEP, and the wait in seconds. */
+#define PREFER_ENV "SLURM_EXTRA_PREFER"
+#define PREFER_WAIT_ENV "SLURM_EXTRA_PREFER_WAIT"
+#define PREFER_REFUSED_ENV "SLURM_EXTRA_PREFER_REFUSED"
+#define PREFER_VAR PREFER_ENV "="
+#define PREFER_REFUSED_VAR PREFER_REFUSED_ENV "="
+#define PREFER_WAIT_VAR PREFER_WAIT_ENV "="
+#define PREFER_SEP '\036' /* ASCII RS: no valid request holds it */
+
+/* The longest wait (s): a year.  Slurm's UNLIMITED is refused: a
+ * preference waited for without end is a request ("R&P"). */
+#define PREFER_MAX_WAIT (365L * 86400)
+
+/* What a round picked for a job with preferences. */
+struct prefer_pick {
+	unsigned tier; /* 1..n: the tier narrowing it; 0: the request alone */
+	size_t nodes;  /* usable nodes satisfying the request and that tier,
+			  free or not */
+	time_t until;  /* when the narrowing ends at the latest: EligibleTime
+			  plus the wait (or PREFER_NOW_S); 0 when the job is
+			  not eligible yet (held) */
+	bool waiting;  /* the wait (or PREFER_NOW_S) lasts, whatever the
+			  tier: with no wait, the free nodes matter */
+};
+
+/* Evaluates request text `text` into matched[] (one bool a node of the
+ * caller's table): 1 when evaluated, 0 when `text` is not a valid
+ * request, -1 when out of memory. */
+typedef int (*prefer_match_fn)(void *ctx, const char *text, bool *matched);
+
+/* What prefer_choose() reads of the nodes besides the match. */
+struct prefer_nodes {
+	size_t count;	    /* nodes in the table */
+	const bool *free;   /* per node: free now (NULL: none known free) */
+	const bool *usable; /* per node: not excluded by the user (NULL:
+			       every node) */
+	bool *matched;	    /* scratch, `count` bools, the caller's */
+	size_t max_len;	    /* the longest effective text (0: no other
+			       limit than the request's): where Slurm
+			       filters, its own on `extra` */
+};
+
+/* Slurm's longest `extra` (_test_job_desc_fields(),
+ * src/slurmctld/job_mgr.c): where Slurm filters, a tier whose "(R)&(P)"
+ * is longer narrows nothing. */
+#define PREFER_SLURM_MAX_LEN 1024
+
+/*
+ * The effective request of a job with state `st` (its request and
+ * preferences), made eligible at `eligible` (0: not yet), at `now`:
+ * *effective gets the text "(R)&(Pi)" (malloc'd) of the tier picked, or
+ * NULL when the request alone applies (no preference, the wait over, or
+ * no tier with a node); *pick what was picked.  `match` evaluates a text
+ * over the nodes.  0, or -1 when out of memory.  At most st->n_prefer
+ * evaluations, each linear in the nodes.
+ */
+int prefer_choose(const struct sx_job_state *st, time_t eligible, time_t now,
+		  const struct prefer_nodes *nodes, prefer_match_fn match,
+		  void *ctx, char **effective, struct prefer_pick *pick);
+
+/* Whether the wait of a job with state `st`, eligible at `eligible` (0:
+ * not yet), lasts at `now` (prefer_choose's first test): with a wait,
+ * while now < eligible + wait, or while not eligible; with none, for
+ * PREFER_NOW_S from eligible, and never while not eligible.  Without it
+ * a job goes by its request alone. */
+bool prefer_waiting(const struct sx_job_state *st, time_t eligible, time_t now);
+
+/* The hash a job counts by in the caps on distinct pending requests
+ * (MaxPendingRequests, doc/design.md "Caps"): of its request's canonical
+ * text `canonical`, with its tiers (st: may be NULL) folded in, so that
+ * jobs with the same request and other tiers count as other requests
+ * (each tier is evaluated, and kept, as a request of its own).  Without
+ * tiers, xc_text_hash(canonical). */
+uint64_t prefer_census_hash(const char *canonical,
+			    const struct sx_job_state *st);
+
+/* "(R)&(P)": request `request` narrowed by preference `tier`, malloc'd;
+ * NULL when out of memory. */
+char *prefer_compose(const char *request, const char *tier);
+
+/* The words put before a job's status while a tier narrows it, e.g.
+ * "preferring tier 1 of 2 (1 node) until 2026-11-29T10:15:00; " (local
+ * time; "until the job is eligible" when held), or "" when none does
+ * (pick->tier 0): malloc'd, NULL when out of memory.  They change only
+ * when the tier, its nodes or the deadline do, so a round does not update
+ * a job for the clock alone. */
+char *prefer_note(const struct sx_job_state *st,
+		  const struct prefer_pick *pick);
+
+/* Reads the preferences from a job's SPANK environment (`env`, `n`
+ * entries) into st->prefer, st->n_prefer and st->wait.  0 when there are
+ * none or they were read; 1 when they are not acceptable, with the
+ * reason in why[size] (more than SX_MAX_PREFER tiers, a bad wait, a wait
+ * alone, or the client refused one: PREFER_REFUSED_VAR); -1 when out of
+ * memory. */
+int prefer_from_env(char **env, unsigned n, struct sx_job_state *st, char *why,
+		    size_t size);
+
+/*
+ * An owner's change of a pending job's preferences (`slurm-extra prefer`,
+ * doc/design.md "Preferences", "Changing them"): an update whose SPANK
+ * environment holds PREFER_VAR (the new tiers, each ended by PREFER_SEP;
+ * empty: none) or PREFER_WAIT_VAR (the new wait in seconds), or both.
+ * Slurm's _update_job() reads no SPANK environment (src/slurmctld/
+ * job_mgr.c, 22.05-26.05), and its RPC carries the whole job_desc
+ * (_pack_job_desc_msg(), src/common/slurm_protocol_pack.c), so only
+ * job_modify() sees them.
+ */
+struct prefer_change {
+	char *tiers; /* the new tiers as sent (malloc'd), "" for none; NULL:
+			the job's are kept */
+	long wait;   /* the new wait (s); -1: the job's is kept */
+};
+
+/* Reads a change from an update's SPANK environment (`env`, `n` entries)
+ * into `c` (emptied first: tiers NULL, wait -1).  0 when the update holds
+ * none; 1 when it holds one, read; 2 when it is not acceptable (more than
+ * SX_MAX_PREFER tiers, a mangled list, a bad wait), the reason in
+ * why[size]; -1 when out of memory.  The tiers are not parsed here: the
+ * caller checks each as a request. */
+int prefer_change_from_env(char **env, unsigned n, struct prefer_change *c,
+			   char *why, size_t size);
+
+/* Applies change `c` to state `st` (its tiers replaced when c->tiers,
+ * none for ""; its wait when c->wait >= 0; a state left without tiers has
+ * no wait).  0, or -1 when out of memory (`st` then as it was). */
+int prefer_change_apply(const struct prefer_change *c, struct sx_job_state *st);
+
+/* Frees what `c` holds and empties it. */
+void prefer_change_free(struct prefer_change *c);
+
+/* Reads `text`, a duration in Slurm's time formats (slurm_time_str2secs(),
+ * src/common/parse_time.c: minutes, minutes:seconds, hours:minutes:seconds,
+ * days-hours[:minutes[:seconds]]), as --extra-prefer-wait: *secs its
+ * seconds, at most PREFER_MAX_WAIT.  0, or -1 with the reason in
+ * why[size] (UNLIMITED: a preference waited for without end is a request;
+ * not a duration; too long).  Needs libslurm. */
+int prefer_wait_read(const char *text, long *secs, char *why, size_t size);
+
+#endif
