@@ -2,10 +2,14 @@
  * entry.c - what the entry points share (entry.h): the thread they use,
  * refusals, the parsing of a request and the caps.
  */
+#define _GNU_SOURCE /* asprintf */
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "entry.h"
+#include "prefer.h"
 #include "xc_util.h"
 
 struct thread *entry_thread;
@@ -61,9 +65,10 @@ xc_expr_t *parse_or_refuse(const char *request, uint32_t uid, char **err_msg,
  * "Caps"): SLURM_SUCCESS when user `uid` (the job's owner) may have one
  * more job with request `expr`, else the refusal (ESLURM_ACCOUNTING_POLICY,
  * as Slurm's MaxSubmitJobs; *err_msg says which cap).  *hash (may be NULL)
- * gets the request's (xc_text_hash() of its canonical text, as
- * known_job.request_hash).  With the thread's lock held. */
-int admit(const xc_expr_t *expr, uint32_t uid, uint64_t *hash, char **err_msg)
+ * gets the request's (prefer_census_hash(), as known_job.request_hash).
+ * With the thread's lock held. */
+int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
+	  uint64_t *hash, char **err_msg)
 {
 	char *canonical = xc_format(expr), why[512];
 	uint64_t h;
@@ -71,7 +76,7 @@ int admit(const xc_expr_t *expr, uint32_t uid, uint64_t *hash, char **err_msg)
 
 	if (!canonical)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	h = xc_text_hash(canonical);
+	h = prefer_census_hash(canonical, st);
 	if (hash)
 		*hash = h;
 	rc = thread_admit(entry_thread, uid, h, why, sizeof(why));
@@ -81,6 +86,31 @@ int admit(const xc_expr_t *expr, uint32_t uid, uint64_t *hash, char **err_msg)
 	if (rc > 0) {
 		slurm_verbose("%s: uid %u: refused: %s", plugin_type, uid, why);
 		return refuse(err_msg, ESLURM_ACCOUNTING_POLICY, why);
+	}
+	return SLURM_SUCCESS;
+}
+
+int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg)
+{
+	int rc = SLURM_SUCCESS;
+
+	for (unsigned i = 0; i < st->n_prefer; i++) {
+		xc_expr_t *e =
+			parse_or_refuse(st->prefer[i], uid, err_msg, &rc);
+		char *both = NULL;
+
+		if (e) {
+			xc_expr_destroy(e);
+			continue;
+		}
+		/* the error is the tier's: say so */
+		if (err_msg && *err_msg &&
+		    asprintf(&both, "--extra-prefer (preference %u): %s", i + 1,
+			     *err_msg) >= 0) {
+			refuse(err_msg, rc, both);
+			free(both);
+		}
+		return rc;
 	}
 	return SLURM_SUCCESS;
 }

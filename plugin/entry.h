@@ -32,13 +32,23 @@ int set_desc_string(char **field, const char *text);
 xc_expr_t *parse_or_refuse(const char *request, uint32_t uid, char **err_msg,
 			   int *rc);
 
+/* Checks each preference of `st` as a request (parse_or_refuse(), with
+ * extra.conf's limits; `uid`, the caller's, goes into the log line of an
+ * invalid one): SLURM_SUCCESS, or the refusal of the first that is not
+ * one (ESLURM_INVALID_FEATURE), its rendered error in *err_msg (Slurm's
+ * allocator, replaced; `err_msg` may be NULL) after "--extra-prefer
+ * (preference N): " (doc/design.md "Preferences"). */
+int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg);
+
 /* The caps on distinct pending requests (census.h, doc/design.md
  * "Caps"): SLURM_SUCCESS when user `uid` (the job's owner) may have one
  * more job with request `expr`, else the refusal (ESLURM_ACCOUNTING_POLICY,
  * as Slurm's MaxSubmitJobs; *err_msg says which cap).  *hash (may be NULL)
- * gets the request's (xc_text_hash() of its canonical text, as
- * known_job.request_hash).  With the thread's lock held. */
-int admit(const xc_expr_t *expr, uint32_t uid, uint64_t *hash, char **err_msg);
+ * gets the request's (prefer_census_hash() of its canonical text and the
+ * tiers of `st`, which may be NULL, as known_job.request_hash).  With the
+ * thread's lock held. */
+int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
+	  uint64_t *hash, char **err_msg);
 
 /* The SPANK option's variable: _SLURM_SPANK_OPTION_<plugin>_<option>
  * (spank_extra.c), where job_submit() finds a request from a client

@@ -40,10 +40,12 @@
 #include "elapsed.h"
 #include "job_state.h"
 #include "slurm_hostlist.h"
+#include "slurm_nodes.h"
 #include "plugin_config.h"
 #include "job_filter.h"
 #include "entry.h"
 #include "carried.h"
+#include "prefer.h"
 #include "xc.h"
 #include "xc_util.h"
 
@@ -122,13 +124,15 @@ static const char *job_request(const job_desc_msg_t *job_desc)
  * request's feature `feature` (carried_submit(); NULL: by its
  * ExcNodeList), which `count` nodes carry for sure, keeps its own
  * exclusions and gets a status without counts (carry_status()).
- * Returns SLURM_SUCCESS or refuses.  Without a table yet (right after
- * slurmctld starts) the job is held, and the thread sets it right.
+ * `note` (may be NULL) goes before the status: a preference's words
+ * (prefer_note).  Returns SLURM_SUCCESS or refuses.  Without a table yet
+ * (right after slurmctld starts) the job is held, and the thread sets it
+ * right.
  */
 static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 			struct sx_job_state *st, const char *req_nodes,
 			const char *feature, long count, bool may_hold,
-			char **err_msg)
+			const char *note, char **err_msg)
 {
 	const xc_nodes_t *table = thread_table(entry_thread);
 	struct job_filter f = { 0 };
@@ -198,12 +202,192 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 			st->held_at = 1; /* a new job: never requeued */
 		}
 	}
+	if (rc == SLURM_SUCCESS && st->status && note && *note) {
+		char *both = malloc(strlen(note) + strlen(st->status) + 1);
+
+		if (both)
+			strcat(strcpy(both, note), st->status);
+		free(st->status);
+		st->status = both;
+	}
 	if (rc == SLURM_SUCCESS &&
 	    (!st->status || !(comment = sx_job_state_format(st)) ||
 	     set_desc_string(&job_desc->admin_comment, comment) < 0))
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	free(comment);
 	filter_free(&f);
+	return rc;
+}
+
+/* Reads a job's preferences (prefer.h) from its SPANK environment into
+ * `st` and checks each tier as a request (the rendered error in *err_msg,
+ * ESLURM_INVALID_FEATURE).  SLURM_SUCCESS or the refusal. */
+static int read_prefer(const job_desc_msg_t *job_desc, uint32_t uid,
+		       struct sx_job_state *st, char **err_msg)
+{
+	char why[256];
+	int rc = prefer_from_env(job_desc->spank_job_env,
+				 job_desc->spank_job_env_size, st, why,
+				 sizeof(why));
+
+	if (rc < 0)
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	if (rc > 0)
+		return refuse(err_msg, ESLURM_INVALID_FEATURE, why);
+	return check_tiers(st, uid, err_msg);
+}
+
+/* prefer_match_fn at submission: a text parsed and evaluated over the
+ * table `ctx` (its limits are the thread's). */
+static int submit_match(void *ctx, const char *text, bool *matched)
+{
+	xc_error_t err;
+	xc_expr_t *e =
+		xc_parse(text, &thread_config(entry_thread)->limits, &err);
+	long n;
+
+	if (!e)
+		return err.code == XC_E_NOMEM ? -1 : 0;
+	n = xc_nodes_match(ctx, e, matched);
+	xc_expr_destroy(e);
+	return n < 0 ? -1 : 1;
+}
+
+/* With the thread's lock held: the effective request of a new job with
+ * preferences (prefer_choose(), eligible now or at its --begin), parsed
+ * into *effective (NULL: its request alone), its text into *text_out
+ * (malloc'd; may be NULL: not wanted), and its note (malloc'd).  0, or -1
+ * when out of memory. */
+static int submit_prefer(const job_desc_msg_t *job_desc,
+			 const struct sx_job_state *st, xc_expr_t **effective,
+			 char **note, char **text_out)
+{
+	const xc_nodes_t *table = thread_table(entry_thread);
+	size_t count = table ? xc_nodes_count(table) : 0;
+	time_t now = time(NULL), eligible;
+	struct prefer_pick pick;
+	struct prefer_nodes nodes = { .count = count,
+				      .free = thread_free(entry_thread),
+				      .max_len = sx_slurm_filters_extra()
+							 ? PREFER_SLURM_MAX_LEN
+							 : 0 };
+	bool *usable = NULL;
+	char *text = NULL;
+	xc_error_t err;
+	int rc = -1;
+
+	*effective = NULL;
+	*note = NULL;
+	if (text_out)
+		*text_out = NULL;
+	if (!table || !st->n_prefer)
+		return (*note = strdup("")) ? 0 : -1;
+	eligible = job_desc->priority == 0	? 0
+		   : job_desc->begin_time > now ? job_desc->begin_time
+						: now;
+	if (!(nodes.matched = calloc(count ? count : 1, sizeof(bool))) ||
+	    !(usable = malloc((count ? count : 1) * sizeof(bool))))
+		goto out;
+	/* a node outside the job's partitions, or that its user excluded,
+	 * is no preferred node */
+	for (size_t k = 0; k < count; k++)
+		usable[k] = true;
+	thread_parts_usable(entry_thread, job_desc->partition, count, usable);
+	if (st->exclude && *st->exclude)
+		(void)sx_nodes_mark(table, st->exclude, usable, false, NULL);
+	nodes.usable = usable;
+	if (prefer_choose(st, eligible, now, &nodes, submit_match,
+			  (void *)table, &text, &pick) < 0 ||
+	    !(*note = prefer_note(st, &pick)))
+		goto out;
+	if (pick.tier) /* the thread widens it then, at the latest */
+		thread_prefer_deadline(entry_thread, pick.until, st->wait <= 0);
+	if (text &&
+	    !(*effective = xc_parse(text, &thread_config(entry_thread)->limits,
+				    &err)))
+		goto out; /* the tier parsed before: out of memory */
+	rc = 0;
+	if (text_out) {
+		*text_out = text;
+		text = NULL;
+	}
+out:
+	if (rc < 0) {
+		free(*note);
+		*note = NULL;
+		xc_expr_destroy(*effective);
+		*effective = NULL;
+	}
+	free(text);
+	free(nodes.matched);
+	free(usable);
+	return rc;
+}
+
+/*
+ * Where Slurm filters by `extra` itself (23.11+): a new job with
+ * preferences gets its effective request (submit_prefer(); with no node
+ * table yet, its first tier while it may wait) as its `extra`, and its
+ * state in its AdminComment (job_state.h: wrote= the hash of that `extra`),
+ * which the thread keeps current (thread_prefer.c).  SLURM_SUCCESS or the
+ * refusal (out of memory).
+ */
+static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
+			struct sx_job_state *st, char **err_msg)
+{
+	xc_expr_t *effective = NULL;
+	char *note = NULL, *text = NULL, *comment = NULL;
+	int rc = SLURM_SUCCESS;
+
+	/* the user's own exclusions: a node there is no preferred node */
+	if (!(st->exclude = sx_hostlist_normal(job_desc->exc_nodes)))
+		return refuse(
+			err_msg, ESLURM_INVALID_NODE_NAME,
+			"--extra: the job's excluded nodes are not a valid hostlist");
+	if (!(st->request = strdup(request)) ||
+	    (job_desc->admin_comment && *job_desc->admin_comment &&
+	     !(st->admin = strdup(job_desc->admin_comment))))
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	thread_lock(entry_thread);
+	/* text: "(R)&(Pi)", as the thread writes it */
+	if (submit_prefer(job_desc, st, &effective, &note, &text) < 0) {
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	} else if (!text && !thread_table(entry_thread) && st->wait > 0) {
+		/* no node data yet: the first tier, which the thread's round
+		 * corrects */
+		if (!(text = prefer_compose(request, st->prefer[0])))
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+		else if (strlen(text) > PREFER_SLURM_MAX_LEN) {
+			free(text);
+			text = NULL;
+		}
+	}
+	if (rc == SLURM_SUCCESS) {
+		const char *want = text ? text : request;
+
+		st->wrote = xc_text_hash(want);
+		if (asprintf(
+			    &st->status,
+			    "%sSlurm filters by the request (extra_constraints)",
+			    note ? note : "") < 0)
+			st->status = NULL;
+		if (!st->status || !(comment = sx_job_state_format(st)) ||
+		    set_desc_string(&job_desc->extra, want) < 0 ||
+		    set_desc_string(&job_desc->admin_comment, comment) < 0)
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+	}
+	/* the thread keeps it current: at its next round, at most once in
+	 * HINTS_URGENT_S for an owner (else at its backstop, 30 s) */
+	if (rc == SLURM_SUCCESS &&
+	    thread_urgent_allowed(entry_thread, job_desc->user_id))
+		thread_ask_urgent(entry_thread);
+	thread_unlock(entry_thread);
+	xc_expr_destroy(effective);
+	free(note);
+	free(text);
+	free(comment);
 	return rc;
 }
 
@@ -226,8 +410,19 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	char ebuf[256], xbuf[256];
 	int rc = SLURM_SUCCESS;
 
-	if (!job_desc || !(request = job_request(job_desc)))
+	if (!job_desc)
 		return SLURM_SUCCESS;
+	if (!(request = job_request(job_desc))) {
+		if (prefer_from_env(job_desc->spank_job_env,
+				    job_desc->spank_job_env_size, &st, ebuf,
+				    sizeof(ebuf)) == 0 &&
+		    !st.n_prefer)
+			return SLURM_SUCCESS;
+		sx_job_state_free(&st);
+		return refuse(
+			err_msg, ESLURM_INVALID_FEATURE,
+			"--extra-prefer: it needs a request (--extra) that every node the job may run on satisfies");
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!entry_thread)
 		return refuse(
@@ -246,7 +441,16 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		xc_expr_destroy(expr);
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	}
+	if ((rc = read_prefer(job_desc, submit_uid, &st, err_msg)) !=
+	    SLURM_SUCCESS) {
+		sx_job_state_free(&st);
+		xc_expr_destroy(expr);
+		return rc;
+	}
 	if (sx_slurm_filters_extra()) {
+		if (st.n_prefer)
+			rc = slurm_prefer(job_desc, request, &st, err_msg);
+		sx_job_state_free(&st);
 		xc_expr_destroy(expr);
 		return rc;
 	}
@@ -259,19 +463,27 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		    !(st.admin = strdup(job_desc->admin_comment)))) {
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	} else {
-		char name[SX_FEATURE_LEN + 1];
+		char name[SX_FEATURE_LEN + 1], *note = NULL;
+		xc_expr_t *effective = NULL;
 		long count;
-		int by;
+		int by = -1;
 
 		thread_lock(entry_thread);
-		by = carried_submit(job_desc, expr, name, &count);
+		if (submit_prefer(job_desc, &st, &effective, &note, NULL) == 0)
+			by = carried_submit(job_desc,
+					    effective ? effective : expr, name,
+					    &count);
 		rc = by < 0 ? refuse(err_msg, SLURM_ERROR,
 				     "--extra: out of memory")
-			    : apply_filter(
-				      job_desc, expr, &st, job_desc->req_nodes,
-				      by ? name : NULL, count, true, err_msg);
+			    : apply_filter(job_desc,
+					   effective ? effective : expr, &st,
+					   job_desc->req_nodes,
+					   by ? name : NULL, count, true, note,
+					   err_msg);
+		xc_expr_destroy(effective);
+		free(note);
 		if (rc == SLURM_SUCCESS)
-			rc = admit(expr,
+			rc = admit(expr, &st,
 				   job_desc->user_id != NO_VAL
 					   ? job_desc->user_id
 					   : submit_uid,

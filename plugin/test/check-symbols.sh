@@ -29,6 +29,6 @@ check() {
 check plugin/.libs/job_submit_extra.so plugin_name plugin_type plugin_version \
 	init fini job_submit job_modify
 check plugin/.libs/spank_extra.so plugin_name plugin_type plugin_version \
-	slurm_spank_init
+	slurm_spank_init slurm_spank_init_post_opt
 echo "symbols: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

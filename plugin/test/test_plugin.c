@@ -14,6 +14,7 @@
 #include "job_filter.h"
 #include "job_state.h"
 #include "plugin_config.h"
+#include "prefer.h"
 
 #include <criterion/criterion.h>
 
@@ -227,4 +228,168 @@ Test(plugin, a_new_request_past_the_users_cap_is_refused)
 	d = submission(&desc, "gpu=false"); /* another user */
 	d->user_id = OWNER + 1;
 	cr_assert_eq(job_submit(d, OWNER + 1, &err), SLURM_SUCCESS, "%s", err);
+}
+
+/* ------------------------------------------ job_submit: preferences */
+
+/* A request every node satisfies, and the SPANK plugin's variables for
+ * the preferences `tiers` (each ended by PREFER_SEP) and `wait`. */
+#define ANY "gpu=true|gpu=false"
+static char env_tiers[256], env_wait[64];
+static char *env[2] = { env_tiers, env_wait };
+
+static job_desc_msg_t *preferring(const char *request, const char *tiers,
+				  const char *wait)
+{
+	job_desc_msg_t *d = submission(&desc, request);
+
+	snprintf(env_tiers, sizeof(env_tiers), "%s%s", PREFER_VAR, tiers);
+	snprintf(env_wait, sizeof(env_wait), "%s%s", PREFER_WAIT_VAR, wait);
+	d->spank_job_env = env;
+	d->spank_job_env_size = 2;
+	return d;
+}
+
+/* The job_desc's borrowed environment is not Slurm's to free. */
+static void submit_done(job_desc_msg_t *d)
+{
+	d->spank_job_env = NULL;
+	d->spank_job_env_size = 0;
+}
+
+Test(plugin, a_preference_with_a_wait_narrows_the_new_job)
+{
+	job_desc_msg_t *d = preferring(ANY, "gpu=false\036", "60");
+	int rc = job_submit(d, OWNER, &err);
+
+	submit_done(d);
+	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
+	cr_assert_str_eq(d->exc_nodes, "n[1-2]");
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.request, ANY);
+	cr_assert_eq(st.n_prefer, 1);
+	cr_assert_str_eq(st.prefer[0], "gpu=false");
+	cr_assert_eq(st.wait, 60);
+	cr_assert(strncmp(st.status, "preferring tier 1 of 1 (2 nodes) until ",
+			  39) == 0,
+		  "%s", st.status);
+}
+
+/* No wait: narrowed only to a free node of the strongest tier that has
+ * one; none known free, the request alone. */
+Test(plugin, a_preference_without_a_wait_wants_a_free_node)
+{
+	struct thread *r = entry_thread;
+	job_desc_msg_t *d = preferring(ANY, "gpu=false\036gpu=true\036", "0");
+	int rc = job_submit(d, OWNER, &err);
+
+	submit_done(d);
+	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
+	cr_assert_str_eq(d->exc_nodes, "");
+	desc_free(d);
+	r->free = calloc(4, sizeof(bool));
+	r->free_count = 4;
+	r->free[1] = true; /* n2 */
+	d = preferring(ANY, "gpu=false\036gpu=true\036", "0");
+	rc = job_submit(d, OWNER, &err);
+	submit_done(d);
+	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
+	/* the tier's nodes, n1 busy too: Slurm's scheduler picks n2 */
+	cr_assert_str_eq(d->exc_nodes, "n[3-4]");
+	state_of(d->admin_comment, &st);
+	cr_assert_eq(st.n_prefer, 2);
+	cr_assert(strncmp(st.status,
+			  "preferring tier 2 of 2 (2 nodes, one free) ",
+			  43) == 0,
+		  "%s", st.status);
+}
+
+/* A held submission waits for its EligibleTime. */
+Test(plugin, a_held_job_keeps_its_preference_until_eligible)
+{
+	job_desc_msg_t *d = preferring(ANY, "gpu=true\036", "30");
+	int rc;
+
+	d->priority = 0;
+	rc = job_submit(d, OWNER, &err);
+	submit_done(d);
+	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
+	cr_assert_str_eq(d->exc_nodes, "n[3-4]");
+	state_of(d->admin_comment, &st);
+	cr_assert(strstr(st.status, "until the job is eligible; "), "%s",
+		  st.status);
+}
+
+/* What is refused, with the reason. */
+Test(plugin, bad_preferences_are_refused_at_submission)
+{
+	static const struct {
+		const char *request, *tiers, *wait, *says;
+	} rows[] = {
+		{ ANY, "gpu=\036", "0", "--extra-prefer (preference 1): " },
+		{ ANY, "a=1\036b=\036", "0",
+		  "--extra-prefer (preference 2): " },
+		{ ANY, "a\036b\036c\036d\036e\036f\036g\036h\036i\036", "0",
+		  "at most 8" },
+		{ ANY, "a=1", "0", "mangled" },
+		{ ANY, "a=1\036", "x", "not a number of seconds" },
+		{ ANY, "", "60", "it needs --extra-prefer" },
+		{ NULL, "a=1\036", "0", "it needs a request" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
+		job_desc_msg_t *d = preferring(rows[i].request, rows[i].tiers,
+					       rows[i].wait);
+		int rc = job_submit(d, OWNER, &err);
+
+		submit_done(d);
+		cr_assert_neq(rc, SLURM_SUCCESS, "row %zu", i);
+		cr_assert_not_null(err, "row %zu", i);
+		cr_assert(strstr(err, rows[i].says), "row %zu: %s", i, err);
+		cr_assert_null(d->admin_comment, "row %zu", i);
+		slurm_xfree((void **)&err);
+		desc_free(d);
+	}
+}
+
+/* A client that submits after refusing one of the options (24.11's sbatch
+ * with the SPANK plugin `optional`) sends the mark: refused. */
+Test(plugin, what_the_client_refused_is_refused)
+{
+	job_desc_msg_t *d = submission(&desc, ANY);
+	char mark[] = PREFER_REFUSED_VAR "1";
+	char *one[1] = { mark };
+	int rc;
+
+	d->spank_job_env = one;
+	d->spank_job_env_size = 1;
+	rc = job_submit(d, OWNER, &err);
+	submit_done(d);
+	cr_assert_neq(rc, SLURM_SUCCESS);
+	cr_assert(err && strstr(err, "refused by the client"), "%s", err);
+	cr_assert_null(d->admin_comment);
+}
+
+/* A job whose partitions the thread has not loaded (created since) is
+ * not narrowed at submission: on 22.05 Slurm would refuse a job kept off
+ * every node of its partition. */
+Test(plugin, a_partition_not_known_is_not_narrowed)
+{
+	job_desc_msg_t *d = preferring(ANY, "gpu=false\036", "60");
+	int rc;
+
+	set_str(&d->partition, "new");
+	rc = job_submit(d, OWNER, &err);
+	submit_done(d);
+	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
+	cr_assert_str_eq(d->exc_nodes, "");
+	slurm_xfree((void **)&d->partition);
+	desc_free(d);
+	d = preferring(ANY, "gpu=false\036", "60");
+	set_str(&d->partition, "debug");
+	rc = job_submit(d, OWNER, &err);
+	submit_done(d);
+	slurm_xfree((void **)&d->partition);
+	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
+	cr_assert_str_eq(d->exc_nodes, "n[1-2]");
 }

@@ -92,6 +92,17 @@ static inline void setup(void)
 	cr_assert_eq(
 		xc_nodes_add(r->table, "n4", "{\"gpu\":false}", NULL, NULL), 0);
 	cr_assert_eq(xc_nodes_compile(r->table, NULL), 0);
+	/* one partition, the default, of the four nodes (parts.h) */
+	r->parts.maps = calloc(1, sizeof(*r->parts.maps));
+	cr_assert_not_null(r->parts.maps);
+	r->parts.maps[0].name = strdup("debug");
+	r->parts.maps[0].nodes = calloc(4, sizeof(bool));
+	cr_assert(r->parts.maps[0].name && r->parts.maps[0].nodes);
+	for (size_t k = 0; k < 4; k++)
+		r->parts.maps[0].nodes[k] = true;
+	r->parts.maps[0].is_default = true;
+	r->parts.n = 1;
+	r->parts.count = 4;
 
 	for (size_t i = 0; i < 4; i++)
 		job_pending(&jobs[i], OWNER);
@@ -131,9 +142,12 @@ static inline void teardown(void)
 	if (r) {
 		carry_free(&r->carry);
 		xc_nodes_destroy(r->table);
+		free(r->free);
+		parts_free(&r->parts);
 		known_jobs_free(&r->known);
 		census_free(&r->census);
 		hints_free(&r->hints);
+		prefer_changes_free(&r->prefer_changes);
 		pthread_mutex_destroy(&r->lock);
 		pthread_cond_destroy(&r->wake);
 		free(r);

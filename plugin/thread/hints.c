@@ -79,26 +79,51 @@ static bool same_hint(const struct job_hint *a, const struct job_hint *b)
 	       a->exc == b->exc && a->exc_hash == b->exc_hash &&
 	       a->exc_text == b->exc_text && a->hold == b->hold &&
 	       (a->user_exc == NULL) == (b->user_exc == NULL) &&
-	       (!a->user_exc || strcmp(a->user_exc, b->user_exc) == 0);
+	       (!a->user_exc || strcmp(a->user_exc, b->user_exc) == 0) &&
+	       a->prefer_set == b->prefer_set &&
+	       a->prefer_verify == b->prefer_verify && a->caller == b->caller &&
+	       a->prefer.wait == b->prefer.wait &&
+	       (a->prefer.tiers == NULL) == (b->prefer.tiers == NULL) &&
+	       (!a->prefer.tiers ||
+		strcmp(a->prefer.tiers, b->prefer.tiers) == 0);
+}
+
+/* The bytes of `h` that count in HINTS_BYTES. */
+static size_t hint_bytes(const struct job_hint *h)
+{
+	return (h->user_exc ? strlen(h->user_exc) + 1 : 0) +
+	       (h->prefer.tiers ? strlen(h->prefer.tiers) + 1 : 0);
+}
+
+/* Frees what `h` holds. */
+static void hint_free(struct job_hint *h)
+{
+	free(h->user_exc);
+	h->user_exc = NULL;
+	prefer_change_free(&h->prefer);
 }
 
 bool hints_add(struct hints *hints, struct job_hint *h)
 {
-	size_t len = h->user_exc ? strlen(h->user_exc) + 1 : 0;
+	size_t len;
 	struct hints_owner *o;
 
-	if (!h->trusted) { /* it decides nothing */
+	if (!h->trusted) { /* it decides nothing, but an owner's change */
 		free(h->user_exc);
 		h->user_exc = NULL;
 		h->exc = h->hold = false;
 		h->exc_hash = h->exc_text = 0;
-		len = 0;
+		if (!h->prefer_verify) {
+			prefer_change_free(&h->prefer);
+			h->prefer_set = false;
+			h->caller = 0;
+		}
 	}
+	len = hint_bytes(h);
 	h->seq = ++hints->seq;
 	if (hints->n && same_hint(&hints->v[hints->n - 1], h)) {
 		hints->v[hints->n - 1].seq = h->seq;
-		free(h->user_exc);
-		h->user_exc = NULL;
+		hint_free(h);
 		return true;
 	}
 	o = owner_of(hints, h->owner, true);
@@ -120,10 +145,10 @@ bool hints_add(struct hints *hints, struct job_hint *h)
 	     hints->bytes - len < HINTS_BYTES / 2))
 		hints->crowded++;
 	h->user_exc = NULL;
+	h->prefer.tiers = NULL;
 	return true;
 lost:
-	free(h->user_exc);
-	h->user_exc = NULL;
+	hint_free(h);
 	hints->losses++;
 	return false;
 }
@@ -170,13 +195,12 @@ static void remove_upto(struct hints *hints, uint64_t upto, struct hints *out)
 	for (; i < hints->n && hints->v[i].seq <= upto; i++) {
 		struct job_hint *h = &hints->v[i];
 
-		if (h->user_exc)
-			hints->bytes -= strlen(h->user_exc) + 1;
+		hints->bytes -= hint_bytes(h);
 		owner_left(hints, h);
 		if (out)
 			out->v[out->n++] = *h;
 		else
-			free(h->user_exc);
+			hint_free(h);
 	}
 	if (i)
 		memmove(hints->v, hints->v + i,
@@ -225,7 +249,7 @@ void hints_take(struct hints *hints, uint64_t upto, struct hints *taken)
 void hints_free(struct hints *hints)
 {
 	for (size_t i = 0; i < hints->n; i++)
-		free(hints->v[i].user_exc);
+		hint_free(&hints->v[i]);
 	free(hints->v);
 	if (hints->owners)
 		lh_table_free(hints->owners);

@@ -10,11 +10,13 @@
 #include <stdint.h>
 
 #include "slurm_compat.h"
+#include "prefer.h"
 
 /*
  * What an update by someone else (a user, an admin; never the thread)
  * changed, as job_modify() saw it before Slurm applied or refused it
- * (doc/design.md "Updates").  The thread never acts on a hint alone: it
+ * (doc/design.md "Updates").  The thread never acts on a hint alone but
+ * for a change of preferences (below): it
  * takes a hint's content only when the job's data it loads afterwards show
  * the update was applied (ExcNodeList equal to what the update set), so a
  * refused update (one Slurm found invalid) changes nothing; and it takes
@@ -24,7 +26,12 @@
  * that sets a field the thread's plan reads.  Every hint also marks its
  * job as changed at `seq`: an update the thread planned from data loaded
  * before `seq` is refused by job_modify() (hints_newer), so the thread
- * never writes back stale exclusions, holds or AdminComments.
+ * never writes back stale exclusions, holds or AdminComments.  A change
+ * of preferences (prefer_set) is the exception: Slurm stores none of it,
+ * so the thread takes a trusted one as it is (job_modify() takes it only
+ * from an update that sets nothing else the plan reads), or an untrusted
+ * one of the job's owner (prefer_verify), and a lost one is lost
+ * (doc/design.md "Preferences", "Changing them").
  */
 struct job_hint {
 	uint64_t seq;	   /* order of the updates (1, 2, ...) */
@@ -48,6 +55,16 @@ struct job_hint {
 	char *user_exc;	   /* the user's own part of it (malloc'd), or NULL
 			      when that is the whole list */
 	bool hold;	   /* the update held the job (priority 0) */
+	bool prefer_set;   /* the update changes the job's preferences
+			      (`slurm-extra prefer`, prefer.h): `prefer`
+			      says how; the job's data cannot show it, so
+			      the thread takes a trusted one as it is */
+	bool prefer_verify; /* untrusted (22.05: a job job_modify() did not
+			       know yet), kept with its change for the
+			       thread to take only if `caller` owns the
+			       job it names */
+	uint32_t caller;    /* the uid of the update's caller */
+	struct prefer_change prefer; /* its tiers (malloc'd) and wait */
 };
 
 /* The hints of job_modify() that the thread has not taken yet, in order of
@@ -59,13 +76,15 @@ struct job_hint {
  *     is dropped, and that owner's losses record it: the thread's updates
  *     planned before it of that owner's jobs are refused (hints_newer),
  *     and nobody else's;
- *   - past HINTS_MAX hints in all, or HINTS_BYTES of user exclusions,
+ *   - past HINTS_MAX hints in all, or HINTS_BYTES of user exclusions and
+ *     preferences,
  *     a new hint is dropped and `lost_seq` records it: the thread's
  *     updates planned before it are all refused.
  * Each loss counts in `losses`, and the next round reads the change from
  * the jobs' data: a list that differs from the state's wrote= is taken
  * whole as the user's, so a lost hint costs only which part of it was
- * the plugin's (doc/design.md "Updates").  One user's list can be larger
+ * the plugin's (doc/design.md "Updates"), or, for a change of
+ * preferences, the change itself.  One user's list can be larger
  * than HINTS_BYTES (Slurm's RPCs carry up to 1 GiB): its hint is then
  * dropped, with the same effect. */
 #define HINTS_MAX 65536
@@ -87,11 +106,13 @@ struct hints {
 				    loss of theirs (NULL until the first) */
 };
 
-/* Adds `h` (its user_exc taken over; seq set here) to `hints`; false when
+/* Adds `h` (its user_exc and prefer.tiers taken over; seq set here) to
+ * `hints`; false when
  * it was dropped (bounds or memory: a loss recorded).  An untrusted hint
- * is kept without its content (no list, no hold): its update is either
- * refused by Slurm or an operator's, whose list the job's data show; it
- * decides nothing and makes nothing stale, and only has its job planned
+ * is kept without its content (no list, no hold, no change of
+ * preferences but one to check against the job's owner, prefer_verify):
+ * its update is either refused by Slurm or an operator's, whose list the
+ * job's data show; it makes nothing stale, and only has its job planned
  * (job_modify() makes none for a job the thread filters). */
 bool hints_add(struct hints *hints, struct job_hint *h);
 

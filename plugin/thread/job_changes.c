@@ -11,9 +11,17 @@
 #include "job_filter.h"
 #include "slurm_hostlist.h"
 
-int job_changes_take(const slurm_job_info_t *job, struct sx_job_state *st,
-		     uint64_t exc_text, const struct hints *hints,
-		     uint64_t upto)
+/* Whether hint `h` changes the preferences of `job`: trusted, or its
+ * caller the job's owner (prefer_verify). */
+static bool takes_prefer(const struct job_hint *h, const slurm_job_info_t *job)
+{
+	return h->prefer_set &&
+	       (h->prefer_verify ? h->caller == job->user_id : h->trusted);
+}
+
+int job_changes_take(const slurm_job_info_t *job, const struct known_job *k,
+		     struct sx_job_state *st, uint64_t exc_text,
+		     const struct hints *hints, uint64_t upto, bool *pending)
 {
 	/* Someone else's list: neither the text the plugin wrote, kept as
 	 * it is by slurmctld (its hash alone, no reading of it), nor the same
@@ -24,12 +32,23 @@ int job_changes_take(const slurm_job_info_t *job, struct sx_job_state *st,
 	const char *user = NULL;
 	uint64_t have = 0;
 
+	*pending = false;
+	if (k && k->prefer_pending && !sx_job_state_same_prefer(st, &k->st)) {
+		if (sx_job_state_copy_prefer(&k->st, st) < 0)
+			return -1;
+		*pending = true;
+	}
 	for (size_t i = 0; hints && i < hints->n && hints->v[i].seq <= upto;
 	     i++) {
 		const struct job_hint *h = &hints->v[i];
 
 		if (!hint_names(h, job))
 			continue;
+		if (takes_prefer(h, job)) {
+			if (prefer_change_apply(&h->prefer, st) < 0)
+				return -1;
+			*pending = true;
+		}
 		if (h->hold && h->trusted && job->priority == 0)
 			st->held = false;
 		if (!h->exc || !(changed || h->trusted))
@@ -100,4 +119,61 @@ done:
 	if (k.out)
 		slurm_hostlist_destroy(k.out);
 	return rc;
+}
+
+/* Reads the state of a pending job that has a request into `st`: its
+ * AdminComment state; the state the previous round knew (`prev`) when an
+ * admin's AdminComment replaced it (their text is kept); or (23.02+) a new
+ * one for a job whose `extra` was set by an update.  The request is the
+ * job's `extra` where it has one.  false when the job has no request (or
+ * out of memory: the next round tries again). */
+bool job_changes_read(const slurm_job_info_t *job,
+		      const struct known_jobs *prev, struct sx_job_state *st,
+		      bool *adopted)
+{
+	const char *extra = SX_JOB_EXTRA(job);
+	const struct known_job *k;
+
+	if ((job->job_state & JOB_STATE_BASE) != JOB_PENDING)
+		return false;
+	if (!sx_job_state_parse(job->admin_comment, st)) {
+		if ((k = known_job_find(prev, job->job_id))) {
+			if (sx_job_state_copy(&k->st, job->admin_comment, st) <
+			    0)
+				return false;
+		} else if (!extra || !*extra) {
+			return false;
+		} else {
+			/* A request set by an update (or a state an admin's
+			 * AdminComment replaced before the thread saw the job):
+			 * its nodes that satisfy the request are the user's
+			 * (adopted: the plan drops the others, which may be the
+			 * plugin's from submission). */
+			*adopted = true;
+			st->exclude = sx_hostlist_normal(job->exc_nodes);
+			if (!st->exclude)
+				st->exclude = strdup(
+					job->exc_nodes ? job->exc_nodes : "");
+			if (job->admin_comment && *job->admin_comment)
+				st->admin = strdup(job->admin_comment);
+			if (!st->exclude ||
+			    (job->admin_comment && *job->admin_comment &&
+			     !st->admin)) {
+				sx_job_state_free(st);
+				return false;
+			}
+		}
+	}
+	if (extra && *extra &&
+	    strcmp(extra, st->request ? st->request : "") != 0) {
+		char *r = strdup(extra);
+
+		if (!r) {
+			sx_job_state_free(st);
+			return false;
+		}
+		free(st->request);
+		st->request = r;
+	}
+	return true;
 }

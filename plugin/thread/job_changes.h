@@ -14,6 +14,7 @@
 #include "slurm_compat.h"
 #include "hints.h"
 #include "job_state.h"
+#include "known_jobs.h"
 #include "xc.h"
 
 /*
@@ -32,12 +33,24 @@
  *     very list the job had);
  *   - a trusted hint of a hold still on: the hold is someone else's now,
  *     not the plugin's (a hold does not tell whose it is).
- * Replaces st->exclude (malloc'd) when the user's part changed.  0, or -1
- * when out of memory (`st` then as it was but for st->held).
+ * Replaces st->exclude (malloc'd) when the user's part changed.
+ *
+ * And the preferences as the owner last changed them (`slurm-extra
+ * prefer`, doc/design.md "Preferences", "Changing them"): the job's data
+ * cannot show such a change, so a trusted hint's is taken as it is (and an
+ * untrusted one, prefer_verify, when its caller owns the job), each in
+ * order, over a change taken before that the job's AdminComment does not
+ * show yet (`k`, the job as the round before knew it, with
+ * prefer_pending: its update was refused or is stale, and would otherwise
+ * lose it).  *pending: `st` holds a change its AdminComment does not show
+ * (known_job.prefer_pending).
+ *
+ * 0, or -1 when out of memory (`st` then as it was but for st->held and
+ * its preferences).
  */
-int job_changes_take(const slurm_job_info_t *job, struct sx_job_state *st,
-		     uint64_t exc_text, const struct hints *hints,
-		     uint64_t upto);
+int job_changes_take(const slurm_job_info_t *job, const struct known_job *k,
+		     struct sx_job_state *st, uint64_t exc_text,
+		     const struct hints *hints, uint64_t upto, bool *pending);
 
 /* The user's part of the ExcNodeList of an adopted job (one whose request
  * an update set, with no state of the plugin's: its list may hold the
@@ -47,5 +60,15 @@ int job_changes_take(const slurm_job_info_t *job, struct sx_job_state *st,
  * not know are kept.  0, or -1 when out of memory (*exclude unchanged). */
 int job_changes_adopted(const xc_nodes_t *table, const bool *matched,
 			char **exclude);
+
+/* Reads the state of pending `job` into `st` (emptied first): its
+ * AdminComment's; the state `prev` (the round before's jobs, sorted) knew
+ * when an admin's AdminComment replaced it (their text kept); or (23.02+)
+ * a new one, *adopted set, for a job whose `extra` an update set.  The
+ * request is the job's `extra` where it has one.  false when the job has
+ * no request (or out of memory: the next round tries again). */
+bool job_changes_read(const slurm_job_info_t *job,
+		      const struct known_jobs *prev, struct sx_job_state *st,
+		      bool *adopted);
 
 #endif

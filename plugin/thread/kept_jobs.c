@@ -26,6 +26,7 @@ static size_t kept_strings(slurm_job_info_t *j, char ***f)
 	f[n++] = &j->exc_nodes;
 	f[n++] = &j->features;
 	f[n++] = &j->prefer;
+	f[n++] = &j->partition; /* preferences: its partitions' nodes */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	f[n++] = &j->extra;
 #endif
@@ -48,7 +49,7 @@ job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
 {
 	size_t n = 0, bytes = 0, k = 0, nf;
 	struct kept *out;
-	char **f[6], *at;
+	char **f[7], *at; /* kept_strings() */
 
 	for (uint32_t i = 0; msg && i < msg->record_count; i++) {
 		slurm_job_info_t *j = &msg->job_array[i];
@@ -69,7 +70,7 @@ job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
 	at = (char *)&out->jobs[n];
 	for (uint32_t i = 0; msg && i < msg->record_count; i++) {
 		slurm_job_info_t *j = &msg->job_array[i], *to = &out->jobs[k];
-		char **t[6];
+		char **t[7];
 
 		if (!worth_keeping(j, known))
 			continue;
@@ -85,6 +86,8 @@ job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
 		to->state_reason = j->state_reason;
 		to->restart_cnt = j->restart_cnt;
 		to->num_nodes = j->num_nodes;
+		to->eligible_time = j->eligible_time; /* preferences */
+		to->submit_time = j->submit_time;
 		nf = kept_strings(j, f);
 		(void)kept_strings(to, t);
 		for (size_t s = 0; s < nf; s++) {

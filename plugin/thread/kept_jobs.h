@@ -14,7 +14,9 @@
  * The jobs of a slurm_load_jobs() answer `msg` that a round may plan
  * (refilter_plan): the pending jobs with a non-empty `extra` or
  * AdminComment, or in `known` (may be NULL), with only the fields the plan
- * reads (ids, owner, state, priority, reason, restart count,
+ * reads (ids, owner, state, priority, reason, restart count, EligibleTime,
+ * SubmitTime,
+ * partitions,
  * AdminComment, `extra`, ReqNodeList, ExcNodeList, an array record's task
  * bitmap: the rest zero), in one block of their own.  So the thread frees
  * Slurm's answer at once: libslurm unpacks each job's ExcNodeList a

@@ -31,6 +31,12 @@ struct known_job {
 	bool wants_feature;    /* it may go by that feature (the plan's
 			       plan_carrier): a round that keeps it unchanged
 			       still wants the name on its nodes */
+	bool prefer_live;      /* it has preferences whose wait lasted at
+				  its plan (prefer_waiting): planned every
+				  round while so */
+	bool prefer_pending;   /* its preferences are its owner's change,
+				  which its AdminComment did not show at
+				  its plan (job_changes_take) */
 	bool carried;	       /* it goes by that feature (its plan's update
 				  leaves it so) */
 	bool own_exc;	       /* it has exclusions or required nodes of its

@@ -295,6 +295,50 @@ static void carry_saw(struct thread *r, const node_info_msg_t *msg)
 	}
 }
 
+/* Whether a node in `state` could start a job now: idle or mixed,
+ * neither drained, failing nor unresponsive, neither powered down nor
+ * powering up nor rebooting, not in a reservation (prefer.h's "free"). */
+static bool node_free(uint32_t state)
+{
+	uint32_t base = state & NODE_STATE_BASE;
+
+	return (base == NODE_STATE_IDLE || base == NODE_STATE_MIXED) &&
+	       !(state & (NODE_STATE_DRAIN | NODE_STATE_FAIL |
+			  NODE_STATE_NO_RESPOND | NODE_STATE_MAINT |
+			  NODE_STATE_POWERING_UP | NODE_STATE_POWERED_DOWN |
+			  NODE_STATE_RES | NODE_STATE_REBOOT_ISSUED));
+}
+
+/* The free nodes of `msg` (node_free), one bool a node of r->table (the
+ * named nodes of `msg` are its first, in order; the hidden ones are never
+ * free), with r->free_changed set when they differ from the last.  Out of
+ * memory, none is known free. */
+static void free_saw(struct thread *r, const node_info_msg_t *msg)
+{
+	size_t count = r->table ? xc_nodes_count(r->table) : 0, k = 0;
+	bool *fresh = calloc(count ? count : 1, sizeof(*fresh)), *old;
+	uint64_t print = 1469598103934665603ULL;
+
+	if (fresh)
+		for (uint32_t i = 0; i < msg->record_count && k < count; i++) {
+			if (!msg->node_array[i].name)
+				continue;
+			fresh[k] = node_free(msg->node_array[i].node_state);
+			print = (print ^ (fresh[k] ? k + 1 : 0)) *
+				1099511628211ULL;
+			k++;
+		}
+	pthread_mutex_lock(&r->lock);
+	old = r->free;
+	r->free = fresh;
+	r->free_count = fresh ? count : 0;
+	pthread_mutex_unlock(&r->lock);
+	free(old);
+	if (print != r->free_print)
+		r->free_changed = true;
+	r->free_print = print;
+}
+
 bool node_table_load(struct thread *r)
 {
 	node_info_msg_t *msg = NULL;
@@ -335,6 +379,7 @@ bool node_table_load(struct thread *r)
 	if (nchanged == 0) { /* other node data changed, not Extra */
 		r->table_time = msg->last_update;
 		carry_saw(r, msg);
+		free_saw(r, msg);
 		sx_free_node_info_msg(msg);
 		slurm_verbose(
 			"%s: node table: %zu nodes, no Extra changed (checked in %.1f ms), digest %016llx; library objects live: %ld",
@@ -387,6 +432,7 @@ bool node_table_load(struct thread *r)
 				xc_nodes_digest(r->table), xc_live_objects());
 			free(changed);
 			carry_saw(r, msg);
+			free_saw(r, msg);
 			sx_free_node_info_msg(msg);
 			return true;
 		}
@@ -412,6 +458,7 @@ bool node_table_load(struct thread *r)
 	pthread_mutex_unlock(&r->lock);
 	xc_nodes_destroy(old);
 	carry_saw(r, msg);
+	free_saw(r, msg);
 	sx_free_node_info_msg(msg);
 	/* The live count is the load test's proof that nothing leaks. */
 	slurm_verbose(
@@ -419,4 +466,54 @@ bool node_table_load(struct thread *r)
 		plugin_type, xc_nodes_count(fresh), xc_nodes_digest(fresh),
 		xc_live_objects(), compile_ms);
 	return true;
+}
+
+void node_table_parts(struct thread *r)
+{
+	partition_info_msg_t *msg = NULL;
+	struct parts fresh = { 0 }, old;
+	size_t count;
+
+	if (!r->table)
+		return;
+	count = xc_nodes_count(r->table);
+	if (slurm_load_partitions(r->parts.maps && r->parts.count == count
+					  ? r->parts.time
+					  : 0,
+				  &msg, SHOW_ALL) != SLURM_SUCCESS)
+		return; /* unchanged, or not now: as they are */
+	fresh.count = count;
+	fresh.time = msg->last_update;
+	if (!(fresh.maps = calloc(msg->record_count ? msg->record_count : 1,
+				  sizeof(*fresh.maps))))
+		goto out;
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const partition_info_t *pi = &msg->partition_array[i];
+		struct part_map *m = &fresh.maps[fresh.n];
+
+		if (!pi->name)
+			continue;
+		if (!(m->name = strdup(pi->name)) ||
+		    !(m->nodes = calloc(count ? count : 1, sizeof(bool)))) {
+			free(m->name);
+			parts_free(&fresh);
+			goto out;
+		}
+		m->is_default = pi->flags & PART_FLAG_DEFAULT;
+		fresh.n++;
+		if (pi->nodes && *pi->nodes)
+			(void)sx_nodes_mark(r->table, pi->nodes, m->nodes, true,
+					    NULL);
+	}
+	pthread_mutex_lock(&r->lock);
+	old = r->parts;
+	r->parts = fresh;
+	pthread_mutex_unlock(&r->lock);
+	parts_free(&old);
+	r->parts_changed = true; /* the jobs with preferences planned again */
+out:
+	if (!r->parts.maps || r->parts.time != (msg ? msg->last_update : 0))
+		slurm_verbose("%s: the partitions' nodes not read now",
+			      plugin_type);
+	slurm_free_partition_info_msg(msg);
 }

@@ -37,6 +37,12 @@ bool node_table_load(struct thread *r);
 char **node_table_hidden_names(const node_info_msg_t *msg,
 			       const partition_info_msg_t *parts, size_t *n);
 
+/* Loads the partitions when they changed since r->parts.time, or anew
+ * for a table of another node count (parts.h), and swaps their maps in
+ * under r->lock.  Failures leave the maps as they were.  The thread calls
+ * it while some job has preferences (and once to start). */
+void node_table_parts(struct thread *r);
+
 /* Frees `n` names and their array, as node_table_hidden_names() returns
  * them (NULL with 0: nothing). */
 void node_table_free_names(char **names, size_t n);

@@ -14,6 +14,7 @@
 #include "job_update.h"
 #include "memo.h"
 #include "plan_carrier.h"
+#include "plan_prefer.h"
 #include "refilter.h"
 #include "thread.h"
 #include "xc_util.h"
@@ -33,64 +34,13 @@ struct item {
 				    sets (malloc'd), NULL: the job's stand */
 	bool wants;   /* it may go by its request's feature (plan_carrier) */
 	bool carried; /* it goes by it (plan_carrier's by_feature) */
+	char *note;   /* its preference's words before its status (malloc'd),
+			 NULL when it has none (plan_prefer) */
+	bool prefer_live;    /* its preferences' wait lasts (prefer_waiting) */
+	bool prefer_pending; /* known_job.prefer_pending */
+	struct memo_request *base; /* with preferences: its request's own
+				      (R, for the caps), or NULL */
 };
-
-/* Reads the state of a pending job that has a request into `it`: its
- * AdminComment state; the state the previous round knew (`prev`) when an
- * admin's AdminComment replaced it (their text is kept); or (23.02+) a new
- * one for a job whose `extra` was set by an update.  The request is the
- * job's `extra` where it has one.  false when the job has no request (or
- * out of memory: the next round tries again). */
-static bool read_item(const slurm_job_info_t *job,
-		      const struct known_jobs *prev, struct item *it)
-{
-	const char *extra = SX_JOB_EXTRA(job);
-	const struct known_job *k;
-
-	if ((job->job_state & JOB_STATE_BASE) != JOB_PENDING)
-		return false;
-	if (!sx_job_state_parse(job->admin_comment, &it->st)) {
-		if ((k = known_job_find(prev, job->job_id))) {
-			if (sx_job_state_copy(&k->st, job->admin_comment,
-					      &it->st) < 0)
-				return false;
-		} else if (!extra || !*extra) {
-			return false;
-		} else {
-			/* A request set by an update (or a state an admin's
-			 * AdminComment replaced before the thread saw the job):
-			 * its nodes that satisfy the request are the user's
-			 * (adopted: the plan drops the others, which may be the
-			 * plugin's from submission). */
-			it->adopted = true;
-			it->st.exclude = sx_hostlist_normal(job->exc_nodes);
-			if (!it->st.exclude)
-				it->st.exclude = strdup(
-					job->exc_nodes ? job->exc_nodes : "");
-			if (job->admin_comment && *job->admin_comment)
-				it->st.admin = strdup(job->admin_comment);
-			if (!it->st.exclude ||
-			    (job->admin_comment && *job->admin_comment &&
-			     !it->st.admin)) {
-				sx_job_state_free(&it->st);
-				return false;
-			}
-		}
-	}
-	if (extra && *extra &&
-	    strcmp(extra, it->st.request ? it->st.request : "") != 0) {
-		char *r = strdup(extra);
-
-		if (!r) {
-			sx_job_state_free(&it->st);
-			return false;
-		}
-		free(it->st.request);
-		it->st.request = r;
-	}
-	it->job = job;
-	return true;
-}
 
 /* Whether pending `job`, known from the round before as `k`, needs no plan
  * this round: nothing the plan reads of it changed (its print), no hint
@@ -98,8 +48,9 @@ static bool read_item(const slurm_job_info_t *job,
 static bool unchanged(const struct known_job *k, const slurm_job_info_t *job,
 		      uint64_t print, const uint32_t *ids, size_t nids)
 {
-	return k && k->req && k->print == print &&
-	       k->req->changed <= k->planned && !hints_may_name(ids, nids, job);
+	return k && k->req && !k->prefer_live && !k->prefer_pending &&
+	       k->print == print && k->req->changed <= k->planned &&
+	       !hints_may_name(ids, nids, job);
 }
 
 /* hostlist_hash() of `exc`, a job's filter from `table` (written by
@@ -172,8 +123,14 @@ static int know(const struct item *it, uint64_t round, struct known_job *k)
 	k->het_job_id = job->het_job_id;
 	k->het_job_offset = job->het_job_offset;
 	k->user_id = job->user_id;
-	k->request_hash =
-		xc_text_hash(it->req ? it->req->canonical : it->st.request);
+	k->request_hash = prefer_census_hash(
+		it->st.n_prefer
+			? (it->base ? it->base->canonical : it->st.request)
+		: it->req ? it->req->canonical
+			  : it->st.request,
+		&it->st);
+	k->prefer_live = it->prefer_live;
+	k->prefer_pending = it->prefer_pending;
 	k->print = it->print;
 	k->planned = round;
 	k->wants_feature = it->wants;
@@ -217,6 +174,7 @@ struct planning {
 	bool *matched;		/*   the nodes it matches (count) */
 	struct job_filter base; /*   shared_filter() of it, and */
 	uint64_t base_text, base_hosts; /* the hashes of its list */
+	bool *usable;			/* scratch for plan_prefer (count) */
 	bool *every;			/* every node (count), and the */
 	uint64_t open_text, open_hosts; /* hashes of an empty list: a job
 					   carried by its feature with no
@@ -250,6 +208,8 @@ static int planning_alloc(struct planning *p)
 		      calloc(p->count ? p->count : 1, sizeof(*p->matched))) ||
 	    !(p->every =
 		      malloc((p->count ? p->count : 1) * sizeof(*p->every))) ||
+	    !(p->usable =
+		      malloc((p->count ? p->count : 1) * sizeof(*p->usable))) ||
 	    hints_ids(in->hints, in->upto, &p->ids, &p->nids) < 0)
 		return -1;
 	for (size_t k = 0; k < p->count; k++)
@@ -278,10 +238,48 @@ static int keep_unchanged(struct planning *p, const struct known_job *k)
 	return 0;
 }
 
+/* Parses the request item `it` goes by this round into it->req: its
+ * request, or its effective request when it has preferences (counted in
+ * out->stats, the earliest end of a narrowing kept).  -1 when out of
+ * memory. */
+static int read_request(struct planning *p, struct item *it,
+			const struct refilter_out *out)
+{
+	const char *text = it->st.request ? it->st.request : "";
+	char *effective = NULL;
+	int rc;
+
+	if (it->st.n_prefer) {
+		struct plan_prefer_in pin = { .memo = p->m,
+					      .table = p->in->table,
+					      .limits = p->in->limits,
+					      .free = p->in->free,
+					      .parts = p->in->parts,
+					      .now = p->in->now,
+					      .matched = p->matched,
+					      .usable = p->usable };
+
+		if (plan_prefer_counted(&pin, it->job, &it->st, &effective,
+					&it->note, &it->prefer_live,
+					out->stats) < 0)
+			return -1;
+		if (memo_request_of(p->m, text, p->in->limits, &it->base) < 0) {
+			free(effective);
+			return -1;
+		}
+		if (effective)
+			text = effective;
+	}
+	rc = memo_request_of(p->m, text, p->in->limits, &it->req);
+	free(effective);
+	return rc;
+}
+
 /* Reads pending `job`: kept as it is when unchanged since its plan, else
  * an item when it has a request, with what others changed in it taken and
  * its request parsed.  -1 when out of memory. */
-static int read_job(struct planning *p, const slurm_job_info_t *job)
+static int read_job(struct planning *p, const slurm_job_info_t *job,
+		    const struct refilter_out *out)
 {
 	const struct refilter_in *in = p->in;
 	struct item *it = &p->items[p->nitems];
@@ -295,13 +293,15 @@ static int read_job(struct planning *p, const slurm_job_info_t *job)
 	    unchanged(k = known_job_find(in->prev, job->job_id), job, print,
 		      p->ids, p->nids))
 		return keep_unchanged(p, k);
-	if (!read_item(job, in->prev, it))
+	if (!job_changes_read(job, in->prev, &it->st, &it->adopted))
 		return 0;
+	it->job = job;
 	p->nitems++;
 	it->print = print;
 	it->exc_text = xc_text_hash(job->exc_nodes ? job->exc_nodes : "");
-	if (job_changes_take(job, &it->st, it->exc_text, in->hints, in->upto) <
-	    0)
+	if (job_changes_take(job, known_job_find(in->prev, job->job_id),
+			     &it->st, it->exc_text, in->hints, in->upto,
+			     &it->prefer_pending) < 0)
 		return -1;
 	/* From 23.02 a job with a request has it in its own `extra`
 	 * (job_submit() copies a SPANK one there): emptied by an update, the
@@ -310,12 +310,9 @@ static int read_job(struct planning *p, const slurm_job_info_t *job)
 		      (!SX_JOB_EXTRA(job) || !*SX_JOB_EXTRA(job));
 	/* Each distinct text parsed once while a job has it: an invalid
 	 * stored request (an admin edited it, or the limits shrank since) has
-	 * none, and excludes nothing more. */
-	if (!it->dropped &&
-	    memo_request_of(p->m, it->st.request ? it->st.request : "",
-			    in->limits, &it->req) < 0)
-		return -1;
-	return 0;
+	 * none, and excludes nothing more.  A job with preferences goes by
+	 * its effective request (plan_prefer.h). */
+	return it->dropped ? 0 : read_request(p, it, out);
 }
 
 /* Starts the run of the items of `it`'s request: the nodes it matches
@@ -412,6 +409,21 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 		recipe.request = NULL;
 		if (!(status = carry_status(it->req->feature, use.allowed,
 					    use.total, it->job->num_nodes))) {
+			plan_carrier_free(&cd);
+			return -1;
+		}
+	}
+	if (it->note && *it->note) { /* the preference's words first */
+		char *plain = status ? status : filter_status(&use), *both;
+
+		both = plain ? malloc(strlen(it->note) + strlen(plain) + 1)
+			     : NULL;
+		if (both)
+			strcat(strcpy(both, it->note), plain);
+		if (plain != status)
+			free(plain);
+		free(status);
+		if (!(status = both)) {
 			plan_carrier_free(&cd);
 			return -1;
 		}
@@ -529,9 +541,11 @@ static void planning_end(struct planning *p, int rc, struct known_jobs *known)
 		sx_job_state_free(&p->items[i].st);
 		free(p->items[i].features);
 		free(p->items[i].prefer);
+		free(p->items[i].note);
 	}
 	free(p->items);
 	free(p->matched);
+	free(p->usable);
 	free(p->every);
 	free(p->ids);
 	if (!p->in->memo)
@@ -562,7 +576,7 @@ int refilter_plan(const struct refilter_in *in, const struct refilter_out *out)
 	if (planning_alloc(&p) < 0)
 		goto done;
 	for (uint32_t i = 0; i < in->jobs->record_count; i++)
-		if (read_job(&p, &in->jobs->job_array[i]) < 0)
+		if (read_job(&p, &in->jobs->job_array[i], out) < 0)
 			goto done;
 	if (plan_items(&p, out->stats) < 0 ||
 	    (out->known && know_all(&p, out->known) < 0))

@@ -22,6 +22,7 @@
 #include "job_update.h"
 #include "known_jobs.h"
 #include "memo.h"
+#include "parts.h"
 #include "slurm_hostlist.h"
 #include "slurm_nodes.h"
 #include "xc.h"
@@ -40,6 +41,12 @@ struct refilter_stats {
 	size_t paced;	     /* waits for the update budget (UpdateBudget) */
 	size_t node_updates; /* the feature carrier's node updates sent */
 	size_t node_failed;  /* of them, refused */
+	size_t preferring;   /* pending jobs with preferences (prefer.h) */
+	size_t prefer_free;  /* of them, those with no wait still in their
+				window: the free nodes matter to them */
+	time_t prefer_next;  /* the earliest end of a job's narrowing by a
+				preference after the round's clock (0:
+				none): a round is due then */
 	double plan_ms, send_ms;
 };
 
@@ -62,6 +69,11 @@ struct refilter_in {
 					  every job planned, nothing kept */
 	const struct carry *carry;     /* the feature carrier (carry.h), or
 					  NULL: every job by its ExcNodeList */
+	const bool *free;	       /* per node of table: free now
+					  (node_table.h), or NULL: none */
+	const struct parts *parts;     /* the partitions' nodes (parts.h),
+					  or NULL: every node counts */
+	time_t now;		       /* the round's clock, for preferences */
 };
 
 /* Where refilter_plan() puts its plan: places of the caller's. */

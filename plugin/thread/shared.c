@@ -22,6 +22,25 @@ const xc_nodes_t *thread_table(const struct thread *t)
 	return t->table;
 }
 
+const bool *thread_free(const struct thread *t)
+{
+	return t->table && t->free_count == xc_nodes_count(t->table) ? t->free
+								     : NULL;
+}
+
+void thread_prefer_deadline(struct thread *t, time_t until, bool no_wait)
+{
+	if (until > 0 && (!t->submit_next || until < t->submit_next))
+		t->submit_next = until;
+	t->submit_free |= no_wait;
+}
+
+void thread_parts_usable(const struct thread *t, const char *list, size_t count,
+			 bool *usable)
+{
+	(void)parts_usable(&t->parts, list, count, usable);
+}
+
 long thread_carry_lookup(const struct thread *t, const char *canonical,
 			 char name[SX_FEATURE_LEN + 1])
 {
@@ -76,6 +95,11 @@ bool thread_hint(struct thread *t, struct job_hint *h, size_t *pending)
 
 	*pending = t->hints.n;
 	return kept;
+}
+
+uint64_t thread_newest_hint(const struct thread *t)
+{
+	return t->hints.n ? t->hints.v[t->hints.n - 1].seq : 0;
 }
 
 bool thread_own_update(const struct thread *t, const job_desc_msg_t *job_desc,

@@ -27,8 +27,11 @@ static void release(struct thread *r)
 	if (!last)
 		return;
 	xc_nodes_destroy(r->table);
+	free(r->free);
+	parts_free(&r->parts);
 	known_jobs_free(&r->known);
 	hints_free(&r->hints);
+	prefer_changes_free(&r->prefer_changes);
 	census_free(&r->census);
 	memo_free(&r->memo);
 	carry_free(&r->carry);
@@ -41,7 +44,7 @@ static void release(struct thread *r)
 /* Loads the jobs when they changed since r->jobs_time: 1 when it did, 0
  * when nothing changed (r->jobs is current), -1 when they cannot be loaded
  * now (r->jobs may be old: nothing is planned from it). */
-static int load_jobs(struct thread *r)
+int thread_load_jobs(struct thread *r)
 {
 	job_info_msg_t *msg = NULL, *kept;
 	uint32_t max_id = 0;
@@ -94,12 +97,38 @@ const char *thread_mode_text(bool slurm_filters)
  * no hint told (memo.h). */
 #define FULL_ROUND_S 600
 
+void thread_take_deadline(struct thread *r)
+{
+	if (r->submit_next &&
+	    (!r->prefer_next || r->submit_next < r->prefer_next))
+		r->prefer_next = r->submit_next;
+	if (r->submit_free && !r->prefer_free)
+		r->prefer_free = 1; /* until the next plan counts them */
+	r->submit_next = 0;
+	r->submit_free = false;
+}
+
+void thread_parts_due(struct thread *r)
+{
+	if (r->table && (r->prefer_jobs || !r->parts.maps ||
+			 r->parts.count != xc_nodes_count(r->table)))
+		node_table_parts(r);
+}
+
+bool thread_prefer_due(const struct thread *r, time_t now)
+{
+	return (r->prefer_next && now >= r->prefer_next) ||
+	       (r->prefer_free && r->free_changed) ||
+	       (r->prefer_jobs && r->parts_changed);
+}
+
 bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
 			uint64_t asked)
 {
 	bool quiet = asked == r->asked_round;
 
 	return nodes || urgent != r->urgent_seen ||
+	       thread_prefer_due(r, time(NULL)) ||
 	       (asked != r->asked_seen &&
 		(quiet ||
 		 ms_since(&r->unloaded_since) >= JOBS_PACED_S * 1000.0)) ||
@@ -127,6 +156,9 @@ struct round {
 	uint64_t census_upto;  /* census.seq before the load */
 	uint64_t asked;	       /* users' asks so far (thread_users_asks) */
 	uint64_t urgent;       /* their urgent asks so far (the same) */
+	bool prefer;	       /* jobs with preferences want a plan
+				  (thread_prefer_due) */
+	time_t now;	       /* the round's clock (preferences) */
 };
 
 /* Stage: whether the plugin filters (Slurm does not), a change logged. */
@@ -186,10 +218,14 @@ static void round_load_nodes(struct thread *r, struct round *w)
 {
 	clock_gettime(CLOCK_MONOTONIC, &w->start); /* the data of the round */
 	w->nodes = node_table_load(r);
+	thread_parts_due(r);
+	w->now = time(NULL);
+	w->prefer = thread_prefer_due(r, w->now);
 	pthread_mutex_lock(&r->lock);
 	w->upto = r->hints.seq;
 	w->census_upto = r->census.seq;
 	thread_users_asks(r, &w->asked, &w->urgent);
+	thread_take_deadline(r);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -211,7 +247,7 @@ static bool round_decide(struct thread *r, const struct round *w)
 static bool round_load_jobs(struct thread *r, struct round *w)
 {
 	clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
-	w->jobs = load_jobs(r);
+	w->jobs = thread_load_jobs(r);
 	/* Not loaded now: old jobs would undo what changed since; the
 	 * hints wait for the next round, which loads again. */
 	r->jobs_due = !r->table || !r->jobs || w->jobs < 0;
@@ -244,7 +280,7 @@ static bool round_take_hints(struct thread *r, const struct round *w,
 	 * changed only by its hint, taken the round after (memo.h); a hint
 	 * of an update Slurm refused plans its job alone. */
 	if (!w->nodes && !w->jobs && !r->replan && !r->carry_due && !taken->n &&
-	    !r->memo.plan_all) {
+	    !r->memo.plan_all && !w->prefer) {
 		hints_free(taken);
 		return false;
 	}
@@ -329,7 +365,10 @@ static bool round_plan(struct thread *r, const struct round *w,
 						  .upto = w->upto,
 						  .prev = &r->known,
 						  .memo = &r->memo,
-						  .carry = &r->carry },
+						  .carry = &r->carry,
+						  .free = r->free,
+						  .parts = &r->parts,
+						  .now = w->now },
 			   &(struct refilter_out){ .updates = &p->updates,
 						   .n = &p->n,
 						   .known = &known,
@@ -340,6 +379,11 @@ static bool round_plan(struct thread *r, const struct round *w,
 		return false;
 	}
 	round_publish(r, w, &known);
+	r->prefer_free = p->stats.prefer_free;
+	r->prefer_jobs = p->stats.preferring;
+	r->parts_changed = false;
+	r->prefer_next = p->stats.prefer_next;
+	r->free_changed = false;
 	return true;
 }
 
@@ -378,8 +422,17 @@ static void refresh_round(struct thread *r)
 	struct planned p = { 0 };
 	bool planned;
 
-	if (!round_filters(r) || !round_in_control(r) || !round_memo_ready(r))
+	if (!round_filters(r)) {
+		/* Slurm filters: only the preferences' `extra` is kept */
+		if (round_in_control(r) && round_memo_ready(r))
+			thread_prefer_slurm_round(r);
 		return;
+	}
+	if (!round_in_control(r) || !round_memo_ready(r))
+		return;
+	/* Slurm's own filter is off: its list of changes goes (a change
+	 * taken there must not come back if it is turned on again) */
+	prefer_changes_free(&r->prefer_changes);
 	thread_carry_conf(r);
 	round_load_nodes(r, &w);
 	/* the nodes' change answered first, for the requests of the last
@@ -459,7 +512,9 @@ struct thread *thread_start(const struct plugin_config *cfg, uid_t self,
 	}
 	r->cfg = *cfg;
 	r->self = self;
+	r->prefer_seen = true; /* jobs with preferences from before a restart */
 	clock_gettime(CLOCK_MONOTONIC, &r->started);
+	r->prefer_last = r->started;
 	r->slurm_filters = slurm_filters;
 	/* before any entry point can look a name up */
 	if (carry_init(&r->carry) < 0) {

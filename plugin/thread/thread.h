@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "slurm_compat.h"
 #include "plugin_config.h"
@@ -87,6 +88,25 @@ void thread_unlock(struct thread *t);
  * slurmctld starts).  Borrowed: valid until thread_unlock(). */
 const xc_nodes_t *thread_table(const struct thread *t);
 
+/* The free nodes (prefer.h), one bool a node of thread_table(), or NULL
+ * when not known (no load yet, out of memory, or a table of another
+ * length).  Borrowed: valid until thread_unlock(). */
+const bool *thread_free(const struct thread *t);
+
+/* A job job_submit() narrowed by a preference until `until` (prefer.h),
+ * with no wait (`no_wait`: a change of the free nodes may widen it): the
+ * thread plans at that time at the latest, and at the next change of the
+ * free nodes, though it has not loaded the job yet (its loads of the jobs
+ * follow users' asks at a pace).  With the lock held. */
+void thread_prefer_deadline(struct thread *t, time_t until, bool no_wait);
+
+/* Marks usable[k] false for each node of thread_table() (count of them)
+ * in none of the partitions `list` names (a job's comma-separated list;
+ * NULL or "": the default one), as the thread last loaded them
+ * (parts.h); every node when they are not known.  With the lock held. */
+void thread_parts_usable(const struct thread *t, const char *list, size_t count,
+			 bool *usable);
+
 /* The feature carrier's answer for the request whose canonical text is
  * `canonical` (carry_lookup(), carry.h): its name into `name`, and -1
  * when its jobs go by their ExcNodeList (the carrier off, slurm.conf read
@@ -146,12 +166,17 @@ void thread_ask_urgent(struct thread *t);
 bool thread_urgent_allowed(struct thread *t, uint32_t owner);
 
 /* Leaves hint `h` for the thread (hints_add(), hints.h: its user_exc
- * taken, NULL after).  False when it was dropped: past HINTS_PER_OWNER
+ * and prefer.tiers taken, NULL after).  False when it was dropped: past HINTS_PER_OWNER
  * hints of its owner's jobs (the thread's updates of that owner's jobs
  * planned before it are then refused), past HINTS_MAX or HINTS_BYTES in
  * all (every planned update is then refused), or out of memory.
  * *pending is always set: the hints held now. */
 bool thread_hint(struct thread *t, struct job_hint *h, size_t *pending);
+
+/* The seq of the newest hint the thread has not taken yet (0: none): a
+ * repeat call of job_modify() for the records of one update finds its own
+ * hint there, and a later update does not once the thread took it. */
+uint64_t thread_newest_hint(const struct thread *t);
 
 /* Whether `job_desc`, an update from `submit_uid`, is the thread's own
  * update in flight (sent by slurmctld's uid, naming the job it sends); if

@@ -26,6 +26,8 @@
 #include "census.h"
 #include "kept_jobs.h"
 #include "memo.h"
+#include "parts.h"
+#include "prefer_changes.h"
 #include "refilter.h"
 #include "xc.h"
 
@@ -102,7 +104,41 @@ struct thread {
 			       next round plans (carry_done) */
 	bool planned_once;  /* a round has planned since `started`: the
 			       first is logged */
-	int refs;	    /* plugin + thread */
+	/* Preferences (prefer.h): */
+	bool *free;	     /* per node of the table: free now (idle or
+			      mixed, neither drained nor down), NULL until
+			      known; written under the lock (job_submit()
+			      reads it) */
+	size_t free_count;   /* its length */
+	uint64_t free_print; /* a hash of it: its change wakes the
+				 preferences */
+	bool free_changed;   /* it changed since the last plan */
+	size_t prefer_free;  /* pending jobs with preferences and no wait in
+			      their window, last plan
+			      (refilter_stats.prefer_free): the free nodes'
+			      change plans them */
+	time_t prefer_next;  /* the earliest end of a narrowing, last plan
+				 (0: none): a plan is due then */
+	size_t prefer_jobs;  /* pending jobs with preferences, last plan */
+	bool parts_changed;  /* loaded anew since the last plan */
+	time_t submit_next;  /* the earliest end of a narrowing job_submit()
+				set since the thread last looked (under the
+				lock; thread_take_deadline) */
+	bool submit_free;    /* and one of them had no wait */
+	struct parts parts;  /* the partitions' nodes (parts.h): loaded
+				 while some job has preferences; written
+				 under the lock (job_submit() reads them) */
+	bool prefer_seen;    /* where Slurm filters: some job may have
+				preferences (thread_prefer.c: set at start,
+				cleared PREFER_IDLE_S after the last seen;
+				job_submit() asks for a round: `urgent`) */
+	struct timespec prefer_last; /* when one was last seen (monotonic) */
+	struct prefer_changes prefer_changes; /* where Slurm filters: the
+						 owners' changes of
+						 preferences until the jobs
+						 show them
+						 (prefer_changes.h) */
+	int refs;			      /* plugin + thread */
 	pthread_t thread;
 };
 
@@ -151,6 +187,33 @@ void thread_init_sync(struct thread *r);
  * thread alone writes: no lock; changes nothing. */
 bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
 			uint64_t asked);
+
+/* Loads the jobs when they changed since r->jobs_time (thread.c): 1 when
+ * they did, 0 when nothing changed (r->jobs is current), -1 when they
+ * cannot be loaded now. */
+int thread_load_jobs(struct thread *r);
+
+/* Where Slurm filters by `extra` itself (thread_prefer.c): each pending
+ * job with preferences gets its effective request (prefer.h) as its
+ * `extra`, and its state says so; nothing is loaded while no job has
+ * preferences (r->prefer_seen, r->urgent). */
+void thread_prefer_slurm_round(struct thread *r);
+
+/* Loads the partitions' nodes (node_table_parts) while some job has
+ * preferences (r->prefer_jobs), and when none are known or they are for
+ * another table. */
+void thread_parts_due(struct thread *r);
+
+/* With r->lock held: job_submit()'s deadlines (submit_next) taken into
+ * r->prefer_next. */
+void thread_take_deadline(struct thread *r);
+
+/* Whether the jobs with preferences want a plan now: a narrowing's end
+ * came (r->prefer_next), the free nodes changed while some job with
+ * preferences and no wait is in its window (r->prefer_free), or the
+ * partitions were loaded anew while some job has preferences.  Reads only
+ * what the thread alone writes. */
+bool thread_prefer_due(const struct thread *r, time_t now);
 
 /* Users' asks for a load of the jobs so far (each count only grows):
  * *asked those at the pace of JOBS_PACED_S (submissions and refusals by a

@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <criterion/criterion.h>
 
@@ -14,10 +15,16 @@ xc_nodes_t *t;
 job_info_msg_t *jobs;
 struct hints hints;
 struct plan p;
+time_t plan_now;
+const bool *plan_free_nodes;
+const struct parts *plan_parts;
 
 /* The table compiled as the plugin's thread compiles it. */
 void round_setup(void)
 {
+	plan_now = 0;
+	plan_free_nodes = NULL;
+	plan_parts = NULL;
 	t = xc_nodes_create(NULL);
 	cr_assert_eq(xc_nodes_add(t, "n1", "{\"gpu\":true}", NULL, NULL), 0);
 	cr_assert_eq(xc_nodes_add(t, "n2", "{\"gpu\":true}", NULL, NULL), 0);
@@ -110,17 +117,21 @@ void plan(const xc_nodes_t *table, const job_info_msg_t *loaded,
 	  struct plan *out)
 {
 	memset(out, 0, sizeof(*out));
-	cr_assert_eq(
-		refilter_plan(&(struct refilter_in){ .table = table,
-						     .jobs = loaded,
-						     .hints = set,
-						     .upto = upto,
-						     .prev = prev },
-			      &(struct refilter_out){ .updates = &out->u,
-						      .n = &out->n,
-						      .known = &out->known,
-						      .stats = &out->stats }),
-		0);
+	cr_assert_eq(refilter_plan(
+			     &(struct refilter_in){
+				     .table = table,
+				     .jobs = loaded,
+				     .hints = set,
+				     .upto = upto,
+				     .prev = prev,
+				     .free = plan_free_nodes,
+				     .parts = plan_parts,
+				     .now = plan_now ? plan_now : time(NULL) },
+			     &(struct refilter_out){ .updates = &out->u,
+						     .n = &out->n,
+						     .known = &out->known,
+						     .stats = &out->stats }),
+		     0);
 	/* Each ExcNodeList as the thread builds it to send it: the same
 	 * list as planned (job_update_build checks its hash), else -1. */
 	for (size_t i = 0; i < out->n; i++)

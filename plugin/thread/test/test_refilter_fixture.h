@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <slurm/slurm.h>
 
@@ -44,6 +45,9 @@ extern xc_nodes_t *t;	     /* n1-n2 {"gpu":true}, n3-n4 {"gpu":false} */
 extern job_info_msg_t *jobs; /* the jobs the test sets (NULL: none) */
 extern struct hints hints;   /* the hints of job_modify() it adds */
 extern struct plan p;	     /* the round it planned last */
+extern time_t plan_now;	     /* the rounds' clock (0: time(NULL)) */
+extern const bool *plan_free_nodes;    /* the free nodes (NULL: none known) */
+extern const struct parts *plan_parts; /* the partitions (NULL: every node) */
 
 void round_setup(void);
 void round_teardown(void);

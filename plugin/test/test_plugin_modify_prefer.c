@@ -1,0 +1,220 @@
+/*
+ * test_plugin_modify_prefer.c - job_modify() for an owner's change of a
+ * pending job's preferences (`slurm-extra prefer`: the new tiers and wait
+ * in the update's SPANK environment, prefer.h struct prefer_change;
+ * doc/design.md "Preferences", "Changing them"), in the context of
+ * test_plugin_fixture.h: each tier checked as a request, a hint for the
+ * thread that carries the change, nothing written into the job_desc, and
+ * on 22.05 nothing read of a caller Slurm then refuses.
+ */
+#define _GNU_SOURCE /* asprintf */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "entry.h"
+#include "job_state.h"
+#include "prefer.h"
+
+#include <criterion/criterion.h>
+
+#include "test_plugin_fixture.h"
+
+/* Update `d` carries the change `tiers` (NULL: none) and `wait` (NULL:
+ * none) in its SPANK environment (`env`, the caller's, two entries). */
+static void carry(job_desc_msg_t *d, char *env[2], const char *tiers,
+		  const char *wait)
+{
+	unsigned n = 0;
+
+	if (tiers && asprintf(&env[n++], "%s%s", PREFER_VAR, tiers) < 0)
+		cr_assert_fail("out of memory");
+	if (wait && asprintf(&env[n++], "%s%s", PREFER_WAIT_VAR, wait) < 0)
+		cr_assert_fail("out of memory");
+	d->spank_job_env = env;
+	d->spank_job_env_size = n;
+}
+
+/* job_modify() of `d` from `uid`, its SPANK environment freed after. */
+static int modify_prefer(job_desc_msg_t *d, char *env[2], uint32_t uid)
+{
+	int rc = modify(d, uid, &err);
+
+	free(env[0]);
+	free(env[1]);
+	env[0] = env[1] = NULL;
+	d->spank_job_env = NULL;
+	d->spank_job_env_size = 0;
+	return rc;
+}
+
+/* The owner's change: a trusted hint carrying it, an urgent ask, and
+ * nothing set in the update (Slurm reads no SPANK environment in one). */
+Test(plugin, the_owners_change_of_preferences_is_hinted)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	uint64_t urgent = entry_thread->urgent;
+	const struct job_hint *h;
+
+	carry(d, env, "gpu=false\036cache=ds1\036", "600");
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s", err);
+	h = only_hint();
+	cr_assert(h->trusted && h->prefer_set);
+	cr_assert_str_eq(h->prefer.tiers, "gpu=false\036cache=ds1\036");
+	cr_assert_eq(h->prefer.wait, 600);
+	cr_assert_eq(h->id, 7);
+	cr_assert_null(d->admin_comment);
+	cr_assert_null(d->exc_nodes);
+	cr_assert_gt(entry_thread->urgent, urgent, "the next round takes it");
+}
+
+/* A wait alone keeps the tiers (NULL), and none ("") drops them. */
+Test(plugin, a_wait_alone_and_none)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+
+	carry(d, env, NULL, "5");
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS);
+	cr_assert_null(only_hint()->prefer.tiers);
+	cr_assert_eq(only_hint()->prefer.wait, 5);
+	desc_free(d);
+	d = update(&desc, "8");
+	carry(d, env, "", "0");
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS);
+	cr_assert_eq(entry_thread->hints.n, 2);
+	cr_assert_str_eq(entry_thread->hints.v[1].prefer.tiers, "");
+}
+
+/* Each tier is checked as a request, with the place of the error; a
+ * mangled list, too many tiers or a bad wait are refused; nothing is
+ * hinted. */
+Test(plugin, a_bad_change_is_refused)
+{
+	static const struct {
+		const char *tiers, *wait, *err;
+	} rows[] = {
+		{ "gpu=true\036cache=\036", NULL,
+		  "--extra-prefer (preference 2): --extra: value expected after 'cache='" },
+		{ "gpu=true", NULL, "--extra-prefer: mangled by the client" },
+		{ "a=1\036a=2\036a=3\036a=4\036a=5\036a=6\036a=7\036a=8\036a=9\036",
+		  NULL,
+		  "--extra-prefer: 9 preferences, at most 8 are allowed" },
+		{ NULL, "soon",
+		  "--extra-prefer-wait: not a number of seconds" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
+		job_desc_msg_t *d = update(&desc, "7");
+		char *env[2] = { NULL, NULL };
+
+		carry(d, env, rows[i].tiers, rows[i].wait);
+		cr_assert_eq(modify_prefer(d, env, OWNER),
+			     ESLURM_INVALID_FEATURE, "row %zu", i);
+		cr_assert_not_null(err);
+		cr_assert_eq(strncmp(err, rows[i].err, strlen(rows[i].err)), 0,
+			     "row %zu: '%s'", i, err);
+		cr_assert_eq(entry_thread->hints.n, 0);
+		slurm_xfree((void **)&err);
+		desc_free(d);
+	}
+}
+
+/* On 22.05 Slurm checks the caller after job_modify(): another user's
+ * change, even an invalid one, is not read (Slurm refuses the update as
+ * without the plugin), and leaves no hint. */
+Test(plugin, another_users_change_is_not_read_on_22_05)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+
+	if (SX_OWNER_CHECKED_FIRST)
+		cr_skip_test(
+			"from 23.02 Slurm refuses another user before job_modify()");
+	carry(d, env, "cache=\036", "5");
+	cr_assert_eq(modify_prefer(d, env, OTHER), SLURM_SUCCESS);
+	cr_assert_null(err);
+	cr_assert_eq(entry_thread->hints.n, 0);
+}
+
+/* Slurm calls job_modify() once per record of a whole array with the same
+ * update: one hint. */
+Test(plugin, one_change_of_a_whole_array_leaves_one_hint)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+
+	carry(d, env, "gpu=false\036", NULL);
+	for (int i = 0; i < 100; i++)
+		cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS);
+	cr_assert_str_eq(only_hint()->prefer.tiers, "gpu=false\036");
+	cr_assert_eq(entry_thread->hints.seq, 1,
+		     "read once (a hint merged into the last moves its seq)");
+}
+
+/* A change comes alone: with another field the plan reads (Slurm may
+ * refuse that after job_modify(), and the change would still be taken),
+ * the update is refused. */
+Test(plugin, a_change_with_other_fields_is_refused)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+
+	carry(d, env, "gpu=false\036", NULL);
+	set_str(&d->exc_nodes, "n1");
+	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_INVALID_FEATURE);
+	cr_assert_str_eq(
+		err,
+		"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");
+}
+
+/* 22.05, a job the thread has not seen yet: the change is kept for the
+ * thread to take if its caller owns the job; an invalid one is dropped
+ * without a word (another user must get Slurm's own refusal). */
+Test(plugin, a_change_of_a_job_not_seen_yet_is_verified_by_the_thread)
+{
+	job_desc_msg_t *d = update(&desc, "999");
+	char *env[2] = { NULL, NULL };
+	const struct job_hint *h;
+
+	if (SX_OWNER_CHECKED_FIRST)
+		cr_skip_test("from 23.02 every caller job_modify() sees may");
+	carry(d, env, "gpu=false\036", "60");
+	cr_assert_eq(modify_prefer(d, env, OTHER), SLURM_SUCCESS);
+	h = only_hint();
+	cr_assert(!h->trusted && h->prefer_set && h->prefer_verify);
+	cr_assert_eq(h->caller, OTHER);
+	cr_assert_str_eq(h->prefer.tiers, "gpu=false\036");
+	desc_free(d);
+	d = update(&desc, "998");
+	carry(d, env, "gpu=\036", NULL);
+	cr_assert_eq(modify_prefer(d, env, OTHER), SLURM_SUCCESS);
+	cr_assert_null(err);
+	cr_assert_eq(entry_thread->hints.n, 1, "no hint of the invalid one");
+}
+
+/* 22.05: the update's user_id is the caller's to send: another user who
+ * names themselves is no more trusted with a change of a job the thread
+ * has not seen (the thread checks the owner); root is. */
+Test(plugin, a_spoofed_user_id_is_not_trusted_on_22_05)
+{
+	job_desc_msg_t *d = update(&desc, "999");
+	char *env[2] = { NULL, NULL };
+
+	if (SX_OWNER_CHECKED_FIRST)
+		cr_skip_test("from 23.02 every caller job_modify() sees may");
+	d->user_id = OTHER;
+	carry(d, env, "gpu=false\036", NULL);
+	cr_assert_eq(modify_prefer(d, env, OTHER), SLURM_SUCCESS);
+	cr_assert(!only_hint()->trusted && only_hint()->prefer_verify);
+	desc_free(d);
+	d = update(&desc, "998");
+	carry(d, env, "gpu=false\036", NULL);
+	cr_assert_eq(modify_prefer(d, env, 0), SLURM_SUCCESS);
+	cr_assert_eq(entry_thread->hints.n, 2);
+	cr_assert(entry_thread->hints.v[1].trusted &&
+		  !entry_thread->hints.v[1].prefer_verify);
+}

@@ -1,0 +1,353 @@
+/*
+ * thread_prefer.c - preferences where Slurm filters by `extra` itself
+ * (SchedulerParameters=extra_constraints, 23.11+; doc/design.md
+ * "Preferences"): the thread keeps each pending job's `extra` at its
+ * effective request (prefer.h), "(R)&(Pi)" while a tier narrows it and R
+ * after, and its AdminComment state saying so; Slurm's own filter does
+ * the rest.  The state's wrote= is the hash of the `extra` the plugin last
+ * set: a job whose `extra` differs was updated by its owner (or an admin),
+ * whose text becomes its request.  Nothing is loaded while no job has had
+ * preferences for PREFER_IDLE_S (r->prefer_seen; a submission with some
+ * asks for a round).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "elapsed.h"
+#include "memo.h"
+#include "node_table.h"
+#include "pace.h"
+#include "plan_prefer.h"
+#include "prefer_changes.h"
+#include "slurm_hostlist.h"
+#include "thread_private.h"
+#include "xc_util.h"
+
+#if SX_SLURM_HAS_EXTRA_OPTION
+
+/* The node table is kept current this long (s) after the last job with
+ * preferences was seen (or the start), so that a submission finds it
+ * current; then nothing is loaded until the next such submission, whose
+ * first pick is from the table as it was (the thread's round after it
+ * corrects it). */
+#define PREFER_IDLE_S 600
+
+/* The words of the status after a preference's. */
+#define SLURM_FILTERS "Slurm filters by the request (extra_constraints)"
+
+/* What one own-filter round plans. */
+struct own_plan {
+	struct job_update *ups;
+	size_t n, cap;
+	size_t preferring;
+	size_t prefer_free; /* with no wait, in their window */
+	time_t next;
+};
+
+/* A new state for pending `job`, which has none of the plugin's (it was
+ * submitted without preferences): its `extra` the request, its
+ * AdminComment the admin's.  false when out of memory. */
+static bool new_state(const slurm_job_info_t *job, struct sx_job_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	if ((st->request = strdup(job->extra)) &&
+	    (!job->admin_comment || !*job->admin_comment ||
+	     (st->admin = strdup(job->admin_comment))))
+		return true;
+	sx_job_state_free(st);
+	return false;
+}
+
+/* Plans job `job` into p (an update when its `extra` or state must
+ * change): a job with preferences, or one its owner changed them of (the
+ * changes of r->prefer_changes naming it applied, in order).  -1 when out
+ * of memory. */
+static int plan_job(struct thread *r, const slurm_job_info_t *job,
+		    struct plan_prefer_in *in, struct own_plan *p)
+{
+	struct sx_job_state st;
+	struct prefer_pick pick;
+	char *effective = NULL, *note = NULL, *status = NULL, *comment = NULL;
+	const char *extra = job->extra, *want;
+	size_t changes;
+	int rc = -1;
+
+	if ((job->job_state & JOB_STATE_BASE) != JOB_PENDING || !extra ||
+	    !*extra)
+		return 0;
+	changes = prefer_changes_of(&r->prefer_changes, job);
+	if (!sx_job_state_parse(job->admin_comment, &st) &&
+	    (!changes || !new_state(job, &st)))
+		return changes ? -1 : 0;
+	if (prefer_changes_apply(&r->prefer_changes, &st) < 0)
+		goto out;
+	if (!st.n_prefer && !changes) {
+		sx_job_state_free(&st);
+		return 0;
+	}
+	/* an `extra` the plugin did not write: the owner's new request */
+	if (xc_text_hash(extra) != st.wrote &&
+	    strcmp(extra, st.request ? st.request : "") != 0) {
+		free(st.request);
+		if (!(st.request = strdup(extra)))
+			goto out;
+	}
+	/* where Slurm filters, the job's ExcNodeList is all its user's */
+	free(st.exclude);
+	if (!(st.exclude = sx_hostlist_normal(job->exc_nodes)) &&
+	    !(st.exclude = strdup("")))
+		goto out;
+	if (plan_prefer(in, job, &st, &effective, &note, &pick) < 0)
+		goto out;
+	p->preferring += st.n_prefer > 0;
+	p->prefer_free += pick.waiting && st.wait <= 0;
+	if (pick.tier && pick.until > in->now &&
+	    (!p->next || pick.until < p->next))
+		p->next = pick.until;
+	want = effective ? effective : st.request;
+	if (!(status = malloc(strlen(note) + sizeof(SLURM_FILTERS))))
+		goto out;
+	strcat(strcpy(status, note), SLURM_FILTERS);
+	free(st.status);
+	st.status = status;
+	status = NULL;
+	st.wrote = xc_text_hash(want);
+	if (!(comment = sx_job_state_format(&st)))
+		goto out;
+	if (strcmp(want, extra) == 0 && job->admin_comment &&
+	    strcmp(job->admin_comment, comment) == 0) {
+		rc = 0; /* as it should be */
+		goto out;
+	}
+	/* `extra` only when it changes: the same text again is no update */
+	if (job_update_extra(job, want, comment, &p->ups[p->n]) < 0)
+		goto out;
+	if (strcmp(want, extra) == 0) {
+		free(p->ups[p->n].extra);
+		p->ups[p->n].extra = NULL;
+	}
+	p->n++;
+	rc = 0;
+out:
+	free(effective);
+	free(note);
+	free(status);
+	free(comment);
+	sx_job_state_free(&st);
+	return rc;
+}
+
+/* The changes of preferences whose jobs a round loads alone, at most. */
+#define PREFER_FRESH_MAX 16
+
+/* What plan_job() reads besides the job, for a plan at `now`: *in made
+ * (its scratch malloc'd: plan_in_free).  0, or -1 when out of memory. */
+static int plan_in(struct thread *r, time_t now, struct plan_prefer_in *in)
+{
+	size_t count = xc_nodes_count(r->table);
+
+	*in = (struct plan_prefer_in){ .memo = &r->memo,
+				       .table = r->table,
+				       .limits = &r->cfg.limits,
+				       .free = r->free_count == count ? r->free
+								      : NULL,
+				       .parts = &r->parts,
+				       .max_len = PREFER_SLURM_MAX_LEN,
+				       .now = now };
+	if (!(in->matched = calloc(count ? count : 1, sizeof(bool))) ||
+	    !(in->usable = malloc((count ? count : 1) * sizeof(bool))) ||
+	    prefer_changes_start(&r->prefer_changes) < 0) {
+		free(in->matched);
+		free(in->usable);
+		return -1;
+	}
+	return 0;
+}
+
+static void plan_in_free(struct plan_prefer_in *in)
+{
+	free(in->matched);
+	free(in->usable);
+}
+
+/* Plans every job of `msg` into p.  -1 when out of memory. */
+static int plan_msg(struct thread *r, const job_info_msg_t *msg,
+		    struct plan_prefer_in *in, struct own_plan *p)
+{
+	if (xc_grow((void **)&p->ups, &p->cap, p->n + msg->record_count + 1,
+		    sizeof(*p->ups)) < 0)
+		return -1;
+	for (uint32_t i = 0; i < msg->record_count; i++)
+		if (plan_job(r, &msg->job_array[i], in, p) < 0)
+			return -1;
+	return 0;
+}
+
+/* Plans every pending job of r->jobs with preferences or a change of
+ * them; the changes every job shows are dropped after.  -1 when out of
+ * memory. */
+static int plan_all(struct thread *r, time_t now, struct own_plan *p)
+{
+	struct plan_prefer_in in;
+	bool all;
+	int rc = -1;
+
+	if (!r->jobs || !r->table)
+		return 0;
+	if (plan_in(r, now, &in) < 0)
+		return -1;
+	(void)memo_round(&r->memo, &all);
+	if (plan_msg(r, r->jobs, &in, p) == 0) {
+		rc = 0;
+		prefer_changes_end(&r->prefer_changes, now);
+	}
+	if (rc == 0)
+		memo_round_end(&r->memo);
+	else
+		memo_plan_all(&r->memo);
+	plan_in_free(&in);
+	return rc;
+}
+
+/* Plans the jobs the fresh changes of preferences name, each loaded alone
+ * (at most PREFER_FRESH_MAX a round; a record two of them name, once): a
+ * change takes effect at the next round though no load of every job is
+ * due (an owner's ask within 10 s of their last), its cost that of its
+ * jobs.  The memo's round is the full plan's: the requests evaluated here
+ * count as used in it.  -1 when out of memory. */
+static int plan_fresh(struct thread *r, time_t now, struct own_plan *p)
+{
+	uint32_t ids[PREFER_FRESH_MAX];
+	size_t n =
+		prefer_changes_fresh(&r->prefer_changes, ids, PREFER_FRESH_MAX);
+	struct plan_prefer_in in;
+	int rc = 0;
+
+	if (!n || !r->table)
+		return 0;
+	if (plan_in(r, now, &in) < 0)
+		return -1;
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		job_info_msg_t *msg = NULL;
+		bool again = false;
+
+		if (sx_load_job(&msg, ids[k], SHOW_ALL) != SLURM_SUCCESS)
+			continue; /* gone: the next full plan drops it */
+		/* a task or component named by its own job id whose array's
+		 * or het job's id is fresh too: that load plans it */
+		for (size_t j = 0; j < n && !again; j++)
+			for (uint32_t i = 0; j != k && i < msg->record_count;
+			     i++)
+				again |= (msg->job_array[i].array_job_id ==
+						  ids[j] ||
+					  msg->job_array[i].het_job_id ==
+						  ids[j]) &&
+					 msg->job_array[i].job_id == ids[k];
+		if (!again)
+			rc = plan_msg(r, msg, &in, p);
+		sx_free_job_info_msg(msg);
+	}
+	if (rc < 0)
+		memo_plan_all(&r->memo);
+	plan_in_free(&in);
+	return rc;
+}
+
+void thread_prefer_slurm_round(struct thread *r)
+{
+	struct own_plan p = { 0 };
+	struct refilter_stats stats = { 0 };
+	uint64_t urgent, since;
+	bool nodes, submitted, full = true;
+	time_t now;
+
+	struct hints taken;
+	uint64_t lost = r->prefer_changes.losses;
+
+	pthread_mutex_lock(&r->lock);
+	urgent = r->urgent;
+	since = r->hints.seq;
+	submitted = r->submit_next != 0 || r->submit_free; /* a job narrowed
+							     at submission */
+	thread_take_deadline(r);
+	/* the owners' changes of preferences; the hints of new requests
+	 * only made the updates planned before them stale */
+	hints_take(&r->hints, since, &taken);
+	pthread_mutex_unlock(&r->lock);
+	prefer_changes_take(&r->prefer_changes, &taken, time(NULL));
+	hints_free(&taken);
+	if (r->prefer_changes.losses != lost)
+		slurm_error(
+			"%s: %" PRIu64
+			" changes of jobs' preferences dropped (bounds, or not shown in %d s)",
+			plugin_type, r->prefer_changes.losses - lost,
+			PREFER_CHANGE_TTL_S);
+	if (urgent != r->urgent_seen || submitted || r->prefer_changes.n) {
+		/* a submission with preferences, or a change of them */
+		r->prefer_seen = true;
+		clock_gettime(CLOCK_MONOTONIC, &r->prefer_last);
+	}
+	if (!r->prefer_seen)
+		return;
+	nodes = node_table_load(r);
+	thread_parts_due(r);
+	now = time(NULL);
+	/* a submission with preferences is planned at the next round (one
+	 * load of the jobs a round at most, while they come) */
+	if (!nodes && !submitted && urgent == r->urgent_seen &&
+	    !thread_prefer_due(r, now) && r->jobs &&
+	    ms_since(&r->jobs_asked) <
+		    (r->prefer_changes.n ? JOBS_PACED_S : JOBS_BACKSTOP_S) *
+			    1000.0) {
+		full = false; /* the fresh changes' jobs alone */
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
+		r->urgent_seen = urgent;
+		if (thread_load_jobs(r) < 0)
+			return;
+	}
+	if ((full ? plan_all(r, now, &p) : plan_fresh(r, now, &p)) < 0) {
+		slurm_error("%s: out of memory planning preferences",
+			    plugin_type);
+		job_updates_free(p.ups, p.n);
+		return;
+	}
+	pace_send_updates(r, p.ups, p.n, since, &stats);
+	if (p.n)
+		slurm_verbose(
+			"%s: preferences: %zu pending jobs have some, %zu updates sent, %zu refused",
+			plugin_type, p.preferring, stats.sent, stats.failed);
+	job_updates_free(p.ups, p.n);
+	if (!full) { /* a narrowing's end among them, the next at the latest */
+		if (p.next && (!r->prefer_next || p.next < r->prefer_next))
+			r->prefer_next = p.next;
+		if (stats.failed &&
+		    (!r->prefer_next || now + 10 < r->prefer_next))
+			r->prefer_next = now + 10;
+		return;
+	}
+	r->prefer_free = p.prefer_free;
+	r->prefer_jobs = p.preferring;
+	r->parts_changed = false;
+	/* a refused update: planned again in 10 s (not every round: Slurm
+	 * may refuse it every time) */
+	r->prefer_next = stats.failed && (!p.next || now + 10 < p.next)
+				 ? now + 10
+				 : p.next;
+	r->free_changed = false;
+	if (p.preferring)
+		clock_gettime(CLOCK_MONOTONIC, &r->prefer_last);
+	r->prefer_seen = p.preferring > 0 || r->prefer_changes.n ||
+			 ms_since(&r->prefer_last) < PREFER_IDLE_S * 1000.0;
+}
+
+#else
+
+void thread_prefer_slurm_round(struct thread *r)
+{
+	(void)r; /* Slurm filters by `extra` from 23.11 only */
+}
+
+#endif
