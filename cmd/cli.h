@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "job_state.h"
 #include "xc.h"
 
 /* Exit statuses (slurm-extra(1), EXIT STATUS). */
@@ -68,8 +69,15 @@ struct opts {
 	const char *env_remove[CLI_LIST_MAX]; /* jobspec --env-remove
 						 PATTERN, each */
 	int nenv_remove;
-	char **command; /* jobspec: what follows "--" */
-	int ncommand;	/* its words */
+	const char *extra_prefer[CLI_LIST_MAX]; /* --extra-prefer REQUEST,
+						   each: check, why, prefer;
+						   to-flux, jobspec: checked,
+						   dropped */
+	int nextra_prefer;
+	const char *extra_prefer_wait; /* --extra-prefer-wait DURATION */
+	bool none;		       /* prefer --none */
+	char **command;		       /* jobspec: what follows "--" */
+	int ncommand;		       /* its words */
 	const char *request;
 };
 
@@ -85,6 +93,14 @@ int cmd_to_flux(const struct opts *o);
 int cmd_jobspec(const struct opts *o);
 int cmd_from_flux(const struct opts *o);
 int cmd_why(const struct opts *o);
+
+/* The owner's change of a pending job's preferences (cmd_prefer.c;
+ * doc/design.md "Preferences", "Changing them"): sent as an update, then
+ * read back from the job's state.  0 when the job's state shows it; 1
+ * for anything about the job (not pending, no request, no preferences to
+ * wait for, cannot be read, Slurm refused the update, the change did not
+ * show); 2 for a usage error or an invalid preference. */
+int cmd_prefer(const struct opts *o);
 
 /* This node's facts (cmd_facts.c; doc/facts.md): printed, or with
  * --publish written into the node's Extra when they changed.  0 done, 1
@@ -193,9 +209,25 @@ char *read_bounded(FILE *f, size_t max, size_t *len);
  * --extra); in[i] (one per node of `t`) is set for the nodes the job may
  * use: those of its partitions (all nodes when none is found), less those
  * the user excluded.  `what` (`size` bytes) gets a short description of the
- * job.  Returns 0, or -1 after saying why not (*request NULL). */
+ * job.  `prefs` (may be NULL) gets its preferences, wait and status
+ * (job_state.h; sx_job_state_free), none when it has none.  Returns 0, or
+ * -1 after saying why not (*request NULL). */
 int load_job(uint32_t jid, const xc_nodes_t *t, bool *in, char **request,
-	     char *what, size_t size);
+	     char *what, size_t size, struct sx_job_state *prefs);
+
+/* The preferences of the command line (--extra-prefer, repeated, and
+ * --extra-prefer-wait; doc/design.md "Preferences") into st->prefer,
+ * st->n_prefer and st->wait (`st` emptied first; sx_job_state_free): each
+ * checked as a request, the wait as sbatch's (prefer_wait_read).  0, or
+ * -1 after saying which is invalid (with --json, a tier's error as
+ * error_json() on stdout). */
+int read_prefer(const struct opts *o, struct sx_job_state *st);
+
+/* The preferences of to-flux and jobspec (--extra-prefer, repeated; doc/
+ * flux.md "Preferences"): each checked as a request, then dropped, with a
+ * word on stderr, since RFC 31 constraints are requirements and Flux has
+ * no preferences.  0, or -1 after saying which is invalid. */
+int drop_prefer(const struct opts *o);
 
 /* --------------------------------------------------- printers (output.c) */
 

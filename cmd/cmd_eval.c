@@ -14,16 +14,47 @@
 int cmd_check(const struct opts *o)
 {
 	xc_expr_t *e = parse_request(o);
+	struct sx_job_state st;
+	json_t *tiers;
 	char *text;
 	bool ok;
 
-	if (!e || !o->json)
-		return e ? print_request(e) : EXIT_INVALID;
+	if (!e)
+		return EXIT_INVALID;
+	if (read_prefer(o, &st) < 0) { /* --extra-prefer: checked too */
+		xc_expr_destroy(e);
+		return EXIT_INVALID;
+	}
+	if (!o->json) {
+		int rc = print_request(e);
+
+		for (unsigned i = 0; rc == EXIT_MATCH && i < st.n_prefer; i++)
+			printf("preference %u: %s\n", i + 1, st.prefer[i]);
+		if (rc == EXIT_MATCH && st.n_prefer)
+			printf("wait: %ld s\n", st.wait);
+		sx_job_state_free(&st);
+		return rc;
+	}
 	text = xc_format(e);
 	xc_expr_destroy(e);
-	ok = text && print_json_line(json_pack("{s:b,s:s}", "valid", 1,
-					       "request", text));
+	tiers = json_array();
+	for (unsigned i = 0; tiers && i < st.n_prefer; i++)
+		if (json_array_append_new(tiers, json_string(st.prefer[i])) <
+		    0) {
+			json_decref(tiers);
+			tiers = NULL;
+		}
+	ok = text && tiers &&
+	     print_json_line(
+		     st.n_prefer ? json_pack("{s:b,s:s,s:o,s:I}", "valid", 1,
+					     "request", text, "prefer", tiers,
+					     "wait", (json_int_t)st.wait)
+				 : json_pack("{s:b,s:s}", "valid", 1, "request",
+					     text));
+	if (!st.n_prefer)
+		json_decref(tiers);
 	free(text);
+	sx_job_state_free(&st);
 	return ok ? EXIT_MATCH : EXIT_INVALID;
 }
 

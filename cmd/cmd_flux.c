@@ -92,6 +92,8 @@ int cmd_to_flux(const struct opts *o)
 	json_t *c, *js;
 	int rc;
 
+	if (drop_prefer(o) < 0)
+		return EXIT_INVALID;
 	if (!(c = flux_constraint(o, &rc)))
 		return rc;
 	if (!o->jobspec) {

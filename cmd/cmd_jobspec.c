@@ -367,6 +367,8 @@ int cmd_jobspec(const struct opts *o)
 	long total = 0;
 	int rc = EXIT_MATCH;
 
+	if (drop_prefer(o) < 0)
+		return EXIT_INVALID;
 	if (o->request)
 		return fail(
 			"unexpected argument '%s': the command goes after '--'",

@@ -7,7 +7,83 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "job_state.h"
+#include "prefer.h"
 #include "why.h"
+
+/* A job's preferences (doc/design.md "Preferences"): each tier with the
+ * nodes of the job's (in[]) that satisfy the request `request` and it,
+ * printed, or with `json` into *json (a new object: "prefer": [{"tier",
+ * "nodes"}, ...] with "nodes" null for a tier that with the request is no
+ * valid request, "wait", and "status" when the job has one).  0, or -1
+ * when out of memory. */
+static int prefs_report(const struct sx_job_state *st, const char *request,
+			const xc_nodes_t *t, const bool *in,
+			const xc_limits_t *limits, json_t **json)
+{
+	size_t count = xc_nodes_count(t), mine = 0;
+	bool *matched = node_flags(t);
+	json_t *tiers = json ? json_array() : NULL;
+	int rc = -1;
+
+	if (!matched || (json && !tiers))
+		goto out;
+	for (size_t k = 0; k < count; k++)
+		mine += in[k];
+	if (!json && st->wait > 0)
+		printf("preferences, waited for %ld s from EligibleTime:\n",
+		       st->wait);
+	else if (!json)
+		printf("preferences, no wait: a free node only, for %d s from EligibleTime at most:\n",
+		       PREFER_NOW_S);
+	for (unsigned i = 0; i < st->n_prefer; i++) {
+		char *text = prefer_compose(request, st->prefer[i]);
+		xc_expr_t *e = text ? xc_parse(text, limits, NULL) : NULL;
+		size_t n = 0;
+
+		if (e && xc_nodes_match(t, e, matched) >= 0)
+			for (size_t k = 0; k < count; k++)
+				n += matched[k] && in[k];
+		if (json &&
+		    json_array_append_new(
+			    tiers, json_pack("{s:s,s:o}", "tier", st->prefer[i],
+					     "nodes",
+					     e ? json_integer((json_int_t)n)
+					       : json_null())) < 0) {
+			xc_expr_destroy(e);
+			free(text);
+			goto out;
+		}
+		if (!json && e)
+			printf("  %u. %s: %zu of %zu nodes satisfy the request and it\n",
+			       i + 1, st->prefer[i], n, mine);
+		else if (!json)
+			printf("  %u. %s: with the request, not a valid request: it narrows nothing\n",
+			       i + 1, st->prefer[i]);
+		xc_expr_destroy(e);
+		free(text);
+	}
+	if (json) {
+		*json = json_pack("{s:O,s:I}", "prefer", tiers, "wait",
+				  (json_int_t)st->wait);
+		if (!*json ||
+		    (st->status && *st->status &&
+		     json_object_set_new(*json, "status",
+					 json_string(st->status)) < 0))
+			goto out;
+	} else if (st->status && *st->status) {
+		printf("status: %s\n", st->status);
+	}
+	rc = 0;
+out:
+	if (rc < 0 && json) {
+		json_decref(*json);
+		*json = NULL;
+	}
+	json_decref(tiers);
+	free(matched);
+	return rc;
+}
 
 int cmd_why(const struct opts *cl)
 {
@@ -17,13 +93,16 @@ int cmd_why(const struct opts *cl)
 	xc_expr_t *e = NULL;
 	bool *in = NULL;
 	char *request = NULL, what[256] = "";
+	struct sx_job_state prefs = { 0 };
+	json_t *more = NULL;
 	unsigned long jid = 0;
 	size_t unknown;
 	long n = -1;
 
-	if (o->job && (o->request || o->nodes || o->within))
+	if (o->job && (o->request || o->nodes || o->within ||
+		       o->nextra_prefer || o->extra_prefer_wait))
 		return fail(
-			"why --job reads the job's request and nodes: no REQUEST, --nodes or --within");
+			"why --job reads the job's request, preferences and nodes: no REQUEST, --nodes, --within or --extra-prefer");
 	if (!o->job && !!o->nodes + o->slurm != 1)
 		return fail("why needs one of --nodes, --slurm, --job");
 	if (o->job) {
@@ -40,10 +119,12 @@ int cmd_why(const struct opts *cl)
 	    !(in = node_flags(t)))
 		goto out;
 	if (o->job) {
-		if (load_job((uint32_t)jid, t, in, &request, what,
-			     sizeof(what)) < 0)
+		if (load_job((uint32_t)jid, t, in, &request, what, sizeof(what),
+			     &prefs) < 0)
 			goto out;
 		o->request = request;
+	} else if (read_prefer(o, &prefs) < 0) {
+		goto out;
 	} else if (o->within) {
 		if (read_within(o->within, t, in, &unknown) < 0)
 			goto out;
@@ -55,8 +136,18 @@ int cmd_why(const struct opts *cl)
 		goto out;
 	if (*what && !o->json)
 		printf("%s\n", what);
-	n = why_report(stdout, e, t, in, o->json);
+	if (prefs.n_prefer && o->json &&
+	    prefs_report(&prefs, o->request, t, in, &o->limits, &more) < 0) {
+		say("out of memory");
+		goto out;
+	}
+	n = why_report(stdout, e, t, in, o->json, more);
+	if (n >= 0 && prefs.n_prefer && !o->json &&
+	    prefs_report(&prefs, o->request, t, in, &o->limits, NULL) < 0)
+		n = -1;
 out:
+	json_decref(more);
+	sx_job_state_free(&prefs);
 	xc_expr_destroy(e);
 	xc_nodes_destroy(t);
 	free(in);

@@ -15,6 +15,7 @@
 #include "slurm_compat.h"
 
 #include "job_state.h"
+#include "prefer.h"
 #include "slurm_nodes.h"
 
 #include "cli.h"
@@ -279,7 +280,7 @@ static char *partitions_nodes(const char *list,
 }
 
 int load_job(uint32_t jid, const xc_nodes_t *t, bool *in, char **request,
-	     char *what, size_t size)
+	     char *what, size_t size, struct sx_job_state *prefs)
 {
 	job_info_msg_t *jobs = NULL;
 	partition_info_msg_t *parts = NULL;
@@ -333,6 +334,16 @@ int load_job(uint32_t jid, const xc_nodes_t *t, bool *in, char **request,
 	/* less the user's own excluded nodes (kept as Slurm read them) */
 	if (st.exclude && *st.exclude)
 		(void)sx_nodes_mark(t, st.exclude, in, false, NULL);
+	if (prefs) { /* its preferences and status, moved */
+		memset(prefs, 0, sizeof(*prefs));
+		prefs->prefer = st.prefer;
+		prefs->n_prefer = st.n_prefer;
+		prefs->wait = st.wait;
+		prefs->status = st.status;
+		st.prefer = NULL;
+		st.n_prefer = 0;
+		st.status = NULL;
+	}
 	rc = 0;
 out:
 	if (rc < 0) {
@@ -346,4 +357,83 @@ out:
 	if (jobs)
 		sx_free_job_info_msg(jobs);
 	return rc;
+}
+
+int read_prefer(const struct opts *o, struct sx_job_state *st)
+{
+	char why[512];
+
+	memset(st, 0, sizeof(*st));
+	if (o->nextra_prefer > SX_MAX_PREFER) {
+		say("--extra-prefer: at most %d preferences", SX_MAX_PREFER);
+		return -1;
+	}
+	if (o->nextra_prefer &&
+	    !(st->prefer = calloc((size_t)o->nextra_prefer, sizeof(char *)))) {
+		say("out of memory");
+		return -1;
+	}
+	for (int i = 0; i < o->nextra_prefer; i++) {
+		xc_error_t err;
+		xc_expr_t *e;
+
+		if (strchr(o->extra_prefer[i], PREFER_SEP)) {
+			say("--extra-prefer: a control byte (0x1E) in the request");
+			sx_job_state_free(st);
+			return -1;
+		}
+		e = xc_parse(o->extra_prefer[i], &o->limits, &err);
+
+		if (!e) {
+			json_t *j;
+
+			if (o->json) { /* which tier: "preference": N */
+				if ((j = error_json(&err)) &&
+				    json_object_set_new(j, "preference",
+							json_integer(i + 1)) <
+					    0) {
+					json_decref(j);
+					j = NULL;
+				}
+				print_json_line(j);
+			} else
+				report_error(o->extra_prefer[i], &err,
+					     "--extra-prefer: ");
+			sx_job_state_free(st);
+			return -1;
+		}
+		xc_expr_destroy(e);
+		if (!(st->prefer[st->n_prefer++] =
+			      strdup(o->extra_prefer[i]))) {
+			say("out of memory");
+			sx_job_state_free(st);
+			return -1;
+		}
+	}
+	if (o->extra_prefer_wait &&
+	    prefer_wait_read(o->extra_prefer_wait, &st->wait, why,
+			     sizeof(why)) < 0) {
+		say("%s", why);
+		sx_job_state_free(st);
+		return -1;
+	}
+	if (o->extra_prefer_wait && !o->nextra_prefer) {
+		say("--extra-prefer-wait: it needs --extra-prefer");
+		sx_job_state_free(st);
+		return -1;
+	}
+	return 0;
+}
+
+int drop_prefer(const struct opts *o)
+{
+	struct sx_job_state st;
+
+	if (read_prefer(o, &st) < 0)
+		return -1;
+	sx_job_state_free(&st);
+	if (o->nextra_prefer || o->extra_prefer_wait)
+		say("--extra-prefer%s: dropped: Flux has no preferences (RFC 31 constraints are requirements)",
+		    o->nextra_prefer ? "" : "-wait");
+	return 0;
 }

@@ -79,6 +79,10 @@ static const struct option_row {
 	{ "any-shape", 0, OPT_FLAG, .flag = &opts.any_shape },
 	{ "env-remove", 0, OPT_LIST, .list = opts.env_remove,
 	  .nlist = &opts.nenv_remove },
+	{ "extra-prefer", 0, OPT_LIST, .list = opts.extra_prefer,
+	  .nlist = &opts.nextra_prefer },
+	{ "extra-prefer-wait", 0, OPT_TEXT, .text = &opts.extra_prefer_wait },
+	{ "none", 0, OPT_FLAG, .flag = &opts.none },
 	{ "max-length", 0, OPT_LIMIT, .limit = XC_LIMIT_REQUEST_LENGTH },
 	{ "max-depth", 0, OPT_LIMIT, .limit = XC_LIMIT_DEPTH },
 	{ "verbose", 'v', OPT_FLAG, .flag = &opts.verbose },
@@ -96,7 +100,11 @@ static const struct command {
 	const char *needs;   /* what it says it needs when REQUEST is missing */
 	const char *instead; /* an option that does without REQUEST, or NULL */
 } commands[] = {
-	{ "check", cmd_check, { "check REQUEST" }, "a REQUEST", NULL },
+	{ "check",
+	  cmd_check,
+	  { "check REQUEST [--extra-prefer REQUEST ...] [--extra-prefer-wait DURATION]" },
+	  "a REQUEST",
+	  NULL },
 	{ "eval",
 	  cmd_eval,
 	  { "eval REQUEST (--node-extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]",
@@ -126,10 +134,15 @@ static const struct command {
 	  NULL },
 	{ "why",
 	  cmd_why,
-	  { "why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]",
+	  { "why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST] [--extra-prefer REQUEST ...]",
 	    "why --job ID" },
 	  "a REQUEST",
 	  "job" },
+	{ "prefer",
+	  cmd_prefer,
+	  { "prefer --job ID [--extra-prefer REQUEST ...] [--extra-prefer-wait DURATION] | --none" },
+	  NULL,
+	  NULL },
 	{ "facts",
 	  cmd_facts,
 	  { "facts [--publish [--node NAME] [--state DIR]] [--dir DIR] [--timeout S] [--scratch DIR] [-v]" },
@@ -168,7 +181,8 @@ static void usage(FILE *out)
 		"  --within HOSTLIST   only these of the nodes count ('-': stdin)\n"
 		"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"
 		"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"
-		"  --job ID            why: the request of job ID, on the nodes it may use\n"
+		"  --job ID            why: the request of job ID, on the nodes it may use;\n"
+		"                      prefer: the job whose preferences change\n"
 		"  --json              check, eval, explain, why: print JSON\n"
 		"  --publish           facts: write them into this node's Extra when changed\n"
 		"  --node NAME         facts: the node's name (default $SLURMD_NODENAME, host name)\n"
@@ -186,6 +200,12 @@ static void usage(FILE *out)
 		"  --any-shape         jobspec: write resources jobspec V1 does not take\n"
 		"  --env-remove PATTERN  jobspec: leave out the environment variables PATTERN\n"
 		"                      names (a glob, or /regex/; repeated: each)\n"
+		"  --extra-prefer REQUEST  check, why, prefer: a preference, as sbatch's\n"
+		"                      (repeated: tiers, strongest first); to-flux, jobspec:\n"
+		"                      checked, then dropped (Flux has no preferences)\n"
+		"  --extra-prefer-wait DURATION  check, why, prefer: how long a preferred node is\n"
+		"                      waited for (Slurm's time formats)\n"
+		"  --none              prefer: drop the job's preferences and their wait\n"
 		"  --max-length N      longest request accepted (default %d, at most %u)\n"
 		"  --max-depth N       deepest parentheses accepted (default and at most %d)\n"
 		"  -v, --verbose       say how many nodes were checked; facts: each one's source\n"

@@ -499,7 +499,7 @@ fail:
 }
 
 long why_report(FILE *out, const xc_expr_t *expr, const xc_nodes_t *table,
-		const bool *in, bool json)
+		const bool *in, bool json, json_t *more)
 {
 	struct why w = { .t = table, .in = in, .count = xc_nodes_count(table) };
 	size_t satisfy = 0;
@@ -512,7 +512,8 @@ long why_report(FILE *out, const xc_expr_t *expr, const xc_nodes_t *table,
 	if (json) {
 		json_t *j = report_json(&w, expr, satisfy);
 
-		if (!j || json_dumpf(j, out, JSON_COMPACT) < 0) {
+		if (!j || (more && json_object_update(j, more) < 0) ||
+		    json_dumpf(j, out, JSON_COMPACT) < 0) {
 			json_decref(j);
 			goto out;
 		}

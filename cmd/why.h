@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "xc.h"
 
 /*
@@ -24,9 +26,10 @@
  * the first 8 values).  Returns the number of nodes that satisfy the
  * request, or -1 when out of memory (after printing why on stderr).  The
  * report is the one slurm-extra(1) describes under "why"; its reasons are
- * the evaluator's (doc/language.md §3).
+ * the evaluator's (doc/language.md §3).  `more` (may be NULL, borrowed):
+ * members added to the JSON object (a job's preferences).
  */
 long why_report(FILE *out, const xc_expr_t *expr, const xc_nodes_t *table,
-		const bool *in, bool json);
+		const bool *in, bool json, json_t *more);
 
 #endif

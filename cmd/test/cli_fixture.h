@@ -1,8 +1,9 @@
 /*
  * cli_fixture.h - what the command's test files (test_cli.c,
- * test_cli_jobspec.c: one test program) share: running `slurm-extra
- * ARGS` (CLI_PATH) through the shell and reading what it printed, a row
- * of expected results, and the usage text (cli_fixture.c).
+ * test_cli_jobspec.c, test_cli_prefer.c, test_cli_completion.c: one test
+ * program) share: running `slurm-extra ARGS` (CLI_PATH) through the
+ * shell and reading what it printed, a row of expected results, and the
+ * usage text (cli_fixture.c).
  */
 #ifndef TESTS_CLI_FIXTURE_H
 #define TESTS_CLI_FIXTURE_H
@@ -39,7 +40,7 @@ struct cli_row {
 
 /* What --help prints, and what follows a usage error. */
 #define USAGE                                                                                                                               \
-	"Usage: slurm-extra check REQUEST\n"                                                                                                \
+	"Usage: slurm-extra check REQUEST [--extra-prefer REQUEST ...] [--extra-prefer-wait DURATION]\n"                                    \
 	"       slurm-extra eval REQUEST (--node-extra JSON | --nodes FILE | --slurm) [--within HOSTLIST]\n"                                \
 	"       slurm-extra eval --batch  < lines.jsonl\n"                                                                                  \
 	"       slurm-extra explain REQUEST --node-extra JSON\n"                                                                            \
@@ -47,8 +48,9 @@ struct cli_row {
 	"       slurm-extra jobspec --shape SHAPE [--extra REQUEST [--resolve ...]] [-t TIME] [--any-shape] -- COMMAND [ARGS...]\n"         \
 	"       slurm-extra jobspec [-N N] [-n N] [-c N] [--gpus-per-task N] [--exclusive] [--extra REQUEST ...] [-t TIME] -- COMMAND...\n" \
 	"       slurm-extra from-flux (JSON | -)\n"                                                                                         \
-	"       slurm-extra why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST]\n"                                                     \
+	"       slurm-extra why REQUEST (--nodes FILE | --slurm) [--within HOSTLIST] [--extra-prefer REQUEST ...]\n"                        \
 	"       slurm-extra why --job ID\n"                                                                                                 \
+	"       slurm-extra prefer --job ID [--extra-prefer REQUEST ...] [--extra-prefer-wait DURATION] | --none\n"                         \
 	"       slurm-extra facts [--publish [--node NAME] [--state DIR]] [--dir DIR] [--timeout S] [--scratch DIR] [-v]\n"                 \
 	"       slurm-extra doctor             (what a live cluster runs, the settings to check, which filter to run)\n"                    \
 	"       slurm-extra prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)\n"                            \
@@ -61,7 +63,8 @@ struct cli_row {
 	"  --within HOSTLIST   only these of the nodes count ('-': stdin)\n"                                                                \
 	"  --resolve           to-flux: the matching nodes as an RFC 29 hostlist\n"                                                         \
 	"  --jobspec [FILE]    to-flux: as a jobspec, or added to jobspec FILE ('-': stdin)\n"                                              \
-	"  --job ID            why: the request of job ID, on the nodes it may use\n"                                                       \
+	"  --job ID            why: the request of job ID, on the nodes it may use;\n"                                                      \
+	"                      prefer: the job whose preferences change\n"                                                                  \
 	"  --json              check, eval, explain, why: print JSON\n"                                                                     \
 	"  --publish           facts: write them into this node's Extra when changed\n"                                                     \
 	"  --node NAME         facts: the node's name (default $SLURMD_NODENAME, host name)\n"                                              \
@@ -79,6 +82,12 @@ struct cli_row {
 	"  --any-shape         jobspec: write resources jobspec V1 does not take\n"                                                         \
 	"  --env-remove PATTERN  jobspec: leave out the environment variables PATTERN\n"                                                    \
 	"                      names (a glob, or /regex/; repeated: each)\n"                                                                \
+	"  --extra-prefer REQUEST  check, why, prefer: a preference, as sbatch's\n"                                                         \
+	"                      (repeated: tiers, strongest first); to-flux, jobspec:\n"                                                     \
+	"                      checked, then dropped (Flux has no preferences)\n"                                                           \
+	"  --extra-prefer-wait DURATION  check, why, prefer: how long a preferred node is\n"                                                \
+	"                      waited for (Slurm's time formats)\n"                                                                         \
+	"  --none              prefer: drop the job's preferences and their wait\n"                                                         \
 	"  --max-length N      longest request accepted (default 1024, at most 16777216)\n"                                                 \
 	"  --max-depth N       deepest parentheses accepted (default and at most 1024)\n"                                                   \
 	"  -v, --verbose       say how many nodes were checked; facts: each one's source\n"                                                 \

@@ -188,3 +188,30 @@ Test(cli, jobspec_time_limits)
 				   r.out);
 	}
 }
+
+/* Preferences (doc/flux.md "Preferences"): checked, then dropped with a
+ * word, since Flux has no place for them; the constraint is the
+ * request's alone. */
+Test(cli, flux_drops_preferences)
+{
+	struct run r;
+
+	run_as(&r, NULL, "cd / && env -i",
+	       "to-flux gpu=true --extra-prefer cache=ds1 --extra-prefer-wait 15 2>&1");
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert_str_eq(
+		r.out,
+		"slurm-extra: --extra-prefer: dropped: Flux has no preferences (RFC 31 constraints are requirements)\n"
+		"{\"extra\":[\"gpu=true\"]}\n");
+	run_as(&r, NULL, "cd / && env -i",
+	       "jobspec -n1 --extra gpu=true --extra-prefer cache=ds1 -- a 2>&1");
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert(strstr(r.out, "dropped: Flux has no preferences"), "%s",
+		  r.out);
+	run_as(&r, NULL, "cd / && env -i",
+	       "to-flux gpu=true --extra-prefer 'cache=' 2>&1");
+	cr_assert_eq(r.status, 2, "%s", r.out);
+	cr_assert(
+		strstr(r.out, "--extra-prefer: value expected after 'cache='"),
+		"%s", r.out);
+}
