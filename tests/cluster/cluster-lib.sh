@@ -66,6 +66,7 @@ cluster_start() {
 wait_for() {
 	local tries=$(($1 * 4))
 	shift
+	rec_drop # (a wait reads slurmctld, never a record read before)
 	for _ in $(seq "$tries"); do
 		"$@" && return 0
 		sanitizer_stop
@@ -128,12 +129,30 @@ log_has() { grep -qF -- "$1" "$LOG"; }
 # queue_empty: no job left pending or running.
 queue_empty() { [ "$(squeue -h | wc -l)" = 0 ]; }
 
+# XC_REC: records of jobs read once (job id -> what `scontrol show job`
+# printed), which show_job, and so field and kept_off, give in place of
+# asking slurmctld again: a test's checks of one moment read each job once
+# (rec_read JOB...), then drop them (rec_drop); wait_for and wait_job drop
+# them first.
+declare -gA XC_REC=()
+rec_read() { local j; for j in "$@"; do XC_REC[$j]=$(scontrol show job "$j" 2>/dev/null); done; }
+rec_drop() { XC_REC=(); }
+# show_job JOB: the job's record, as read by rec_read or now.
+show_job() {
+	if [ -n "${XC_REC[$1]+x}" ]; then
+		printf '%s\n' "${XC_REC[$1]}"
+	else
+		scontrol show job "$1" 2>/dev/null
+	fi
+}
+
 # field JOB NAME: a field of `scontrol show job` (nothing when absent; never
 # a failure, so that it is safe under `set -e`, as local-cluster.sh runs).
-field() { scontrol show job "$1" 2>/dev/null | grep -oP "(?<![A-Za-z])$2=\K\S+" | head -1 || true; }
+field() { show_job "$1" | grep -oP "(?<![A-Za-z])$2=\K\S+" | head -1 || true; }
 
 wait_job() {
 	local st
+	rec_drop
 	for _ in $(seq 240); do
 		st=$(field "$1" JobState)
 		case "$st" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) echo "$st"; return ;; esac

@@ -78,7 +78,7 @@ union() {
 	names=$(for l in "$@"; do [ -n "$l" ] && [ "$l" != "(null)" ] && scontrol show hostnames "$l"; done | sort -u | paste -sd, -)
 	[ -n "$names" ] && scontrol show hostlistsorted "$names" || echo "(null)"
 }
-admin_comment() { scontrol show job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
+admin_comment() { show_job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
 user_exclude() { admin_comment "$1" | grep -oP '; exclude=\K[^;]*'; }
 # What an actor is told, with the job's id (when $2 is one) as J.
 said() { if [[ $2 =~ ^[0-9]+$ ]]; then sed -e "s/\b$2\b/J/g" <<<"$1"; else printf '%s' "$1"; fi; }
@@ -128,6 +128,9 @@ check_pairs() {
 	local when=$1 key a b want
 	for key in "${!A[@]}"; do
 		a=${A[$key]} b=${B[$key]}
+		# (each job's record read once for its checks: the jobs wait for
+		# their --begin, and the rounds are over)
+		rec_read "$a" "$b"
 		expect "$key, $when: fields as without --extra" "$(fields "$a")" "$(fields "$b")"
 		if [ "$SLURM_FILTERS" = 1 ]; then
 			expect "$key, $when: ExcNodeList as without --extra" "$(field "$a" ExcNodeList)" "$(field "$b" ExcNodeList)"
@@ -141,6 +144,7 @@ check_pairs() {
 		expect "$key, $when: the user's own exclusions recorded" "$(user_exclude "$a")" \
 			"$( [ -n "$want" ] && union "$want")"
 	done
+	rec_drop
 }
 
 echo "# the matrix: owner, another user, root x updates, early and late"
