@@ -210,7 +210,8 @@ stop_pidfile() {
 	[ -n "$STOP_PID" ] || { rm -f "$f"; return 0; }
 	kill "$STOP_PID" 2>/dev/null || true
 	for _ in $(seq "$3"); do
-		running "$STOP_PID" || { rm -f "$f"; return 0; }
+		# named too: a pid reused meanwhile is not the daemon
+		{ running "$STOP_PID" && named "$STOP_PID" "$2"; } || { rm -f "$f"; return 0; }
 		sleep 0.1
 	done
 	return 1
@@ -219,6 +220,11 @@ stop_pidfile() {
 # ctld_listens: something accepts connections on SlurmctldPort.
 ctld_listens() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$CTLD_PORT" 2>/dev/null; }
 
+# ours PID: PID runs under the same root as this script: a chroot shares
+# the machine's process list, and the clusters of tests/cluster/debian-suite.sh
+# run in chroots beside this machine's own.
+ours() { [ "$(stat -L -c %d:%i "/proc/$1/root" 2>/dev/null)" = "$(stat -L -c %d:%i /)" ]; }
+
 # lone_ctlds: the pids of this cluster's slurmctld processes that run
 # and whose parent is none of them: slurmctld by name (as named), under
 # the same root as this script (a chroot shares the machine's process
@@ -226,15 +232,15 @@ ctld_listens() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$CTLD_PORT" 2>/de
 # slurmctld inherits it).  A reconfigure's new slurmctld is its old one's child until the old
 # one exits.  (slurmscriptd names itself slurmscriptd: never among them.)
 lone_ctlds() {
-	local p root stat
+	local p stat
 	local -A ppid=()
-	root=$(stat -L -c %d:%i /)
 	for p in $(pgrep '^slurmctld(-.*)?$'); do
-		[ "$(stat -L -c %d:%i "/proc/$p/root" 2>/dev/null)" = "$root" ] || continue
-		tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qxF "SLURM_CONF=$SLURM_CONF" || continue
+		ours "$p" || continue
+		grep -qzxF "SLURM_CONF=$SLURM_CONF" "/proc/$p/environ" 2>/dev/null || continue
+		running "$p" || continue
+		# its parent: the field after the state
 		stat=$(cat "/proc/$p/stat" 2>/dev/null) || continue
 		stat=${stat##*) }
-		[ "${stat%% *}" != Z ] || continue
 		stat=${stat#* }
 		ppid[$p]=${stat%% *}
 	done
@@ -273,7 +279,7 @@ stop_ctld_pids() {
 		done
 		live=0
 		for pid in "${CTLD_PIDS[@]}"; do
-			running "$pid" || continue
+			{ running "$pid" && named "$pid" slurmctld; } || continue
 			live=1
 			[ $((i % 30)) != 29 ] || kill "$pid" 2>/dev/null || true
 		done
@@ -289,7 +295,10 @@ stop_ctld_pids() {
 stop_daemons() {
 	local f pid
 	for f in "$STATE"/slurmd-*.pid; do
-		stop_pidfile "$f" slurmd 50 || { kill -9 "$STOP_PID" 2>/dev/null; rm -f "$f"; }
+		stop_pidfile "$f" slurmd 50 || {
+			! named "$STOP_PID" slurmd || kill -9 "$STOP_PID" 2>/dev/null || true
+			rm -f "$f"
+		}
 	done
 	# slurmctld: 60 s to shut down (a sanitizer build writes its report
 	# at exit); killed, it says so (tests read the log).
@@ -302,8 +311,10 @@ stop_daemons() {
 		rm -f "$f"
 		echo "local-cluster: slurmctld killed after 60 s" | tee -a "$STATE/log/slurmctld.log" >&2
 	}
-	# Daemons of an earlier run whose pid files are gone.
-	pkill -f "slurmd -N n[1-4]\$" 2>/dev/null || true
+	# Daemons of an earlier run whose pid files are gone (this root's).
+	for pid in $(pgrep -f "slurmd -N n[1-4]\$"); do
+		! ours "$pid" || kill "$pid" 2>/dev/null || true
+	done
 }
 
 wait_for_nodes() {

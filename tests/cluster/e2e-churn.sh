@@ -122,8 +122,10 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	round_now
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
+	# (the user's srun in this test's namespaces only: a Debian suite's
+	# cluster may run beside, its users with the same uids)
 	wait_for 30 eval '! kill -0 "$srun_pid" 2>/dev/null' ||
-		{ not_ok "srun ended within 30 s"; pkill -u "$USER1" -x srun; }
+		{ not_ok "srun ended within 30 s"; pkill --ns $$ --nslist mnt,net -u "$USER1" -x srun; }
 	wait "$srun_pid"
 	expect "srun failed" "$?" 1
 	expect_has "srun says the job was killed" "$(cat "$OUT/srun.out")" \

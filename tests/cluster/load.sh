@@ -36,7 +36,7 @@ A[n4]='{"gpu":true,"mem":1024}'  B[n4]='{"gpu":false,"mem":512}'
 R1='gpu=true'  R1_ALWAYS=n1 R1_NEVER=n2   # n3, n4 flip
 R2='mem>=1024' R2_ALWAYS=n2 R2_NEVER=n3   # n1, n4 flip
 
-rss() { grep -oP 'VmRSS:\s*\K[0-9]+' "/proc/$(cat "$XC_STATE/slurmctld.pid")/status"; }
+rss() { grep -oP 'VmRSS:\s*\K[0-9]+' "/proc/$(head -n 1 "$XC_STATE/slurmctld.pid")/status"; }
 # live_objects: rewrites n1's Extra twice (each time to the one of its A
 # and B states it is not in), each time waiting until the plugin has loaded that
 # node data, and prints the library's live object count it logged the
