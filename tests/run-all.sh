@@ -10,13 +10,16 @@
 #      (tests/package-rpm.sh), its files and requirements checked;
 #   5. each libFuzzer target for XC_FUZZ_SECONDS (default 20);
 #   6. the command under valgrind over every test input, each run's exit
-#      status and output checked too;
+#      status and output checked too (steps 3-6 run in the background,
+#      one after the other, beside step 7; their output comes after it);
 #   7. end to end on a real local Slurm cluster: placement, waiting, every
 #      job action by two unprivileged users and root (e2e-users), node
 #      facts published (e2e-facts), faults, the feature carrier as users
-#      meet it (e2e-carrier); placement, waits and the users' matrix again
+#      meet it (e2e-carrier), preferences by Extra (e2e-prefer); placement,
+#      waits and the users' matrix again
 #      with the other carrier (Carrier=exclusions),
-#      load (XC_LOAD_JOBS submissions, default 400; the full form is
+#      load (XC_LOAD_JOBS submissions, default 200, after XC_LOAD_WARMUPS
+#      warm-ups, default 1; the full form is
 #      `bash tests/cluster/load.sh 2000`);
 #   8. the job_submit plugin built with ASan and UBSan, loaded into a real
 #      slurmctld (the sanitizer runtime preloaded), through e2e-users: any
@@ -32,7 +35,11 @@
 #      (tests/cluster/debian-suite.sh): this tree built there, make check,
 #      its .deb built and installed, and the cluster suites on it, the
 #      plugin filtering and with Slurm's own filter (XC_DEBIAN_SUITES: the
-#      suites, default "trixie sid"; empty: none);
+#      suites, default "trixie sid"; empty: none).  They run in the
+#      background from step 1 on, beside each other and steps 2-10, each
+#      chroot's cluster on a network of its own (XC_SUITES_AT_ONCE=0: one
+#      after the other after step 10, as where no network namespace can
+#      be made);
 #  12. the build and the tests left the tree as git has it.
 # The summary gives, each on its own line, what it counts: build steps,
 # unit tests, the same under sanitizers, fuzz replays and targets, memory
@@ -58,11 +65,25 @@ SKIPPED=()
 
 . tests/tally-lib.sh
 
+# The tree as it is now, for step 11 (the files git tracks and new ones it
+# does not ignore, as debian-suite.sh copies them): the suites copy it
+# while the other steps build in this one.
+# (not a git checkout: debian-suite.sh says it cannot copy the tree)
+SUITE_SRC=$SRC
+if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
+	SUITE_SRC=$LOGS/suite-src
+	mkdir -p "$SUITE_SRC" && git -C "$SRC" ls-files -co --exclude-standard -z |
+		tar --null -T - -cf - | tar -C "$SUITE_SRC" -xf - &&
+		git -C "$SUITE_SRC" init -q && git -C "$SUITE_SRC" add -A -f &&
+		git -C "$SUITE_SRC" -c user.name=ci -c user.email=ci@localhost commit -qm tree ||
+		{ echo "cannot copy the tree into $SUITE_SRC" >&2; exit 1; }
+fi
+
 step "setup: packages, build, install"
 bash contrib/local-cluster.sh setup || { echo "setup failed" >&2; exit 1; }
 if [ "${XC_QUICK:-0}" != 1 ]; then
 	missing=()
-	for p in valgrind clang libclang-rt-14-dev clang-format-14 debhelper debootstrap rpm; do
+	for p in valgrind clang libclang-rt-14-dev clang-format-14 debhelper debootstrap rpm iproute2; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 			missing+=("$p")
 	done
@@ -74,16 +95,48 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 	fi
 fi
 
-# Step 11's chroots are made in the background meanwhile (debootstrap:
-# mostly waiting on Debian's registry), done before the cluster tests.
+# Step 11 runs in the background from here on, each suite beside the
+# others and beside steps 2-10, where its chroot's cluster can have a
+# network of its own (a network namespace: debian-suite.sh); its results
+# are read at the end.  Where it cannot, only the chroots are made in the
+# background (debootstrap: mostly waiting on Debian's registry), and the
+# suites run one after the other after step 10.
+SUITES_AT_ONCE=0
+SUITE_RUNS=()
 CHROOT_MAKERS=()
 if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
+	# (debian-suite.sh's own test for a network of the chroot's)
+	! unshare --net sh -c 'ip link set lo up && ip addr add 192.0.2.1/32 dev lo' 2>/dev/null ||
+		SUITES_AT_ONCE=${XC_SUITES_AT_ONCE:-1}
 	for suite in ${XC_DEBIAN_SUITES-trixie sid}; do
-		XC_SUITE_LOGS="$LOGS/$suite-chroot" bash tests/cluster/debian-suite.sh --make "$suite" \
-			>"$LOGS/$suite-chroot.log" 2>&1 &
-		CHROOT_MAKERS+=($!)
+		if [ "$SUITES_AT_ONCE" = 1 ]; then
+			{
+				XC_SUITE_LOGS="$LOGS/$suite-chroot" nice -n 10 bash "$SUITE_SRC/tests/cluster/debian-suite.sh" --make "$suite" \
+					>"$LOGS/$suite-chroot.log" 2>&1
+				XC_SUITE_NET=own XC_SUITE_LOGS="$LOGS/$suite" bash "$SUITE_SRC/tests/cluster/debian-suite.sh" "$suite" \
+					>"$LOGS/$suite.log" 2>&1
+			} &
+			SUITE_RUNS+=($!)
+		else
+			XC_SUITE_LOGS="$LOGS/$suite-chroot" bash "$SUITE_SRC/tests/cluster/debian-suite.sh" --make "$suite" \
+				>"$LOGS/$suite-chroot.log" 2>&1 &
+			CHROOT_MAKERS+=($!)
+		fi
 	done
 fi
+# Interrupted, this script takes what runs in the background with it (each
+# suite tears its chroot down on SIGTERM).
+CPU_STEPS=
+stop_background() {
+	local pid
+	for pid in "${SUITE_RUNS[@]}" "${CHROOT_MAKERS[@]}" $CPU_STEPS; do
+		pkill -TERM -P "$pid"
+		kill "$pid"
+	done 2>/dev/null
+	wait
+	exit 130
+}
+trap stop_background INT TERM
 
 if [ "${XC_QUICK:-0}" != 1 ]; then
 	step "the C sources are formatted as .clang-format says (clang-format 14)"
@@ -100,7 +153,12 @@ build_step "build-tests" make -s -j"$(nproc)" check TESTS=
 make -s -j"$(nproc)" check >"$LOGS/check.log" 2>&1
 count_unit "$SRC" unit
 
-if [ "${XC_QUICK:-0}" != 1 ]; then
+# Steps 3 to 6 (cpu_steps) run in the background, beside step 7's cluster
+# tests, which mostly wait on Slurm: their output and counts are read
+# before step 8, which needs step 3's build.  They read this tree and
+# build in copies of it, or in distcheck's directory; none installs where
+# the cluster's Slurm looks.
+cpu_steps() {
 	step "unit tests with ASan and UBSan (./configure --enable-sanitizers)"
 	rm -rf "$LOGS/san" && mkdir -p "$LOGS/san"
 	(tar --exclude=.git -cf - .) | (cd "$LOGS/san" && tar -xf -)
@@ -135,6 +193,21 @@ if [ "${XC_QUICK:-0}" != 1 ]; then
 	bash cmd/test/valgrind-cli.sh >"$LOGS/valgrind.log" 2>&1 || status=1
 	tail -3 "$LOGS/valgrind.log"
 	count memory "$LOGS/valgrind.log"
+}
+if [ "${XC_QUICK:-0}" != 1 ]; then
+	(
+		trap - INT TERM
+		# (below the clusters' processes: their waits are checked, the
+		# builds' are not)
+		renice -n 10 -p "$BASHPID" >/dev/null
+		for c in "${CATS[@]}"; do CAT_P[$c]=0 CAT_F[$c]=0; done
+		SKIPPED=() status=0
+		cpu_steps
+		for c in "${CATS[@]}"; do echo "$c ${CAT_P[$c]} ${CAT_F[$c]}"; done >"$LOGS/cpu-steps.counts"
+		printf '%s\n' "${SKIPPED[@]}" >"$LOGS/cpu-steps.skipped"
+		exit "$status"
+	) >"$LOGS/cpu-steps.out" 2>&1 &
+	CPU_STEPS=$!
 else
 	skip "unit tests under ASan/UBSan (XC_QUICK)"
 	skip "make distcheck (XC_QUICK)"
@@ -148,7 +221,7 @@ if [ ${#CHROOT_MAKERS[@]} -gt 0 ]; then
 	for pid in "${CHROOT_MAKERS[@]}"; do wait "$pid" || true; done
 	cat "$LOGS"/*-chroot.log
 fi
-for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar e2e-carrier; do
+for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar e2e-carrier e2e-prefer; do
 	cluster "$t"
 done
 # the thread's own window, without the check at start behind it
@@ -159,7 +232,24 @@ cluster e2e-cluster:e2e-cluster-exclusions XC_EXTRA_CONF=Carrier=exclusions
 cluster e2e-wait:e2e-wait-exclusions XC_PROLOG_CTLD=0 XC_EXTRA_CONF=Carrier=exclusions
 cluster e2e-users:e2e-users-exclusions XC_EXTRA_CONF=Carrier=exclusions
 cluster e2e-users:e2e-users-slurm XC_USERS_MODE=slurm
-cluster load XC_LOAD_JOBS="${XC_LOAD_JOBS:-400}"
+cluster load XC_LOAD_JOBS="${XC_LOAD_JOBS:-200}" XC_LOAD_WARMUPS="${XC_LOAD_WARMUPS:-1}"
+
+if [ -n "$CPU_STEPS" ]; then
+	step "steps 3-6, run beside the cluster tests: their output"
+	t0=$SECONDS
+	wait "$CPU_STEPS" || status=1
+	echo "(waited $((SECONDS - t0)) s)"
+	cat "$LOGS/cpu-steps.out"
+	if [ -s "$LOGS/cpu-steps.counts" ]; then
+		while read -r c p f; do tally "$c" "$p" "$f"; done <"$LOGS/cpu-steps.counts"
+		while IFS= read -r line; do
+			[ -z "$line" ] || SKIPPED+=("$line")
+		done <"$LOGS/cpu-steps.skipped"
+	else
+		echo "FAIL - steps 3-6 wrote no counts (their output: $LOGS/cpu-steps.out)"
+		tally build 0 1
+	fi
+fi
 
 if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so" ]; then
 	step "the job_submit plugin under ASan and UBSan inside slurmctld (tests/cluster/e2e-users.sh)"
@@ -198,7 +288,7 @@ fi
 
 if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
 	step "the Debian package: dpkg-buildpackage -b, installed, end to end on it"
-	build_step package bash tests/cluster/package-deb.sh "$LOGS/pkg"
+	build_step package nice -n 10 bash tests/cluster/package-deb.sh "$LOGS/pkg"
 	if grep -q '^built: ' "$LOGS/package.log"; then
 		echo "     built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
 		# with the package's check at start and its plugstack.conf.d
@@ -226,12 +316,18 @@ while IFS= read -r line; do
 done < <(grep '^skipped: ' "$LOGS/e2e-flux.log")
 
 # debian_suite SUITE: tests/cluster/debian-suite.sh, its counts added as
-# the categories SUITE/CATEGORY.
+# the categories SUITE/CATEGORY (run here, or read from its run in the
+# background).
 declare -A SUITE_WHAT
 debian_suite() {
 	local suite=$1 ver c p f k
 	step "the Slurm of Debian $suite in a chroot: built, packaged, the cluster suites (tests/cluster/debian-suite.sh $suite)"
-	XC_SUITE_LOGS="$LOGS/$suite" bash tests/cluster/debian-suite.sh "$suite" >"$LOGS/$suite.log" 2>&1 || status=1
+	if [ "$SUITES_AT_ONCE" = 1 ]; then
+		cat "$LOGS/$suite-chroot.log"
+		echo "# run beside the other steps, on a network of its own"
+	else
+		XC_SUITE_LOGS="$LOGS/$suite" bash "$SUITE_SRC/tests/cluster/debian-suite.sh" "$suite" >"$LOGS/$suite.log" 2>&1 || status=1
+	fi
 	grep -vE '^(ok |unit |replay )' "$LOGS/$suite.log"
 	ver=$(cat "$LOGS/$suite/slurm" 2>/dev/null) || ver="Debian $suite's Slurm"
 	if [ ! -s "$LOGS/$suite/counts" ]; then
@@ -258,6 +354,12 @@ debian_suite() {
 	done <"$LOGS/$suite/skipped"
 }
 if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
+	if [ ${#SUITE_RUNS[@]} -gt 0 ]; then
+		step "waiting for step 11 (the suites in their chroots)"
+		t0=$SECONDS
+		for pid in "${SUITE_RUNS[@]}"; do wait "$pid" || status=1; done
+		echo "(waited $((SECONDS - t0)) s)"
+	fi
 	for suite in ${XC_DEBIAN_SUITES-trixie sid}; do debian_suite "$suite"; done
 else
 	skip "the Slurm of Debian trixie and sid in chroots (XC_QUICK or XC_SLURM_PREFIX)"

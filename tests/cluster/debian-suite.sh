@@ -18,9 +18,13 @@
 # --make: step 1 only (tests/run-all.sh makes both chroots in the
 # background while it runs its own steps); a run of the same SUITE waits
 # for it.
-# The chroot has its own /run (a tmpfs, so its own munged) but this
-# machine's network: its cluster takes contrib/local-cluster.sh's ports,
-# and no other local cluster may run meanwhile (checked at the start).
+# The chroot has its own /run (a tmpfs, so its own munged) and, where the
+# kernel makes one, a network namespace of its own with loopback alone:
+# its cluster's ports are its own, so it runs beside this machine's
+# cluster and another suite's (tests/run-all.sh runs them at once).
+# Without one it shares this machine's network: it takes
+# contrib/local-cluster.sh's ports, and no other local cluster may run
+# meanwhile (checked at the start).
 # What a chroot cannot do that a node does: cgroups.  Its cgroup.conf
 # says CgroupPlugin=disabled (slurmd 24.11+ does not start otherwise
 # outside systemd); the clusters here track processes by
@@ -37,9 +41,14 @@ SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # The packages of the chroot: Slurm as Debian ships it, and what the
 # build, the package and the tests need (contrib/local-cluster.sh's list).
 PACKAGES=slurm-wlm,libslurm-dev,munge,libjansson-dev,libjson-c-dev,libcriterion-dev,libhwloc-dev,autoconf,automake,libtool,pkg-config,make,gcc,build-essential,jq,debhelper,dpkg-dev,procps,git
-# CATEGORY NAME[:LOG] [ENV...]: as tests/run-all.sh's step 7, trimmed of
-# the second carrier (the carriers' code does not depend on the Slurm
-# version: bookworm runs both) and with fewer load submissions.
+# CATEGORY NAME[:LOG] [ENV...] [@SUITE]: as tests/run-all.sh's step 7,
+# trimmed of the second carrier (the carriers' code does not depend on the
+# Slurm version: bookworm runs both) and with the same load (200
+# submissions after one warm-up: the warm-ups settle the RSS figure, which
+# is printed, not checked); an
+# entry with @SUITE runs in that suite alone unless named as a TEST (the
+# preferences where the plugin filters: their code is the same on 24.11
+# and 26.05, and each run takes 100 s).
 PLAN=(
 	"cluster e2e-cluster"
 	"cluster e2e-wait XC_PROLOG_CTLD=0"
@@ -50,11 +59,22 @@ PLAN=(
 	"cluster e2e-fault"
 	"cluster e2e-churn"
 	"cluster e2e-carrier"
-	"cluster load XC_LOAD_JOBS=200"
+	"cluster e2e-prefer @trixie"
+	"cluster-slurm e2e-prefer:e2e-prefer-slurm XC_PREFER_MODE=slurm"
+	"cluster load XC_LOAD_JOBS=200 XC_LOAD_WARMUPS=1"
 )
 # Scripts that print figures and assert nothing, run only when named
 # (their output is the log's, counted in no category).
 MEASURES=(prefer-slurm)
+
+# named_in NAME WORD...: NAME is one of the WORDs (no pipe into grep -q,
+# which under pipefail may end the pipe early and say no).
+named_in() {
+	local want=$1 w
+	shift
+	for w in "$@"; do [ "$w" = "$want" ] && return 0; done
+	return 1
+}
 
 # ---- inside the chroot: build, package, suites
 inside() {
@@ -71,13 +91,15 @@ inside() {
 	. tests/cluster/cluster-lib.sh # (slurm_at_least)
 	slurmctld -V >"$LOGS/slurm"
 	step "$suite: $(cat "$LOGS/slurm"): build, make check"
-	build_step build bash -c "./bootstrap && ./configure --quiet --with-slurm=/usr && make -s -j$(nproc)"
+	# (the builds at a lower priority than any cluster's processes: where
+	# suites run at once, the clusters' waits are checked, the builds' are not)
+	build_step build nice -n 10 bash -c "./bootstrap && ./configure --quiet --with-slurm=/usr && make -s -j$(nproc)"
 	clean_logs /src
-	build_step build-tests make -s -j"$(nproc)" check TESTS=
-	make -s -j"$(nproc)" check >"$LOGS/check.log" 2>&1
+	build_step build-tests nice -n 10 make -s -j"$(nproc)" check TESTS=
+	nice -n 10 make -s -j"$(nproc)" check >"$LOGS/check.log" 2>&1
 	count_unit /src unit
 	step "$suite: the Debian package, built and installed (tests/cluster/package-deb.sh)"
-	build_step package bash tests/cluster/package-deb.sh /tmp/pkg
+	build_step package nice -n 10 bash tests/cluster/package-deb.sh /tmp/pkg
 	if grep -q '^built: ' "$LOGS/package.log"; then
 		# The package's plugins and its plugstack.conf.d line; no
 		# cgroups (24.11's slurmd wants that said outside systemd).
@@ -85,14 +107,20 @@ inside() {
 		! slurm_at_least 24 11 || export XC_CGROUP_CONF=CgroupPlugin=disabled
 		for entry in "${PLAN[@]}"; do
 			read -r cat name env_words <<<"$entry"
-			if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "${name#*:}"; then
+			if [ $# -gt 0 ] && ! named_in "${name#*:}" "$@"; then
 				continue
 			fi
+			case " $env_words " in
+			*" @"*) # (named as a TEST, it runs in any suite)
+				[ $# -gt 0 ] || named_in "@$suite" $env_words || continue
+				env_words=$(printf '%s\n' $env_words | grep -v '^@' | tr '\n' ' ')
+				;;
+			esac
 			# shellcheck disable=SC2086 # env_words: NAME=VALUE words
 			CLUSTER_CAT=$cat cluster "$name" $env_words
 		done
 		for name in "${MEASURES[@]}"; do
-			printf '%s\n' "$@" | grep -qxF "$name" || continue
+			named_in "$name" "$@" || continue
 			step "$suite: figures: tests/cluster/$name.sh"
 			bash "tests/cluster/$name.sh" >"$LOGS/$name.log" 2>&1 || status=1
 			cat "$LOGS/$name.log"
@@ -141,11 +169,24 @@ if [ "$MAKE_ONLY" = 1 ]; then
 else
 	LOGS=${XC_SUITE_LOGS:-/tmp/slurm-extra-tests/$SUITE}
 fi
-for port in 16817 17001 17002 17003 17004; do
-	if [ "$MAKE_ONLY" = 0 ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-		die "port $port is taken: a local cluster runs (contrib/local-cluster.sh stop)"
+# OWN_NET: 1 when the cluster inside gets a network of its own.
+OWN_NET=0
+if [ "$MAKE_ONLY" = 0 ]; then
+	command -v ip >/dev/null ||
+		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null; } || true
+	if command -v ip >/dev/null &&
+		unshare --net sh -c 'ip link set lo up && ip addr add 192.0.2.1/32 dev lo' 2>/dev/null; then
+		OWN_NET=1
+	elif [ "${XC_SUITE_NET:-}" = own ]; then
+		die "cannot make a network namespace (XC_SUITE_NET=own: the suite runs beside another cluster)"
+	else
+		for port in 16817 17001 17002 17003 17004; do
+			if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+				die "port $port is taken: a local cluster runs (contrib/local-cluster.sh stop)"
+			fi
+		done
 	fi
-done
+fi
 command -v debootstrap >/dev/null ||
 	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; } ||
 	die "cannot install debootstrap"
@@ -197,6 +238,10 @@ fi
 [ "$MAKE_ONLY" = 0 ] || exit 0
 
 MOUNTED=()
+# NET: the command that enters the chroot's network (nsenter), empty on
+# this machine's; NET_HOLDER: the process that holds that network.
+NET=()
+NET_HOLDER=
 # kill_inside SIGNAL: sends SIGNAL to every process whose root is the chroot.
 kill_inside() {
 	local p
@@ -218,6 +263,8 @@ teardown() {
 		umount "${MOUNTED[i]}" 2>/dev/null || umount -l "${MOUNTED[i]}"
 	done
 	MOUNTED=()
+	[ -z "$NET_HOLDER" ] || kill "$NET_HOLDER" 2>/dev/null
+	NET_HOLDER='' NET=()
 }
 trap teardown EXIT
 trap 'exit 130' INT TERM
@@ -230,7 +277,7 @@ mount_in() {
 }
 # (the lock's descriptor closed: a process left inside must not hold it)
 run_inside() {
-	chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+	"${NET[@]}" chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@" 9>&-
 }
 
@@ -252,6 +299,32 @@ if [ "$(cat "$ROOT/.xc-ready")" != "$PACKAGES" ]; then
 	echo "$PACKAGES" >"$ROOT/.xc-ready"
 fi
 
+# The network of the chroot's cluster: a namespace that a process holds
+# until this script ends (tail --pid; killed at the teardown), loopback
+# up, with a second address (TEST-NET-1's 192.0.2.1): Slurm's daemons
+# find the address to listen on with getaddrinfo(NULL, port) for IPv4
+# and AI_ADDRCONFIG (xgetaddrinfo(), src/common/util-net.c), which glibc
+# answers with nothing where 127.0.0.1 is the only IPv4 address.  The
+# machine's name first on loopback there (Slurm's clients resolve it, and
+# the machine's own address is not in that network).  Made after the
+# packages above are installed: apt needs the machine's network, and
+# nothing inside does.
+if [ "$OWN_NET" = 1 ]; then
+	unshare --net tail --pid=$$ -f /dev/null 9>&- &
+	NET_HOLDER=$!
+	for _ in $(seq 50); do
+		[ "$(readlink "/proc/$NET_HOLDER/ns/net")" = "$(readlink /proc/self/ns/net)" ] || break
+		sleep 0.1
+	done
+	NET=(nsenter "--net=/proc/$NET_HOLDER/ns/net")
+	[ "$(readlink "/proc/$NET_HOLDER/ns/net")" != "$(readlink /proc/self/ns/net)" ] &&
+		"${NET[@]}" ip link set lo up && "${NET[@]}" ip addr add 192.0.2.1/32 dev lo ||
+		die "cannot make the chroot's network"
+	{ printf '127.0.0.1 %s\n' "$(hostname)" "$(hostname -f 2>/dev/null || hostname)" && cat /etc/hosts; } >"$ROOT/etc/hosts" ||
+		die "cannot write $ROOT/etc/hosts"
+	echo "# the chroot's cluster on a network of its own (loopback alone)"
+fi
+
 echo "# this tree into $ROOT/src"
 rm -rf --one-file-system "$ROOT/src"
 mkdir -p "$ROOT/src"
@@ -263,7 +336,10 @@ run_inside git -C /src init -q && run_inside git -C /src add -A &&
 	die "cannot make the copy a git tree"
 
 t0=$SECONDS
-run_inside bash /src/tests/cluster/debian-suite.sh --inside "$SUITE" "$@"
+# (in the background, waited for: a SIGTERM then ends the wait at once,
+# and the teardown stops what runs inside)
+run_inside bash /src/tests/cluster/debian-suite.sh --inside "$SUITE" "$@" &
+wait $!
 rc=$?
 teardown
 echo "# the run inside took $((SECONDS - t0)) s"
