@@ -118,7 +118,8 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 		not_ok "the srun job waits"
 	sid=$(squeue -h -u "$USER1" -n xcsrun -o %i)
 	wait_for 10 eval '[ "$(field "$sid" ExcNodeList)" = n1 ]' ||
-		not_ok "the srun job excludes n1"
+		not_ok "the srun job excludes n1" "job ${sid:-(none)}: $(scontrol show job "$sid" 2>&1)
+nodes: $(sinfo -h -N -o '%N %T' 2>&1 | paste -sd ' ')"
 	round_now
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
