@@ -57,3 +57,14 @@ void run_stream(struct run *r, const char *args, bool err)
 		 err ? "2>&1 >/dev/null" : "2>/dev/null");
 	run(r, NULL, redirected);
 }
+
+void check_row(const struct cli_row *row, const char *before)
+{
+	struct run r;
+
+	run_as(&r, row->input, before, row->args);
+	cr_assert_eq(r.status, row->status,
+		     "slurm-extra %s: exit %d, expected %d\n%s", row->args,
+		     r.status, row->status, r.out);
+	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
+}

@@ -38,6 +38,10 @@ struct cli_row {
 	const char *out;
 };
 
+/* Runs the row's `slurm-extra ARGS` after `before` (as run_as(); "" for
+ * none) and asserts its exit status and output. */
+void check_row(const struct cli_row *row, const char *before);
+
 /* What --help prints, and what follows a usage error. */
 #define USAGE                                                                                                                               \
 	"Usage: slurm-extra check REQUEST [--extra-prefer REQUEST ...] [--extra-prefer-wait DURATION]\n"                                    \

@@ -401,13 +401,7 @@ static const struct
 
 ROW_TEST(cli, rows, struct cli_row, cli_rows)
 {
-	struct run r;
-
-	run(&r, row->input, row->args);
-	cr_assert_eq(r.status, row->status,
-		     "slurm-extra %s: exit %d, expected %d\n%s", row->args,
-		     r.status, row->status, r.out);
-	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
+	check_row(row, "");
 }
 
 /* eval and explain with --node-extra JSON, and with its old spelling,

@@ -111,13 +111,7 @@ static const struct cli_row jobspec_rows[] = {
 
 ROW_TEST(cli, jobspec, struct cli_row, jobspec_rows)
 {
-	struct run r;
-
-	run_as(&r, row->input, "cd / && env -i XC=1", row->args);
-	cr_assert_eq(r.status, row->status,
-		     "slurm-extra %s: exit %d, expected %d\n%s", row->args,
-		     r.status, row->status, r.out);
-	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
+	check_row(row, "cd / && env -i XC=1");
 }
 
 /* --env-remove, each time given: a glob on the whole name, a /regex/

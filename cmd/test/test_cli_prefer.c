@@ -65,11 +65,5 @@ static const struct cli_row prefer_rows[] = {
 
 ROW_TEST(cli, prefer, struct cli_row, prefer_rows)
 {
-	struct run r;
-
-	run(&r, row->input, row->args);
-	cr_assert_eq(r.status, row->status,
-		     "slurm-extra %s: exit %d, expected %d\n%s", row->args,
-		     r.status, row->status, r.out);
-	cr_assert_str_eq(r.out, row->out, "slurm-extra %s", row->args);
+	check_row(row, "");
 }
