@@ -116,6 +116,19 @@ slurm_at_least() {
 	[ $((10#${v%.*} * 100 + 10#${v#*.})) -ge $(($1 * 100 + $2)) ]
 }
 
+# slurm_filter_or_skip NAME WHAT: the cluster to start runs Slurm's own
+# filter (SchedulerParameters extra_constraints, 23.11 and later); before
+# 23.11 the test says "skipped: WHAT: <version> has none" and ends with
+# summary NAME (nothing run, nothing failed).
+slurm_filter_or_skip() {
+	if ! slurm_at_least 23 11; then
+		echo "skipped: $2: $(scontrol --version) has none"
+		summary "$1"
+		exit
+	fi
+	export XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints
+}
+
 # plugin_inits_since FROM: how many times job_submit/extra's init() ran
 # after log line FROM.
 plugin_inits_since() { tail -n +"$(($1 + 1))" "$LOG" | grep -c 'job_submit/extra: slurm-extra .* built for Slurm'; }

@@ -29,12 +29,7 @@ cluster_test e2e-prefer.sh
 MODE=${XC_PREFER_MODE:-plugin}
 export XC_CPUS=1 XC_PROLOG_CTLD=0
 if [ "$MODE" = slurm ]; then
-	if ! slurm_at_least 23 11; then
-		echo "skipped: Slurm's own filter (extra_constraints): $(scontrol --version) has none"
-		summary prefer
-		exit
-	fi
-	export XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints
+	slurm_filter_or_skip prefer "Slurm's own filter (extra_constraints)"
 fi
 cluster_start >/dev/null
 scontrol update nodename=n2 availablefeatures=cached activefeatures=cached ||

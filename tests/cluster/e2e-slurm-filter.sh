@@ -13,13 +13,7 @@ set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test e2e-slurm-filter.sh
 
-if ! slurm_at_least 23 11; then
-	echo "skipped: Slurm's own filter (extra_constraints): $(scontrol --version) has none"
-	summary slurm-filter
-	exit
-fi
-
-export XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints
+slurm_filter_or_skip slurm-filter "Slurm's own filter (extra_constraints)"
 cluster_start >/dev/null
 bash "$CLUSTER" extra >/dev/null || exit 1
 

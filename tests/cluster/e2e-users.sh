@@ -28,12 +28,7 @@ set -uo pipefail
 cluster_test e2e-users.sh
 SLURM_FILTERS=0
 if [ "${XC_USERS_MODE:-plugin}" = slurm ]; then
-	if ! slurm_at_least 23 11; then
-		echo "skipped: e2e-users with Slurm's own filter: $(scontrol --version) has no extra_constraints"
-		summary users
-		exit
-	fi
-	export XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints
+	slurm_filter_or_skip users "e2e-users with Slurm's own filter (extra_constraints)"
 	SLURM_FILTERS=1
 fi
 
