@@ -208,7 +208,9 @@ expect "slurmctld restarted" "$rc" 0
 printf '  in %d ms\n' $(( ($(date +%s%N) - t0) / 1000000 ))
 alive "restart"
 expect "no queued job lost over the restart" "$(squeue -h -t PENDING | wc -l)" "$before"
-wait_refresh "$mark"
+wait_for 30 eval '[ "$(plugin_inits_since "$mark")" -ge 1 ]' ||
+	not_ok "the restarted slurmctld loaded the plugin within 30 s"
+wait_refresh "$(init_mark "$mark")"
 job_on "filtering works after the restart" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
 scancel -u root --state=PENDING
 
