@@ -31,6 +31,7 @@
  */
 #define _GNU_SOURCE /* asprintf */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -401,7 +402,8 @@ static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
  * held when too few nodes match (doc/design.md "Submissions").  A job
  * without a request is left alone.
  */
-int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
+static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
+		  char **err_msg)
 {
 	struct timespec t0;
 	struct sx_job_state st = { 0 };
@@ -506,5 +508,18 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 			      ms_since(&t0));
 	sx_job_state_free(&st);
 	xc_expr_destroy(expr);
+	return rc;
+}
+
+/* job_submit() leaves errno as Slurm had it, as job_modify() does
+ * (modify.c): Slurm's update path answers with a stale errno
+ * (src/slurmctld/job_mgr.c _update_job()); its submission path reads none
+ * after the plugins (job_mgr.c, 22.05-26.05), and neither entry point
+ * lets the plugin's calls choose Slurm's answer. */
+int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
+{
+	int saved = errno, rc = submit(job_desc, submit_uid, err_msg);
+
+	errno = saved;
 	return rc;
 }

@@ -4,6 +4,7 @@
  * "Updates" (modify() below).  Runs with slurmctld's locks held: reads
  * and writes the thread's state only through thread.h, under its lock.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -546,18 +547,30 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 /* An update of a job (slurmctld's job_submit_g_modify(), its locks held):
  * modify(), by the rules of doc/design.md "Updates".  Slurm 22.05 calls
  * it with three arguments (src/slurmctld/job_submit.c: no err_msg), 23.02
- * and later with four; job_ptr (slurmctld's job record) is not read. */
+ * and later with four; job_ptr (slurmctld's job record) is not read.
+ * errno is left as Slurm had it: _update_job() (src/slurmctld/job_mgr.c,
+ * 22.05-26.05) answers a change of partition or account with errno when
+ * _retrieve_new_assoc() finds no association (a cluster without
+ * accounting), so an errno set here would be another answer. */
 #if SX_MODIFY_HAS_ERR_MSG
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 	       char **err_msg)
 {
+	int saved = errno, rc;
+
 	(void)job_ptr;
-	return modify(job_desc, submit_uid, err_msg);
+	rc = modify(job_desc, submit_uid, err_msg);
+	errno = saved;
+	return rc;
 }
 #else
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
 {
+	int saved = errno, rc;
+
 	(void)job_ptr;
-	return modify(job_desc, submit_uid, NULL);
+	rc = modify(job_desc, submit_uid, NULL);
+	errno = saved;
+	return rc;
 }
 #endif

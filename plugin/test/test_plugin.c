@@ -6,6 +6,7 @@
  * left.  job_modify() is test_plugin_modify.c's, the thread's
  * test_plugin_thread.c's.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -273,6 +274,22 @@ Test(plugin, a_preference_with_a_wait_narrows_the_new_job)
 	cr_assert(strncmp(st.status, "preferring tier 1 of 1 (2 nodes) until ",
 			  39) == 0,
 		  "%s", st.status);
+}
+
+/* job_submit() leaves errno as it found it, though reading the wait sets
+ * it (strtol): Slurm may answer with errno after the plugins ran
+ * (src/slurmctld/job_mgr.c _update_job(), job_submit_extra.c). */
+Test(plugin, job_submit_leaves_errno_as_slurm_had_it)
+{
+	job_desc_msg_t *d = preferring(ANY, "gpu=false\036", "60");
+	int rc;
+
+	errno = EAGAIN;
+	rc = job_submit(d, OWNER, &err);
+	submit_done(d);
+	cr_assert_eq(errno, EAGAIN, "errno %d (%s) after job_submit()", errno,
+		     strerror(errno));
+	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
 }
 
 /* No wait: narrowed only to a free node of the strongest tier that has

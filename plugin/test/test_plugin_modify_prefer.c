@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* asprintf */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,4 +218,27 @@ Test(plugin, a_spoofed_user_id_is_not_trusted_on_22_05)
 	cr_assert_eq(entry_thread->hints.n, 2);
 	cr_assert(entry_thread->hints.v[1].trusted &&
 		  !entry_thread->hints.v[1].prefer_verify);
+}
+
+/* Slurm answers a change of partition with errno when it finds no
+ * association (src/slurmctld/job_mgr.c _update_job()): job_modify()
+ * leaves errno as it found it, though reading a wait sets it (strtol). */
+Test(plugin, job_modify_leaves_errno_as_slurm_had_it)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	int rc;
+
+	carry(d, env, NULL, "600");
+	errno = EAGAIN;
+#if SX_MODIFY_HAS_ERR_MSG
+	rc = job_modify(d, NULL, OWNER, &err);
+#else
+	rc = job_modify(d, NULL, OWNER);
+#endif
+	cr_assert_eq(errno, EAGAIN, "errno %d (%s) after job_modify()", errno,
+		     strerror(errno));
+	cr_assert_eq(rc, SLURM_SUCCESS);
+	cr_assert_eq(only_hint()->prefer.wait, 600);
+	modify_prefer(d, env, OWNER); /* frees the environment */
 }
