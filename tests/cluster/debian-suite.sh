@@ -12,7 +12,8 @@
 #      installs it, then runs the cluster suites on a local cluster of the
 #      chroot's own Slurm with the package's plugins: the plan below, or
 #      the entries whose log names are given as TEST (e2e-users-slurm ...),
-#      and the figures of a script of MEASURES named as TEST (prefer-slurm);
+#      and the figures of a script of MEASURES named as TEST (prefer-slurm,
+#      partition-errno);
 #   4. stops every process of the chroot and unmounts what it mounted,
 #      also when a step fails or the script is interrupted.
 # --make: step 1 only (tests/run-all.sh makes both chroots in the
@@ -65,7 +66,7 @@ PLAN=(
 )
 # Scripts that print figures and assert nothing, run only when named
 # (their output is the log's, counted in no category).
-MEASURES=(prefer-slurm)
+MEASURES=(prefer-slurm partition-errno)
 
 # named_in NAME WORD...: NAME is one of the WORDs (no pipe into grep -q,
 # which under pipefail may end the pipe early and say no).
@@ -154,7 +155,7 @@ die() { printf 'debian-suite: %s\n' "$*" >&2; exit 2; }
 for t in "$@"; do
 	{ printf '%s\n' "${PLAN[@]}" | awk '{ n = $2; sub(/^[^:]*:/, "", n); print n }'; printf '%s\n' "${MEASURES[@]}"; } |
 		grep -xF -- "$t" >/dev/null || # (all read: -q would end the pipe early, and pipefail fail it)
-		die "no test '$t' in the plan or MEASURES (log names: e2e-cluster, e2e-users-slurm ...; prefer-slurm)"
+		die "no test '$t' in the plan or MEASURES (log names: e2e-cluster, e2e-users-slurm ...; prefer-slurm, partition-errno)"
 done
 git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 || die "$SRC is not a git checkout (the tree is copied by git's list)"
 # The mounts are made in a mount namespace of their own: none reaches the
