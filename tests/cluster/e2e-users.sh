@@ -79,14 +79,17 @@ user_exclude() { admin_comment "$1" | grep -oP '; exclude=\K[^;]*'; }
 said() { if [[ $2 =~ ^[0-9]+$ ]]; then sed -e "s/\b$2\b/J/g" <<<"$1"; else printf '%s' "$1"; fi; }
 
 # do_action ACTOR ACTION JOB: the action as the actor; prints "rc: output".
-# Slurm 24.11 sometimes answers an update "Resource temporarily
-# unavailable", with or without the plugin: tried again, as a user would.
+# Slurm answers a change of partition with a stale errno on a cluster
+# without accounting (doc/design.md "Slurm's own defects the plugin works
+# around"): under load 24.11 and 26.05 sometimes say "Resource temporarily
+# unavailable", with or without the plugin.  Tried again for up to 60 s,
+# as a user would.
 do_action() {
-	local out rc try
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		one_action "$@"
-		[[ $out == *"Resource temporarily unavailable"* ]] || break
+	local out rc end=$((SECONDS + 60))
+	one_action "$@"
+	while [[ $out == *"Resource temporarily unavailable"* ]] && [ "$SECONDS" -lt "$end" ]; do
 		sleep 0.5
+		one_action "$@"
 	done
 	printf '%s: %s' "$rc" "$(said "$out" "$3")"
 }
