@@ -402,8 +402,7 @@ static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
  * held when too few nodes match (doc/design.md "Submissions").  A job
  * without a request is left alone.
  */
-static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
-		  char **err_msg)
+static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
 	struct timespec t0;
 	struct sx_job_state st = { 0 };

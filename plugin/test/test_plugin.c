@@ -277,8 +277,8 @@ Test(plugin, a_preference_with_a_wait_narrows_the_new_job)
 }
 
 /* job_submit() leaves errno as it found it, though reading the wait sets
- * it (strtol): Slurm may answer with errno after the plugins ran
- * (src/slurmctld/job_mgr.c _update_job(), job_submit_extra.c). */
+ * it (strtol), as job_modify() does (job_submit_extra.c: Slurm's update
+ * path answers with errno, src/slurmctld/job_mgr.c _update_job()). */
 Test(plugin, job_submit_leaves_errno_as_slurm_had_it)
 {
 	job_desc_msg_t *d = preferring(ANY, "gpu=false\036", "60");
