@@ -81,9 +81,9 @@ said() { if [[ $2 =~ ^[0-9]+$ ]]; then sed -e "s/\b$2\b/J/g" <<<"$1"; else print
 # do_action ACTOR ACTION JOB: the action as the actor; prints "rc: output".
 # Slurm answers a change of partition with a stale errno on a cluster
 # without accounting (doc/design.md "Slurm's own defects the plugin works
-# around"): under load 24.11 and 26.05 sometimes say "Resource temporarily
-# unavailable", with or without the plugin.  Tried again for up to 60 s,
-# as a user would.
+# around"): 24.11 and 26.05 say "Resource temporarily unavailable" to
+# some asks (about 4 in 5 on 26.05), with or without the plugin
+# (doc/benchmarks.md).  Tried again for up to 60 s, as a user would.
 do_action() {
 	local out rc end=$((SECONDS + 60))
 	one_action "$@"

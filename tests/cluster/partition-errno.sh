@@ -38,7 +38,7 @@ for plugin in extra ''; do
 	done
 	printf 'JobSubmitPlugins=%s: %d changes, %d asks, %d EAGAIN (not made), %d other refusals; partition now %s\n' \
 		"${plugin:-(none)}" "$CHANGES" "$asked" "$again" "$other" \
-		"$(scontrol show job "$j" | grep -oP '\bPartition=\K\S+')"
+		"$(field "$j" Partition)"
 	scancel "$j"
 	bash "$CLUSTER" stop >/dev/null 2>&1
 done
