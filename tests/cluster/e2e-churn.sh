@@ -5,12 +5,14 @@
 # as a user submits and an admin changes node data:
 #
 #   1. the check alone, made certain: the thread re-filters only every 15 s
-#      (RefreshInterval=15), so a waiting job's excluded nodes are stale when
-#      a node stops matching and the job before it there ends; Slurm places
-#      the job there, and the check stops it: a batch job is requeued (it
-#      says why in its AdminComment and later runs on a matching node), an
-#      interactive one (srun), which Slurm cannot requeue, is killed, and
-#      srun says so;
+#      (RefreshInterval=15), so the nodes a waiting job is kept off (by its
+#      ExcNodeList, or its request's feature on the nodes, Carrier=features)
+#      are stale when a node stops matching and the job before it there
+#      ends; Slurm places the job there, and the check stops it: a batch
+#      job (by its ExcNodeList) is requeued (it says why in its AdminComment
+#      and later runs on a matching node), an interactive one (srun, by its
+#      request's feature), which Slurm cannot requeue, is killed, and srun
+#      says so;
 #   2. churn: 4 nodes with one job slot each; for
 #      XC_CHURN_SECONDS (100) one random node's Extra flips between
 #      {"ok":1} and {"ok":0} every 0.3-1.2 s (never all four at 0); XC_CHURN_JOBS
@@ -81,11 +83,14 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	id=$(as_user sbatch --parsable -o "$OUT/requeued.out" --extra 'ok=1' \
 		--wrap 'echo $SLURMD_NODENAME')
 	expect "a batch job waiting for ok=1 is accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
-	expect "it excludes n1 (ok=0)" "$(field "$id" ExcNodeList)" n1
+	expect "it is kept off n1 (ok=0)" "$(kept_off "$id")" n1
 	# The thread's next round 15 s away, n2 stops matching and is freed:
-	# Slurm places the job there (its excluded nodes are stale), and the
+	# Slurm places the job there (the nodes it is kept off are stale), and the
 	# check stops it.
 	round_now
+	# (a request new to the thread: the round sets its feature on the
+	# nodes, the next one would move the job to it)
+	expect "it goes by its ExcNodeList" "$(field "$id" Features):$(field "$id" ExcNodeList)" "(null):n1"
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
 	wait_for 30 eval '[ "$(restarts "$id")" -ge 1 ] 2>/dev/null' ||
@@ -111,15 +116,24 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	set_extra n2 '{"ok":1}'
 	b2=$(blocker n2)
 	wait_for 20 eval 'is_state "$b2" RUNNING' || not_ok "waited 20 s for the blocker on n2"
+	# A held job of the same request keeps its feature wanted (a name is
+	# forgotten at a round that finds no job wanting it: the batch job's
+	# may or may not be yet), so that the srun job goes by the feature
+	# (Carrier=features) whatever the last rounds did.
+	keep=$(sbatch --parsable -H -o /dev/null --extra 'ok=1' --wrap true)
 	round_now
 	as_user srun --extra 'ok=1' -J xcsrun -t 1 echo RAN >"$OUT/srun.out" 2>&1 &
 	srun_pid=$!
 	wait_for 20 eval '[ -n "$(squeue -h -u "$USER1" -n xcsrun -o %i)" ]' ||
 		not_ok "the srun job waits"
 	sid=$(squeue -h -u "$USER1" -n xcsrun -o %i)
-	wait_for 10 eval '[ "$(field "$sid" ExcNodeList)" = n1 ]' ||
-		not_ok "the srun job excludes n1" "job ${sid:-(none)}: $(scontrol show job "$sid" 2>&1)
-nodes: $(sinfo -h -N -o '%N %T' 2>&1 | paste -sd ' ')"
+	wait_for 10 eval '[ "$(kept_off "$sid")" = n1 ]' ||
+		not_ok "the srun job is kept off n1" "job ${sid:-(none)}: $(scontrol show job "$sid" 2>&1)
+nodes: $(sinfo -h -N -o '%N %T %b' 2>&1 | paste -sd ' ')"
+	if ! grep -qi 'Carrier=exclusions' <<<"${XC_EXTRA_CONF:-}"; then
+		expect "by its request's feature, not its ExcNodeList" \
+			"$(field "$sid" Features | grep -c 'xc_'):$(field "$sid" ExcNodeList)" "1:(null)"
+	fi
 	round_now
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
@@ -136,7 +150,7 @@ nodes: $(sinfo -h -N -o '%N %T' 2>&1 | paste -sd ' ')"
 		"n2 no longer satisfied the request when the job was to start"
 	expect_has "that it was killed, not requeued" "$(admin_comment "$sid")" \
 		"slurm-extra: killed "
-	scancel "$b3" "$b4" 2>/dev/null
+	scancel "$b3" "$b4" "$keep" 2>/dev/null
 	bash "$CLUSTER" stop >/dev/null 2>&1
 fi
 
