@@ -12,8 +12,9 @@
 #      job (a request new to the thread: by its ExcNodeList, unless a
 #      round moved it already; the test says which) is requeued (it says
 #      why in its AdminComment and later runs on a matching node), an
-#      interactive one (srun, by its request's feature), which Slurm cannot
-#      requeue, is killed, and srun says so;
+#      interactive one (srun; by its request's feature with the default
+#      Carrier=features), which Slurm cannot requeue, is killed, and srun
+#      says so;
 #   2. churn: 4 nodes with one job slot each; for
 #      XC_CHURN_SECONDS (100) one random node's Extra flips between
 #      {"ok":1} and {"ok":0} every 0.3-1.2 s (never all four at 0); XC_CHURN_JOBS
@@ -70,6 +71,9 @@ blocker() { sbatch --parsable -o /dev/null -w "$1" --wrap 'sleep 600'; }
 # Slurm's own filter (XC_SCHED_PARAMS=...,extra_constraints): the churn
 # only, as the anchor (the plugin reads no node data, filters nothing).
 slurm_filters() { grep -q extra_constraints <<<"${XC_SCHED_PARAMS:-}"; }
+# the plugin's carrier: features unless extra.conf says exclusions
+FEATURES=1
+! grep -qi 'Carrier=exclusions' <<<"${XC_EXTRA_CONF:-}" || FEATURES=0
 if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	echo "# the check alone: the thread's exclusions kept stale (RefreshInterval=15)"
 	XC_REFRESH=15 cluster_start "rm -rf '$OUT'" >/dev/null
@@ -93,9 +97,9 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	# nodes, the next one moves the job to it; two rounds since its
 	# submission, when the blockers were slow to start, have moved it)
 	if [ "$(field "$id" Features)" = "(null)" ]; then
-		echo "  (the batch job is kept off n1 by its ExcNodeList)"
+		echo "  (the batch job is kept off n1 by its ExcNodeList, as read then)"
 	else
-		echo "  (the batch job is kept off n1 by its request's feature)"
+		echo "  (the batch job is kept off n1 by its request's feature, as read then)"
 	fi
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
@@ -124,21 +128,27 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	wait_for 20 eval 'is_state "$b2" RUNNING' || not_ok "waited 20 s for the blocker on n2"
 	# A held job of the same request keeps its feature wanted (a name is
 	# forgotten at a round that finds no job wanting it: the batch job's
-	# may or may not be yet), so that the srun job goes by the feature
-	# (Carrier=features) whatever the last rounds did.
+	# may or may not be yet).  Once the held job goes by the feature, the
+	# name is known and off n1 (a move waits for a round whose node
+	# updates all succeeded), so the srun job goes by it too.
 	keep=$(sbatch --parsable -H -o /dev/null --extra 'ok=1' --wrap true)
+	expect "a held job of the same request is accepted" "$([[ $keep =~ ^[0-9]+$ ]] && echo yes)" yes
 	round_now
+	if [ "$FEATURES" = 1 ]; then
+		wait_for 40 eval '[[ "$(field "$keep" Features)" == *xc_* ]] && [ "$(kept_off "$keep")" = n1 ]' ||
+			not_ok "within 40 s the held job goes by its request's feature, off n1"
+	fi
 	as_user srun --extra 'ok=1' -J xcsrun -t 1 echo RAN >"$OUT/srun.out" 2>&1 &
 	srun_pid=$!
 	wait_for 20 eval '[ -n "$(squeue -h -u "$USER1" -n xcsrun -o %i)" ]' ||
 		not_ok "the srun job waits"
 	sid=$(squeue -h -u "$USER1" -n xcsrun -o %i)
-	wait_for 10 eval '[ "$(kept_off "$sid")" = n1 ]' ||
+	wait_for 10 eval '[ -n "$sid" ] && [ "$(kept_off "$sid")" = n1 ]' ||
 		not_ok "the srun job is kept off n1" "job ${sid:-(none)}: $(scontrol show job "$sid" 2>&1)
 nodes: $(sinfo -h -N -o '%N %T %b' 2>&1 | paste -sd ' ')"
-	if ! grep -qi 'Carrier=exclusions' <<<"${XC_EXTRA_CONF:-}"; then
+	if [ "$FEATURES" = 1 ]; then
 		expect "by its request's feature, not its ExcNodeList" \
-			"$(field "$sid" Features | grep -c 'xc_'):$(field "$sid" ExcNodeList)" "1:(null)"
+			"$([ -n "$sid" ] && field "$sid" Features | grep -c 'xc_'):$(field "${sid:-0}" ExcNodeList)" "1:(null)"
 	fi
 	round_now
 	set_extra n2 '{"ok":0}'
@@ -156,7 +166,7 @@ nodes: $(sinfo -h -N -o '%N %T %b' 2>&1 | paste -sd ' ')"
 		"n2 no longer satisfied the request when the job was to start"
 	expect_has "that it was killed, not requeued" "$(admin_comment "$sid")" \
 		"slurm-extra: killed "
-	scancel "$b3" "$b4" "$keep" 2>/dev/null
+	scancel "$b3" "$b4" ${keep:+"$keep"} 2>/dev/null
 	bash "$CLUSTER" stop >/dev/null 2>&1
 fi
 
