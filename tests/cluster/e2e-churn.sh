@@ -75,7 +75,7 @@ slurm_filters() { grep -q extra_constraints <<<"${XC_SCHED_PARAMS:-}"; }
 FEATURES=1
 ! grep -qi 'Carrier=exclusions' <<<"${XC_EXTRA_CONF:-}" || FEATURES=0
 if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
-	echo "# the check alone: the thread's exclusions kept stale (RefreshInterval=15)"
+	echo "# the check alone: the nodes the thread keeps jobs off kept stale (RefreshInterval=15)"
 	XC_REFRESH=15 cluster_start "rm -rf '$OUT'" >/dev/null
 	expect_has "slurmctld runs the check (PrologSlurmctld)" \
 		"$(scontrol show config | grep -i '^PrologSlurmctld')" "prolog-slurmctld"
@@ -96,11 +96,9 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	# (a request new to the thread: the round sets its feature on the
 	# nodes, the next one moves the job to it; two rounds since its
 	# submission, when the blockers were slow to start, have moved it)
-	if [ "$(field "$id" Features)" = "(null)" ]; then
-		echo "  (the batch job is kept off n1 by its ExcNodeList, as read then)"
-	else
-		echo "  (the batch job is kept off n1 by its request's feature, as read then)"
-	fi
+	by="its ExcNodeList"
+	[ "$(field "$id" Features)" = "(null)" ] || by="its request's feature"
+	echo "  (the batch job is kept off n1 by $by, as read then)"
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
 	wait_for 30 eval '[ "$(restarts "$id")" -ge 1 ] 2>/dev/null' ||
@@ -148,7 +146,7 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 nodes: $(sinfo -h -N -o '%N %T %b' 2>&1 | paste -sd ' ')"
 	if [ "$FEATURES" = 1 ]; then
 		expect "by its request's feature, not its ExcNodeList" \
-			"$([ -n "$sid" ] && field "$sid" Features | grep -c 'xc_'):$(field "${sid:-0}" ExcNodeList)" "1:(null)"
+			"$(field "${sid:-0}" Features | grep -c 'xc_'):$(field "${sid:-0}" ExcNodeList)" "1:(null)"
 	fi
 	round_now
 	set_extra n2 '{"ok":0}'
