@@ -2,6 +2,8 @@
  * known_jobs.c - the jobs the thread last saw, and the job an update
  * names among them (known_jobs.h).
  */
+#include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -232,31 +234,56 @@ const struct known_job *known_target(const struct known_jobs *known,
 	return k;
 }
 
+/* strtol() of `s` as Slurm reads a job id's parts (update_job_str(),
+ * _parse_array_tok(), src/slurmctld/job_mgr.c, 22.05-26.05): leading
+ * blanks and a sign taken, errno left as it was. */
+static long slurm_strtol(const char *s, char **end)
+{
+	int saved = errno;
+	long v = strtol(s, end, 10);
+
+	errno = saved;
+	return v;
+}
+
 void update_target(const job_desc_msg_t *job_desc, uint32_t *id, uint32_t *task,
 		   uint32_t *offset)
 {
 	const char *s = job_desc->job_id_str;
-	unsigned long v;
-	char *end;
+	char *end, *tail;
+	long v;
 
 	*id = 0;
 	*task = *offset = NO_VAL;
-	if (SX_DESC_JOB_ID(job_desc) && SX_DESC_JOB_ID(job_desc) != NO_VAL)
-		*id = SX_DESC_JOB_ID(job_desc);
-	if (!s)
+	if (!s) { /* update_job(): the record with that id */
+		if (SX_DESC_JOB_ID(job_desc) != NO_VAL)
+			*id = SX_DESC_JOB_ID(job_desc);
 		return;
-	v = strtoul(s, &end, 10);
-	if (end == s || v > UINT32_MAX)
+	}
+	/* update_job_str(): the string alone, job_id unread; a long cast
+	 * to uint32_t ("4294967396" is job 100), 0 when Slurm refuses it */
+	v = slurm_strtol(s, &end);
+	if (v <= 0 || v == LONG_MAX || (*end && *end != '_' && *end != '+'))
 		return;
 	*id = (uint32_t)v;
-	s = end;
-	if (*s != '_' && *s != '+')
+	if (*end == '+') { /* a het component, its offset cast likewise */
+		v = slurm_strtol(end + 1, &tail);
+		if (v >= 0 && v != LONG_MAX && !*tail)
+			*offset = (uint32_t)v;
 		return;
-	v = strtoul(s + 1, &end, 10);
-	if (end == s + 1 || *end || v >= NO_VAL)
-		return; /* "123_[1-3]": the array as a whole */
-	if (*s == '_')
+	}
+	if (*end != '_')
+		return;
+	/* one task, "123_4", "123_[4]" or "123_4%2"; a list or a range is
+	 * the array as a whole (NO_VAL) */
+	s = end + 1;
+	if (*s == '[')
+		s++;
+	v = slurm_strtol(s, &tail);
+	if (tail == s || v < 0 || v >= NO_VAL)
+		return;
+	if (*tail == ']')
+		tail++;
+	if (!*tail || *tail == '%')
 		*task = (uint32_t)v;
-	else
-		*offset = (uint32_t)v;
 }

@@ -88,11 +88,16 @@ void known_jobs_sort(struct known_jobs *known);
 const struct known_job *known_job_find(const struct known_jobs *known,
 				       uint32_t job_id);
 
-/* What an update names (job_desc->job_id, or job_id_str "123", "123_4",
- * "123_[1-3]", "123+1", as update_job_str() reads them: doc/design.md
- * "Updates"): *id the first number (0 when none), *task the array task of
- * "123_4" (NO_VAL otherwise, also for a list of tasks), *offset the het
- * component of "123+1" (NO_VAL otherwise). */
+/* What an update names, read exactly as slurmctld reads it
+ * (_slurm_rpc_update_job(), update_job_str(), src/slurmctld/job_mgr.c and
+ * proc_req.c, 22.05-26.05; doc/design.md "Updates"): job_id_str when set
+ * ("123", "123_4", "123_[1-3]", "123+1"), job_desc->job_id never read
+ * then; job_desc->job_id only without it.  The id is strtol()'s long cast
+ * to uint32_t, as Slurm casts it ("4294967396" names job 100), and 0 for
+ * a string Slurm refuses (not above 0, LONG_MAX, or followed by anything
+ * but '_' or '+').  *task is the array task of "123_4" (NO_VAL otherwise,
+ * also for a list or range of tasks: the array as a whole), *offset the
+ * het component of "123+1" (NO_VAL otherwise). */
 void update_target(const job_desc_msg_t *job_desc, uint32_t *id, uint32_t *task,
 		   uint32_t *offset);
 

@@ -16,15 +16,37 @@ TestSuite(refilter, .init = round_setup, .fini = round_teardown);
 
 /* ----------------------------------------------------- update_target */
 
+/* job_id_str as slurmctld reads it (update_job_str()): a long cast to
+ * uint32_t, job_id never read beside it (each row sets job_id 7) */
 struct target_row {
 	const char *job_id_str;
 	uint32_t id, task, offset;
 };
 
 static const struct target_row target_rows[] = {
-	{ "123", 123, NO_VAL, NO_VAL },	      { "123_4", 123, 4, NO_VAL },
-	{ "123_[1-3]", 123, NO_VAL, NO_VAL }, { "200+1", 200, NO_VAL, 1 },
+	{ "123", 123, NO_VAL, NO_VAL },
+	{ "123_4", 123, 4, NO_VAL },
+	{ "123_[4]", 123, 4, NO_VAL },
+	{ "123_4%2", 123, 4, NO_VAL },
+	{ "123_[1-3]", 123, NO_VAL, NO_VAL },
+	{ "123_1,3", 123, NO_VAL, NO_VAL },
+	{ "200+1", 200, NO_VAL, 1 },
+	{ "200+", 200, NO_VAL, 0 },
+	{ "200+x", 200, NO_VAL, NO_VAL },
+	/* 2^32 + 100: job 100 to Slurm, never job_id's 7 */
+	{ "4294967396", 100, NO_VAL, NO_VAL },
+	{ "4294967396_2", 100, 2, NO_VAL },
+	{ "200+4294967297", 200, NO_VAL, 1 },
+	{ " 100", 100, NO_VAL, NO_VAL },
+	{ "+100", 100, NO_VAL, NO_VAL },
+	/* refused by Slurm: no job, not job_id's */
 	{ "abc", 0, NO_VAL, NO_VAL },
+	{ "", 0, NO_VAL, NO_VAL },
+	{ "0", 0, NO_VAL, NO_VAL },
+	{ "-5", 0, NO_VAL, NO_VAL },
+	{ "100x", 0, NO_VAL, NO_VAL },
+	{ "99999999999999999999", 0, NO_VAL, NO_VAL },
+	{ "9223372036854775807", 0, NO_VAL, NO_VAL },
 };
 
 ROW_TEST(refilter, update_target_rows, struct target_row, target_rows)
@@ -33,6 +55,7 @@ ROW_TEST(refilter, update_target_rows, struct target_row, target_rows)
 	uint32_t id = 1, task = 1, offset = 1;
 
 	slurm_init_job_desc_msg(&desc);
+	SX_DESC_JOB_ID(&desc) = 7;
 	desc.job_id_str = (char *)row->job_id_str;
 	update_target(&desc, &id, &task, &offset);
 	cr_assert_eq(id, row->id, "'%s': id %u", row->job_id_str, id);
