@@ -195,6 +195,13 @@ static int take_prefer(const job_desc_msg_t *d, struct prefer_change *c,
 		return SLURM_SUCCESS;
 	if (verify) /* nothing but the owner check trusts it */
 		h->trusted = false;
+	/* a caller Slurm let update the job (23.02+: an operator, a
+	 * coordinator) who is not its owner, root or SlurmUser: the
+	 * preferences are the plugin's field, its owner's to change */
+	if (k && !h->privileged && submit_uid != k->user_id)
+		return refuse(
+			err_msg, ESLURM_ACCESS_DENIED,
+			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
 	if (got == 2 || sets_plan_fields(d))
 		return verify ? SLURM_SUCCESS
 		       : got == 2
@@ -209,10 +216,25 @@ static int take_prefer(const job_desc_msg_t *d, struct prefer_change *c,
 		return verify ? SLURM_SUCCESS : rc;
 	h->prefer_set = true;
 	h->prefer_verify = verify;
-	h->caller = submit_uid;
 	h->prefer = *c;
 	c->tiers = NULL;
 	return SLURM_SUCCESS;
+}
+
+/* Who hint `h` comes from: `submit_uid`, privileged when root or
+ * SlurmUser; `trusted` when Slurm checked the caller before job_modify()
+ * (23.02+) or will accept them (22.05: the owner, root, SlurmUser).  A
+ * trusted hint counts among the hints of the owner of the job `k` it
+ * names, any other among the caller's own (hints.h `owner`), so that
+ * another user's updates never spend an owner's bounds. */
+static void hint_caller(struct job_hint *h, const struct known_job *k,
+			uint32_t submit_uid, bool trusted)
+{
+	h->caller = submit_uid;
+	h->privileged = submit_uid == 0 ||
+			submit_uid == (uint32_t)thread_slurm_user(entry_thread);
+	h->trusted = trusted;
+	h->owner = k && trusted ? k->user_id : submit_uid;
 }
 
 /*
@@ -240,8 +262,7 @@ static int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	thread_lock(entry_thread);
 	k = thread_known_target(entry_thread, job_desc, &h.id, &h.task,
 				&h.offset, &het_all);
-	h.owner = k ? k->user_id : submit_uid;
-	h.trusted = SX_OWNER_CHECKED_FIRST;
+	hint_caller(&h, k, submit_uid, SX_OWNER_CHECKED_FIRST);
 	rc = take_prefer(job_desc, c, got, why, k, submit_uid, &h, err_msg);
 	if (rc == SLURM_SUCCESS) {
 		bool change = h.prefer_set;
@@ -372,14 +393,15 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	h.id = id;
 	h.task = task;
 	h.offset = offset;
-	h.owner = k ? k->user_id : submit_uid; /* unknown: the caller's */
 	/* On 22.05 Slurm has not checked the caller yet: only the owner's,
 	 * root's and SlurmUser's hints are taken (anyone else's update is
 	 * refused, or theirs is an operator's: the job's data then show it,
 	 * and the thread keeps what they set as the user's). */
-	h.trusted = SX_OWNER_CHECKED_FIRST || submit_uid == 0 ||
-		    submit_uid == (uint32_t)thread_slurm_user(entry_thread) ||
-		    submit_uid == (k ? k->user_id : job_desc->user_id);
+	hint_caller(&h, k, submit_uid,
+		    SX_OWNER_CHECKED_FIRST || submit_uid == 0 ||
+			    submit_uid ==
+				    (uint32_t)thread_slurm_user(entry_thread) ||
+			    submit_uid == (k ? k->user_id : job_desc->user_id));
 	h.hold = job_desc->priority == 0;
 	new_request = SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
 	if ((rc = take_prefer(job_desc, &pc, got, why, k, submit_uid, &h,

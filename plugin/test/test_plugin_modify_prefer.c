@@ -71,6 +71,58 @@ Test(plugin, the_owners_change_of_preferences_is_hinted)
 	cr_assert_gt(entry_thread->urgent, urgent, "the next round takes it");
 }
 
+/* The job an update names is the one Slurm reads: job_id_str
+ * "4294967303" is job 7 (2^32 + 7, strtol() cast to uint32_t) and
+ * "4294967396" job 100, whatever the update's job_id says (Slurm reads
+ * it only without job_id_str).  Another user naming job 100 (theirs to
+ * Slurm, which checks them against it) with job_id 7 leaves a hint of job
+ * 100, counted as theirs, never one of job 7. */
+Test(plugin, an_update_names_the_job_slurm_reads)
+{
+	job_desc_msg_t *d = update(&desc, "4294967396");
+	char *env[2] = { NULL, NULL };
+	const struct job_hint *h;
+
+	SX_DESC_JOB_ID(d) = 7;
+	carry(d, env, "gpu=false\036", "31536000");
+	cr_assert_eq(modify_prefer(d, env, OTHER), SLURM_SUCCESS, "%s", err);
+	h = only_hint();
+	cr_assert_eq(h->id, 100, "hint of job %u", h->id);
+	cr_assert_eq(h->owner, OTHER);
+	cr_assert_eq(h->caller, OTHER);
+	cr_assert_not(h->privileged);
+	desc_free(d);
+	d = update(&desc, "4294967303");
+	carry(d, env, NULL, "60");
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s", err);
+	cr_assert_eq(entry_thread->hints.v[1].id, 7);
+	cr_assert_eq(entry_thread->hints.v[1].owner, OWNER);
+}
+
+/* From 23.02 Slurm lets an operator or a coordinator update another
+ * user's job before job_modify(): the preferences are the plugin's
+ * field, the owner's (root's, SlurmUser's) to change, and such a change
+ * is refused with a message; on 22.05 nothing is read of them (Slurm then
+ * answers for the job). */
+Test(plugin, an_operators_change_of_preferences_is_refused)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	int rc;
+
+	carry(d, env, "gpu=false\036", NULL);
+	rc = modify_prefer(d, env, OTHER);
+	if (!SX_OWNER_CHECKED_FIRST) {
+		cr_assert_eq(rc, SLURM_SUCCESS);
+		cr_assert_eq(entry_thread->hints.n, 0);
+		return;
+	}
+	cr_assert_eq(rc, ESLURM_ACCESS_DENIED);
+	cr_assert_not_null(err);
+	cr_assert_not_null(strstr(err, "only the job's owner"), "%s", err);
+	cr_assert_eq(entry_thread->hints.n, 0);
+}
+
 /* A wait alone keeps the tiers (NULL), and none ("") drops them. */
 Test(plugin, a_wait_alone_and_none)
 {

@@ -82,6 +82,7 @@ static bool same_hint(const struct job_hint *a, const struct job_hint *b)
 	       (!a->user_exc || strcmp(a->user_exc, b->user_exc) == 0) &&
 	       a->prefer_set == b->prefer_set &&
 	       a->prefer_verify == b->prefer_verify && a->caller == b->caller &&
+	       a->privileged == b->privileged &&
 	       a->prefer.wait == b->prefer.wait &&
 	       (a->prefer.tiers == NULL) == (b->prefer.tiers == NULL) &&
 	       (!a->prefer.tiers ||
@@ -117,6 +118,7 @@ bool hints_add(struct hints *hints, struct job_hint *h)
 			prefer_change_free(&h->prefer);
 			h->prefer_set = false;
 			h->caller = 0;
+			h->privileged = false;
 		}
 	}
 	len = hint_bytes(h);
@@ -254,6 +256,11 @@ void hints_free(struct hints *hints)
 	if (hints->owners)
 		lh_table_free(hints->owners);
 	memset(hints, 0, sizeof(*hints));
+}
+
+bool hint_from_owner(const struct job_hint *h, const slurm_job_info_t *job)
+{
+	return h->privileged || h->caller == job->user_id;
 }
 
 bool hint_names(const struct job_hint *h, const slurm_job_info_t *job)

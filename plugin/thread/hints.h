@@ -39,9 +39,12 @@ struct job_hint {
 	uint32_t task;	   /* the array task it named ("123_4"), or NO_VAL */
 	uint32_t offset;   /* the het component it named ("123+1"), or NO_VAL */
 	uint32_t owner;	   /* the owner of the job it names, as far as
-			      job_modify() knows it, else the caller: whose
-			      hints it counts among (HINTS_PER_OWNER), and
-			      whose jobs its loss makes stale */
+			      job_modify() knows it, when the hint is
+			      trusted, else the caller: whose hints it
+			      counts among (HINTS_PER_OWNER) and whose urgent
+			      asks it spends, and whose jobs its loss makes
+			      stale (another user's refused updates spend
+			      their own) */
 	bool trusted;	   /* the caller may update the job (always from
 			    23.02, where Slurm checks before job_modify();
 			    on 22.05 its owner, root or SlurmUser); an
@@ -64,6 +67,10 @@ struct job_hint {
 			       thread to take only if `caller` owns the
 			       job it names */
 	uint32_t caller;    /* the uid of the update's caller */
+	bool privileged;    /* the caller is root or SlurmUser: the thread
+			       takes a hint's content (list, hold, change of
+			       preferences) only from them or from the owner
+			       of the job it loads (hint_from_owner) */
 	struct prefer_change prefer; /* its tiers (malloc'd) and wait */
 };
 
@@ -105,6 +112,12 @@ struct hints {
 				    hints each owner's jobs have, the last
 				    loss of theirs (NULL until the first) */
 };
+
+/* Whether the content of hint `h` may be taken for `job` (loaded after
+ * it): its caller is root, SlurmUser or the job's owner.  Whatever names
+ * the job (doc/design.md "Updates"), nobody else's update changes what the
+ * plugin keeps of it. */
+bool hint_from_owner(const struct job_hint *h, const slurm_job_info_t *job);
 
 /* Adds `h` (its user_exc and prefer.tiers taken over; seq set here) to
  * `hints`; false when

@@ -12,11 +12,12 @@
 #include "slurm_hostlist.h"
 
 /* Whether hint `h` changes the preferences of `job`: trusted, or its
- * caller the job's owner (prefer_verify). */
+ * caller the job's owner (prefer_verify); from the owner, root or
+ * SlurmUser (hint_from_owner) either way. */
 static bool takes_prefer(const struct job_hint *h, const slurm_job_info_t *job)
 {
-	return h->prefer_set &&
-	       (h->prefer_verify ? h->caller == job->user_id : h->trusted);
+	return h->prefer_set && hint_from_owner(h, job) &&
+	       (h->prefer_verify || h->trusted);
 }
 
 int job_changes_take(const slurm_job_info_t *job, const struct known_job *k,
@@ -42,7 +43,9 @@ int job_changes_take(const slurm_job_info_t *job, const struct known_job *k,
 	     i++) {
 		const struct job_hint *h = &hints->v[i];
 
-		if (!hint_names(h, job))
+		/* nobody's but the owner's, root's or SlurmUser's: an
+		 * operator's list is taken whole as the user's (`changed`) */
+		if (!hint_names(h, job) || !hint_from_owner(h, job))
 			continue;
 		if (takes_prefer(h, job)) {
 			if (prefer_change_apply(&h->prefer, st) < 0)

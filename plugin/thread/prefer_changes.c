@@ -105,6 +105,13 @@ static void merge(struct prefer_changes *c, struct prefer_pending *p,
 		h->prefer.tiers = NULL;
 		p->tiers_seq = h->seq;
 	}
+	if (!h->privileged && (p->privileged || p->owner != h->owner)) {
+		/* the owner's change over one of root's, or over a change
+		 * another owner claimed (a job job_modify() did not know):
+		 * theirs alone from now */
+		p->privileged = false;
+		p->owner = h->owner;
+	}
 	if (h->prefer.wait >= 0) {
 		p->c.wait = h->prefer.wait;
 		p->wait_seq = h->seq;
@@ -175,6 +182,15 @@ static struct prefer_pending *find(struct prefer_changes *c, const size_t *ix,
 	return NULL;
 }
 
+/* Whether hint `h` is a change of preferences to take: trusted, from
+ * root, SlurmUser or the owner of the job job_modify() found (a job it
+ * did not know: its owner is checked at prefer_changes_of()). */
+static bool takes(const struct job_hint *h)
+{
+	return h->prefer_set && h->trusted &&
+	       (h->privileged || h->caller == h->owner);
+}
+
 void prefer_changes_take(struct prefer_changes *c, struct hints *taken,
 			 time_t now)
 {
@@ -182,7 +198,7 @@ void prefer_changes_take(struct prefer_changes *c, struct hints *taken,
 	const struct job_hint *group = NULL; /* the first of cur's target */
 
 	for (size_t i = 0; i < taken->n; i++)
-		n += taken->v[i].prefer_set && taken->v[i].trusted;
+		n += takes(&taken->v[i]);
 	if (!n)
 		return;
 	/* the hints by target, each target's in the order of its updates:
@@ -197,7 +213,7 @@ void prefer_changes_take(struct prefer_changes *c, struct hints *taken,
 		struct prefer_pending *p;
 		size_t len = change_bytes(&h->prefer);
 
-		if (!h->prefer_set || !h->trusted)
+		if (!takes(h))
 			continue;
 		if (!group || group->id != h->id || group->task != h->task ||
 		    group->offset != h->offset) {
@@ -219,6 +235,7 @@ void prefer_changes_take(struct prefer_changes *c, struct hints *taken,
 					.task = h->task,
 					.offset = h->offset,
 					.owner = h->owner,
+					.privileged = h->privileged,
 					.c = { .wait = -1 }
 				};
 			}
@@ -275,13 +292,15 @@ int prefer_changes_start(struct prefer_changes *c)
 	return 0;
 }
 
-/* Adds the change of the target (id, task, offset), if any, to c->hit. */
-static void hit(struct prefer_changes *c, uint32_t id, uint32_t task,
-		uint32_t offset)
+/* Adds the change of the target (id, task, offset), if any, to c->hit,
+ * when it may change `job` (root's, SlurmUser's or the job's owner's). */
+static void hit(struct prefer_changes *c, const slurm_job_info_t *job,
+		uint32_t id, uint32_t task, uint32_t offset)
 {
 	struct prefer_pending *p;
 
-	if (!id || !(p = find(c, c->by_id, c->n, id, task, offset)))
+	if (!id || !(p = find(c, c->by_id, c->n, id, task, offset)) ||
+	    (!p->privileged && p->owner != job->user_id))
 		return;
 	for (size_t k = 0; k < c->hits; k++)
 		if (c->hit[k] == (size_t)(p - c->v))
@@ -296,13 +315,13 @@ size_t prefer_changes_of(struct prefer_changes *c, const slurm_job_info_t *job)
 		return 0;
 	/* a job by its id, an array or het job whole, its task or component
 	 * (hint_names) */
-	hit(c, job->job_id, NO_VAL, NO_VAL);
-	hit(c, job->array_job_id, NO_VAL, NO_VAL);
-	hit(c, job->het_job_id, NO_VAL, NO_VAL);
+	hit(c, job, job->job_id, NO_VAL, NO_VAL);
+	hit(c, job, job->array_job_id, NO_VAL, NO_VAL);
+	hit(c, job, job->het_job_id, NO_VAL, NO_VAL);
 	if (job->het_job_id)
-		hit(c, job->het_job_id, NO_VAL, job->het_job_offset);
+		hit(c, job, job->het_job_id, NO_VAL, job->het_job_offset);
 	if (job->array_job_id && job->array_task_id != NO_VAL) {
-		hit(c, job->array_job_id, job->array_task_id, NO_VAL);
+		hit(c, job, job->array_job_id, job->array_task_id, NO_VAL);
 	} else if (job->array_job_id && job->array_bitmap) {
 		/* the pending record: its tasks' changes (one such record an
 		 * array: the changes of its id are scanned once a round) */
@@ -325,7 +344,7 @@ size_t prefer_changes_of(struct prefer_changes *c, const slurm_job_info_t *job)
 					      .offset = p->offset };
 
 			if (p->task != NO_VAL && hint_names(&h, job))
-				hit(c, p->id, p->task, p->offset);
+				hit(c, job, p->id, p->task, p->offset);
 		}
 	}
 	qsort(c->hit, c->hits, sizeof(*c->hit), by_index);

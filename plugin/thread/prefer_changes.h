@@ -34,6 +34,10 @@ struct prefer_pending {
 	uint32_t id, task, offset; /* what they named (hint_names) */
 	uint32_t owner;		   /* the job's owner, as job_modify() knew
 				      it, else the caller */
+	bool privileged;	   /* every update merged into it came from
+				      root or SlurmUser; else each came from
+				      `owner`, and it applies only to a job
+				      of theirs (prefer_changes_of) */
 	uint64_t tiers_seq;	   /* the update that gave c.tiers (0: none) */
 	uint64_t wait_seq;	   /* the update that gave c.wait (0: none) */
 	struct prefer_change c;	   /* tiers malloc'd, NULL: kept */
@@ -58,7 +62,8 @@ struct prefer_changes {
 };
 
 /* Moves the trusted changes of `taken` (the hints a round took, in order)
- * into `c` at `now`, their tiers moved out of the hints (freed with `c`):
+ * from root, SlurmUser or the job's owner as job_modify() knew it (hints.h
+ * `privileged`, `owner`) into `c` at `now`, their tiers moved out of the hints (freed with `c`):
  * a change of a target `c` has already is merged into it, a new one past
  * the bounds is dropped (counted in c->losses).  Out of memory, the new
  * ones are dropped too.  Log-linear in the hints and the changes. */
@@ -75,7 +80,8 @@ size_t prefer_changes_fresh(struct prefer_changes *c, uint32_t *ids,
  * unshown.  0, or -1 when out of memory (nothing is applied then). */
 int prefer_changes_start(struct prefer_changes *c);
 
-/* The number of changes naming pending `job` (hint_names' rule), kept
+/* The number of changes naming pending `job` (hint_names' rule) from
+ * root, SlurmUser or the job's owner (hint_from_owner's rule), kept
  * for prefer_changes_apply(): a few look-ups by target, and for a
  * pending array record (which holds its tasks not split yet) the changes
  * of its array's tasks. */

@@ -39,6 +39,7 @@ static void change(uint32_t id, uint32_t owner, const char *tiers, long wait)
 			      .task = NO_VAL,
 			      .offset = NO_VAL,
 			      .owner = owner,
+			      .caller = owner,
 			      .trusted = true,
 			      .prefer_set = true,
 			      .prefer = { .tiers = tiers ? strdup(tiers) : NULL,
@@ -55,6 +56,7 @@ static void task_change(uint32_t id, uint32_t task, const char *tiers)
 			      .task = task,
 			      .offset = NO_VAL,
 			      .owner = 1000,
+			      .caller = 1000,
 			      .trusted = true,
 			      .prefer_set = true,
 			      .prefer = { .tiers = strdup(tiers),
@@ -78,7 +80,8 @@ static slurm_job_info_t job(uint32_t id, uint32_t array)
 {
 	slurm_job_info_t j = { .job_id = id,
 			       .array_job_id = array,
-			       .array_task_id = array ? 1 : NO_VAL };
+			       .array_task_id = array ? 1 : NO_VAL,
+			       .user_id = 1000 };
 
 	return j;
 }
@@ -276,6 +279,51 @@ Test(prefer_changes, the_bound_drops_the_new_not_the_old)
 	}
 }
 
+/* Only the owner's, root's and SlurmUser's changes are taken or applied:
+ * a trusted change whose caller is not the owner job_modify() knew is
+ * dropped at once, and one of a job it did not know (its owner the
+ * caller) changes only a job of the caller's. */
+Test(prefer_changes, only_the_owners_root_or_slurmuser)
+{
+	slurm_job_info_t j = job(7, 0), mine = job(8, 0);
+	struct job_hint h = { .id = 7,
+			      .task = NO_VAL,
+			      .offset = NO_VAL,
+			      .owner = 1000,
+			      .caller = 2000,
+			      .trusted = true,
+			      .prefer_set = true,
+			      .prefer = { .tiers = strdup("a=1\036"),
+					  .wait = -1 } };
+
+	cr_assert(hints_add(&set, &h));
+	take(100);
+	cr_assert_eq(c.n, 0, "another caller's change of the owner's job");
+	change(7, 2000, "b=1\036", -1); /* job 7 unknown: the caller's */
+	change(8, 1000, "c=1\036", -1);
+	take(101);
+	cr_assert_eq(c.n, 2);
+	cr_assert_eq(prefer_changes_start(&c), 0);
+	cr_assert_eq(prefer_changes_of(&c, &j), 0, "job 7 is 1000's");
+	cr_assert_eq(prefer_changes_of(&c, &mine), 1);
+	prefer_changes_end(&c, 102);
+
+	h = (struct job_hint){ .id = 7,
+			       .task = NO_VAL,
+			       .offset = NO_VAL,
+			       .caller = 0,
+			       .privileged = true,
+			       .trusted = true,
+			       .prefer_set = true,
+			       .prefer = { .tiers = strdup("d=1\036"),
+					   .wait = -1 } };
+	cr_assert(hints_add(&set, &h));
+	take(103);
+	cr_assert_eq(prefer_changes_start(&c), 0);
+	cr_assert_eq(prefer_changes_of(&c, &j), 1, "root's");
+	prefer_changes_end(&c, 104);
+}
+
 /* Any uid owns changes, the largest too (an old nfsnobody). */
 Test(prefer_changes, any_owner)
 {
@@ -312,7 +360,8 @@ Test(prefer_changes, the_pending_array_record_has_its_tasks_changes)
 	slurm_job_info_t rec = { .job_id = 10,
 				 .array_job_id = 10,
 				 .array_task_id = NO_VAL,
-				 .array_bitmap = slurm_bit_alloc(4) };
+				 .array_bitmap = slurm_bit_alloc(4),
+				 .user_id = 1000 };
 
 	slurm_bit_set(rec.array_bitmap, 2);
 	task_change(10, 2, "y=1\036");

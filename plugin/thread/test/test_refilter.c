@@ -156,12 +156,32 @@ Test(refilter, a_users_hold_is_not_released)
 	struct job_hint h = { .id = 9,
 			      .task = NO_VAL,
 			      .offset = NO_VAL,
+			      .caller = 1000, /* the job's owner */
 			      .trusted = true,
 			      .hold = true };
 
 	jobs = held_job();
 	add_hint(&hints, h);
 	hold_kept_as_someone_elses();
+}
+
+/* A trusted hold whose caller is not the job's owner, root or SlurmUser
+ * (an update Slurm read as another job, an operator's): the plugin's hold
+ * stays the plugin's, released once the required node matches. */
+Test(refilter, another_callers_hold_is_not_taken)
+{
+	struct job_hint h = { .id = 9,
+			      .task = NO_VAL,
+			      .offset = NO_VAL,
+			      .caller = 2000,
+			      .trusted = true,
+			      .hold = true };
+
+	jobs = held_job();
+	add_hint(&hints, h);
+	plan(t, jobs, &hints, hints.seq, NULL, &p);
+	cr_assert_eq(only_update(&p, 9)->priority, INFINITE,
+		     "the plugin's hold, released");
 }
 
 /* The plugin held the job (held=1), someone released it and it ran

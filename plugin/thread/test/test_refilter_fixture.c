@@ -176,6 +176,7 @@ struct job_hint exc_hint(uint32_t id, bool trusted, const char *set,
 	struct job_hint h = { .id = id,
 			      .task = NO_VAL,
 			      .offset = NO_VAL,
+			      .caller = 1000, /* the jobs' owner */
 			      .trusted = trusted,
 			      .exc = true,
 			      .exc_hash = hostlist_hash(set),

@@ -111,6 +111,30 @@ Test(refilter, another_users_resent_list_never_becomes_the_owners)
 	cr_assert_str_eq(known_job_find(&p.known, 5)->st.exclude, "n1");
 }
 
+/* A trusted update whose caller is not the job's owner, root or SlurmUser
+ * (Slurm checked it against another job than the one it named to the
+ * plugin, or an operator's) that re-sent the list the job has: its
+ * content is not taken, and the plugin's n[3-4] never become the owner's
+ * own.  root's and SlurmUser's are (privileged). */
+Test(refilter, a_list_of_another_caller_is_not_the_owners)
+{
+	struct job_hint other = exc_hint(5, true, "n[3-4]", "n[3-4]");
+
+	other.caller = 2000;
+	jobs = one_job(5, "n[3-4]", TWO_OF_FOUR, false, "");
+	add_hint(&hints, other);
+	plan(t, jobs, &hints, hints.seq, NULL, &p);
+	cr_assert_str_eq(known_job_find(&p.known, 5)->st.exclude, "");
+	plan_free(&p);
+
+	other = exc_hint(5, true, "n[3-4]", "n[3-4]");
+	other.caller = 0;
+	other.privileged = true;
+	add_hint(&hints, other);
+	plan(t, jobs, &hints, hints.seq, NULL, &p);
+	cr_assert_str_eq(known_job_find(&p.known, 5)->st.exclude, "n[3-4]");
+}
+
 /* Hints after `upto` wait for the next round. */
 Test(refilter, hints_beyond_upto_are_not_taken)
 {
@@ -263,6 +287,7 @@ Test(refilter, a_hold_of_a_split_task_leaves_the_array_records_hold)
 	struct job_hint h = { .id = 123,
 			      .task = 4,
 			      .offset = NO_VAL,
+			      .caller = 1000, /* the job's owner */
 			      .trusted = true,
 			      .hold = true };
 	const struct job_update *u;
@@ -437,6 +462,7 @@ Test(refilter, hints_of_unread_lists_differing_in_their_text_are_two)
 	struct job_hint a = { .id = 5,
 			      .task = NO_VAL,
 			      .offset = NO_VAL,
+			      .caller = 1000,
 			      .trusted = true,
 			      .exc = true,
 			      .exc_text = xc_text_hash("x1,n[3-4]"),

@@ -263,6 +263,7 @@ static struct job_hint prefer_hint(uint32_t id, bool trusted, const char *tiers,
 	struct job_hint h = { .id = id,
 			      .task = NO_VAL,
 			      .offset = NO_VAL,
+			      .caller = 1000, /* the job's owner */
 			      .trusted = trusted,
 			      .prefer_set = true,
 			      .prefer = { .tiers = dup_or_null(tiers),
@@ -325,6 +326,23 @@ Test(refilter_prefer, another_users_change_is_not_taken)
 	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
 	cr_assert(hints_add(&hints, &h));
 	cr_assert_null(hints.v[0].prefer.tiers, "kept without its content");
+	plan(t, jobs, &hints, hints.seq, NULL, &p);
+	expect("n[3-4]", "preferring tier 1 of 1 (2 nodes) until ", 1);
+}
+
+/* A trusted change whose caller is not the job's owner, root or
+ * SlurmUser (an update Slurm checked against another job than the one it
+ * named to the plugin, or an operator's) changes nothing either. */
+Test(refilter_prefer, a_trusted_change_of_another_caller_is_not_taken)
+{
+	const char *tiers[] = { "gpu=true" };
+	struct job_hint h = prefer_hint(7, true, "", 0);
+
+	h.caller = 2000;
+	plan_now = 1000000;
+	jobs = jobs_new(1);
+	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
+	cr_assert(hints_add(&hints, &h));
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
 	expect("n[3-4]", "preferring tier 1 of 1 (2 nodes) until ", 1);
 }
