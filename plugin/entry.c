@@ -39,6 +39,13 @@ int set_desc_string(char **field, const char *text)
 
 /* Parses `request`; NULL and *rc set after refusing it with the rendered
  * error. */
+size_t request_limit(void)
+{
+	return entry_thread
+		       ? thread_config(entry_thread)->limits.max_request_length
+		       : XC_DEFAULT_MAX_REQUEST_LENGTH;
+}
+
 xc_expr_t *parse_or_refuse(const char *request, uint32_t uid, char **err_msg,
 			   int *rc)
 {

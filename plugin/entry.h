@@ -6,6 +6,7 @@
 #ifndef SLURM_EXTRA_ENTRY_H
 #define SLURM_EXTRA_ENTRY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "slurm_compat.h"
@@ -31,6 +32,11 @@ int set_desc_string(char **field, const char *text);
  * the request escaped). */
 xc_expr_t *parse_or_refuse(const char *request, uint32_t uid, char **err_msg,
 			   int *rc);
+
+/* The request limit in bytes (extra.conf's MaxRequestLength, the default
+ * while the plugin is not running): what bounds the preferences read from
+ * a job_desc (prefer.h PREFER_TIERS_MAX). */
+size_t request_limit(void);
 
 /* Checks each preference of `st` as a request (parse_or_refuse(), with
  * extra.conf's limits; `uid`, the caller's, goes into the log line of an

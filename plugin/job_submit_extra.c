@@ -228,8 +228,8 @@ static int read_prefer(const job_desc_msg_t *job_desc, uint32_t uid,
 {
 	char why[256];
 	int rc = prefer_from_env(job_desc->spank_job_env,
-				 job_desc->spank_job_env_size, st, why,
-				 sizeof(why));
+				 job_desc->spank_job_env_size, request_limit(),
+				 st, why, sizeof(why));
 
 	if (rc < 0)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
@@ -415,7 +415,8 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		return SLURM_SUCCESS;
 	if (!(request = job_request(job_desc))) {
 		if (prefer_from_env(job_desc->spank_job_env,
-				    job_desc->spank_job_env_size, &st, ebuf,
+				    job_desc->spank_job_env_size,
+				    request_limit(), &st, ebuf,
 				    sizeof(ebuf)) == 0 &&
 		    !st.n_prefer)
 			return SLURM_SUCCESS;

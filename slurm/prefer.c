@@ -37,7 +37,11 @@ static bool waiting(const struct sx_job_state *st, time_t eligible, time_t now,
 		*until = 0;
 		return st->wait > 0;
 	}
-	*until = eligible + (time_t)wait;
+	/* a raw RPC's begin_time may lie near the end of time: saturated
+	 * rather than wrapped into the past */
+	*until = eligible > PREFER_TIME_MAX - (time_t)wait
+			 ? PREFER_TIME_MAX
+			 : eligible + (time_t)wait;
 	return now < *until;
 }
 
@@ -150,15 +154,24 @@ static const char *env_value(char **env, unsigned n, const char *name)
 }
 
 /* Reads `tiers` (each ended by PREFER_SEP; "" for none) into st->prefer
- * and st->n_prefer (replaced).  0; 1 when not acceptable (mangled, more
- * than SX_MAX_PREFER), the reason in why[size]; -1 when out of memory
- * (`st` then as it was). */
-static int read_tiers(const char *tiers, struct sx_job_state *st, char *why,
-		      size_t size)
+ * and st->n_prefer (replaced).  0; 1 when not acceptable (longer than
+ * PREFER_TIERS_MAX(max_len), mangled, more than SX_MAX_PREFER), the
+ * reason in why[size]; -1 when out of memory (`st` then as it was).
+ * Nothing past PREFER_TIERS_MAX(max_len) bytes is read. */
+static int read_tiers(const char *tiers, size_t max_len,
+		      struct sx_job_state *st, char *why, size_t size)
 {
+	size_t len = strnlen(tiers, PREFER_TIERS_MAX(max_len) + 1);
 	unsigned count = 0, n = 0;
 	char **v = NULL;
 
+	if (len > PREFER_TIERS_MAX(max_len)) {
+		snprintf(
+			why, size,
+			"--extra-prefer: longer than %d preferences of %zu bytes each",
+			SX_MAX_PREFER, max_len);
+		return 1;
+	}
 	for (const char *p = tiers; *p; p++)
 		count += *p == PREFER_SEP;
 	if (*tiers && (count == 0 || tiers[strlen(tiers) - 1] != PREFER_SEP)) {
@@ -201,8 +214,10 @@ static int read_secs(const char *wait, long *w, char *why, size_t size)
 	char *end;
 
 	errno = 0;
-	*w = strtol(wait, &end, 10);
-	if (errno || *end || *w < 0 || end == wait || *w > PREFER_MAX_WAIT) {
+	*w = strnlen(wait, PREFER_WAIT_MAX_LEN + 1) > PREFER_WAIT_MAX_LEN
+		     ? -1
+		     : strtol(wait, &end, 10);
+	if (*w < 0 || errno || *end || end == wait || *w > PREFER_MAX_WAIT) {
 		snprintf(why, size,
 			 "--extra-prefer-wait: not a number of seconds");
 		return 1;
@@ -210,8 +225,8 @@ static int read_secs(const char *wait, long *w, char *why, size_t size)
 	return 0;
 }
 
-int prefer_from_env(char **env, unsigned n, struct sx_job_state *st, char *why,
-		    size_t size)
+int prefer_from_env(char **env, unsigned n, size_t max_len,
+		    struct sx_job_state *st, char *why, size_t size)
 {
 	const char *tiers = env_value(env, n, PREFER_VAR);
 	const char *wait = env_value(env, n, PREFER_WAIT_VAR);
@@ -235,14 +250,14 @@ int prefer_from_env(char **env, unsigned n, struct sx_job_state *st, char *why,
 	}
 	if (wait && *wait && read_secs(wait, &w, why, size))
 		return 1;
-	if ((rc = read_tiers(tiers, st, why, size)) != 0)
+	if ((rc = read_tiers(tiers, max_len, st, why, size)) != 0)
 		return rc;
 	st->wait = w;
 	return 0;
 }
 
-int prefer_change_from_env(char **env, unsigned n, struct prefer_change *c,
-			   char *why, size_t size)
+int prefer_change_from_env(char **env, unsigned n, size_t max_len,
+			   struct prefer_change *c, char *why, size_t size)
 {
 	const char *tiers = env_value(env, n, PREFER_VAR);
 	const char *wait = env_value(env, n, PREFER_WAIT_VAR);
@@ -256,7 +271,7 @@ int prefer_change_from_env(char **env, unsigned n, struct prefer_change *c,
 	if (wait && read_secs(wait, &c->wait, why, size))
 		return 2;
 	if (tiers) { /* checked as read_tiers() reads them, then kept */
-		rc = read_tiers(tiers, &probe, why, size);
+		rc = read_tiers(tiers, max_len, &probe, why, size);
 		for (unsigned i = 0; i < probe.n_prefer; i++)
 			free(probe.prefer[i]);
 		free(probe.prefer); /* (job_state.c is not the SPANK
@@ -273,7 +288,8 @@ int prefer_change_apply(const struct prefer_change *c, struct sx_job_state *st)
 {
 	char why[128];
 
-	if (c->tiers && read_tiers(c->tiers, st, why, sizeof(why)) != 0)
+	if (c->tiers && read_tiers(c->tiers, SIZE_MAX / (SX_MAX_PREFER + 1) - 1,
+				   st, why, sizeof(why)) != 0)
 		return -1; /* read before: only memory can fail */
 	if (c->wait >= 0)
 		st->wait = c->wait;

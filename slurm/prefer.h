@@ -53,6 +53,17 @@
  * preference waited for without end is a request ("R&P"). */
 #define PREFER_MAX_WAIT (365L * 86400)
 
+/* The longest text of tiers an update or a submission may carry
+ * (bytes): SX_MAX_PREFER tiers of `max_len` bytes (the request limit,
+ * xc_limits.max_request_length), each with its PREFER_SEP.  Longer is
+ * refused before anything is copied (Slurm unpacks strings up to 1 GiB). */
+#define PREFER_TIERS_MAX(max_len) ((size_t)SX_MAX_PREFER * ((max_len) + 1))
+/* The longest wait text read (bytes): a number of seconds. */
+#define PREFER_WAIT_MAX_LEN 32
+
+/* The end of time, where an EligibleTime plus a wait saturates. */
+#define PREFER_TIME_MAX ((time_t)(sizeof(time_t) == 8 ? INT64_MAX : INT32_MAX))
+
 /* What a round picked for a job with preferences. */
 struct prefer_pick {
 	unsigned tier; /* 1..n: the tier narrowing it; 0: the request alone */
@@ -132,11 +143,12 @@ char *prefer_note(const struct sx_job_state *st,
 /* Reads the preferences from a job's SPANK environment (`env`, `n`
  * entries) into st->prefer, st->n_prefer and st->wait.  0 when there are
  * none or they were read; 1 when they are not acceptable, with the
- * reason in why[size] (more than SX_MAX_PREFER tiers, a bad wait, a wait
- * alone, or the client refused one: PREFER_REFUSED_VAR); -1 when out of
- * memory. */
-int prefer_from_env(char **env, unsigned n, struct sx_job_state *st, char *why,
-		    size_t size);
+ * reason in why[size] (tiers longer than PREFER_TIERS_MAX(max_len), more
+ * than SX_MAX_PREFER of them, a bad wait, a wait alone, or the client
+ * refused one: PREFER_REFUSED_VAR); -1 when out of memory.  `max_len` is
+ * the request limit (bytes); the caller checks each tier as a request. */
+int prefer_from_env(char **env, unsigned n, size_t max_len,
+		    struct sx_job_state *st, char *why, size_t size);
 
 /*
  * An owner's change of a pending job's preferences (`slurm-extra prefer`,
@@ -156,12 +168,14 @@ struct prefer_change {
 
 /* Reads a change from an update's SPANK environment (`env`, `n` entries)
  * into `c` (emptied first: tiers NULL, wait -1).  0 when the update holds
- * none; 1 when it holds one, read; 2 when it is not acceptable (more than
- * SX_MAX_PREFER tiers, a mangled list, a bad wait), the reason in
- * why[size]; -1 when out of memory.  The tiers are not parsed here: the
- * caller checks each as a request. */
-int prefer_change_from_env(char **env, unsigned n, struct prefer_change *c,
-			   char *why, size_t size);
+ * none; 1 when it holds one, read; 2 when it is not acceptable (tiers
+ * longer than PREFER_TIERS_MAX(max_len), more than SX_MAX_PREFER of them,
+ * a mangled list, a bad wait), the reason in why[size]; -1 when out of
+ * memory.  What is copied is bounded by PREFER_TIERS_MAX(max_len), the
+ * time by that and the count of entries.  The tiers are not parsed here:
+ * the caller checks each as a request. */
+int prefer_change_from_env(char **env, unsigned n, size_t max_len,
+			   struct prefer_change *c, char *why, size_t size);
 
 /* Applies change `c` to state `st` (its tiers replaced when c->tiers,
  * none for ""; its wait when c->wait >= 0; a state left without tiers has

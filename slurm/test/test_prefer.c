@@ -1,0 +1,100 @@
+/*
+ * test_prefer.c - the preferences' rule on its own (slurm/prefer.h): when
+ * a wait lasts, what prefer_choose() picks and until when, and the bounds
+ * on what is read of a job_desc's SPANK environment.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <criterion/criterion.h>
+
+#include "prefer.h"
+
+/* A state with request `request` and one tier "x=1", wait `wait` (s). */
+static struct sx_job_state one_tier(long wait)
+{
+	static char *tier[] = { "x=1" };
+	struct sx_job_state st = { .request = "gpu=true",
+				   .prefer = tier,
+				   .n_prefer = 1,
+				   .wait = wait };
+
+	return st;
+}
+
+/* Every node matches every text. */
+static int match_all(void *ctx, const char *text, bool *matched)
+{
+	size_t n = *(const size_t *)ctx;
+
+	(void)text;
+	for (size_t k = 0; k < n; k++)
+		matched[k] = true;
+	return 1;
+}
+
+Test(prefer, the_wait_lasts_from_eligible_time)
+{
+	struct sx_job_state st = one_tier(600);
+
+	cr_assert(prefer_waiting(&st, 1000, 1599));
+	cr_assert_not(prefer_waiting(&st, 1000, 1600));
+	cr_assert(prefer_waiting(&st, 0, 1000000), "held: still waiting");
+}
+
+/* A raw RPC may give a begin_time near the end of time: the wait's end
+ * saturates there rather than wrapping into the past (which ended the
+ * wait at once and dropped the job's preferences). */
+Test(prefer, a_wait_from_the_end_of_time_does_not_wrap)
+{
+	struct sx_job_state st = one_tier(PREFER_MAX_WAIT);
+	size_t count = 2;
+	bool matched[2];
+	struct prefer_nodes nodes = { .count = count, .matched = matched };
+	struct prefer_pick pick;
+	char *effective = NULL;
+	time_t late = PREFER_TIME_MAX - 5;
+
+	cr_assert(prefer_waiting(&st, late, late + 1));
+	cr_assert_eq(prefer_choose(&st, late, late + 1, &nodes, match_all,
+				   &count, &effective, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 1);
+	cr_assert_eq(pick.until, PREFER_TIME_MAX);
+	cr_assert_str_eq(effective, "(gpu=true)&(x=1)");
+	free(effective);
+}
+
+/* The tiers at submission are bounded as a change's are: past
+ * PREFER_TIERS_MAX of the request limit, refused uncopied. */
+Test(prefer, tiers_past_the_bound_are_refused)
+{
+	size_t n = PREFER_TIERS_MAX(16) + 1;
+	char *big = malloc(sizeof(PREFER_VAR) + n), *env[1] = { big };
+	struct sx_job_state st = { 0 };
+	char why[128];
+
+	cr_assert_not_null(big);
+	memset(big, 'a', sizeof(PREFER_VAR) + n);
+	memcpy(big, PREFER_VAR, strlen(PREFER_VAR));
+	big[sizeof(PREFER_VAR) + n - 2] = PREFER_SEP;
+	big[sizeof(PREFER_VAR) + n - 1] = '\0';
+	cr_assert_eq(prefer_from_env(env, 1, 16, &st, why, sizeof(why)), 1);
+	cr_assert_eq(st.n_prefer, 0);
+	cr_assert_not_null(strstr(why, "longer than 8 preferences of 16"), "%s",
+			   why);
+	big[sizeof(PREFER_VAR) + n - 3] = PREFER_SEP; /* one byte less */
+	big[sizeof(PREFER_VAR) + n - 2] = '\0';
+	cr_assert_eq(
+		prefer_from_env(env, 1, 16, &st, why, sizeof(why)), 0,
+		"within the bound: read (its tier, too long for a request, "
+		"is the caller's to refuse)");
+	cr_assert_eq(st.n_prefer, 1);
+	for (unsigned i = 0; i < st.n_prefer; i++)
+		free(st.prefer[i]);
+	free(st.prefer);
+	free(big);
+}
