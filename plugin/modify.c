@@ -12,6 +12,7 @@
 #include "entry.h"
 #include "job_filter.h"
 #include "job_state.h"
+#include "modify.h"
 
 /* What job_modify() last set, to tell Slurm's repeat calls for the records
  * of one update (modify()); under the thread's lock. */
@@ -48,18 +49,21 @@ static uint64_t text_hash(const char *text)
 	return xc_text_hash(head);
 }
 
-/* xc_text_hash() of the change of preferences in `d`'s SPANK environment
- * (its entries of prefer.h), whole: linear in what the caller sent, read
- * once more after its parse. */
+/* A hash of the change of preferences in `d`'s SPANK environment (its
+ * entries of prefer.h): of each one's first 4 KB and its length up to
+ * the longest change read (PREFER_TIERS_MAX), so bounded whatever the
+ * caller sent; a change read is within that length. */
 static uint64_t env_hash(const job_desc_msg_t *d)
 {
+	size_t most = PREFER_TIERS_MAX(request_limit()) + sizeof(PREFER_VAR);
 	uint64_t h = 0;
 
 	for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; i++)
 		if (d->spank_job_env[i] &&
 		    strncmp(d->spank_job_env[i], PREFER_ENV,
 			    strlen(PREFER_ENV)) == 0)
-			h = h * 31 + xc_text_hash(d->spank_job_env[i]);
+			h = (h * 31 + text_hash(d->spank_job_env[i])) * 31 +
+			    strnlen(d->spank_job_env[i], most);
 	return h;
 }
 
@@ -77,9 +81,7 @@ static bool repeat_change(const job_desc_msg_t *d, uint32_t uid)
 	       env_hash(d) == last.env_hash;
 }
 
-/* Remembers that `d`'s change of preferences from `uid` was read, its
- * hint (if any) the newest. */
-static void read_change(const job_desc_msg_t *d, uint32_t uid)
+void read_change(const job_desc_msg_t *d, uint32_t uid)
 {
 	last.desc = d;
 	last.id_hash = text_hash(d->job_id_str);
@@ -149,214 +151,28 @@ static int keep_filter(job_desc_msg_t *job_desc, const struct known_job *k,
 	return rc < 0 ? -1 : 0;
 }
 
-/* Whether update `d` sets a field the thread's plan reads besides a
- * change of preferences (a new request too, from 23.02). */
-static bool sets_plan_fields(const job_desc_msg_t *d)
-{
-	return d->exc_nodes || d->req_nodes || d->features || d->prefer ||
-	       d->admin_comment || d->priority != NO_VAL ||
-	       (SX_SLURM_HAS_EXTRA_OPTION && d->extra);
-}
-
-/*
- * With the thread's lock held: an owner's change of the preferences of the
- * job update `d` names (`slurm-extra prefer`; prefer.h, struct
- * prefer_change; doc/design.md "Preferences", "Changing them"), read from
- * its SPANK environment (`got`: prefer_change_from_env()'s answer, `why`
- * its reason when 2), into hint `h` (its tiers moved out of `c`), which
- * the thread takes as it is at its next round.
- *   - Of a caller Slurm may still refuse (h->trusted false: 22.05, not the
- *     owner, root or SlurmUser of a job the thread knows) nothing is read:
- *     Slurm answers them as without the plugin.  Of a job the thread does
- *     not know yet (`k` NULL) on 22.05, a caller but root and SlurmUser is
- *     not trusted (the update's user_id is the caller's to send): the
- *     change is kept for the thread to take if the caller owns the job
- *     (prefer_verify), and refused by nobody: an invalid one is dropped,
- *     so that another user still gets Slurm's own refusal.
- *   - Otherwise it must come alone (Slurm may refuse the rest of the
- *     update after job_modify(), and the change would still be taken),
- *     each tier is checked as a request, and the wait.
- * SLURM_SUCCESS or the refusal.
- */
-static int take_prefer(const job_desc_msg_t *d, struct prefer_change *c,
-		       int got, const char *why, const struct known_job *k,
-		       uint32_t submit_uid, struct job_hint *h, char **err_msg)
-{
-	/* 22.05, a job the thread does not know: h->trusted rests on the
-	 * update's user_id, which the caller sends (Slurm sets it only when
-	 * NO_VAL), so for a change nobody but root and SlurmUser is
-	 * trusted: the thread checks that the caller owns the job */
-	bool verify = !k && !SX_OWNER_CHECKED_FIRST && submit_uid != 0 &&
-		      submit_uid != (uint32_t)thread_slurm_user(entry_thread);
-	struct sx_job_state st = { 0 };
-	int rc;
-
-	if (!got || (!h->trusted && !verify))
-		return SLURM_SUCCESS;
-	if (verify) /* nothing but the owner check trusts it */
-		h->trusted = false;
-	/* a caller Slurm let update the job (23.02+: an operator, a
-	 * coordinator) who is not its owner, root or SlurmUser: the
-	 * preferences are the plugin's field, its owner's to change */
-	if (k && !h->privileged && submit_uid != k->user_id)
-		return refuse(
-			err_msg, ESLURM_ACCESS_DENIED,
-			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
-	if (got == 2 || sets_plan_fields(d))
-		return verify ? SLURM_SUCCESS
-		       : got == 2
-			       ? refuse(err_msg, ESLURM_INVALID_FEATURE, why)
-			       : refuse(err_msg, ESLURM_INVALID_FEATURE,
-					"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");
-	if (prefer_change_apply(c, &st) < 0)
-		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	rc = check_tiers(&st, submit_uid, verify ? NULL : err_msg);
-	sx_job_state_free(&st);
-	if (rc != SLURM_SUCCESS)
-		return verify ? SLURM_SUCCESS : rc;
-	h->prefer_set = true;
-	h->prefer_verify = verify;
-	h->prefer = *c;
-	c->tiers = NULL;
-	return SLURM_SUCCESS;
-}
-
-/* Who hint `h` comes from: `submit_uid`, privileged when root or
- * SlurmUser; `trusted` when Slurm checked the caller before job_modify()
- * (23.02+) or will accept them (22.05: the owner, root, SlurmUser).  A
- * trusted hint counts among the hints of the owner of the job `k` it
- * names, any other among the caller's own (hints.h `owner`), so that
- * another user's updates never spend an owner's bounds. */
-static void hint_caller(struct job_hint *h, const struct known_job *k,
-			uint32_t submit_uid, bool trusted)
-{
-	h->caller = submit_uid;
-	h->privileged = submit_uid == 0 ||
-			submit_uid == (uint32_t)thread_slurm_user(entry_thread);
-	h->trusted = trusted;
-	h->owner = k && trusted ? k->user_id : submit_uid;
-}
-
-/*
- * Where Slurm filters by `extra` itself (23.11+ extra_constraints): a new
- * request was only checked, the rest is Slurm's.  A change of the
- * preferences (take_prefer(); Slurm checked the caller before
- * job_modify()) and a new request leave a hint: the thread takes the
- * first as it is and writes the job's `extra` and state from it
- * (thread_prefer.c), and the second makes its update of that job planned
- * before it stale (hints_newer()), so that an owner's new `extra` is not
- * overwritten.  SLURM_SUCCESS or the refusal.
- */
-static int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
-			     struct prefer_change *c, int got, const char *why,
-			     char **err_msg)
-{
-	struct job_hint h = { 0 };
-	bool het_all;
-	size_t pending;
-	const struct known_job *k;
-	int rc;
-
-	if (!got && !(SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra))
-		return SLURM_SUCCESS;
-	thread_lock(entry_thread);
-	k = thread_known_target(entry_thread, job_desc, &h.id, &h.task,
-				&h.offset, &het_all);
-	hint_caller(&h, k, submit_uid, SX_OWNER_CHECKED_FIRST);
-	rc = take_prefer(job_desc, c, got, why, k, submit_uid, &h, err_msg);
-	if (rc == SLURM_SUCCESS) {
-		bool change = h.prefer_set;
-
-		if (change && thread_urgent_allowed(entry_thread, h.owner))
-			thread_ask_urgent(entry_thread);
-		if (!thread_hint(entry_thread, &h, &pending))
-			slurm_verbose(
-				"%s: more updates than the thread can follow (%zu pending); its next updates are planned anew",
-				plugin_type, pending);
-		if (change)
-			read_change(job_desc, submit_uid);
-	}
-	prefer_change_free(&h.prefer);
-	thread_unlock(entry_thread);
-	return rc;
-}
-
-/*
- * An update of a job by anyone but this plugin's thread.  Slurm alone
- * decides whether it is allowed and what it does; the plugin adds nothing
- * the caller could not set, and never writes its state on a caller's
- * behalf: AdminComment only where the caller sets it (Slurm checked them
- * as a super user before job_modify()), so a user's update is never
- * refused for a field the plugin added.
- *   - a new request (`extra`, 23.02+) is checked as at submission, so an
- *     invalid one never reaches Slurm's own parser;
- *   - new excluded or required nodes of a known pending job keep the
- *     plugin's exclusions (keep_filter());
- *   - a new AdminComment of a super user keeps the plugin's state after
- *     it; from root or SlurmUser, the requeue note of the check at start
- *     (`slurm-extra prolog-slurmctld`) in it is kept in front of the
- *     state's status (job_state.h);
- *   - a change of the preferences (`slurm-extra prefer`, in the update's
- *     SPANK environment) is checked and hinted (take_prefer());
- *   - everything is recorded as a hint for the thread (refilter.h), which
- *     takes it only once the job's data show Slurm applied the update
- *     (but a change of preferences, which they cannot show).
- * The thread's own update (in flight, from slurmctld's uid) passes, unless
- * someone else updated its job after the thread planned it.  With Slurm's
- * own extra_constraints on, a new request is only checked, and it and a
- * change of preferences hinted (modify_own_filter()).
- */
-int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
+/* modify() where the plugin filters: the update `job_desc` by
+ * `submit_uid`, its new request `expr` (NULL: none) and its change of
+ * preferences `pc` (prefer_change_from_env()'s `got` and `why`; the
+ * tiers moved into a hint when taken) read by modify(), which frees them
+ * whatever this answers.  SLURM_SUCCESS or the refusal. */
+static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
+			   const xc_expr_t *expr, struct prefer_change *pc,
+			   int got, const char *why, char **err_msg)
 {
 	const struct known_job *k;
 	struct job_hint h = { 0 };
 	struct sx_job_state st = { 0 };
-	struct prefer_change pc = { .wait = -1 };
-	xc_expr_t *expr = NULL, *kept = NULL;
-	bool het_all, stale, new_request, plan_field, hinted, required_out;
+	xc_expr_t *kept = NULL;
+	bool het_all, new_request, plan_field, hinted, required_out;
 	bool carried = false, leave = false, change;
 	char cname[SX_FEATURE_LEN + 1] = "";
-	char *comment = NULL, why[256] = "";
+	char *comment = NULL;
 	uint32_t id, task, offset;
 	uint64_t request_hash = 0; /* of `expr` (admit()) */
 	size_t pending;
-	int rc = SLURM_SUCCESS, got;
+	int rc = SLURM_SUCCESS;
 
-	if (!job_desc || !entry_thread)
-		return SLURM_SUCCESS;
-	thread_lock(entry_thread);
-	if (thread_own_update(entry_thread, job_desc, submit_uid, &stale)) {
-		thread_unlock(entry_thread);
-		return stale ? refuse(err_msg, SLURM_ERROR,
-				      "--extra: the job changed since this update was planned")
-			     : SLURM_SUCCESS;
-	}
-	/* the same change of preferences for the next record of a whole
-	 * array or het job: read and hinted at the first */
-	if (job_desc->spank_job_env && repeat_change(job_desc, submit_uid)) {
-		thread_unlock(entry_thread);
-		return SLURM_SUCCESS;
-	}
-	thread_unlock(entry_thread);
-	/* 22.05 ignores `extra` in an update: so does the plugin. */
-	if (SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra && *job_desc->extra &&
-	    !(expr = parse_or_refuse(job_desc->extra, submit_uid, err_msg,
-				     &rc)))
-		return rc;
-	/* a change of the preferences (slurm-extra prefer) */
-	if ((got = prefer_change_from_env(job_desc->spank_job_env,
-					  job_desc->spank_job_env_size, &pc,
-					  why, sizeof(why))) < 0) {
-		xc_expr_destroy(expr);
-		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	}
-	if (sx_slurm_filters_extra()) { /* checked: the rest is Slurm's */
-		rc = modify_own_filter(job_desc, submit_uid, &pc, got, why,
-				       err_msg);
-		prefer_change_free(&pc);
-		xc_expr_destroy(expr);
-		return rc;
-	}
 	thread_lock(entry_thread);
 	/* Slurm calls job_modify() once per record for an update of a whole
 	 * array or heterogeneous job, with the same job_desc: the first
@@ -372,7 +188,6 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	     (last.admin && job_desc->admin_comment == last.admin &&
 	      text_hash(job_desc->admin_comment) == last.admin_hash))) {
 		thread_unlock(entry_thread);
-		xc_expr_destroy(expr);
 		return SLURM_SUCCESS;
 	}
 	last.desc = job_desc;
@@ -387,7 +202,6 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	    (rc = admit(expr, k ? &k->st : NULL, k ? k->user_id : submit_uid,
 			&request_hash, err_msg)) != SLURM_SUCCESS) {
 		thread_unlock(entry_thread);
-		xc_expr_destroy(expr);
 		return rc;
 	}
 	h.id = id;
@@ -404,7 +218,7 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 			    submit_uid == (k ? k->user_id : job_desc->user_id));
 	h.hold = job_desc->priority == 0;
 	new_request = SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
-	if ((rc = take_prefer(job_desc, &pc, got, why, k, submit_uid, &h,
+	if ((rc = take_prefer(job_desc, pc, got, why, k, submit_uid, &h,
 			      err_msg)) == SLURM_SUCCESS &&
 	    h.prefer_set && k && k->st.request) {
 		/* the new tiers count against the caps as a submission's
@@ -426,8 +240,6 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	if (rc != SLURM_SUCCESS) {
 		thread_unlock(entry_thread);
 		prefer_change_free(&h.prefer);
-		prefer_change_free(&pc);
-		xc_expr_destroy(expr);
 		return rc;
 	}
 	/* A hint only for an update of a field the plan reads: anyone's
@@ -558,10 +370,80 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	free(h.user_exc);
 	prefer_change_free(&h.prefer);
 	thread_unlock(entry_thread);
-	prefer_change_free(&pc);
 	free(comment);
 	sx_job_state_free(&st);
 	xc_expr_destroy(kept);
+	return rc;
+}
+
+/*
+ * An update of a job by anyone but this plugin's thread.  Slurm alone
+ * decides whether it is allowed and what it does; the plugin adds nothing
+ * the caller could not set, and never writes its state on a caller's
+ * behalf: AdminComment only where the caller sets it (Slurm checked them
+ * as a super user before job_modify()), so a user's update is never
+ * refused for a field the plugin added.
+ *   - a new request (`extra`, 23.02+) is checked as at submission, so an
+ *     invalid one never reaches Slurm's own parser;
+ *   - new excluded or required nodes of a known pending job keep the
+ *     plugin's exclusions (keep_filter());
+ *   - a new AdminComment of a super user keeps the plugin's state after
+ *     it; from root or SlurmUser, the requeue note of the check at start
+ *     (`slurm-extra prolog-slurmctld`) in it is kept in front of the
+ *     state's status (job_state.h);
+ *   - a change of the preferences (`slurm-extra prefer`, in the update's
+ *     SPANK environment) is checked and hinted (take_prefer());
+ *   - everything is recorded as a hint for the thread (refilter.h), which
+ *     takes it only once the job's data show Slurm applied the update
+ *     (but a change of preferences, which they cannot show).
+ * The thread's own update (in flight, from slurmctld's uid) passes, unless
+ * someone else updated its job after the thread planned it.  With Slurm's
+ * own extra_constraints on, a new request is only checked, and it and a
+ * change of preferences hinted (modify_own_filter()).
+ */
+int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
+{
+	struct prefer_change pc = { .wait = -1 };
+	xc_expr_t *expr = NULL;
+	char why[256] = "";
+	bool stale;
+	int rc = SLURM_SUCCESS, got;
+
+	if (!job_desc || !entry_thread)
+		return SLURM_SUCCESS;
+	thread_lock(entry_thread);
+	if (thread_own_update(entry_thread, job_desc, submit_uid, &stale)) {
+		thread_unlock(entry_thread);
+		return stale ? refuse(err_msg, SLURM_ERROR,
+				      "--extra: the job changed since this update was planned")
+			     : SLURM_SUCCESS;
+	}
+	/* the same change of preferences for the next record of a whole
+	 * array or het job: read and hinted at the first */
+	if (job_desc->spank_job_env && repeat_change(job_desc, submit_uid)) {
+		thread_unlock(entry_thread);
+		return SLURM_SUCCESS;
+	}
+	thread_unlock(entry_thread);
+	/* 22.05 ignores `extra` in an update: so does the plugin. */
+	if (SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra && *job_desc->extra &&
+	    !(expr = parse_or_refuse(job_desc->extra, submit_uid, err_msg,
+				     &rc)))
+		return rc;
+	/* a change of the preferences (slurm-extra prefer), its copy
+	 * bounded (PREFER_TIERS_MAX) and freed here whatever the answer */
+	got = prefer_change_from_env(job_desc->spank_job_env,
+				     job_desc->spank_job_env_size,
+				     request_limit(), &pc, why, sizeof(why));
+	if (got < 0)
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	else if (sx_slurm_filters_extra()) /* checked: the rest is Slurm's */
+		rc = modify_own_filter(job_desc, submit_uid, &pc, got, why,
+				       err_msg);
+	else
+		rc = modify_filtered(job_desc, submit_uid, expr, &pc, got, why,
+				     err_msg);
+	prefer_change_free(&pc);
 	xc_expr_destroy(expr);
 	return rc;
 }

@@ -1,0 +1,68 @@
+/*
+ * modify.h - what job_modify()'s two files share (modify.c, the update
+ * where the plugin filters; modify_prefer.c, the preferences and the
+ * update where Slurm filters).  Private to plugin/; every function runs
+ * with slurmctld's locks held, as job_modify() does.
+ */
+#ifndef SLURM_EXTRA_MODIFY_H
+#define SLURM_EXTRA_MODIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "slurm_compat.h"
+#include "prefer.h"
+#include "thread.h"
+
+/* Remembers that `d`'s change of preferences from `uid` was read, its
+ * hint (if any) the newest. */
+void read_change(const job_desc_msg_t *d, uint32_t uid);
+
+/* Who hint `h` comes from: `submit_uid`, privileged when root or
+ * SlurmUser; `trusted` when Slurm checked the caller before job_modify()
+ * (23.02+) or will accept them (22.05: the owner, root, SlurmUser).  A
+ * trusted hint counts among the hints of the owner of the job `k` it
+ * names, any other among the caller's own (hints.h `owner`), so that
+ * another user's updates never spend an owner's bounds. */
+void hint_caller(struct job_hint *h, const struct known_job *k,
+		 uint32_t submit_uid, bool trusted);
+
+/*
+ * With the thread's lock held: an owner's change of the preferences of the
+ * job update `d` names (`slurm-extra prefer`; prefer.h, struct
+ * prefer_change; doc/design.md "Preferences", "Changing them"), read from
+ * its SPANK environment (`got`: prefer_change_from_env()'s answer, `why`
+ * its reason when 2), into hint `h` (its tiers moved out of `c`), which
+ * the thread takes as it is at its next round.
+ *   - Of a caller Slurm may still refuse (h->trusted false: 22.05, not the
+ *     owner, root or SlurmUser of a job the thread knows) nothing is read:
+ *     Slurm answers them as without the plugin.  Of a job the thread does
+ *     not know yet (`k` NULL) on 22.05, a caller but root and SlurmUser is
+ *     not trusted (the update's user_id is the caller's to send): the
+ *     change is kept for the thread to take if the caller owns the job
+ *     (prefer_verify), and refused by nobody: an invalid one is dropped,
+ *     so that another user still gets Slurm's own refusal.
+ *   - Otherwise it must come alone (Slurm may refuse the rest of the
+ *     update after job_modify(), and the change would still be taken),
+ *     each tier is checked as a request, and the wait.
+ * SLURM_SUCCESS or the refusal.
+ */
+int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
+		const char *why, const struct known_job *k, uint32_t submit_uid,
+		struct job_hint *h, char **err_msg);
+
+/*
+ * Where Slurm filters by `extra` itself (23.11+ extra_constraints): a new
+ * request was only checked, the rest is Slurm's.  A change of the
+ * preferences (take_prefer(); Slurm checked the caller before
+ * job_modify()) and a new request leave a hint: the thread takes the
+ * first as it is and writes the job's `extra` and state from it
+ * (thread_prefer.c), and the second makes its update of that job planned
+ * before it stale (hints_newer()), so that an owner's new `extra` is not
+ * overwritten.  SLURM_SUCCESS or the refusal.
+ */
+int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
+		      struct prefer_change *c, int got, const char *why,
+		      char **err_msg);
+
+#endif

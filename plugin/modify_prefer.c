@@ -1,0 +1,105 @@
+/*
+ * modify_prefer.c - job_modify()'s side of the preferences (modify.h): an
+ * owner's change of a pending job's preferences (`slurm-extra prefer`),
+ * who a hint comes from, and an update where Slurm filters by `extra`
+ * itself.  With slurmctld's locks held, as modify.c.
+ */
+#include "entry.h"
+#include "job_state.h"
+#include "modify.h"
+
+/* Whether update `d` sets a field the thread's plan reads besides a
+ * change of preferences (a new request too, from 23.02). */
+static bool sets_plan_fields(const job_desc_msg_t *d)
+{
+	return d->exc_nodes || d->req_nodes || d->features || d->prefer ||
+	       d->admin_comment || d->priority != NO_VAL ||
+	       (SX_SLURM_HAS_EXTRA_OPTION && d->extra);
+}
+
+int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
+		const char *why, const struct known_job *k, uint32_t submit_uid,
+		struct job_hint *h, char **err_msg)
+{
+	/* 22.05, a job the thread does not know: h->trusted rests on the
+	 * update's user_id, which the caller sends (Slurm sets it only when
+	 * NO_VAL), so for a change nobody but root and SlurmUser is
+	 * trusted: the thread checks that the caller owns the job */
+	bool verify = !k && !SX_OWNER_CHECKED_FIRST && submit_uid != 0 &&
+		      submit_uid != (uint32_t)thread_slurm_user(entry_thread);
+	struct sx_job_state st = { 0 };
+	int rc;
+
+	if (!got || (!h->trusted && !verify))
+		return SLURM_SUCCESS;
+	if (verify) /* nothing but the owner check trusts it */
+		h->trusted = false;
+	/* a caller Slurm let update the job (23.02+: an operator, a
+	 * coordinator) who is not its owner, root or SlurmUser: the
+	 * preferences are the plugin's field, its owner's to change */
+	if (k && !h->privileged && submit_uid != k->user_id)
+		return refuse(
+			err_msg, ESLURM_ACCESS_DENIED,
+			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
+	if (got == 2 || sets_plan_fields(d))
+		return verify ? SLURM_SUCCESS
+		       : got == 2
+			       ? refuse(err_msg, ESLURM_INVALID_FEATURE, why)
+			       : refuse(err_msg, ESLURM_INVALID_FEATURE,
+					"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");
+	if (prefer_change_apply(c, &st) < 0)
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	rc = check_tiers(&st, submit_uid, verify ? NULL : err_msg);
+	sx_job_state_free(&st);
+	if (rc != SLURM_SUCCESS)
+		return verify ? SLURM_SUCCESS : rc;
+	h->prefer_set = true;
+	h->prefer_verify = verify;
+	h->prefer = *c;
+	c->tiers = NULL;
+	return SLURM_SUCCESS;
+}
+
+void hint_caller(struct job_hint *h, const struct known_job *k,
+		 uint32_t submit_uid, bool trusted)
+{
+	h->caller = submit_uid;
+	h->privileged = submit_uid == 0 ||
+			submit_uid == (uint32_t)thread_slurm_user(entry_thread);
+	h->trusted = trusted;
+	h->owner = k && trusted ? k->user_id : submit_uid;
+}
+
+int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
+		      struct prefer_change *c, int got, const char *why,
+		      char **err_msg)
+{
+	struct job_hint h = { 0 };
+	bool het_all;
+	size_t pending;
+	const struct known_job *k;
+	int rc;
+
+	if (!got && !(SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra))
+		return SLURM_SUCCESS;
+	thread_lock(entry_thread);
+	k = thread_known_target(entry_thread, job_desc, &h.id, &h.task,
+				&h.offset, &het_all);
+	hint_caller(&h, k, submit_uid, SX_OWNER_CHECKED_FIRST);
+	rc = take_prefer(job_desc, c, got, why, k, submit_uid, &h, err_msg);
+	if (rc == SLURM_SUCCESS) {
+		bool change = h.prefer_set;
+
+		if (change && thread_urgent_allowed(entry_thread, h.owner))
+			thread_ask_urgent(entry_thread);
+		if (!thread_hint(entry_thread, &h, &pending))
+			slurm_verbose(
+				"%s: more updates than the thread can follow (%zu pending); its next updates are planned anew",
+				plugin_type, pending);
+		if (change)
+			read_change(job_desc, submit_uid);
+	}
+	prefer_change_free(&h.prefer);
+	thread_unlock(entry_thread);
+	return rc;
+}
