@@ -15,7 +15,8 @@
 #   7. end to end on a real local Slurm cluster: placement, waiting, every
 #      job action by two unprivileged users and root (e2e-users), node
 #      facts published (e2e-facts), faults, the feature carrier as users
-#      meet it (e2e-carrier), preferences by Extra (e2e-prefer); placement,
+#      meet it (e2e-carrier), preferences by Extra (e2e-prefer), what
+#      another user can try on the owner's jobs (e2e-hostile); placement,
 #      waits and the users' matrix again
 #      with the other carrier (Carrier=exclusions),
 #      load (XC_LOAD_JOBS submissions, default 200, after XC_LOAD_WARMUPS
@@ -221,7 +222,7 @@ if [ ${#CHROOT_MAKERS[@]} -gt 0 ]; then
 	for pid in "${CHROOT_MAKERS[@]}"; do wait "$pid" || true; done
 	cat "$LOGS"/*-chroot.log
 fi
-for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar e2e-carrier e2e-prefer; do
+for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar e2e-carrier e2e-prefer e2e-hostile; do
 	cluster "$t"
 done
 # the thread's own window, without the check at start behind it

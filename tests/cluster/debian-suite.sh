@@ -62,6 +62,8 @@ PLAN=(
 	"cluster e2e-carrier"
 	"cluster e2e-prefer @trixie"
 	"cluster-slurm e2e-prefer:e2e-prefer-slurm XC_PREFER_MODE=slurm"
+	"cluster e2e-hostile"
+	"cluster-slurm e2e-hostile:e2e-hostile-slurm XC_HOSTILE_MODE=slurm"
 	"cluster load XC_LOAD_JOBS=200 XC_LOAD_WARMUPS=1"
 )
 # Scripts that print figures and assert nothing, run only when named

@@ -16,9 +16,23 @@
  *                                      (slurm_load_node_single: scontrol
  *                                      show node loads every node, which
  *                                      a benchmark polling it would pay)
+ *   slurm-helper update COUNT IDSTR JOBID [FIELD=VALUE...]
+ *                                      sends COUNT times the update
+ *                                      slurm_update_job() of job_id_str
+ *                                      IDSTR ("-": none) and job_id JOBID
+ *                                      (0: none), as a hostile client may:
+ *                                      priority=N, exclude=LIST,
+ *                                      extra=TEXT, tiers=T1,T2 (the
+ *                                      preferences' variable, each tier
+ *                                      ended by its separator), tiers-of=
+ *                                      N,BYTES (N tiers of BYTES bytes
+ *                                      each), wait=SECONDS; prints "N ok,
+ *                                      M refused: MSG" (the last refusal)
  *
  * Exit status: 0 done/accepted, 1 refused, 2 usage or I/O error.
  */
+#define _GNU_SOURCE /* asprintf */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +41,7 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
+#include "prefer.h"
 #include "slurm_compat.h"
 #include "xc.h"
 
@@ -100,6 +115,107 @@ static int submit(const char *path)
 	return 1;
 }
 
+/* The preferences' variable of `value` "N,BYTES": N tiers "k=aaa..." of
+ * BYTES bytes each, each ended by PREFER_SEP (malloc'd). */
+static char *tiers_of(const char *value)
+{
+	unsigned long n = 0, bytes = 0;
+	char *v, *p;
+
+	if (sscanf(value, "%lu,%lu", &n, &bytes) != 2 || bytes < 3 ||
+	    !(v = malloc(sizeof(PREFER_VAR) + n * (bytes + 1))))
+		return NULL;
+	p = v + sprintf(v, "%s", PREFER_VAR);
+	for (unsigned long i = 0; i < n; i++) {
+		p[0] = 'k';
+		p[1] = '=';
+		memset(p + 2, 'a', bytes - 2);
+		p[bytes] = PREFER_SEP;
+		p += bytes + 1;
+	}
+	*p = '\0';
+	return v;
+}
+
+static int update(int argc, char **argv)
+{
+	long count = strtol(argv[2], NULL, 10), ok = 0, refused = 0;
+	char *env[2] = { NULL, NULL }, last[256] = "";
+	unsigned n_env = 0;
+	job_desc_msg_t d;
+
+	slurm_init_job_desc_msg(&d);
+	if (strcmp(argv[3], "-") != 0)
+		d.job_id_str = argv[3];
+	if (strtoul(argv[4], NULL, 10))
+		SX_DESC_JOB_ID(&d) = (uint32_t)strtoul(argv[4], NULL, 10);
+	for (int i = 5; i < argc; i++) {
+		char *eq = strchr(argv[i], '='), *v;
+
+		if (!eq || n_env == 2)
+			return 2;
+		*eq = '\0';
+		v = eq + 1;
+		if (strcmp(argv[i], "priority") == 0) {
+			d.priority = (uint32_t)strtoul(v, NULL, 10);
+		} else if (strcmp(argv[i], "exclude") == 0) {
+			d.exc_nodes = v;
+		} else if (strcmp(argv[i], "extra") == 0) {
+#if SX_SLURM_HAS_EXTRA_OPTION
+			d.extra = v;
+#else
+			return 2; /* 22.05 updates carry no extra */
+#endif
+		} else if (strcmp(argv[i], "tiers") == 0) {
+			char *t = malloc(sizeof(PREFER_VAR) + strlen(v) + 2);
+
+			if (!t)
+				return 2;
+			sprintf(t, "%s%s,", PREFER_VAR, v);
+			for (char *c = t + strlen(PREFER_VAR); *c; c++)
+				if (*c == ',')
+					*c = PREFER_SEP;
+			env[n_env++] = t;
+		} else if (strcmp(argv[i], "tiers-of") == 0) {
+			if (!(env[n_env++] = tiers_of(v)))
+				return 2;
+		} else if (strcmp(argv[i], "wait") == 0) {
+			if (asprintf(&env[n_env++], "%s%s", PREFER_WAIT_VAR,
+				     v) < 0)
+				return 2;
+		} else {
+			return 2;
+		}
+	}
+	d.spank_job_env = n_env ? env : NULL;
+	d.spank_job_env_size = n_env;
+	for (long i = 0; i < count; i++) {
+		job_array_resp_msg_t *resp = NULL;
+		int rc = slurm_update_job2(&d, &resp) == SLURM_SUCCESS
+				 ? SLURM_SUCCESS
+				 : sx_slurm_errno();
+
+		/* an array's answer: one code a record, the first refusal */
+		for (uint32_t k = 0;
+		     resp && rc == SLURM_SUCCESS && k < resp->job_array_count;
+		     k++)
+			rc = (int)resp->error_code[k];
+		if (resp)
+			slurm_free_job_array_resp(resp);
+		if (rc == SLURM_SUCCESS) {
+			ok++;
+			continue;
+		}
+		refused++;
+		snprintf(last, sizeof(last), "%s", slurm_strerror(rc));
+	}
+	printf("%ld ok, %ld refused%s%s\n", ok, refused, refused ? ": " : "",
+	       last);
+	free(env[0]);
+	free(env[1]);
+	return 0;
+}
+
 /* The node table the plugin would build now, and its digest. */
 static int digest(void)
 {
@@ -159,7 +275,9 @@ int main(int argc, char **argv)
 		return digest();
 	if (argc == 3 && strcmp(argv[1], "features") == 0)
 		return features(argv[2]);
+	if (argc >= 5 && strcmp(argv[1], "update") == 0)
+		return update(argc, argv);
 	fprintf(stderr,
-		"usage: slurm-helper set-extra NODE FILE | submit FILE | digest | features NODE\n");
+		"usage: slurm-helper set-extra NODE FILE | submit FILE | digest | features NODE | update COUNT IDSTR JOBID [FIELD=VALUE...]\n");
 	return 2;
 }

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# e2e-hostile.sh - what another user can try on the owner's jobs through
+# the plugin, on the real local cluster with two unprivileged accounts
+# (xcuser1 the owner, xcuser2 the other user), each answer compared with
+# the same update of the other user's own job, by its plain id (Slurm's
+# own answer):
+# - an update whose job_id_str Slurm reads as the caller's own job
+#   (2^32 + its id: strtol() cast to uint32_t) and whose job_id names the
+#   owner's: a change of preferences with a wait of a year, a hold
+#   (priority 0), the owner's job's ExcNodeList re-sent.  The owner's jobs
+#   keep their state, preferences, list and hold (the plugin's hold is
+#   still released when the required node comes to match); the caller's
+#   job gets what the plain update gives it.  The owner's own update by
+#   such an id is taken, as Slurm takes it.
+# - slurmctld's memory across 1,000 updates carrying a change of
+#   preferences that is read and then refused or repeated: another user's
+#   update of the owner's array (two records: job_modify() runs for each,
+#   and on 22.05 before Slurm refuses the caller), and (23.02+) the
+#   caller's own update with a new request past MaxPendingRequestsPerUser;
+#   each with the largest change read (8 tiers of 1,000 bytes) and with
+#   100 KB tiers, against the same updates with a tiny change.  The RSS
+#   growth is printed; more than 1 MB over the baseline's fails (the
+#   copies kept before grew it by 2 MB and 58 MB on 22.05.8).
+# XC_HOSTILE_MODE=slurm (23.11+): the same where Slurm filters by `extra`
+# itself (the plugin's hold is then not there to attack).
+# Closes with "hostile: N passed, M failed".
+# Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
+set -uo pipefail
+
+. "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
+cluster_test e2e-hostile.sh
+MODE=${XC_HOSTILE_MODE:-plugin}
+[ "$MODE" = slurm ] && slurm_filter_or_skip hostile "Slurm's own filter (extra_constraints)"
+OWNER=xcuser1
+OTHER=xcuser2
+export XC_USERS="$OWNER $OTHER"
+# each user's distinct pending requests: xcuser2's two below reach it
+export XC_EXTRA_CONF="MaxPendingRequestsPerUser=2 ${XC_EXTRA_CONF:-}"
+# rounds every 5 s: an update sent right after a submission reaches the
+# job before the thread has loaded it
+export XC_REFRESH=${XC_REFRESH:-5}
+cluster_start >/dev/null
+scontrol update nodename=n1 extra='{"gpu":true}'
+scontrol update nodename=n2 extra='{"gpu":true,"cache":"ds1"}'
+scontrol update nodename=n[3-4] extra='{"gpu":false}'
+[ "$MODE" = slurm ] || wait_refresh
+
+WIDE=4294967296 # 2^32: job N + 2^32 is job N to Slurm
+pending() { as "$1" sbatch --parsable -o /dev/null --begin=now+3600 "${@:2}" --wrap true 2>&1 | tail -n 1; }
+helper() { as "$1" "$HELPER" update "${@:2}"; }
+admin_comment() { show_job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
+# what the plugin and Slurm keep of job $1: its state (the status's
+# words and the hash of the list last written aside: they follow the
+# nodes and the carrier), the nodes it is kept off, its hold and request
+state_of() {
+	rec_drop
+	printf '%s|' "$(admin_comment "$1" | grep -oP '; held=.*' | sed 's/ wrote=[0-9a-f]*;//')" \
+		"$(kept_off "$1")" "$(field "$1" Priority)" "$(field "$1" Extra)"
+}
+# round_since MARK: the plugin's thread loaded the jobs since log line MARK
+round_since() { tail -n +"$(($1 + 1))" "$LOG" | grep -q 'job_submit/extra: re-filtered '; }
+# what Slurm alone did with job $1: its hold, list and reason
+slurm_of() { rec_drop; printf '%s|' "$(field "$1" Priority)" "$(field "$1" ExcNodeList)" "$(field "$1" Reason)"; }
+
+# attacks WHEN: the owner's job with preferences (V) and, where the plugin
+# filters, one it holds (H, its required n3 does not match), each named
+# by the other user's updates by 2^32 + their own job A's id (each
+# answer against the same update of their job R by its id), WHEN "early"
+# right after their submission, before the plugin's thread has loaded
+# them (on 22.05 job_modify() then cannot tell the owner; tried again
+# with new jobs when a round came in between), "late" after; then the
+# owner's own change by 2^32 + its id, and every check.
+attacks() {
+	local attack words got ref before held_before mark try
+	for try in 1 2 3 4 5; do
+		mark=$(log_lines)
+		V=$(pending "$OWNER" --extra gpu=true --extra-prefer cache=ds1 --extra-prefer-wait 60)
+		H=
+		[ "$MODE" = slurm ] || H=$(as "$OWNER" sbatch --parsable -o /dev/null -w n3 --extra gpu=true --wrap true 2>&1 | tail -n 1)
+		for j in "$V" ${H:+"$H"}; do
+			[[ $j =~ ^[0-9]+$ ]] || { echo "e2e-hostile: a submission was refused: $j" >&2; exit 1; }
+		done
+		if [ "$1" = late ]; then
+			wait_for 20 eval '[[ "$(admin_comment "$V")" == *"; wait=3600; prefer=cache=ds1;"* ]]' ||
+				not_ok "the owner's job shows its preferences"
+			[ -z "$H" ] || wait_for 30 round_since "$mark" ||
+				not_ok "a round of the plugin's thread loaded the jobs within 30 s"
+		fi
+		before=$(state_of "$V")
+		held_before=${H:+$(state_of "$H")}
+		for attack in "tiers=gpu=true&cache=ds1&x=1 wait=31536000" "priority=0" "exclude=$(kept_off "$V")"; do
+			read -ra words <<<"$attack"
+			ref=$(helper "$OTHER" 1 "$R" 0 "${words[@]}")
+			for j in "$V" ${H:+"$H"}; do
+				got=$(helper "$OTHER" 1 $((WIDE + A)) "$j" "${words[@]}")
+				expect "$1: $attack naming $([ "$j" = "$V" ] && echo the job with preferences || echo the held job): the answer to the caller's update of their own job ($got)" "$got" "$ref"
+			done
+		done
+		if [ "$1" = early ] && [ -n "$H" ] && round_since "$mark"; then
+			as "$OWNER" scancel "$V" "$H"
+			continue
+		fi
+		break
+	done
+	[ "$try" -lt 5 ] || not_ok "early: five times a round of the thread came before the updates"
+	# The owner's change by such an id, after the others': taken, as
+	# Slurm takes the update (its job by 2^32 + its id); once it shows,
+	# every hint before it was taken.
+	expect "$1: the owner's change by 2^32 + its id is accepted" \
+		"$(helper "$OWNER" 1 $((WIDE + V)) 0 wait=45)" "1 ok, 0 refused"
+	wait_for 30 eval '[[ "$(admin_comment "$V")" == *"; wait=45; prefer=cache=ds1;"* ]]' ||
+		not_ok "$1: the owner's change shows within 30 s" "$(admin_comment "$V")"
+	expect "$1: the owner's job keeps its state, the nodes it is kept off, its hold and request (the wait the owner's)" \
+		"$(state_of "$V")" "${before/wait=3600/wait=45}"
+	expect "$1: the caller's job got what the plain update gives their other job" \
+		"$(slurm_of "$A")" "$(slurm_of "$R")"
+	[ -n "$H" ] || return 0
+	expect "$1: the held job keeps its state (held=1 the plugin's)" "$(state_of "$H")" "$held_before"
+	scontrol update nodename=n3 extra='{"gpu":true}'
+	wait_for 30 eval '[ "$(field "$H" Priority)" != 0 ]' ||
+		not_ok "$1: the plugin releases its hold once n3 matches" "$(scontrol show job "$H")"
+	expect "$1: so the job no longer waits on a hold" \
+		"$(case "$(field "$H" Reason)" in JobHeld*) echo held ;; *) echo free ;; esac)" free
+	scontrol update nodename=n3 extra='{"gpu":false}'
+	as "$OWNER" scancel "$H" "$V"
+	as root scontrol release "$A" "$R" >/dev/null 2>&1
+	wait_for 30 eval '[ "$(field "$A" Priority)" != 0 ] && [ "$(field "$R" Priority)" != 0 ]' || true
+}
+
+echo "# an update Slurm reads as the caller's own job, naming the owner's"
+A=$(pending "$OTHER")
+R=$(pending "$OTHER")
+attacks early
+attacks late
+
+echo "# slurmctld's memory across 1,000 changes read, then refused or repeated"
+ARR=$(pending "$OWNER" --array=1-3 --extra gpu=true)
+as "$OWNER" scontrol update jobid="${ARR}_1" comment=split || not_ok "the owner splits task 1 out"
+MINE=()
+if slurm_at_least 23 2; then
+	MINE=("$(pending "$OTHER" --extra 'gpu=true&a=1')" "$(pending "$OTHER" --extra 'gpu=true&a=2')")
+fi
+rss() { grep -oP '^VmRSS:\s*\K[0-9]+' "/proc/$(scale_pid)/status"; }
+# burst TIERS: 1,000 of each update, with the change TIERS (tiers-of=)
+burst() {
+	local out
+	out=$(helper "$OTHER" 1000 "$ARR" 0 exclude=n1 "tiers-of=$1" wait=60)
+	[[ $out == "0 ok, 1000 refused: "* ]] || not_ok "another user's updates of the array are refused ($out)"
+	if [ ${#MINE[@]} -gt 0 ]; then
+		out=$(helper "$OTHER" 1000 "${MINE[0]}" 0 'extra=gpu=true&b=1' "tiers-of=$1")
+		[[ $out == "0 ok, 1000 refused: "* ]] || not_ok "their new request past the cap is refused ($out)"
+	fi
+}
+burst 1,10 # warm-up
+r0=$(rss)
+burst 1,10
+r1=$(rss)
+burst 8,1000
+r2=$(rss)
+burst 1,100000
+r3=$(rss)
+base=$((r1 - r0))
+echo "  slurmctld RSS (KB): $r0, +$base after the tiny changes, +$((r2 - r1)) after 8 tiers of 1,000 bytes, +$((r3 - r2)) after 100 KB tiers"
+expect "8 tiers of 1,000 bytes: within 1 MB of the baseline's growth" "$(((r2 - r1) - base < 1024 ? 1 : 0))" 1
+expect "100 KB tiers: within 1 MB of the baseline's growth" "$(((r3 - r2) - base < 1024 ? 1 : 0))" 1
+
+summary hostile
