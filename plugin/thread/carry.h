@@ -45,6 +45,17 @@
 
 struct lh_table; /* json-c's linkhash */
 
+/* The bounds on the names claimed (doc/design.md "Carriers"): at most
+ * CARRY_MAX_NAMES in all, so that a node never carries more than that of
+ * the plugin's features (16 bytes each, in its available and its active
+ * list, packed into every node load and state save), and at most
+ * CARRY_MAX_USER_NAMES claimed for one user's jobs, so that one user's
+ * distinct requests cannot take them all.  A request past them has no
+ * name: its jobs go by their ExcNodeList, as with Carrier=exclusions,
+ * until a name frees. */
+#define CARRY_MAX_NAMES 64
+#define CARRY_MAX_USER_NAMES 8
+
 /* One of the plugin's feature names and the request that claimed it. */
 struct carry_name {
 	char name[SX_FEATURE_LEN + 1];
@@ -59,6 +70,7 @@ struct carry_name {
 			    it last read slurm.conf) */
 	uint64_t round;	  /* the last round a job wanted it */
 	uint64_t claimed; /* the round its request claimed it */
+	uint32_t owner;	  /* for whose jobs (memo_request.carry_owner) */
 	uint64_t moves;	  /* its request's `moves` at the last compute of
 			     the nodes' sets */
 	bool conflict;	  /* two requests claimed it free in one round */

@@ -11,12 +11,31 @@
 #include "slurm_compat.h"
 #include "xc_util.h"
 
+/* Whether one more name may be claimed for the jobs of user `owner`:
+ * CARRY_MAX_NAMES in all and CARRY_MAX_USER_NAMES of theirs (carry.h),
+ * the names not wanted since counted until they are forgotten.  Linear in
+ * the names, which that bounds. */
+static bool within_bounds(const struct carry *c, uint32_t owner)
+{
+	size_t all = 0, theirs = 0;
+	struct lh_entry *e;
+
+	lh_foreach(c->names, e)
+	{
+		all++;
+		theirs += ((const struct carry_name *)lh_entry_v(e))->owner ==
+			  owner;
+	}
+	return all < CARRY_MAX_NAMES && theirs < CARRY_MAX_USER_NAMES;
+}
+
 /* The names a job wanted this round claim theirs (a name claimed by
  * another request in an earlier round stays with it; a free one two
  * requests want in this round is claimed by neither: both marked in
- * conflict, the name wanted by none); *set gets the XOR of the wanted
- * names' hashes; each name's count noted as it was before the plan.  -1
- * when out of memory. */
+ * conflict, the name wanted by none; a free one past the bounds,
+ * within_bounds(), by none either: its jobs go by their ExcNodeList);
+ * *set gets the XOR of the wanted names' hashes; each name's count noted
+ * as it was before the plan.  -1 when out of memory. */
 static int claim(struct carry *c, struct refilter_memo *memo, uint64_t round,
 		 uint64_t *set)
 {
@@ -38,6 +57,8 @@ static int claim(struct carry *c, struct refilter_memo *memo, uint64_t round,
 		if (r->carry_round != round || !c->enabled || r->carry_conflict)
 			continue;
 		if (!lh_table_lookup_ex(c->names, r->feature, (void **)&n)) {
+			if (!within_bounds(c, r->carry_owner))
+				continue;
 			if (!(n = calloc(1, sizeof(*n))) ||
 			    !(n->canonical = strdup(r->canonical))) {
 				free(n);
@@ -46,6 +67,7 @@ static int claim(struct carry *c, struct refilter_memo *memo, uint64_t round,
 			memcpy(n->name, r->feature, sizeof(n->name));
 			n->hash = xc_text_hash(n->name);
 			n->claimed = round;
+			n->owner = r->carry_owner;
 			if (lh_table_insert(c->names, n->name, n) < 0) {
 				free(n->canonical);
 				free(n);

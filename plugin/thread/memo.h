@@ -61,6 +61,8 @@ struct memo_request {
 					     (sx_feature_name(), carry.h) */
 	uint64_t carry_round; /* the last round a job of it wanted the
 				 feature carrier (carry.h) */
+	uint32_t carry_owner; /* the least uid of that round's jobs wanting
+				 it: whose name it claims (carry.h bounds) */
 	uint64_t rose;	      /* the round after its feature's count last
 				 rose (carry_done) */
 	/* What the last plan left (refilter.h), for carry_covers(): */

@@ -78,6 +78,9 @@ int plan_carrier(const struct carry *c, const struct known_jobs *prev,
 		may = wf == SX_CONSTRAINT_OK && wp == SX_CONSTRAINT_OK;
 	}
 	if (may) {
+		if (req->carry_round != round ||
+		    job->user_id < req->carry_owner)
+			req->carry_owner = job->user_id;
 		req->carry_round = round;
 		cd->wants = true;
 		cd->by_feature = known || carries;

@@ -12,6 +12,10 @@
 #   still released when the required node comes to match); the caller's
 #   job gets what the plain update gives it.  The owner's own update by
 #   such an id is taken, as Slurm takes it.
+# - one user's 12 held jobs with distinct requests (MaxPendingRequestsPerUser=12):
+#   each kept off the nodes its request does not allow, no node given more
+#   than 8 of the plugin's features for them (the feature carrier's bound
+#   per user), the other 4 kept off by their ExcNodeList.
 # - slurmctld's memory across 1,000 updates carrying a change of
 #   preferences that is read and then refused or repeated: another user's
 #   update of the owner's array (two records: job_modify() runs for each,
@@ -35,7 +39,7 @@ OWNER=xcuser1
 OTHER=xcuser2
 export XC_USERS="$OWNER $OTHER"
 # each user's distinct pending requests: xcuser2's two below reach it
-export XC_EXTRA_CONF="MaxPendingRequestsPerUser=2 ${XC_EXTRA_CONF:-}"
+export XC_EXTRA_CONF="MaxPendingRequestsPerUser=12 ${XC_EXTRA_CONF:-}"
 # rounds every 5 s: an update sent right after a submission reaches the
 # job before the thread has loaded it
 export XC_REFRESH=${XC_REFRESH:-5}
@@ -133,20 +137,46 @@ R=$(pending "$OTHER")
 attacks early
 attacks late
 
+echo "# one user's distinct requests: their held jobs, the user at the cap"
+MINE=()
+for i in $(seq 12); do
+	MINE+=("$(pending "$OTHER" --hold --extra "gpu=true|a=$i")")
+	[[ ${MINE[-1]} =~ ^[0-9]+$ ]] || { echo "e2e-hostile: request $i of 12 was refused: ${MINE[-1]}" >&2; exit 1; }
+done
+all_kept_off() { local j; rec_drop; for j in "${MINE[@]}"; do [ "$(kept_off "$j")" = "n[3-4]" ] || return 1; done; }
+if wait_for 30 all_kept_off; then
+	ok "each of the 12 jobs is kept off n[3-4], the nodes its request does not allow"
+else
+	not_ok "each of the 12 jobs is kept off n[3-4] within 30 s" \
+		"$(for j in "${MINE[@]}"; do echo "$j: $(kept_off "$j")"; done)"
+fi
+if [ "$MODE" = plugin ] && [[ " $XC_EXTRA_CONF " != *" Carrier=exclusions "* ]]; then
+	# the carrier's bound (doc/design.md "Carriers"): 8 names for one
+	# user's jobs, which move to them a round after their submission;
+	# the other 4 requests go by their ExcNodeList
+	by_list() {
+		local j n=0
+		rec_drop
+		for j in "${MINE[@]}"; do [ "$(field "$j" ExcNodeList)" = "n[3-4]" ] && n=$((n + 1)); done
+		echo "$n"
+	}
+	wait_for 30 eval '[ "$(by_list)" -le 4 ]' || true
+	expect "8 of the 12 jobs move to their request's feature, 4 go by their ExcNodeList" "$(by_list)" 4
+	theirs=$(for j in "${MINE[@]}"; do field "$j" Features | grep -oE 'xc_[0-9a-f]{12}'; done | sort -u | paste -sd' ' -)
+	most=$(sinfo -N -h -o '%b' | awk -F, -v t=" $theirs " '{ n = 0; for (i = 1; i <= NF; i++) n += index(t, " " $i " ") > 0; if (n > m) m = n } END { print m + 0 }')
+	expect "the nodes that match carry 8 of the plugin's features for that user, no more" "$most" 8
+fi
+
 echo "# slurmctld's memory across 1,000 changes read, then refused or repeated"
 ARR=$(pending "$OWNER" --array=1-3 --extra gpu=true)
 as "$OWNER" scontrol update jobid="${ARR}_1" comment=split || not_ok "the owner splits task 1 out"
-MINE=()
-if slurm_at_least 23 2; then
-	MINE=("$(pending "$OTHER" --extra 'gpu=true&a=1')" "$(pending "$OTHER" --extra 'gpu=true&a=2')")
-fi
 rss() { grep -oP '^VmRSS:\s*\K[0-9]+' "/proc/$(scale_pid)/status"; }
 # burst TIERS: 1,000 of each update, with the change TIERS (tiers-of=)
 burst() {
 	local out
 	out=$(helper "$OTHER" 1000 "$ARR" 0 exclude=n1 "tiers-of=$1" wait=60)
 	[[ $out == "0 ok, 1000 refused: "* ]] || not_ok "another user's updates of the array are refused ($out)"
-	if [ ${#MINE[@]} -gt 0 ]; then
+	if slurm_at_least 23 2; then
 		out=$(helper "$OTHER" 1000 "${MINE[0]}" 0 'extra=gpu=true&b=1' "tiers-of=$1")
 		[[ $out == "0 ok, 1000 refused: "* ]] || not_ok "their new request past the cap is refused ($out)"
 	fi

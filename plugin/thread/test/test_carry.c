@@ -521,3 +521,53 @@ Test(carry, the_status_tells_the_jobs_chance_without_counts)
 	free(enough);
 	free(more);
 }
+
+/* The bounds on names (carry.h): in one round, 20 distinct requests of one
+ * user and 8 of each of ten others, every node matching them all: the
+ * first user's jobs get CARRY_MAX_USER_NAMES names, the others' in turn
+ * until CARRY_MAX_NAMES, and no node is given more of the plugin's
+ * features than that; the requests past them have no name (their jobs go
+ * by their ExcNodeList). */
+Test(carry, names_are_bounded_in_all_and_per_user)
+{
+	enum {
+		N = 100
+	};
+	static char texts[N][16];
+	const char *tp[N];
+	struct memo_request *r[N];
+	char name[SX_FEATURE_LEN + 1];
+	uint32_t owner[N];
+	size_t n, claimed = 0, first = 0;
+	struct carry_update *ups;
+	uint64_t round;
+
+	for (size_t k = 0; k < N; k++) {
+		snprintf(texts[k], sizeof(texts[k]), "mem<%zu", k + 10);
+		tp[k] = texts[k];
+		owner[k] = k < 20 ? 1000 : 1001 + (uint32_t)(k - 20) / 8;
+	}
+	load(NULL);
+	round = want_round(tp, N, r);
+	for (size_t k = 0; k < N; k++)
+		r[k]->carry_owner = owner[k];
+	ups = plan_send(round, &n, 0);
+	for (size_t k = 0; k < n; k++) {
+		size_t ours = 0;
+
+		for (const char *f = ups[k].features; (f = strstr(f, "xc_"));
+		     f++)
+			ours++;
+		cr_assert_leq(ours, CARRY_MAX_NAMES, "%s: %zu", ups[k].names,
+			      ours);
+	}
+	carry_updates_free(ups, n);
+	for (size_t k = 0; k < N; k++) {
+		bool has = lookup(r[k]->canonical, name) >= 0;
+
+		claimed += has;
+		first += has && owner[k] == 1000;
+	}
+	cr_assert_eq(first, CARRY_MAX_USER_NAMES);
+	cr_assert_eq(claimed, CARRY_MAX_NAMES);
+}

@@ -128,10 +128,13 @@ static slurm_job_info_t *gpu_job(const char *constraint)
 Test(plan_carrier, a_job_moves_to_its_feature_once_slurmctld_knows_it)
 {
 	slurm_job_info_t *j = gpu_job("ib");
+	struct memo_request *req;
 	char want[64];
 
 	thread_round();
 	cr_assert_eq(p.n, 0, "not known yet: the job keeps its ExcNodeList");
+	cr_assert_eq(memo_request_of(&memo, REQUEST, NULL, &req), 0);
+	cr_assert_eq(req->carry_owner, 1000, "claimed for the job's owner");
 	thread_round(); /* the feature became known at the first's end */
 	cr_assert_eq(p.n, 1);
 	snprintf(want, sizeof(want), "ib&%s", F);
