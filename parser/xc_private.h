@@ -141,12 +141,6 @@ void xc_lexer_init(xc_lexer_t *lx, const char *src, size_t len);
  * order. */
 void xc_lexer_next(xc_lexer_t *lx);
 
-/* ---- errors (error.c) ---- */
-
-/* Writes `text` (`len` bytes) to `out`, escaped for display; with
- * `for_log`, '%' is escaped too.  Returns the number of columns written. */
-size_t xc_escape_to(FILE *out, const char *text, size_t len, bool for_log);
-
 /* ---- request values (convert.c) ---- */
 
 /* doc/language.md §3.1: true and *out set when `text` is a number. */

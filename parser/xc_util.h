@@ -38,6 +38,19 @@ void xc_error_clear(struct xc_error *err);
  * below 8.  Returns `buf`. */
 char *xc_quote(const char *text, size_t len, char *buf, size_t size);
 
+/* Writes the `len` bytes of `text` (may hold any byte, NUL included; not
+ * NULL when `len` > 0) to `out`, each byte that is not printable ASCII
+ * escaped as the error renderer shows it (doc/language.md §6): \n, \t,
+ * \r, \xNN for the other control bytes (C0 and DEL) and for every byte
+ * above 0x7e (so a C1 control, U+0080 to U+009F in UTF-8, and invalid
+ * UTF-8 are bytes like any other), and a backslash as \\, so that the
+ * escaped text reads back to the same bytes.  With `for_log`, '%' is
+ * \x25 too (a log line that goes through a printf-like logger).  What is
+ * written is printable ASCII alone, one column a byte: the return value,
+ * the number of bytes (columns) written, is where a caret under the next
+ * byte goes.  Write errors are the stream's (ferror). */
+size_t xc_escape_to(FILE *out, const char *text, size_t len, bool for_log);
+
 /* Copies `text` into `out` (a buffer of `size` bytes, always terminated),
  * escaping every byte that is not printable ASCII, and '%' and '\\', as
  * \xNN or \n-style escapes: the form in which a request may be logged.

@@ -92,3 +92,24 @@ Test(error, escape_for_logs)
 	cr_assert_str_eq(xc_escape(NULL, out, sizeof(out)), "");
 	cr_assert_null(xc_error_render("a", NULL, NULL));
 }
+
+/* xc_escape_to(), the display form (the command's reports): terminal
+ * controls (ESC, BEL, CR, DEL, a C1 control in UTF-8), invalid UTF-8 and
+ * a NUL all printable ASCII, the backslash doubled, and the count of
+ * columns written is the caret's column. */
+Test(error, escape_for_display)
+{
+	const char text[] = "a\x1b[2J\a\r\x7f\xc2\x9b\xff\\%b\0c";
+	char *s = NULL;
+	size_t size = 0, cols;
+	FILE *out = open_memstream(&s, &size);
+
+	cr_assert_not_null(out);
+	cols = xc_escape_to(out, text, sizeof(text) - 1, false);
+	cr_assert_eq(fclose(out), 0);
+	cr_assert_str_eq(s,
+			 "a\\x1b[2J\\x07\\r\\x7f\\xc2\\x9b\\xff\\\\%b\\x00c");
+	cr_assert_eq(cols, strlen(s));
+	free(s);
+	cr_assert_eq(xc_escape_to(stdout, NULL, 0, false), 0);
+}
