@@ -21,6 +21,11 @@
 #include "job_state.h"
 #include "xc.h"
 
+/* Slurm's slurm_job_info_t and job_info_msg_t (slurm/slurm.h), which
+ * only inputs.c and cmd_why.c read. */
+struct job_info;
+struct job_info_msg;
+
 /* Exit statuses (slurm-extra(1), EXIT STATUS). */
 #define EXIT_MATCH 0   /* a valid request, or a match */
 #define EXIT_NOMATCH 1 /* no match (no node matches) */
@@ -93,6 +98,14 @@ int cmd_to_flux(const struct opts *o);
 int cmd_jobspec(const struct opts *o);
 int cmd_from_flux(const struct opts *o);
 int cmd_why(const struct opts *o);
+
+/* why --job's report (cmd_why.c; slurm-extra(1), "why --job") of job
+ * record `job` (read_job(): its request, description, nodes among those of
+ * `pnodes`, preferences and status) on the nodes of `t` (borrowed, not
+ * compiled), with the options of `o` (--json, the limits): on stdout, its
+ * messages on stderr.  Returns the exit status, as cmd_why(). */
+int why_job(const struct opts *o, const struct job_info *job,
+	    const char *pnodes, const xc_nodes_t *t);
 
 /* The owner's change of a pending job's preferences (cmd_prefer.c;
  * doc/design.md "Preferences", "Changing them"): sent as an update, then
@@ -203,17 +216,26 @@ int read_within(const char *arg, const xc_nodes_t *t, bool *in,
  * gets its length.  NULL when out of memory (nothing printed). */
 char *read_bounded(FILE *f, size_t max, size_t *len);
 
-/* Reads job `jid` from Slurm (slurm-extra(1), "why --job"): *request gets
- * its request, the caller's to free (job_submit/extra's, from its
- * AdminComment, job_state.h; else, from Slurm 23.02, the job's own
- * --extra); in[i] (one per node of `t`) is set for the nodes the job may
- * use: those of its partitions (all nodes when none is found), less those
- * the user excluded.  `what` (`size` bytes) gets a short description of the
- * job.  `prefs` (may be NULL) gets its preferences, wait and status
- * (job_state.h; sx_job_state_free), none when it has none.  Returns 0, or
- * -1 after saying why not (*request NULL). */
-int load_job(uint32_t jid, const xc_nodes_t *t, bool *in, char **request,
-	     char *what, size_t size, struct sx_job_state *prefs);
+/* Reads job `jid` from Slurm (slurm-extra(1), "why --job"): *jobs gets
+ * its records (the caller's, sx_free_job_info_msg; the job is
+ * (*jobs)->job_array[0]), *pnodes the nodes of its partitions, their
+ * hostlists joined by ',' (malloc'd, the caller's; NULL or "" when none
+ * is found: then all nodes count).  Returns 0, or -1 after saying why not
+ * (*jobs and *pnodes NULL). */
+int load_job(uint32_t jid, struct job_info_msg **jobs, char **pnodes);
+
+/* Reads job record `job` (borrowed: as load_job() or a test gives it):
+ * *request gets its request, the caller's to free (job_submit/extra's,
+ * from its AdminComment, job_state.h; else, from Slurm 23.02, the job's
+ * own --extra); in[i] (one per node of `t`) is set for the nodes the job
+ * may use: those of `pnodes` (its partitions'; NULL or "": all nodes),
+ * less those the user excluded.  `what` (`size` bytes) gets a short
+ * description of the job.  `prefs` (may be NULL) gets its preferences,
+ * wait and status (job_state.h; sx_job_state_free), none when it has
+ * none.  Returns 0, or -1 after saying why not (*request NULL). */
+int read_job(const struct job_info *job, const char *pnodes,
+	     const xc_nodes_t *t, bool *in, char **request, char *what,
+	     size_t size, struct sx_job_state *prefs);
 
 /* The preferences of the command line (--extra-prefer, repeated, and
  * --extra-prefer-wait; doc/design.md "Preferences") into st->prefer,

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "slurm_compat.h"
+
 #include "cli.h"
 #include "job_state.h"
 #include "prefer.h"
@@ -85,19 +87,68 @@ out:
 	return rc;
 }
 
+/* The report of o->request (why_report) on the nodes of `t` with in[i]
+ * set, after `what` (may be "": nothing) on a line of its own, with the
+ * preferences of `prefs`.  Returns the exit status. */
+static int report(const struct opts *o, const xc_nodes_t *t, const bool *in,
+		  const char *what, const struct sx_job_state *prefs)
+{
+	xc_expr_t *e;
+	json_t *more = NULL;
+	long n = -1;
+
+	if (!(e = parse_request(o)))
+		return EXIT_INVALID;
+	if (*what && !o->json)
+		printf("%s\n", what);
+	if (prefs->n_prefer && o->json &&
+	    prefs_report(prefs, o->request, t, in, &o->limits, &more) < 0) {
+		say("out of memory");
+		goto out;
+	}
+	n = why_report(stdout, e, t, in, o->json, more);
+	if (n >= 0 && prefs->n_prefer && !o->json &&
+	    prefs_report(prefs, o->request, t, in, &o->limits, NULL) < 0)
+		n = -1;
+out:
+	json_decref(more);
+	xc_expr_destroy(e);
+	return n < 0 ? EXIT_INVALID : n == 0 ? EXIT_NOMATCH : EXIT_MATCH;
+}
+
+int why_job(const struct opts *cl, const slurm_job_info_t *job,
+	    const char *pnodes, const xc_nodes_t *t)
+{
+	/* a copy, for the job's request */
+	struct opts o = *cl;
+	struct sx_job_state prefs = { 0 };
+	char *request = NULL, what[256] = "";
+	bool *in = node_flags(t);
+	int rc = EXIT_INVALID;
+
+	if (in && read_job(job, pnodes, t, in, &request, what, sizeof(what),
+			   &prefs) == 0) {
+		o.request = request;
+		rc = report(&o, t, in, what, &prefs);
+	}
+	sx_job_state_free(&prefs);
+	free(request);
+	free(in);
+	return rc;
+}
+
 int cmd_why(const struct opts *cl)
 {
-	/* a copy, for --job to set --slurm and the job's request in */
+	/* a copy, for --job to set --slurm in */
 	struct opts copy = *cl, *o = &copy;
+	job_info_msg_t *jobs = NULL;
 	xc_nodes_t *t = NULL;
-	xc_expr_t *e = NULL;
 	bool *in = NULL;
-	char *request = NULL, what[256] = "";
+	char *pnodes = NULL;
 	struct sx_job_state prefs = { 0 };
-	json_t *more = NULL;
 	unsigned long jid = 0;
 	size_t unknown;
-	long n = -1;
+	int rc = EXIT_INVALID;
 
 	if (o->job && (o->request || o->nodes || o->within ||
 		       o->nextra_prefer || o->extra_prefer_wait))
@@ -115,42 +166,29 @@ int cmd_why(const struct opts *cl)
 		o->slurm = true;
 	}
 	/* not compiled: the report reads each node's parsed Extra */
-	if (load_table(o, t = xc_nodes_create(&o->limits)) < 0 ||
-	    !(in = node_flags(t)))
+	if (load_table(o, t = xc_nodes_create(&o->limits)) < 0)
 		goto out;
 	if (o->job) {
-		if (load_job((uint32_t)jid, t, in, &request, what, sizeof(what),
-			     &prefs) < 0)
-			goto out;
-		o->request = request;
-	} else if (read_prefer(o, &prefs) < 0) {
+		if (load_job((uint32_t)jid, &jobs, &pnodes) == 0)
+			rc = why_job(o, &jobs->job_array[0], pnodes, t);
 		goto out;
-	} else if (o->within) {
+	}
+	if (!(in = node_flags(t)) || read_prefer(o, &prefs) < 0)
+		goto out;
+	if (o->within) {
 		if (read_within(o->within, t, in, &unknown) < 0)
 			goto out;
 	} else {
 		for (size_t i = 0; i < xc_nodes_count(t); i++)
 			in[i] = true;
 	}
-	if (!(e = parse_request(o)))
-		goto out;
-	if (*what && !o->json)
-		printf("%s\n", what);
-	if (prefs.n_prefer && o->json &&
-	    prefs_report(&prefs, o->request, t, in, &o->limits, &more) < 0) {
-		say("out of memory");
-		goto out;
-	}
-	n = why_report(stdout, e, t, in, o->json, more);
-	if (n >= 0 && prefs.n_prefer && !o->json &&
-	    prefs_report(&prefs, o->request, t, in, &o->limits, NULL) < 0)
-		n = -1;
+	rc = report(o, t, in, "", &prefs);
 out:
-	json_decref(more);
 	sx_job_state_free(&prefs);
-	xc_expr_destroy(e);
 	xc_nodes_destroy(t);
 	free(in);
-	free(request);
-	return n < 0 ? EXIT_INVALID : n == 0 ? EXIT_NOMATCH : EXIT_MATCH;
+	free(pnodes);
+	if (jobs)
+		sx_free_job_info_msg(jobs);
+	return rc;
 }

@@ -279,25 +279,47 @@ static char *partitions_nodes(const char *list,
 	return xc_text_close(&m); /* NULL when a write ran out of memory */
 }
 
-int load_job(uint32_t jid, const xc_nodes_t *t, bool *in, char **request,
-	     char *what, size_t size, struct sx_job_state *prefs)
+int load_job(uint32_t jid, job_info_msg_t **jobs, char **pnodes)
 {
-	job_info_msg_t *jobs = NULL;
 	partition_info_msg_t *parts = NULL;
+	const char *partition;
+
+	*pnodes = NULL;
+	if (sx_load_job(jobs, jid, SHOW_ALL) != SLURM_SUCCESS ||
+	    !(*jobs)->record_count) {
+		say("cannot read job %u: %s", jid,
+		    slurm_strerror(sx_slurm_errno()));
+		if (*jobs)
+			sx_free_job_info_msg(*jobs);
+		*jobs = NULL;
+		return -1;
+	}
+	/* the nodes of its partitions */
+	partition = (*jobs)->job_array[0].partition;
+	if (partition &&
+	    slurm_load_partitions((time_t)0, &parts, SHOW_ALL) ==
+		    SLURM_SUCCESS &&
+	    !(*pnodes = partitions_nodes(partition, parts))) {
+		say("out of memory");
+		slurm_free_partition_info_msg(parts);
+		sx_free_job_info_msg(*jobs);
+		*jobs = NULL;
+		return -1;
+	}
+	if (parts)
+		slurm_free_partition_info_msg(parts);
+	return 0;
+}
+
+int read_job(const slurm_job_info_t *job, const char *pnodes,
+	     const xc_nodes_t *t, bool *in, char **request, char *what,
+	     size_t size, struct sx_job_state *prefs)
+{
 	struct sx_job_state st = { 0 };
-	slurm_job_info_t *job;
-	char *pnodes = NULL;
 	size_t count = xc_nodes_count(t);
 	int rc = -1;
 
 	*request = NULL;
-	if (sx_load_job(&jobs, jid, SHOW_ALL) != SLURM_SUCCESS ||
-	    !jobs->record_count) {
-		say("cannot read job %u: %s", jid,
-		    slurm_strerror(sx_slurm_errno()));
-		goto out;
-	}
-	job = &jobs->job_array[0];
 	if (sx_job_state_parse(job->admin_comment, &st) && st.request)
 		*request = strdup(st.request);
 #if SX_SLURM_HAS_EXTRA_OPTION
@@ -305,26 +327,18 @@ int load_job(uint32_t jid, const xc_nodes_t *t, bool *in, char **request,
 		*request = strdup(job->extra);
 #endif
 	if (!*request) {
-		say("job %u has no --extra request", jid);
+		say("job %u has no --extra request", job->job_id);
 		goto out;
 	}
-	snprintf(what, size, "job %u (%s, partition %s)", jid,
+	snprintf(what, size, "job %u (%s, partition %s)", job->job_id,
 		 (job->job_state & JOB_STATE_BASE) == JOB_PENDING   ? "pending"
 		 : (job->job_state & JOB_STATE_BASE) == JOB_RUNNING ? "running"
 								    : "ended",
 		 job->partition ? job->partition : "none");
-	/* the nodes of its partitions */
-	if (job->partition &&
-	    slurm_load_partitions((time_t)0, &parts, SHOW_ALL) ==
-		    SLURM_SUCCESS &&
-	    !(pnodes = partitions_nodes(job->partition, parts))) {
-		say("out of memory");
-		goto out;
-	}
 	if (pnodes && *pnodes) {
 		if (sx_nodes_mark(t, pnodes, in, true, NULL) < 0) {
 			say("job %u: its partitions' nodes '%s' are not a hostlist",
-			    jid, pnodes);
+			    job->job_id, pnodes);
 			goto out;
 		}
 	} else {
@@ -350,12 +364,7 @@ out:
 		free(*request);
 		*request = NULL;
 	}
-	free(pnodes);
 	sx_job_state_free(&st);
-	if (parts)
-		slurm_free_partition_info_msg(parts);
-	if (jobs)
-		sx_free_job_info_msg(jobs);
 	return rc;
 }
 

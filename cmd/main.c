@@ -20,8 +20,6 @@
 
 #include "cli.h"
 
-const char *const prog = "slurm-extra";
-
 /* What the command line says: the options fill it, main() adds REQUEST,
  * and the subcommand reads it. */
 static struct opts opts;

@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "shape.h"
 
+const char *const prog = "slurm-extra";
+
 static void say_args(const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", prog);
