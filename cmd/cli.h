@@ -232,7 +232,9 @@ int load_job(uint32_t jid, struct job_info_msg **jobs, char **pnodes);
  * less those the user excluded.  `what` (`size` bytes) gets a short
  * description of the job.  `prefs` (may be NULL) gets its preferences,
  * wait and status (job_state.h; sx_job_state_free), none when it has
- * none.  Returns 0, or -1 after saying why not (*request NULL). */
+ * none.  Every string is the job's as Slurm keeps it, raw: another
+ * user's text, to print through put_text().  Returns 0, or -1 after
+ * saying why not (*request NULL). */
 int read_job(const struct job_info *job, const char *pnodes,
 	     const xc_nodes_t *t, bool *in, char **request, char *what,
 	     size_t size, struct sx_job_state *prefs);
@@ -253,6 +255,31 @@ int drop_prefer(const struct opts *o);
 
 /* --------------------------------------------------- printers (output.c) */
 
+/*
+ * Text the command did not write reaches a terminal escaped: another
+ * user's request, preferences and status (why --job), a node's Extra and
+ * name.  A terminal acts on control bytes (ESC starts a sequence that may
+ * clear the screen, retitle the window or feed it input; BEL, CR, DEL too)
+ * and on the C1 controls U+0080 to U+009F, which UTF-8 writes as two bytes
+ * (CSI, U+009B, is 0xc2 0x9b); so every byte that is not printable ASCII
+ * is shown as the library's caret renderer shows it (xc_escape_to(),
+ * xc_util.h; doc/language.md §6): \n, \t, \r, \xNN for the others,
+ * ESC \x1b, DEL \x7f, a C1 control its two bytes \xc2\x9b, invalid
+ * UTF-8 and valid alike.  What is shown is printable ASCII, one column a
+ * byte.  why's JSON has every non-ASCII character and DEL as \uXXXX
+ * (json_text()).  slurm-extra(1), "why", says so.
+ */
+
+/* Writes `text` (NULL: nothing) on `out` as a report shows it, a backslash
+ * as \\ too, so that it reads back to the same bytes (above).  Returns the
+ * columns (bytes) written: where what follows it starts.  Write errors
+ * are the stream's. */
+size_t put_text(FILE *out, const char *text);
+
+/* put_text() of `text` (NULL: "") as a string: malloc'd, the caller's to
+ * free; NULL when out of memory. */
+char *shown_text(const char *text);
+
 /* Says on stderr "slurm-extra: " and the message of printf() format `fmt`,
  * and a newline: every message of the command but a parse error's. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -263,6 +290,17 @@ int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the canonical text of `e` (xc_format) on a line, and frees `e`.
  * Returns EXIT_MATCH, or EXIT_INVALID after saying "out of memory". */
 int print_request(xc_expr_t *e);
+
+/* `j` as JSON text as the command writes it: json_dumps() with `flags`
+ * and JSON_ENSURE_ASCII (every non-ASCII character, a C1 control too, as
+ * \uXXXX), and DEL, which jansson writes raw in a string, as \u007F: the
+ * same JSON value (RFC 8259 §7), no byte a terminal acts on.  malloc'd,
+ * the caller's; NULL when out of memory. */
+char *json_text(const json_t *j, size_t flags);
+
+/* Writes json_text(j, flags) and a newline on `out`.  Returns false when
+ * out of memory (nothing written, nothing said). */
+bool put_json(FILE *out, const json_t *j, size_t flags);
 
 /* Prints `j` (a reference taken over; NULL: out of memory) compactly on
  * one line of stdout.  Returns false after saying "out of memory". */

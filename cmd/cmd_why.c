@@ -15,10 +15,11 @@
 
 /* A job's preferences (doc/design.md "Preferences"): each tier with the
  * nodes of the job's (in[]) that satisfy the request `request` and it,
- * printed, or with `json` into *json (a new object: "prefer": [{"tier",
- * "nodes"}, ...] with "nodes" null for a tier that with the request is no
- * valid request, "wait", and "status" when the job has one).  0, or -1
- * when out of memory. */
+ * printed (the tiers and the status escaped: put_text), or with `json`
+ * into *json (a new object: "prefer": [{"tier", "nodes"}, ...] with
+ * "nodes" null for a tier that with the request is no valid request,
+ * "wait", and "status" when the job has one).  0, or -1 when out of
+ * memory. */
 static int prefs_report(const struct sx_job_state *st, const char *request,
 			const xc_nodes_t *t, const bool *in,
 			const xc_limits_t *limits, json_t **json)
@@ -56,12 +57,15 @@ static int prefs_report(const struct sx_job_state *st, const char *request,
 			free(text);
 			goto out;
 		}
+		if (!json) { /* another user's tier: escaped */
+			printf("  %u. ", i + 1);
+			put_text(stdout, st->prefer[i]);
+		}
 		if (!json && e)
-			printf("  %u. %s: %zu of %zu nodes satisfy the request and it\n",
-			       i + 1, st->prefer[i], n, mine);
+			printf(": %zu of %zu nodes satisfy the request and it\n",
+			       n, mine);
 		else if (!json)
-			printf("  %u. %s: with the request, not a valid request: it narrows nothing\n",
-			       i + 1, st->prefer[i]);
+			printf(": with the request, not a valid request: it narrows nothing\n");
 		xc_expr_destroy(e);
 		free(text);
 	}
@@ -74,7 +78,9 @@ static int prefs_report(const struct sx_job_state *st, const char *request,
 					 json_string(st->status)) < 0))
 			goto out;
 	} else if (st->status && *st->status) {
-		printf("status: %s\n", st->status);
+		fputs("status: ", stdout);
+		put_text(stdout, st->status);
+		putchar('\n');
 	}
 	rc = 0;
 out:
@@ -99,8 +105,10 @@ static int report(const struct opts *o, const xc_nodes_t *t, const bool *in,
 
 	if (!(e = parse_request(o)))
 		return EXIT_INVALID;
-	if (*what && !o->json)
-		printf("%s\n", what);
+	if (*what && !o->json) {
+		put_text(stdout, what);
+		putchar('\n');
+	}
 	if (prefs->n_prefer && o->json &&
 	    prefs_report(prefs, o->request, t, in, &o->limits, &more) < 0) {
 		say("out of memory");

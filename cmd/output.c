@@ -1,8 +1,9 @@
 /*
- * output.c - how the command prints results: a request's canonical text,
- * one JSON line, a parse error as JSON, the matching nodes as one
- * hostlist, the explain tree as JSON, and Flux JSON with exact reals
- * (cli.h).
+ * output.c - how the command prints results: text it did not write
+ * escaped, a request's canonical text, JSON with no byte a terminal acts
+ * on, one JSON line, a parse error as JSON,
+ * the matching nodes as one hostlist, the explain tree as JSON, and Flux
+ * JSON with exact reals (cli.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,8 +14,24 @@
 
 #include "cli.h"
 #include "shape.h"
+#include "xc_util.h"
 
 const char *const prog = "slurm-extra";
+
+size_t put_text(FILE *out, const char *text)
+{
+	return text ? xc_escape_to(out, text, strlen(text), false) : 0;
+}
+
+char *shown_text(const char *text)
+{
+	struct xc_text t;
+
+	if (!xc_text_open(&t))
+		return NULL;
+	put_text(t.out, text);
+	return xc_text_close(&t);
+}
 
 static void say_args(const char *fmt, va_list ap)
 {
@@ -52,6 +69,44 @@ int print_request(xc_expr_t *e)
 	printf("%s\n", text);
 	free(text);
 	return EXIT_MATCH;
+}
+
+char *json_text(const json_t *j, size_t flags)
+{
+	char *s = json_dumps(j, flags | JSON_ENSURE_ASCII), *out, *o;
+	size_t dels = 0;
+
+	for (const char *p = s; p && *p; p++)
+		dels += *p == 0x7f;
+	if (!s || !dels)
+		return s;
+	/* DEL is in a string (JSON's own bytes are printable): \u007F, as
+	 * jansson writes the other controls */
+	if ((out = o = malloc(strlen(s) + 5 * dels + 1))) {
+		for (const char *p = s; *p; p++) {
+			if (*p == 0x7f) {
+				memcpy(o, "\\u007F", 6);
+				o += 6;
+			} else {
+				*o++ = *p;
+			}
+		}
+		*o = '\0';
+	}
+	free(s);
+	return out;
+}
+
+bool put_json(FILE *out, const json_t *j, size_t flags)
+{
+	char *s = json_text(j, flags);
+
+	if (!s)
+		return false;
+	fputs(s, out);
+	fputc('\n', out);
+	free(s);
+	return true;
 }
 
 bool print_json_line(json_t *j)

@@ -29,6 +29,7 @@ enum {
 struct item {
 	const xc_expr_t *expr;
 	char *text;	    /* as written in the report */
+	char *shown;	    /* text as the text report shows it (put_text) */
 	size_t satisfy;	    /* nodes that satisfy it */
 	uint8_t *cause;	    /* per node: XC_LEAF_HOLDS or why not */
 	size_t by[NCAUSES]; /* nodes per cause */
@@ -134,6 +135,7 @@ static void free_why(struct why *w)
 {
 	for (size_t k = 0; k < w->nitems; k++) {
 		free(w->items[k].text);
+		free(w->items[k].shown);
 		free(w->items[k].cause);
 	}
 	free(w->items);
@@ -167,6 +169,8 @@ static int compute(struct why *w, const xc_expr_t *expr)
 		} else {
 			it->text = f;
 		}
+		if (!(it->shown = shown_text(it->text)))
+			return -1;
 	}
 	for (size_t i = 0; i < w->count; i++) {
 		const xc_extra_t *x = xc_nodes_extra(w->t, i);
@@ -252,7 +256,8 @@ static int false_values(const struct why *w, const struct item *it,
 	return 0;
 }
 
-/* A JSON value as text ("1024", "\"x86_64\"", "false"); malloc'd. */
+/* A JSON value as text ("1024", "\"x86_64\"", "false"; a string's
+ * bytes as json_text() writes them); malloc'd. */
 static char *value_text(const json_t *v)
 {
 	if (json_is_real(v)) {
@@ -262,7 +267,7 @@ static char *value_text(const json_t *v)
 			snprintf(s, 32, "%.15g", json_real_value(v));
 		return s;
 	}
-	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	return json_text(v, JSON_ENCODE_ANY | JSON_COMPACT);
 }
 
 /* The nodes failing the fewest items (> 0; *least): the first node of
@@ -307,7 +312,7 @@ static void print_failed(FILE *out, const struct why *w, size_t i)
 			continue;
 		if (shown)
 			fputs(shown + 1 == w->fails[i] ? " and " : ", ", out);
-		fputs(w->items[k].text, out);
+		fputs(w->items[k].shown, out);
 		shown++;
 	}
 }
@@ -322,25 +327,29 @@ static int report_text(FILE *out, struct why *w, const xc_expr_t *expr,
 
 	if (!req)
 		return -1;
-	fprintf(out, "request: %s\n", req);
+	fputs("request: ", out);
+	put_text(out, req);
+	fputc('\n', out);
 	free(req);
 	if (satisfy) {
 		if (!(hl = nodes_where(w, satisfies, NULL, SHOWN, &n)))
 			return -1;
-		fprintf(out, "%zu of %zu nodes satisfy it: %s%s\n", satisfy,
-			w->nodes, hl, n > SHOWN ? " ..." : "");
+		fprintf(out, "%zu of %zu nodes satisfy it: ", satisfy,
+			w->nodes);
+		put_text(out, hl);
+		fputs(n > SHOWN ? " ...\n" : "\n", out);
 		free(hl);
 	} else {
 		fprintf(out, "0 of %zu nodes satisfy it.\n", w->nodes);
 	}
 	for (size_t k = 0; k < w->nitems; k++)
-		if (strlen(w->items[k].text) > width)
-			width = strlen(w->items[k].text);
+		if (strlen(w->items[k].shown) > width)
+			width = strlen(w->items[k].shown);
 	for (size_t k = 0; k < w->nitems; k++) {
 		struct item *it = &w->items[k];
 		const char *sep = "   (";
 
-		fprintf(out, "  %-*s %zu of %zu nodes", (int)width, it->text,
+		fprintf(out, "  %-*s %zu of %zu nodes", (int)width, it->shown,
 			it->satisfy, w->nodes);
 		for (int c = XC_LEAF_FALSE; c < NCAUSES; c++) {
 			struct cause_of arg = { it, c };
@@ -362,9 +371,9 @@ static int report_text(FILE *out, struct why *w, const xc_expr_t *expr,
 					if (shown == SHOWN_VALUES)
 						break;
 					s = value_text(v);
-					fprintf(out, "%s%s: %s",
-						shown ? ", " : "", name,
-						s ? s : "?");
+					fputs(shown ? ", " : "", out);
+					put_text(out, name);
+					fprintf(out, ": %s", s ? s : "?");
 					free(s);
 					shown++;
 				}
@@ -381,17 +390,21 @@ static int report_text(FILE *out, struct why *w, const xc_expr_t *expr,
 			}
 			if (!(hl = nodes_where(w, has_cause, &arg, SHOWN, &n)))
 				return -1;
-			if (c == XC_LEAF_NO_KEY)
-				fprintf(out,
-					"no key '%s': ", xc_leaf_key(it->expr));
-			else if (c == XC_LEAF_NOT_NUMBER)
-				fprintf(out, "'%s' is not a number: ",
-					xc_leaf_value(it->expr));
-			else if (c != FAILS)
+			if (c == XC_LEAF_NO_KEY) {
+				fputs("no key '", out);
+				put_text(out, xc_leaf_key(it->expr));
+				fputs("': ", out);
+			} else if (c == XC_LEAF_NOT_NUMBER) {
+				fputc('\'', out);
+				put_text(out, xc_leaf_value(it->expr));
+				fputs("' is not a number: ", out);
+			} else if (c != FAILS) {
 				fprintf(out, "%s: ", cause_words(c));
-			else
+			} else {
 				fputs("fails on ", out);
-			fprintf(out, "%s%s", hl, n > SHOWN ? " ..." : "");
+			}
+			put_text(out, hl);
+			fputs(n > SHOWN ? " ..." : "", out);
 			free(hl);
 		}
 		fputs(*sep == ';' ? ")\n" : "\n", out);
@@ -403,8 +416,10 @@ static int report_text(FILE *out, struct why *w, const xc_expr_t *expr,
 	for (size_t s = 0; s < nsets; s++) {
 		if (!(hl = nodes_where(w, fails_like, &first[s], SHOWN, &n)))
 			return -1;
-		fprintf(out, "%s %s%s (%s", s ? "        " : "closest:", hl,
-			n > SHOWN ? " ..." : "", least == 1 ? "only " : "");
+		fprintf(out, "%s ", s ? "        " : "closest:");
+		put_text(out, hl);
+		fprintf(out, "%s (%s", n > SHOWN ? " ..." : "",
+			least == 1 ? "only " : "");
 		print_failed(out, w, first[s]);
 		fprintf(out, " %s)\n", least == 1 ? "fails" : "fail");
 		free(hl);
@@ -513,11 +528,10 @@ long why_report(FILE *out, const xc_expr_t *expr, const xc_nodes_t *table,
 		json_t *j = report_json(&w, expr, satisfy);
 
 		if (!j || (more && json_object_update(j, more) < 0) ||
-		    json_dumpf(j, out, JSON_COMPACT) < 0) {
+		    !put_json(out, j, JSON_COMPACT)) {
 			json_decref(j);
 			goto out;
 		}
-		fputc('\n', out);
 		json_decref(j);
 	} else if (report_text(out, &w, expr, satisfy) < 0) {
 		goto out;

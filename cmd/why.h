@@ -22,12 +22,15 @@
  * key; value not comparable; request value not a number; no usable Extra;
  * for a group: the nodes it fails on), each with a few node names as a
  * hostlist.  Then the closest nodes: those that fail the fewest items, and
- * which.  With `json`, the same as one JSON object (complete hostlists,
- * the first 8 values).  Returns the number of nodes that satisfy the
- * request, or -1 when out of memory (after printing why on stderr).  The
- * report is the one slurm-extra(1) describes under "why"; its reasons are
- * the evaluator's (doc/language.md §3).  `more` (may be NULL, borrowed):
- * members added to the JSON object (a job's preferences).
+ * which.  The request's parts, keys and values, the nodes' values and
+ * names are shown escaped (put_text, json_text: cli.h), as text another
+ * user may have written.  With `json`, the same as one JSON object
+ * (complete hostlists, the first 8 values).  Returns the number of nodes
+ * that satisfy the request, or -1 when out of memory (after printing why
+ * on stderr).  The report is the one slurm-extra(1) describes under
+ * "why"; its reasons are the evaluator's (doc/language.md §3).  `more`
+ * (may be NULL, borrowed): members added to the JSON object (a job's
+ * preferences).
  */
 long why_report(FILE *out, const xc_expr_t *expr, const xc_nodes_t *table,
 		const bool *in, bool json, json_t *more);

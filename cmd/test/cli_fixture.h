@@ -1,9 +1,9 @@
 /*
  * cli_fixture.h - what the command's test files (test_cli.c,
- * test_cli_jobspec.c, test_cli_prefer.c, test_cli_completion.c: one test
- * program) share: running `slurm-extra ARGS` (CLI_PATH) through the
- * shell and reading what it printed, a row of expected results, and the
- * usage text (cli_fixture.c).
+ * test_cli_jobspec.c, test_cli_prefer.c, test_cli_completion.c,
+ * test_cli_escape.c: one test program) share: running `slurm-extra ARGS`
+ * (CLI_PATH) through the shell and reading what it printed, a row of
+ * expected results, and the usage text (cli_fixture.c).
  */
 #ifndef TESTS_CLI_FIXTURE_H
 #define TESTS_CLI_FIXTURE_H

@@ -27,12 +27,22 @@ struct job {
 	long wait;
 };
 
-/* Nodes n1-n3 (n3 excluded by the job below), each Extra a JSON text. */
+/* Nodes n1-n4 (n3 excluded by the jobs below), each Extra a JSON text;
+ * n4's values hold what a terminal acts on, as JSON escapes: ESC [ 2 J,
+ * DEL and the C1 control CSI (U+009B). */
 static const char *const nodes[][2] = {
 	{ "n1", "{\"a\":1,\"b\":\"x\"}" },
 	{ "n2", "{\"a\":2,\"b\":\"y\"}" },
 	{ "n3", "{\"a\":1,\"b\":\"x\"}" },
+	{ "n4", "{\"a\":3,\"b\":\"\\u001b[2J\\u007f\\u009b\"}" },
 };
+
+/* What a user may put in a request to act on the terminal of whoever
+ * reads it: ESC [ 2 J (clear the screen), BEL, CR, DEL, CSI as a C1
+ * control in UTF-8 (0xc2 0x9b), and a byte that is not UTF-8. */
+#define HOSTILE "\x1b[2J\a\r\x7f\xc2\x9b\xff"
+/* The same, as the command shows it. */
+#define SHOWN "\\x1b[2J\\x07\\r\\x7f\\xc2\\x9b\\xff"
 
 /* Runs why_job() on `job` (with --json when `json`): what it printed,
  * stdout and stderr as they came, in `out` (`size` bytes, NUL-terminated),
@@ -105,11 +115,113 @@ Test(why, a_job_record)
 		out,
 		"job 7 (pending, partition batch)\n"
 		"request: a=1&b=x\n"
-		"1 of 2 nodes satisfy it: n1\n"
-		"  a=1                            1 of 2 nodes   (n2: 2)\n"
-		"  b=x                            1 of 2 nodes   (n2: \"y\")\n"
-		"closest: n2 (a=1 and b=x fail)\n"
+		"1 of 3 nodes satisfy it: n1\n"
+		"  a=1                            1 of 3 nodes   (n2: 2, n4: 3)\n"
+		"  b=x                            1 of 3 nodes   (n2: \"y\", n4: \"\\u001B[2J\\u007F\\u009B\")\n"
+		"closest: n[2,4] (a=1 and b=x fail)\n"
 		"preferences, waited for 60 s from EligibleTime:\n"
-		"  1. b=x: 1 of 2 nodes satisfy the request and it\n"
+		"  1. b=x: 1 of 3 nodes satisfy the request and it\n"
 		"status: prefers b=x until 12:00\n");
+}
+
+/* Whether `out` holds a byte a terminal acts on: a control byte but the
+ * newline, DEL, or any byte above 0x7e (a C1 control in UTF-8 starts with
+ * 0xc2; invalid UTF-8 is such a byte too).  Says which and where. */
+static bool acts_on_terminal(const char *out)
+{
+	for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || *p >= 0x7f) {
+			cr_log_error("byte 0x%02x at %zu of:\n%s", *p,
+				     (size_t)(p - (const unsigned char *)out),
+				     out);
+			return true;
+		}
+	return false;
+}
+
+/* Another user's job whose request, excluded nodes, preferences and
+ * status (and partition) hold terminal controls: each is shown escaped,
+ * the report's columns aligned on the escaped text, and nothing of what
+ * was written reaches the terminal raw. */
+Test(why, a_job_record_with_terminal_controls)
+{
+	const struct job job = { .request = "a=1&b=" HOSTILE "&k" HOSTILE
+					    "=1&a>" HOSTILE,
+				 .exclude = "n3," HOSTILE,
+				 .status = "prefers " HOSTILE " until 12:00",
+				 .partition = "batch" HOSTILE,
+				 .prefer = { "b=x" HOSTILE, "c=1|" HOSTILE } };
+	char out[8192];
+	int rc;
+
+	run_job(&job, false, out, sizeof(out), &rc);
+	cr_assert_eq(rc, EXIT_NOMATCH, "%s", out);
+	cr_assert_not(acts_on_terminal(out));
+	cr_assert_str_eq(
+		out,
+		"job 7 (pending, partition batch" SHOWN ")\n"
+		"request: a=1&b=" SHOWN "&k" SHOWN "=1&a>" SHOWN "\n"
+		"0 of 3 nodes satisfy it.\n"
+		/* the column as wide as the widest part shown, k...=1 */
+		"  a=1                              1 of 3 nodes   (n2: 2, n4: 3)\n"
+		"  b=" SHOWN
+		"  0 of 3 nodes   (n1: \"x\", n2: \"y\", n4: \"\\u001B[2J\\u007F\\u009B\")\n"
+		"  k" SHOWN "=1 0 of 3 nodes   (no key 'k" SHOWN
+		"': n[1-2,4])\n"
+		"  a>" SHOWN "  0 of 3 nodes   ('" SHOWN
+		"' is not a number: n[1-2,4])\n"
+		"closest: n1 (b=" SHOWN ", k" SHOWN "=1 and a>" SHOWN " fail)\n"
+		"preferences, no wait: a free node only, for 30 s from EligibleTime at most:\n"
+		"  1. b=x" SHOWN ": 0 of 3 nodes satisfy the request and it\n"
+		"  2. c=1|" SHOWN
+		": with the request, not a valid request: it narrows nothing\n"
+		"status: prefers " SHOWN " until 12:00\n");
+}
+
+/* The same job with --json: its text in JSON strings, every control and
+ * non-ASCII character (the C1 control too) as \uXXXX, DEL as well, which
+ * jansson writes raw.  (JSON holds no byte that is not UTF-8: here the
+ * job's text is UTF-8.) */
+Test(why, a_job_record_with_terminal_controls_in_json)
+{
+	const struct job job = { .request = "b=\x1b[2J\a\r\x7f\xc2\x9b",
+				 .exclude = "n3",
+				 .status = "\x1b[2J\a\r\x7f\xc2\x9b",
+				 .prefer = { "a=\x1b[2J\a\r\x7f\xc2\x9b" } };
+	char out[8192];
+	int rc;
+
+	run_job(&job, true, out, sizeof(out), &rc);
+	cr_assert_eq(rc, EXIT_NOMATCH, "%s", out);
+	cr_assert_not(acts_on_terminal(out));
+	cr_assert_str_eq(
+		out,
+		"{\"request\":\"b=\\u001B[2J\\u0007\\r\\u007F\\u009B\",\"nodes\":3,"
+		"\"satisfy\":0,\"satisfying\":\"\",\"items\":[{\"item\":"
+		"\"b=\\u001B[2J\\u0007\\r\\u007F\\u009B\",\"satisfy\":0,"
+		"\"ruled_out\":[{\"why\":\"false\",\"count\":3,\"nodes\":\"n[1-2,4]\","
+		"\"values\":{\"n1\":\"x\",\"n2\":\"y\",\"n4\":\"\\u001B[2J\\u007F\\u009B\"}}]}],"
+		"\"closest\":{\"fail\":1,\"sets\":[{\"nodes\":\"n[1-2,4]\",\"count\":3,"
+		"\"failing\":[\"b=\\u001B[2J\\u0007\\r\\u007F\\u009B\"]}],\"more\":false},"
+		"\"prefer\":[{\"tier\":\"a=\\u001B[2J\\u0007\\r\\u007F\\u009B\",\"nodes\":0}],"
+		"\"wait\":0,\"status\":\"\\u001B[2J\\u0007\\r\\u007F\\u009B\"}\n");
+}
+
+/* A job whose request cannot be read: the error with the request escaped
+ * above it and the caret under the byte at fault (the end, after '|'),
+ * counted in the escaped columns. */
+Test(why, a_job_record_whose_request_is_invalid)
+{
+	const struct job job = { .request = "a=" HOSTILE "|" };
+	char out[4096];
+	int rc;
+
+	run_job(&job, false, out, sizeof(out), &rc);
+	cr_assert_eq(rc, EXIT_INVALID, "%s", out);
+	cr_assert_not(acts_on_terminal(out));
+	cr_assert_str_eq(
+		out,
+		"slurm-extra: error: leaf or '(' expected after '|', found the end of the request (column 14)\n"
+		"  a=" SHOWN "|\n"
+		"                                  ^\n");
 }
