@@ -256,18 +256,19 @@ int drop_prefer(const struct opts *o);
 /* --------------------------------------------------- printers (output.c) */
 
 /*
- * Text the command did not write reaches a terminal escaped: another
- * user's request, preferences and status (why --job), a node's Extra and
- * name.  A terminal acts on control bytes (ESC starts a sequence that may
- * clear the screen, retitle the window or feed it input; BEL, CR, DEL too)
- * and on the C1 controls U+0080 to U+009F, which UTF-8 writes as two bytes
- * (CSI, U+009B, is 0xc2 0x9b); so every byte that is not printable ASCII
- * is shown as the library's caret renderer shows it (xc_escape_to(),
- * xc_util.h; doc/language.md §6): \n, \t, \r, \xNN for the others,
- * ESC \x1b, DEL \x7f, a C1 control its two bytes \xc2\x9b, invalid
- * UTF-8 and valid alike.  What is shown is printable ASCII, one column a
- * byte.  why's JSON has every non-ASCII character and DEL as \uXXXX
- * (json_text()).  slurm-extra(1), "why", says so.
+ * Text the command did not write reaches a terminal or a log escaped:
+ * another user's request, preferences and status (why --job), a node's
+ * Extra and name, a message quoting any of them.  A terminal acts on
+ * control bytes (ESC starts a sequence that may clear the screen, retitle
+ * the window or feed it input; BEL, CR, DEL too) and on the C1 controls
+ * U+0080 to U+009F, which UTF-8 writes as two bytes (CSI, U+009B, is 0xc2
+ * 0x9b); so every byte that is not printable ASCII is shown as the
+ * library's caret renderer shows it (xc_escape_to(), xc_util.h;
+ * doc/language.md §6): \n, \t, \r, \xNN for the others, ESC \x1b, DEL \x7f,
+ * a C1 control its two bytes \xc2\x9b, invalid UTF-8 and valid alike.  What
+ * is shown is printable ASCII, one column a byte.  why's JSON has every
+ * non-ASCII character and DEL as \uXXXX (json_text()).  slurm-extra(1),
+ * "why", says so.
  */
 
 /* Writes `text` (NULL: nothing) on `out` as a report shows it, a backslash
@@ -280,8 +281,19 @@ size_t put_text(FILE *out, const char *text);
  * free; NULL when out of memory. */
 char *shown_text(const char *text);
 
+/* Writes message `text` (NULL: nothing) on `out` as every message of the
+ * command shows it (say(), fail(), prolog-slurmctld's lines): each byte
+ * that is not printable ASCII escaped as put_text() escapes it, a
+ * backslash left as it is.  A message passes on the library's own, which
+ * already show such bytes escaped (xc_quote(): 'a\x01') and would read
+ * 'a\\x01' with their backslash doubled; a message is for a person to
+ * read, a report's text to read back exactly. */
+void put_message(FILE *out, const char *text);
+
 /* Says on stderr "slurm-extra: " and the message of printf() format `fmt`,
- * and a newline: every message of the command but a parse error's. */
+ * and a newline, through put_message(): every message of the command but
+ * a parse error's (report_error(), whose renderer escapes the request and
+ * keeps the caret under the byte at fault). */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* say(), for a message that ends the command: returns EXIT_INVALID. */

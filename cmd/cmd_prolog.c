@@ -69,6 +69,7 @@
 #include "slurm_compat.h"
 #include "slurm_hostlist.h"
 #include "slurm_nodes.h"
+#include "xc_util.h"
 
 /* A job on more nodes than this reads all nodes in one RPC, rather than
  * one RPC a node. */
@@ -93,18 +94,26 @@ static char late[160];
 static volatile pid_t child;
 
 /* Says "slurm-extra: prolog-slurmctld: ..." on stderr and to syslog at
- * `priority`. */
+ * `priority`, escaped as every message (put_message). */
 __attribute__((format(printf, 2, 3))) static void tell(int priority,
 						       const char *fmt, ...)
 {
-	char line[1024];
+	char line[1024], *shown = NULL;
+	struct xc_text t;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: prolog-slurmctld: %s\n", prog, line);
-	syslog(priority, "prolog-slurmctld: %s", line);
+	if (xc_text_open(&t)) {
+		put_message(t.out, line);
+		shown = xc_text_close(&t);
+	}
+	fprintf(stderr, "%s: prolog-slurmctld: %s\n", prog,
+		shown ? shown : "out of memory");
+	syslog(priority, "prolog-slurmctld: %s",
+	       shown ? shown : "out of memory");
+	free(shown);
 }
 
 /* extra.conf's bad lines (plugin_config_read). */

@@ -1,7 +1,7 @@
 /*
  * output.c - how the command prints results: text it did not write
- * escaped, a request's canonical text, JSON with no byte a terminal acts
- * on, one JSON line, a parse error as JSON,
+ * escaped (a report's, a message's), a request's canonical text, JSON
+ * with no byte a terminal acts on, one JSON line, a parse error as JSON,
  * the matching nodes as one hostlist, the explain tree as JSON, and Flux
  * JSON with exact reals (cli.h).
  */
@@ -33,11 +33,38 @@ char *shown_text(const char *text)
 	return xc_text_close(&t);
 }
 
+void put_message(FILE *out, const char *text)
+{
+	for (const char *p = text ? text : ""; *p;) {
+		size_t n = 0;
+
+		while ((unsigned char)p[n] >= 0x20 &&
+		       (unsigned char)p[n] <= 0x7e)
+			n++;
+		fwrite(p, 1, n, out);
+		p += n;
+		if (*p)
+			xc_escape_to(out, p++, 1, false);
+	}
+}
+
 static void say_args(const char *fmt, va_list ap)
 {
+	char line[1024], *text = line;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	/* a longer message whole, or (out of memory) cut */
+	if (n >= (int)sizeof(line) && (text = malloc((size_t)n + 1)))
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	va_end(again);
 	fprintf(stderr, "%s: ", prog);
-	vfprintf(stderr, fmt, ap);
+	put_message(stderr, text ? text : line);
 	fputc('\n', stderr);
+	if (text != line)
+		free(text);
 }
 
 void say(const char *fmt, ...)

@@ -1,7 +1,8 @@
 /*
  * test_cli_escape.c - text the command did not write reaches the terminal
  * escaped (cli.h, "printers"): why's report of nodes whose names and
- * Extra hold terminal controls.  (why --job on another user's job:
+ * Extra hold terminal controls, the messages that quote a command line,
+ * prolog-slurmctld's lines.  (why --job on another user's job:
  * test_why.c.)  Part of the test program test_cli.
  */
 #include <criterion/criterion.h>
@@ -18,9 +19,31 @@ static const struct cli_row escape_rows[] = {
 	  "request: a=\\x1b[2J\n"
 	  "0 of 2 nodes satisfy it.\n"
 	  "  a=\\x1b[2J                      0 of 2 nodes   (n1: \"\\u001B[2J\\u007F\\u009B\"; '\\x1b[2J' is not a number: n\\x1b2)\n" },
+	/* a message quoting the command line: escaped, invalid UTF-8 too;
+	 * a backslash is left as it is (the library's messages come
+	 * escaped) */
+	{ "why --job \"$(printf 'x\\033[2J\\007\\r\\177\\302\\233\\377')\"",
+	  NULL, 2,
+	  "slurm-extra: --job: a job id expected, not 'x\\x1b[2J\\x07\\r\\x7f\\xc2\\x9b\\xff'\n" },
+	{ "why --job 'x\\y'", NULL, 2,
+	  "slurm-extra: --job: a job id expected, not 'x\\y'\n" },
 };
 
 ROW_TEST(cli, escape, struct cli_row, escape_rows)
 {
 	check_row(row, "");
+}
+
+/* prolog-slurmctld's lines (stderr and syslog) are messages too. */
+Test(cli, the_check_at_start_escapes_what_it_quotes)
+{
+	struct run r;
+
+	run_as(&r, NULL,
+	       "env -i SLURM_SCRIPT_CONTEXT=prolog_slurmctld SLURM_JOB_ID=12 SLURM_JOB_NODELIST=n1 SLURM_JOB_EXTRA=a=1 SLURM_JOB_RESTART_COUNT=\"$(printf '10\\033[2J')\"",
+	       "prolog-slurmctld");
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert_str_eq(
+		r.out,
+		"slurm-extra: prolog-slurmctld: job 12 restarted 10\\x1b[2J times: let go without the check\n");
 }
