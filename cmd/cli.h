@@ -257,18 +257,18 @@ int drop_prefer(const struct opts *o);
 
 /*
  * Text the command did not write reaches a terminal or a log escaped:
- * another user's request, preferences and status (why --job), a node's
- * Extra and name, a message quoting any of them.  A terminal acts on
- * control bytes (ESC starts a sequence that may clear the screen, retitle
- * the window or feed it input; BEL, CR, DEL too) and on the C1 controls
- * U+0080 to U+009F, which UTF-8 writes as two bytes (CSI, U+009B, is 0xc2
- * 0x9b); so every byte that is not printable ASCII is shown as the
- * library's caret renderer shows it (xc_escape_to(), xc_util.h;
- * doc/language.md §6): \n, \t, \r, \xNN for the others, ESC \x1b, DEL \x7f,
- * a C1 control its two bytes \xc2\x9b, invalid UTF-8 and valid alike.  What
- * is shown is printable ASCII, one column a byte.  why's JSON has every
- * non-ASCII character and DEL as \uXXXX (json_text()).  slurm-extra(1),
- * "why", says so.
+ * another user's request, preferences and status (why --job, prefer), a
+ * node's Extra and name, a log's line (doctor), a message quoting any of
+ * them.  A terminal acts on control bytes (ESC starts a sequence that may
+ * clear the screen, retitle the window or feed it input; BEL, CR, DEL too)
+ * and on the C1 controls U+0080 to U+009F, which UTF-8 writes as two bytes
+ * (CSI, U+009B, is 0xc2 0x9b); so every byte that is not printable ASCII is
+ * shown as the library's caret renderer shows it (xc_escape_to(),
+ * xc_util.h; doc/language.md §6): \n, \t, \r, \xNN for the others, ESC
+ * \x1b, DEL \x7f, a C1 control its two bytes \xc2\x9b, invalid UTF-8 and
+ * valid alike.  What is shown is printable ASCII, one column a byte.  JSON
+ * is written with every non-ASCII character and DEL as \uXXXX
+ * (json_text()).  slurm-extra(1), "why", says so.
  */
 
 /* Writes `text` (NULL: nothing) on `out` as a report shows it, a backslash
@@ -315,7 +315,8 @@ char *json_text(const json_t *j, size_t flags);
 bool put_json(FILE *out, const json_t *j, size_t flags);
 
 /* Prints `j` (a reference taken over; NULL: out of memory) compactly on
- * one line of stdout.  Returns false after saying "out of memory". */
+ * one line of stdout (put_json).  Returns false after saying "out of
+ * memory". */
 bool print_json_line(json_t *j);
 
 /* A parse error as slurm-extra(1) --json prints it:
@@ -337,9 +338,10 @@ char *matched_hostlist(const xc_nodes_t *t, const bool *matched);
  * memory. */
 json_t *explain_json(const xc_expr_t *e, const xc_extra_t *extra);
 
-/* Prints `j` compactly on one line of stdout, its reals with the fewest
- * digits (15 to 17) that read back exactly, so that 0.1 stays 0.1 (a
- * jobspec's duration, doc/flux.md "In a jobspec"). */
+/* Prints `j` compactly on one line of stdout (put_json), its reals with
+ * the fewest digits (15 to 17) that read back exactly, so that 0.1 stays
+ * 0.1 (a jobspec's duration, doc/flux.md "In a jobspec"); says "out of
+ * memory" when it cannot. */
 void print_json_shortest(const json_t *j);
 
 #endif

@@ -334,9 +334,13 @@ int cmd_doctor(const struct opts *o)
 		/* no thread filters */
 	} else if (log_rounds(conf->slurmctld_logfile, last, sizeof(last),
 			      &behind)) {
-		printf("the plugin's thread: %s\n",
-		       *last ? last
-			     : "no round in the log's last MiB (a round is logged when it sends updates, at SlurmctldDebug=verbose)");
+		fputs("the plugin's thread: ", stdout);
+		if (*last) /* a line of the log, which quotes users' text */
+			put_text(stdout, last);
+		else
+			fputs("no round in the log's last MiB (a round is logged when it sends updates, at SlurmctldDebug=verbose)",
+			      stdout);
+		putchar('\n');
 		if (behind > 0)
 			printf("the plugin's thread fell %.1f s behind the node data at most (the log's last MiB)\n",
 			       behind);

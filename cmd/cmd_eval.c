@@ -222,12 +222,8 @@ static void batch_line(const struct opts *o, const char *line, size_t len)
 	json_decref(in);
 	return;
 print:
-	if (res) {
-		json_dumpf(res, stdout, JSON_COMPACT);
-		fputc('\n', stdout);
-	} else {
+	if (!res || !put_json(stdout, res, JSON_COMPACT))
 		fputs("{\"result\":\"error\",\"code\":\"nomem\"}\n", stdout);
-	}
 	json_decref(res);
 	xc_expr_destroy(e);
 	json_decref(in);

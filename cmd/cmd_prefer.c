@@ -162,14 +162,18 @@ static enum shows job_shows(uint32_t jid, const struct wanted *w, bool *request,
 	return rc;
 }
 
-/* The preferences of state `st` of job `jid`, on stdout. */
+/* The preferences of state `st` of job `jid`, on stdout, escaped
+ * (put_text): the tiers are the job's, and root may run this for another
+ * user's job. */
 static void print_state(uint32_t jid, const struct sx_job_state *st)
 {
 	if (!st->n_prefer)
 		printf("job %u: no preferences\n", jid);
-	for (unsigned k = 0; k < st->n_prefer; k++)
-		printf("job %u: preference %u: %s\n", jid, k + 1,
-		       st->prefer[k]);
+	for (unsigned k = 0; k < st->n_prefer; k++) {
+		printf("job %u: preference %u: ", jid, k + 1);
+		put_text(stdout, st->prefer[k]);
+		putchar('\n');
+	}
 	if (st->n_prefer && st->wait > 0)
 		printf("job %u: waited for %ld s from EligibleTime\n", jid,
 		       st->wait);

@@ -138,12 +138,11 @@ bool put_json(FILE *out, const json_t *j, size_t flags)
 
 bool print_json_line(json_t *j)
 {
-	if (!j || json_dumpf(j, stdout, JSON_COMPACT) < 0) {
+	if (!j || !put_json(stdout, j, JSON_COMPACT)) {
 		json_decref(j);
 		say("out of memory");
 		return false;
 	}
-	fputc('\n', stdout);
 	json_decref(j);
 	return true;
 }
@@ -243,6 +242,6 @@ void print_json_shortest(const json_t *j)
 
 	while (digits < 17 && !reals_fit(j, digits))
 		digits++;
-	json_dumpf(j, stdout, JSON_COMPACT | JSON_REAL_PRECISION(digits));
-	fputc('\n', stdout);
+	if (!put_json(stdout, j, JSON_COMPACT | JSON_REAL_PRECISION(digits)))
+		say("out of memory");
 }

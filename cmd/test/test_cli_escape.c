@@ -1,9 +1,9 @@
 /*
  * test_cli_escape.c - text the command did not write reaches the terminal
  * escaped (cli.h, "printers"): why's report of nodes whose names and
- * Extra hold terminal controls, the messages that quote a command line,
- * prolog-slurmctld's lines.  (why --job on another user's job:
- * test_why.c.)  Part of the test program test_cli.
+ * Extra hold terminal controls, JSON, the messages that quote a
+ * command line, prolog-slurmctld's lines.  (why --job on another user's
+ * job: test_why.c.)  Part of the test program test_cli.
  */
 #include <criterion/criterion.h>
 
@@ -19,6 +19,10 @@ static const struct cli_row escape_rows[] = {
 	  "request: a=\\x1b[2J\n"
 	  "0 of 2 nodes satisfy it.\n"
 	  "  a=\\x1b[2J                      0 of 2 nodes   (n1: \"\\u001B[2J\\u007F\\u009B\"; '\\x1b[2J' is not a number: n\\x1b2)\n" },
+	/* JSON: every control and non-ASCII character as \uXXXX, DEL too */
+	{ "check --json \"$(printf 'a=\\033[2J\\007\\r\\177\\302\\233')\"",
+	  NULL, 0,
+	  "{\"valid\":true,\"request\":\"a=\\u001B[2J\\u0007\\r\\u007F\\u009B\"}\n" },
 	/* a message quoting the command line: escaped, invalid UTF-8 too;
 	 * a backslash is left as it is (the library's messages come
 	 * escaped) */
