@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "facts_json.h"
+#include "facts_path.h"
 
 struct facts *facts_gather(const struct facts_env *env, const char *dir,
 			   bool must_exist, int timeout_s, char *note,
@@ -205,35 +206,6 @@ out:
 	return rc;
 }
 
-/* fstat()s `fd`, which `label` names in messages, and checks that it is
- * this user's or root's, of the type `type` (S_IFDIR, S_IFREG), with none
- * of the mode bits `forbidden` set unless `sticky_ok` and it has the
- * sticky bit (a directory such as /tmp, where no one may rename or remove
- * what another owns); `must` says what it must be.  0, or -1 with `err`;
- * `fd` stays open. */
-static int check_owned(int fd, const char *label, mode_t type, mode_t forbidden,
-		       bool sticky_ok, const char *must, char *err)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) != 0) {
-		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
-		return -1;
-	}
-	if (sticky_ok && (st.st_mode & S_ISVTX))
-		forbidden = 0;
-	if ((st.st_mode & S_IFMT) != type ||
-	    (st.st_uid != 0 && st.st_uid != geteuid()) ||
-	    (st.st_mode & forbidden)) {
-		snprintf(err, FACTS_ERR_SIZE,
-			 "%s: owned by uid %u with mode %04o: it must be %s",
-			 label, (unsigned)st.st_uid,
-			 (unsigned)(st.st_mode & 07777), must);
-		return -1;
-	}
-	return 0;
-}
-
 /* The lock file of the state directory `dirfd` (`dir` for messages),
  * opened (read-only: flock() needs no more, and an existing file opens so
  * on a read-only file system) and checked (facts_open_state()); -2 when it
@@ -253,7 +225,7 @@ static int open_lock(int dirfd, const char *dir, char *err)
 		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
 		return -1;
 	}
-	if (check_owned(
+	if (facts_check_owned(
 		    fd, label, S_IFREG, S_IRWXG | S_IRWXO, false,
 		    "a file of this user's or root's that no one else may open",
 		    err) != 0) {
@@ -261,95 +233,6 @@ static int open_lock(int dirfd, const char *dir, char *err)
 		return -1;
 	}
 	return fd;
-}
-
-/* Whether directory `fd` (`path` in messages), a directory above the
- * state directory, is safe to go through (check_owned(): sticky ones may
- * be writable by others).  0, or -1 with `err`. */
-static int check_above(int fd, const char *path, char *err)
-{
-	char label[FACTS_ERR_SIZE];
-
-	snprintf(label, sizeof(label), "%.300s, above the state directory",
-		 path);
-	return check_owned(
-		fd, label, S_IFDIR, S_IWGRP | S_IWOTH, true,
-		"this user's or root's and writable by no one else (or sticky, as /tmp), as each directory above it must be",
-		err);
-}
-
-/* The directory that holds `dir` (the state directory), its path resolved
- * (realpath(3)) and walked again from "/" one directory at a time, none
- * of them a link and each checked (check_above), as OpenSSH's StrictModes
- * checks the directories above a user's files (safe_path(), misc.c; but
- * for sticky ones, which it refuses): no
- * one but this user and root can swap any of them for a link while the
- * state is opened.  Sets *base to the last component of `dir` (in `buf`,
- * PATH_MAX bytes).  Returns the directory's descriptor (O_PATH), or -1
- * with `err`. */
-static int open_above(const char *dir, char *buf, const char **base, char *err)
-{
-	char resolved[PATH_MAX], *slash, *save = NULL;
-	const char *parent;
-	int fd, next;
-
-	if (strlen(dir) >= PATH_MAX) {
-		snprintf(err, FACTS_ERR_SIZE,
-			 "state directory: a path too long");
-		return -1;
-	}
-	strcpy(buf, dir);
-	for (size_t n = strlen(buf); n > 1 && buf[n - 1] == '/';)
-		buf[--n] = '\0';
-	slash = strrchr(buf, '/');
-	*base = slash ? slash + 1 : buf;
-	/* "." or "..": its name, from its resolved path */
-	if ((!strcmp(*base, ".") || !strcmp(*base, "..")) &&
-	    realpath(dir, resolved)) {
-		strcpy(buf, resolved);
-		slash = strrchr(buf, '/');
-	}
-	parent = !slash ? "." : slash == buf ? "/" : buf;
-	if (slash)
-		*slash = '\0';
-	*base = slash ? slash + 1 : buf;
-	if (!**base || !strcmp(*base, ".") || !strcmp(*base, "..")) {
-		snprintf(err, FACTS_ERR_SIZE,
-			 "state directory %.300s: not a directory's name", dir);
-		return -1;
-	}
-	if (!realpath(parent, resolved)) {
-		snprintf(err, FACTS_ERR_SIZE, "state directory %.300s: %s", dir,
-			 strerror(errno));
-		return -1;
-	}
-	if ((fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
-	    check_above(fd, "/", err) != 0)
-		goto fail;
-	for (char *c = strtok_r(resolved, "/", &save); c;
-	     c = strtok_r(NULL, "/", &save)) {
-		next = openat(fd, c,
-			      O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		close(fd);
-		fd = next;
-		if (c != resolved + 1)
-			c[-1] = '/'; /* the path so far, for messages */
-		if (fd < 0) {
-			snprintf(err, FACTS_ERR_SIZE,
-				 "%.300s, above the state directory: %s",
-				 resolved, strerror(errno));
-			return -1;
-		}
-		if (check_above(fd, resolved, err) != 0)
-			goto fail;
-	}
-	return fd;
-fail:
-	if (fd >= 0)
-		close(fd);
-	else
-		snprintf(err, FACTS_ERR_SIZE, "/: %s", strerror(errno));
-	return -1;
 }
 
 int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err)
@@ -360,7 +243,8 @@ int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err)
 	int fd, lfd, above;
 
 	snprintf(label, sizeof(label), "state directory %.300s", dir);
-	if ((above = open_above(dir, buf, &base, err)) < 0)
+	if ((above = facts_open_above(dir, label, "the state directory", buf,
+				      &base, err)) < 0)
 		return -1;
 	if (mkdirat(above, base, 0755) != 0 && errno != EEXIST) {
 		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
@@ -374,9 +258,10 @@ int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err)
 		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
 		return -1;
 	}
-	if (check_owned(fd, label, S_IFDIR, S_IWGRP | S_IWOTH, false,
-			"this user's or root's and writable by no one else",
-			err) != 0) {
+	if (facts_check_owned(
+		    fd, label, S_IFDIR, S_IWGRP | S_IWOTH, false,
+		    "this user's or root's and writable by no one else",
+		    err) != 0) {
 		close(fd);
 		return -1;
 	}
