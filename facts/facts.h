@@ -77,10 +77,10 @@ int facts_publication(const struct facts *f, const char *current,
  * open that file (every user but its owner and root) can hold them up.
  * Waits at most `wait_s` seconds for the lock.  The directory must be
  * this user's or root's and writable by no one else, and not a link, and
- * so must each directory above it once its path is resolved, as OpenSSH's
- * StrictModes asks, except that sticky ones (/tmp) may be writable by
- * others; the
- * lock file this user's or root's, a regular file, not a link, and
+ * so must each directory above it, as OpenSSH's StrictModes asks, except
+ * that sticky ones (/tmp) may be writable by others, each checked before
+ * a name is looked up in it, and a link on the way this user's or root's;
+ * the lock file this user's or root's, a regular file, not a link, and
  * readable and writable by no one else.  Where the lock file cannot be
  * made or opened for want of rights (a user other than root in root's
  * directory) or on a read-only file system, no lock is taken (*lock_fd

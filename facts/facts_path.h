@@ -12,6 +12,7 @@
 #ifndef SLURM_EXTRA_FACTS_PATH_H
 #define SLURM_EXTRA_FACTS_PATH_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -27,18 +28,46 @@
 int facts_check_owned(int fd, const char *label, mode_t type, mode_t forbidden,
 		      bool sticky_ok, const char *must, char *err);
 
-/* The directory that holds the last name of `path`, its path resolved
- * (realpath(3)) and walked again from "/" one directory at a time, none
- * of them a link and each checked (facts_check_owned(): this user's or
- * root's, writable by no one else unless sticky), as StrictModes checks
- * the directories above a user's files (but for sticky ones, which it
- * refuses).  `subject` names `path` in messages about it ("state
- * directory DIR: not a directory's name"), `what` after the directories
- * above it ("DIR, above the state directory: ...").  Sets *base to the last name
- * of `path` (in `buf`, PATH_MAX bytes; "." and ".." are taken as the
- * name of the directory they resolve to).  Returns a descriptor of the
- * directory (O_PATH, the caller's), or -1 with `err`. */
-int facts_open_above(const char *path, const char *subject, const char *what,
-		     char *buf, const char **base, char *err);
+/* A walk of a path (facts_walk()): what the caller asks, and what it
+ * finds. */
+struct facts_walk {
+	/* the caller's */
+	const char *subject; /* heads every message ("state directory DIR"),
+				or NULL */
+	const char *what;    /* the path in messages about the directories on
+				its way ("DIR, above the state directory") */
+	bool follow_last;    /* a link as the last name is followed too */
+	bool strict;	     /* the directory that holds the last name (and
+				each one holding a link in its place) may not
+				be writable by others, even if sticky */
+	/* facts_walk()'s */
+	int dirfd;		 /* that directory (O_PATH), the caller's */
+	char dir[PATH_MAX];	 /* its path, from "/", without links */
+	char leaf[NAME_MAX + 1]; /* the last name: never "." or "..", and
+				    not a link when follow_last, but maybe
+				    missing */
+};
+
+/* Walks `path` from "/" (from `start`, a directory whose path is
+ * `start_dir`, when `path` is relative; AT_FDCWD: the current directory)
+ * one name at a time, as OpenSSH's StrictModes checks the directories
+ * above a user's files (safe_path(), misc.c), except that a sticky one
+ * (/tmp) may be writable by others: each directory is checked
+ * (facts_check_owned(): this user's or root's, writable by no one else
+ * unless sticky; "DIR, above WHAT") before any name is looked up in it,
+ * and the one that holds the last name before that name is, strictly
+ * when w->strict ("DIR, which holds WHAT").  A link met on the way must
+ * be this user's or root's ("NAME, a link on the way to WHAT"); the walk
+ * follows it itself (at most 40), from the checked directory that holds
+ * it, so that no other user can change where it leads between the checks
+ * and the caller's use of w->dirfd and w->leaf.  A path ending at a
+ * directory ("." or "..") is that directory's name in the one above it.
+ * Returns 0 with w->dirfd, w->dir and w->leaf, or -1 with `err`
+ * (FACTS_ERR_SIZE bytes, headed by w->subject): a directory refused, a
+ * name on the way missing or not a directory, a link refused, unread or
+ * one too many, a path too long, a path that names no directory's
+ * entry ("/", ""). */
+int facts_walk(int start, const char *start_dir, const char *path,
+	       struct facts_walk *w, char *err);
 
 #endif

@@ -238,22 +238,24 @@ static int open_lock(int dirfd, const char *dir, char *err)
 int facts_open_state(const char *dir, int wait_s, int *lock_fd, char *err)
 {
 	long long deadline = facts_now_ms() + (long long)wait_s * 1000;
-	char label[320], buf[PATH_MAX];
-	const char *base;
-	int fd, lfd, above;
+	char label[320];
+	struct facts_walk w = { .subject = label,
+				.what = "the state directory" };
+	int fd, lfd;
 
 	snprintf(label, sizeof(label), "state directory %.300s", dir);
-	if ((above = facts_open_above(dir, label, "the state directory", buf,
-				      &base, err)) < 0)
+	/* the directories above it: checked, and none of them can be put
+	 * in another's place while the state is opened */
+	if (facts_walk(AT_FDCWD, NULL, dir, &w, err) != 0)
 		return -1;
-	if (mkdirat(above, base, 0755) != 0 && errno != EEXIST) {
+	if (mkdirat(w.dirfd, w.leaf, 0755) != 0 && errno != EEXIST) {
 		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
-		close(above);
+		close(w.dirfd);
 		return -1;
 	}
-	fd = openat(above, base,
+	fd = openat(w.dirfd, w.leaf,
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	close(above);
+	close(w.dirfd);
 	if (fd < 0) {
 		snprintf(err, FACTS_ERR_SIZE, "%s: %s", label, strerror(errno));
 		return -1;

@@ -60,8 +60,9 @@ Test(facts, the_state_is_written_safely, .init = set_up, .fini = tear_down)
 
 /* The directories above the state's are checked as OpenSSH's StrictModes
  * checks them, once the path is resolved: one others may write is refused
- * (a sticky one, as /tmp, is not), reached through a link too; the state
- * directory itself may not be a link. */
+ * (a sticky one, as /tmp, is not), reached through a link too, which must
+ * be this user's or root's; the state directory itself may not be a
+ * link. */
 Test(facts, the_directories_above_the_state_are_checked, .init = set_up,
      .fini = tear_down)
 {
@@ -96,6 +97,15 @@ Test(facts, the_directories_above_the_state_are_checked, .init = set_up,
 	close(lock);
 	close(fd);
 	cr_assert_eq(chmod(a, 0755), 0);
+	/* a link on the way that another user could replace (theirs, in
+	 * sticky /tmp) is refused, wherever it leads */
+	if (geteuid() == 0) {
+		cr_assert_eq(lchown(link, 1, 1), 0);
+		cr_assert_eq(facts_open_state(via, 1, &lock, err), -1);
+		cr_assert_not_null(strstr(err, "a link on the way"), "%s", err);
+		cr_assert_not_null(strstr(err, "owned by uid 1 "), "%s", err);
+		cr_assert_eq(lchown(link, 0, 0), 0);
+	}
 	snprintf(via, sizeof(via), "%s/linked", a);
 	cr_assert_eq(symlink(state, via), 0);
 	cr_assert_eq(facts_open_state(via, 1, &lock, err), -1,
