@@ -157,21 +157,29 @@ bool facts_check(const char *key, json_object *v, char *why);
  * /dev/null, signals at their defaults, in its own process group (killed
  * with the command), and must exit 0 having printed one JSON object; all
  * of them together within `timeout_s` seconds.  The directory and every
- * entry must be owned by root or this user and writable by no one else.  A later entry overrides an earlier one, and both override
- * discovered facts.  Names starting with '.' or ending with '~',
- * ".dpkg-old", ".dpkg-new", ".dpkg-dist", ".rpmsave" or ".rpmnew" are
- * skipped.  f->site_keys (a new array) gets the keys the site gave.  A
- * missing `dir` gives no facts when `must_exist` is
- * false.  Returns 0, or -1 with `err` (FACTS_ERR_SIZE bytes) naming the
- * entry and what is wrong with it (unreadable, a dangling link, too big,
- * not a JSON object, a value facts_check() refuses, owned or writable by
- * others, a hook that timed out (killed with its process group), failed,
- * printed nothing, a NUL or too much, too many entries); `f` may then
- * hold some of the site's facts.  The directory is opened once and read
- * through that descriptor, each file opened once, checked as opened, and
- * read or run (fexecve(3)) through that descriptor, so that a file put in
- * place of a checked one (in a directory someone else may write, through
- * a link) is never what runs or is read. */
+ * entry must be owned by root or this user and writable by no one else,
+ * and so must the directory that holds a linked entry's target (sticky or
+ * not); each directory above them must be too, unless sticky (/tmp), and
+ * each link on the way root's or this user's (facts_walk() in
+ * facts_path.h, OpenSSH's StrictModes), so that no other user can change
+ * an entry between its check and its use.  A later entry overrides an
+ * earlier one, and both override discovered facts.  Names starting with
+ * '.' or ending with '~', ".dpkg-old", ".dpkg-new", ".dpkg-dist",
+ * ".rpmsave" or ".rpmnew" are skipped.  f->site_keys (a new array) gets
+ * the keys the site gave.  A missing `dir` gives no facts when
+ * `must_exist` is false.  Returns 0, or -1 with `err` (FACTS_ERR_SIZE
+ * bytes) naming the entry and what is wrong with it (unreadable, a
+ * dangling link, too big, not a JSON object, a value facts_check()
+ * refuses, owned or writable by others, reached through a directory or a
+ * link another user could change: "site entry PATH: DIR, which holds its
+ * target: ...", "site directory DIR: DIR2, above the site directory: ...";
+ * a hook that timed out (killed with its process group), failed, printed
+ * nothing, a NUL or too much, too many entries); `f` may then hold some
+ * of the site's facts.  The directory is opened once and read through
+ * that descriptor, each file opened once, checked as opened, and read or
+ * run (fexecve(3)) through that descriptor, so that a file put in place
+ * of a checked one (by root or this user, the only ones who can) is never
+ * what runs or is read. */
 int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 		   int timeout_s, char *err);
 

@@ -18,6 +18,7 @@
 
 #include "facts_hook.h"
 #include "facts_json.h"
+#include "facts_path.h"
 
 /* Whether entry `name` is one the directory's reader skips. */
 static bool skipped(const char *name)
@@ -109,12 +110,14 @@ static bool trusted(const struct stat *st, char *why, size_t size)
 
 /* Reads regular file `name` of the directory `dirfd`, at most
  * FACTS_SITE_MAX_BYTES (opened without blocking, so that a FIFO put in
- * its place cannot stall the command), checked as opened (trusted()):
- * malloc'd and NUL-terminated (*len its length), or NULL with `why`. */
+ * its place cannot stall the command, and without following a link),
+ * checked as opened (trusted()): malloc'd and NUL-terminated (*len its
+ * length), or NULL with `why`. */
 static char *read_file(int dirfd, const char *name, size_t *len, char *why,
 		       size_t size)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = openat(dirfd, name,
+			O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	char *buf;
 	ssize_t got;
@@ -240,6 +243,76 @@ static int add_site(struct facts *f, json_object *o, const char *what,
 	return 0;
 }
 
+/* The site directory `dir`, listed through `dirfd`, when it has
+ * entries: the directories above it checked as the state directory's
+ * (facts_walk(); a sticky one may be writable by others), and it the
+ * directory they lead to.  Its resolved path goes to `real` (PATH_MAX
+ * bytes), from which its entries' links are followed.  0, or -1 with
+ * `err`. */
+static int check_site_dir(int dirfd, const char *dir, char *real, char *err)
+{
+	char subject[320];
+	struct facts_walk w = { .subject = subject,
+				.what = "the site directory",
+				.follow_last = true };
+	struct stat a, b;
+	int fd;
+
+	snprintf(subject, sizeof(subject), "site directory %.300s", dir);
+	if (facts_walk(AT_FDCWD, NULL, dir, &w, err) != 0)
+		return -1;
+	fd = openat(w.dirfd, w.leaf,
+		    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(w.dirfd);
+	if (fd < 0 || fstat(fd, &a) != 0 || fstat(dirfd, &b) != 0 ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		/* only root or this user could have moved it */
+		snprintf(err, FACTS_ERR_SIZE, "%s: %s", subject,
+			 fd < 0 ? strerror(errno)
+				: "replaced while it was read");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	snprintf(real, PATH_MAX, "%.3000s%s%s", w.dir,
+		 strcmp(w.dir, "/") ? "/" : "", w.leaf);
+	return 0;
+}
+
+/* Entry `name` (`path` in messages) of the site directory `dirfd`, whose
+ * resolved path is `real`, followed through its links (facts_walk(),
+ * strict): the directory that holds what it names (or a link on the way)
+ * must be this user's or root's and writable by no one else, sticky or
+ * not, the directories above it as the site directory's, and each link
+ * this user's or root's; so no other user can change what the entry is
+ * between this check and its use, nor make it fail by chance.  Sets
+ * w->dirfd (the caller's to close) and w->leaf, the file's directory and
+ * name there, and *st to the file's lstat().  0, or -1 with `err` ("site
+ * entry PATH: ...": also a dangling link). */
+static int open_entry(int dirfd, const char *real, const char *name,
+		      const char *path, struct facts_walk *w, struct stat *st,
+		      char *err)
+{
+	char subject[320];
+
+	snprintf(subject, sizeof(subject), "site entry %.300s", path);
+	*w = (struct facts_walk){ .subject = subject,
+				  .what = "its target",
+				  .follow_last = true,
+				  .strict = true };
+	if (facts_walk(dirfd, real, name, w, err) != 0)
+		return -1;
+	w->subject = NULL;
+	if (fstatat(w->dirfd, w->leaf, st, AT_SYMLINK_NOFOLLOW) != 0) {
+		snprintf(err, FACTS_ERR_SIZE, "%s: %s", subject,
+			 strerror(errno));
+		close(w->dirfd);
+		return -1;
+	}
+	return 0;
+}
+
 void (*facts_site_checked)(const char *path);
 
 int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
@@ -255,7 +328,7 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 	char **names = NULL;
 	int rc = 0;
 	struct stat dst;
-	char why[FACTS_ERR_SIZE / 2];
+	char why[FACTS_ERR_SIZE / 2], real[PATH_MAX];
 
 	if (dirfd < 0) {
 		if (!(errno == ENOENT && !must_exist)) {
@@ -273,6 +346,8 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 			 dir, why);
 		rc = -1;
 	}
+	if (rc == 0 && n > 0)
+		rc = check_site_dir(dirfd, dir, real, err);
 	json_object_put(f->site_keys);
 	if (!(f->site_keys = json_object_new_array())) {
 		snprintf(err, FACTS_ERR_SIZE, "out of memory");
@@ -280,6 +355,7 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 	}
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char path[4096], what[4200];
+		struct facts_walk w;
 		struct stat st;
 		json_object *o = NULL;
 		char *text = NULL;
@@ -287,25 +363,28 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 		int hook;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (fstatat(dirfd, names[i], &st, 0) != 0) {
-			/* a dangling link: said, not skipped */
-			snprintf(err, FACTS_ERR_SIZE, "site entry %.300s: %s",
-				 path, strerror(errno));
+		/* a link followed from checked directories only; a dangling
+		 * one is said, not skipped */
+		if (open_entry(dirfd, real, names[i], path, &w, &st, err) !=
+		    0) {
 			rc = -1;
 			break;
 		}
-		if (!S_ISREG(st.st_mode))
+		if (!S_ISREG(st.st_mode)) {
+			close(w.dirfd);
 			continue;
+		}
 		if (ends_with(names[i], ".json")) {
 			snprintf(what, sizeof(what), "site file %s", path);
-			text = read_file(dirfd, names[i], &len, why,
+			text = read_file(w.dirfd, w.leaf, &len, why,
 					 sizeof(why));
-		} else if (faccessat(dirfd, names[i], X_OK, 0) == 0) {
+		} else if (faccessat(w.dirfd, w.leaf, X_OK, 0) == 0) {
 			snprintf(what, sizeof(what), "site hook %s", path);
-			/* checked and run as one open file: a file swapped
-			 * in under its name (or its link's target) after
-			 * the check is not what runs */
-			hook = openat(dirfd, names[i], O_PATH | O_CLOEXEC);
+			/* checked and run as one open file: what another
+			 * user could swap in is refused above, and a file
+			 * swapped in after the check is not what runs */
+			hook = openat(w.dirfd, w.leaf,
+				      O_PATH | O_NOFOLLOW | O_CLOEXEC);
 			if (hook < 0 || fstat(hook, &st) != 0) {
 				snprintf(why, sizeof(why), "cannot open it: %s",
 					 strerror(errno));
@@ -322,8 +401,10 @@ int facts_site_dir(struct facts *f, const char *dir, bool must_exist,
 			if (hook >= 0)
 				close(hook);
 		} else {
+			close(w.dirfd);
 			continue; /* a README, a disabled hook */
 		}
+		close(w.dirfd);
 		if (text)
 			o = parse_object(text, len, why, sizeof(why));
 		if (!o) {

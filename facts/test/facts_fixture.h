@@ -1,8 +1,9 @@
 /*
  * facts_fixture.h - what the test files of facts/ (test_facts.c,
- * test_facts_site.c, test_facts_state.c: one test program) share: a set
- * of facts made and freed around a test, reading a fact and its source,
- * and scratch directories under /tmp (facts_fixture.c).
+ * test_facts_site.c, test_facts_site_dirs.c, test_facts_state.c: one
+ * test program) share: a set of facts made and freed around a test,
+ * reading a fact and its source, and scratch directories under /tmp
+ * (facts_fixture.c).
  */
 #ifndef TESTS_FACTS_FIXTURE_H
 #define TESTS_FACTS_FIXTURE_H

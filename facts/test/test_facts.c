@@ -4,8 +4,9 @@
  * must pass, who owns a key in a publication, the GPU facts through a
  * stand-in NVML (facts/test/fake_nvml.c), and this machine's own facts read
  * back as Slurm reads Extra and matched by requests built from them.  The
- * site directory is test_facts_site.c's, the state of --publish
- * test_facts_state.c's: one test program.
+ * site directory is test_facts_site.c's, the directories and links its
+ * entries are reached through test_facts_site_dirs.c's, the state of
+ * --publish test_facts_state.c's: one test program.
  */
 #include <criterion/criterion.h>
 #include <errno.h>

@@ -21,9 +21,11 @@
 #include "facts_fixture.h"
 
 /* The race a hook reached through a link into another directory opens:
- * someone who may write that directory renames another file over the
- * hook between its check and its run (forced here by facts_site_checked,
- * at that very moment).  What runs is the file that was checked. */
+ * someone who may write that directory (root or this user: a directory
+ * others may write is refused, test_facts_site_dirs.c) renames another
+ * file over the hook between its check and its run (forced here by
+ * facts_site_checked, at that very moment).  What runs is the file that
+ * was checked. */
 static char swap_dir[64];
 
 static void swap_hook(const char *path)
