@@ -22,9 +22,10 @@
  * this user's or root's, of the type `type` (S_IFDIR, S_IFREG, S_IFLNK),
  * with none of the mode bits `forbidden` set unless `sticky_ok` and it
  * has the sticky bit (a directory such as /tmp, where no one may rename
- * or remove what another owns); `must` says what it must be.  Returns 0,
- * or -1 with `err`: "LABEL: owned by uid U with mode M: it must be MUST";
- * `fd` stays open (the caller's). */
+ * or remove what another owns); `must` says what it must be.  The rule is
+ * StrictModes' (above), which cron also asks of its tables.  Returns 0,
+ * or -1 with `err`: "LABEL: owned by uid U with mode M: it must be MUST"
+ * (or "LABEL: " and fstat()'s error); `fd` stays open (the caller's). */
 int facts_check_owned(int fd, const char *label, mode_t type, mode_t forbidden,
 		      bool sticky_ok, const char *must, char *err);
 
@@ -39,7 +40,9 @@ struct facts_walk {
 	bool follow_last;    /* a link as the last name is followed too */
 	bool strict;	     /* the directory that holds the last name (and
 				each one holding a link in its place) may not
-				be writable by others, even if sticky */
+				be writable by others, even if sticky: the
+				rule of a site entry's directory ("..., as the
+				site directory must be") */
 	/* facts_walk()'s */
 	int dirfd;		 /* that directory (O_PATH), the caller's */
 	char dir[PATH_MAX];	 /* its path, from "/", without links */
