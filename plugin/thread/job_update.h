@@ -49,6 +49,8 @@ struct job_update {
 	bool gains;	     /* it cannot take a node from the job (the
 				excluded nodes unchanged, no hold): sent after
 				the updates that may */
+	bool refused;	     /* sent (or built) and refused: its job is
+				planned again after a delay (job_loads.h) */
 };
 
 /* How a job's filter was made, for job_update_build() to make it again:

@@ -70,7 +70,8 @@ static double send_one(struct thread *r, struct job_update *u, uint64_t since,
 
 	/* its ExcNodeList built now, and freed once sent: one at a time */
 	if (job_update_build(r->table, &r->cfg.limits, u) < 0) {
-		stats->failed++; /* the next round plans it again */
+		stats->failed++; /* planned again (job_loads.h) */
+		u->refused = true;
 		return 0.0;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -86,6 +87,7 @@ static double send_one(struct thread *r, struct job_update *u, uint64_t since,
 	free(u->exc_nodes);
 	u->exc_nodes = NULL;
 	stats->failed += !ok;
+	u->refused = !ok;
 	return ms_since(&t0);
 }
 

@@ -36,39 +36,10 @@ static void release(struct thread *r)
 	memo_free(&r->memo);
 	carry_free(&r->carry);
 	kept_jobs_free(r->jobs);
+	job_retries_free(&r->retries);
 	pthread_cond_destroy(&r->wake);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
-}
-
-/* Loads the jobs when they changed since r->jobs_time: 1 when it did, 0
- * when nothing changed (r->jobs is current), -1 when they cannot be loaded
- * now (r->jobs may be old: nothing is planned from it). */
-int thread_load_jobs(struct thread *r)
-{
-	job_info_msg_t *msg = NULL, *kept;
-	uint32_t max_id = 0;
-
-	if (slurm_load_jobs(r->jobs_time, &msg, SHOW_ALL) != SLURM_SUCCESS)
-		return sx_slurm_errno() == SLURM_NO_CHANGE_IN_DATA ? 0 : -1;
-	/* Only what a round reads is kept, and Slurm's answer freed now
-	 * (kept_jobs_keep: 40 KB a job at 10,000 nodes). */
-	kept = kept_jobs_keep(msg, &r->known);
-	for (uint32_t i = 0; i < msg->record_count; i++)
-		if (msg->job_array[i].job_id > max_id)
-			max_id = msg->job_array[i].job_id;
-	sx_free_job_info_msg(msg);
-	if (!kept) {
-		slurm_error("%s: out of memory keeping the jobs", plugin_type);
-		return -1;
-	}
-	kept_jobs_free(r->jobs);
-	r->jobs = kept;
-	r->jobs_time = kept->last_update;
-	pthread_mutex_lock(&r->lock);
-	r->max_job_id = max_id;
-	pthread_mutex_unlock(&r->lock);
-	return 1;
 }
 
 struct thread_control thread_control = { .ping = slurm_ping };
@@ -122,27 +93,6 @@ bool thread_prefer_due(const struct thread *r, time_t now)
 	       (r->prefer_jobs && r->parts_changed);
 }
 
-bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
-			uint64_t asked)
-{
-	bool quiet = asked == r->asked_round;
-
-	return nodes || urgent != r->urgent_seen ||
-	       thread_prefer_due(r, time(NULL)) ||
-	       (asked != r->asked_seen &&
-		(quiet ||
-		 ms_since(&r->unloaded_since) >= JOBS_PACED_S * 1000.0)) ||
-	       r->jobs_due || r->replan || r->carry_due || r->memo.plan_all ||
-	       !r->jobs || ms_since(&r->jobs_asked) >= JOBS_BACKSTOP_S * 1000.0;
-}
-
-void thread_users_asks(const struct thread *r, uint64_t *asked,
-		       uint64_t *urgent)
-{
-	*asked = r->submitted + r->hints.seq + r->hints.losses;
-	*urgent = r->urgent + r->hints.crowded;
-}
-
 /* A round this long (s, from its load of the data to its last update) is
  * logged at info: the thread is behind. */
 #define BEHIND_S 5.0
@@ -159,6 +109,13 @@ struct round {
 	bool prefer;	       /* jobs with preferences want a plan
 				  (thread_prefer_due) */
 	time_t now;	       /* the round's clock (preferences) */
+	enum {
+		LOAD_NONE,
+		LOAD_ALL,
+		LOAD_HINTED
+	} load;			       /* round_decide */
+	uint32_t ids[HINTED_LOAD_MAX]; /* LOAD_HINTED: the jobs to load */
+	size_t n_ids;
 };
 
 /* Stage: whether the plugin filters (Slurm does not), a change logged. */
@@ -221,6 +178,7 @@ static void round_load_nodes(struct thread *r, struct round *w)
 	thread_parts_due(r);
 	w->now = time(NULL);
 	w->prefer = thread_prefer_due(r, w->now);
+	thread_retries_due(r, &w->start);
 	pthread_mutex_lock(&r->lock);
 	w->upto = r->hints.seq;
 	w->census_upto = r->census.seq;
@@ -229,23 +187,51 @@ static void round_load_nodes(struct thread *r, struct round *w)
 	pthread_mutex_unlock(&r->lock);
 }
 
-/* Stage: whether the round loads the jobs (thread_jobs_wanted). */
-static bool round_decide(struct thread *r, const struct round *w)
+/* Stage: what the round loads (w->load): every job when
+ * thread_jobs_wanted() says so; else the jobs the new hints name, one by
+ * one, or every job at the pace of users' asks when they name more than
+ * HINTED_LOAD_MAX; else none.  True when the round plans: something
+ * loaded, or the jobs with preferences want a plan (their deadline, the
+ * free nodes: planned from the jobs as last loaded). */
+static bool round_decide(struct thread *r, struct round *w)
 {
-	bool wanted;
-
 	if (w->asked != r->asked_seen && !time_set(&r->unloaded_since))
 		clock_gettime(CLOCK_MONOTONIC, &r->unloaded_since);
-	wanted = thread_jobs_wanted(
-		r, thread_nodes_want_jobs(r, w->nodes, w->urgent, w->asked),
-		w->urgent, w->asked);
+	w->load = thread_jobs_wanted(r,
+				     thread_nodes_want_jobs(
+					     r, w->nodes, w->urgent, w->asked),
+				     w->urgent, w->asked)
+			  ? LOAD_ALL
+			  : LOAD_NONE;
 	r->asked_round = w->asked;
-	return wanted;
+	if (w->load == LOAD_NONE && w->upto > r->hints_loaded) {
+		int rc = thread_hinted_ids(r, w->upto, w->ids, &w->n_ids);
+
+		if (rc > 0)
+			w->load = LOAD_HINTED;
+		else if (rc < 0 ||
+			 ms_since(&r->jobs_asked) >= JOBS_PACED_S * 1000.0)
+			w->load = LOAD_ALL;
+	}
+	return w->load != LOAD_NONE || w->prefer;
 }
 
-/* Stage: the jobs loaded; false when they could not be (none planned). */
+/* Stage: the jobs loaded (w->load); false when they could not be (none
+ * planned).  A round that loads none plans from the jobs as last loaded
+ * and takes no hint since (their jobs' data are not loaded). */
 static bool round_load_jobs(struct thread *r, struct round *w)
 {
+	if (w->load == LOAD_NONE) {
+		w->upto = r->hints_loaded;
+		w->census_upto = r->census_loaded;
+		return r->table && r->jobs;
+	}
+	if (w->load == LOAD_HINTED &&
+	    thread_load_hinted(r, w->ids, w->n_ids) == 0) {
+		r->hints_loaded = w->upto;
+		w->census_upto = r->census_loaded;
+		return r->table != NULL;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
 	w->jobs = thread_load_jobs(r);
 	/* Not loaded now: old jobs would undo what changed since; the
@@ -256,6 +242,8 @@ static bool round_load_jobs(struct thread *r, struct round *w)
 	r->asked_seen = w->asked;
 	r->urgent_seen = w->urgent;
 	r->unloaded_since = (struct timespec){ 0 };
+	r->hints_loaded = w->upto;
+	r->census_loaded = w->census_upto;
 	return true;
 }
 
@@ -397,7 +385,10 @@ static void round_send(struct thread *r, const struct round *w,
 	if (p->nodes_failed)
 		p->n = thread_hold_back_moves(r, p->updates, p->n);
 	pace_send_updates(r, p->updates, p->n, w->upto, &p->stats);
-	r->replan = p->stats.failed > 0 || p->n != planned;
+	/* a refused update plans its job again after its delay, alone */
+	r->replan =
+		p->n != planned ||
+		!job_retry_refused(&r->retries, p->updates, p->n, &w->start);
 	job_updates_free(p->updates, p->n);
 	p->updates = NULL;
 	round_report(r, w, &p->stats, p->n);

@@ -24,6 +24,7 @@
 #include "plugin_config.h"
 #include "carry.h"
 #include "census.h"
+#include "job_loads.h"
 #include "kept_jobs.h"
 #include "memo.h"
 #include "parts.h"
@@ -88,16 +89,27 @@ struct thread {
 	struct timespec started;	/* thread_start() (monotonic) */
 	struct timespec trimmed;	/* the last malloc_trim() (monotonic;
 				       0: none yet) */
-	long trimmed_kb;    /* slurmctld's resident memory after it, or the
+	long trimmed_kb;  /* slurmctld's resident memory after it, or the
 			    least seen after a load since, if less */
-	bool jobs_due;	    /* a load was wanted and failed: wanted
+	bool jobs_due;	  /* a load was wanted and failed: wanted
 				    still */
-	bool stopping;	    /* fini asked the thread to stop */
-	bool exited;	    /* the thread has left its loop */
-	bool failing;	    /* the last load failed (log once) */
-	bool said_hidden;   /* hidden nodes were logged */
-	bool backup;	    /* a backup slurmctld, the primary answering */
-	bool replan;	    /* the last round had updates refused */
+	bool stopping;	  /* fini asked the thread to stop */
+	bool exited;	  /* the thread has left its loop */
+	bool failing;	  /* the last load failed (log once) */
+	bool said_hidden; /* hidden nodes were logged */
+	bool backup;	  /* a backup slurmctld, the primary answering */
+	bool replan;	  /* the last round held back moves to a feature
+			       (every job planned again), or could not keep
+			       a refused job's retry */
+	struct job_retries retries; /* the jobs whose updates Slurm refused,
+				       each planned again after its delay
+				       (job_loads.h) */
+	uint64_t hints_loaded;	    /* hints.seq the last load of the jobs
+				       (all of them, or the hinted ones)
+				       covered: their data show every update
+				       hinted up to it */
+	uint64_t census_loaded;	    /* census.seq before the last load of
+				       every job */
 	bool slurm_filters; /* Slurm's extra_constraints was on last round */
 	bool carry_read;    /* the carrier read slurmctld's configuration */
 	bool carry_due;	    /* the carrier marked requests whose jobs the
@@ -152,10 +164,12 @@ void thread_init_sync(struct thread *r);
  * sees asks for it (thread_jobs_wanted). */
 #define JOBS_BACKSTOP_S 30
 
-/* What asks for a load of the jobs on behalf of users (a submission of a
- * job with a request, a refusal by a cap, a hint of job_modify() or its
- * loss) loads them once those asks pause (a round with none since the
- * round before), and while they go on at most this often (s).  None of
+/* What asks for a load of every job on behalf of users (a submission of a
+ * job with a request, a refusal by a cap, a hint of job_modify() lost)
+ * loads them once those asks pause (a round with none since the round
+ * before), and while they go on at most this often (s).  A hint loads
+ * only the jobs it names, one by one (job_loads.h), at the next round;
+ * past HINTED_LOAD_MAX of them in a round, every job at this pace.  None of
  * these needs a load to be right: job_submit() filtered its job already,
  * by the node table the thread last loaded (a change of that table loads
  * the jobs at once, unless the feature carrier's node update answered it
@@ -169,14 +183,19 @@ void thread_init_sync(struct thread *r);
  * every hint one a second for any user updating a job in a loop. */
 #define JOBS_PACED_S 10
 
-/* Whether this round loads the jobs: the node data changed (`nodes`), an
- * urgent ask came (`urgent`, the count of them: struct thread), users
+/* Whether this round loads every job: the node data changed (`nodes`),
+ * an urgent ask came (`urgent`, the count of them: struct thread), users
  * asked for one (`asked`, the sum of their asks: see JOBS_PACED_S) and
  * either paused (`asked` equals r->asked_round) or the first unloaded ask
  * (r->unloaded_since) is JOBS_PACED_S old, a load was wanted and failed
- * (jobs_due), the last round's updates were refused, the carrier marked
- * requests whose jobs move (carry_due), the memo wants every job planned, nothing is loaded yet, or the last load (r->jobs_asked) is
- * JOBS_BACKSTOP_S old.  Otherwise nothing a plan reads can have changed
+ * (jobs_due), the last round held back moves to a feature or could not
+ * keep a refused job's retry (replan), the carrier marked requests whose
+ * jobs move (carry_due), the memo wants every job planned, nothing is
+ * loaded yet, or the last load (r->jobs_asked) is JOBS_BACKSTOP_S old.
+ * A refused update plans its job again alone, after its delay, and a
+ * preference's deadline or the free nodes plan the jobs as last loaded
+ * (their data did not change: only the clock or the nodes did; thread.c
+ * round_decide).  Otherwise nothing a plan reads can have changed
  * but what slurmctld changes on its own (a pending job's reason and
  * priority, jobs starting and ending; a requeue, which the backstop and
  * the check at start cover), and a load of every job costs slurmctld a
@@ -192,6 +211,26 @@ bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
  * they did, 0 when nothing changed (r->jobs is current), -1 when they
  * cannot be loaded now. */
 int thread_load_jobs(struct thread *r);
+
+/* The jobs whose refused updates are due again at `now` (job_loads.h),
+ * each given a hint without content, which only has its job loaded alone
+ * and planned (hints_add()) and makes no update stale.  Takes r->lock. */
+void thread_retries_due(struct thread *r, const struct timespec *now);
+
+/* The distinct jobs the hints up to `upto` name, sorted, into out[] (room
+ * for HINTED_LOAD_MAX), *count of them: 1; 0 when there are more than
+ * HINTED_LOAD_MAX (*count then past it); -1 when out of memory.  Takes
+ * r->lock. */
+int thread_hinted_ids(struct thread *r, uint64_t upto, uint32_t *out,
+		      size_t *count);
+
+/* Loads the `n` jobs `ids` (distinct, at most HINTED_LOAD_MAX) one by one
+ * with slurm_load_job() and puts them in place of their records in
+ * r->jobs (job_loads_splice(); a job gone takes its records with it),
+ * r->max_job_id raised to theirs (job_loads.c).  0, or -1 when one
+ * cannot be loaded or out of memory (r->jobs as it was: the caller loads
+ * every job). */
+int thread_load_hinted(struct thread *r, const uint32_t *ids, size_t n);
 
 /* Where Slurm filters by `extra` itself (thread_prefer.c): each pending
  * job with preferences gets its effective request (prefer.h) as its
@@ -215,10 +254,11 @@ void thread_take_deadline(struct thread *r);
  * what the thread alone writes. */
 bool thread_prefer_due(const struct thread *r, time_t now);
 
-/* Users' asks for a load of the jobs so far (each count only grows):
+/* Users' asks for a load of every job so far (each count only grows):
  * *asked those at the pace of JOBS_PACED_S (submissions and refusals by a
- * cap, hints and their losses), *urgent those for the next round
- * (struct thread, `urgent`, plus hints.crowded).  With r->lock held. */
+ * cap, hints lost), *urgent those for the next round (struct thread,
+ * `urgent`, plus hints.crowded).  A hint asks for its own jobs alone
+ * (job_loads.h).  With r->lock held. */
 void thread_users_asks(const struct thread *r, uint64_t *asked,
 		       uint64_t *urgent);
 
