@@ -13,63 +13,9 @@
 #include "thread_private.h"
 #include "xc_util.h"
 
-static int by_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Whether record `j` is one of the jobs `ids` (sorted) names. */
-static bool named(const slurm_job_info_t *j, const uint32_t *ids, size_t n)
-{
-	const uint32_t mine[3] = { j->job_id, j->array_job_id, j->het_job_id };
-
-	for (int k = 0; k < 3; k++)
-		if (mine[k] && bsearch(&mine[k], ids, n, sizeof(*ids), by_u32))
-			return true;
-	return false;
-}
-
-job_info_msg_t *job_loads_splice(const job_info_msg_t *kept,
-				 job_info_msg_t *const *fresh, size_t nfresh,
-				 const uint32_t *ids, size_t n,
-				 const struct known_jobs *known)
-{
-	job_info_msg_t tmp = { .last_update = kept ? kept->last_update : 0 };
-	job_info_msg_t *out;
-	uint32_t *sorted = NULL;
-	size_t total = kept ? kept->record_count : 0, k = 0;
-
-	for (size_t f = 0; f < nfresh; f++)
-		total += fresh[f] ? fresh[f]->record_count : 0;
-	if ((n && !(sorted = malloc(n * sizeof(*sorted)))) ||
-	    !(tmp.job_array =
-		      malloc((total ? total : 1) * sizeof(*tmp.job_array)))) {
-		free(sorted);
-		return NULL;
-	}
-	if (n)
-		memcpy(sorted, ids, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), by_u32);
-	/* shallow copies: kept_jobs_keep() copies what it keeps */
-	for (uint32_t i = 0; kept && i < kept->record_count; i++)
-		if (!named(&kept->job_array[i], sorted, n))
-			tmp.job_array[k++] = kept->job_array[i];
-	for (size_t f = 0; f < nfresh; f++)
-		for (uint32_t i = 0; fresh[f] && i < fresh[f]->record_count;
-		     i++)
-			tmp.job_array[k++] = fresh[f]->job_array[i];
-	tmp.record_count = (uint32_t)k;
-	out = kept_jobs_keep(&tmp, known);
-	free(tmp.job_array);
-	free(sorted);
-	return out;
-}
-
 int thread_load_hinted(struct thread *r, const uint32_t *ids, size_t n)
 {
-	job_info_msg_t *fresh[HINTED_LOAD_MAX] = { 0 }, *spliced;
+	job_info_msg_t *fresh[HINTED_LOAD_MAX] = { 0 };
 	uint32_t max_id = 0;
 	int rc = -1;
 
@@ -88,13 +34,10 @@ int thread_load_hinted(struct thread *r, const uint32_t *ids, size_t n)
 		if (sx_slurm_errno() != ESLURM_INVALID_JOB_ID)
 			goto out;
 	}
-	if (!(spliced =
-		      job_loads_splice(r->jobs, fresh, n, ids, n, &r->known))) {
+	if (kept_jobs_splice(r->jobs, fresh, n, ids, n, &r->known) < 0) {
 		slurm_error("%s: out of memory keeping the jobs", plugin_type);
 		goto out;
 	}
-	kept_jobs_free(r->jobs);
-	r->jobs = spliced;
 	pthread_mutex_lock(&r->lock);
 	if (max_id > r->max_job_id)
 		r->max_job_id = max_id;

@@ -3,7 +3,7 @@
  * beside a load of every job (doc/design.md "Work follows change"): the
  * jobs users' updates named (job_modify()'s hints), each loaded alone
  * with slurm_load_job() and put in place of its records in the thread's
- * copy of the jobs; and the jobs whose updates Slurm refused, planned
+ * copy of the jobs (thread_load_hinted(), kept_jobs_splice()); and the jobs whose updates Slurm refused, planned
  * again after a delay that doubles with each refusal, so that neither a
  * user's loop of updates of their own job nor a job whose update is
  * refused again and again has the thread load every job.  Thread only,
@@ -28,23 +28,6 @@
  * 64 of them far less than a load of every job at the sizes where that
  * matters. */
 #define HINTED_LOAD_MAX 64
-
-/*
- * A copy of the thread's jobs `kept` (kept_jobs_keep()'s) with the records
- * of the `n` ids `ids` replaced by those of `fresh` (slurm_load_job()'s
- * answers for them, `nfresh` of them; NULL entries for an id that names
- * no job now): a record of `kept` goes when its job id, array job id or
- * het job id is one of `ids` (slurm_load_job() of such an id answers
- * every record of its array or het job), and every record of `fresh` that
- * kept_jobs_keep() keeps (pending, with a request or known) comes in.
- * Its last_update is kept's (the next load of every job asks from then).
- * Free with kept_jobs_free(); NULL when out of memory.  Linear in the
- * records.
- */
-job_info_msg_t *job_loads_splice(const job_info_msg_t *kept,
-				 job_info_msg_t *const *fresh, size_t nfresh,
-				 const uint32_t *ids, size_t n,
-				 const struct known_jobs *known);
 
 /* The jobs whose updates Slurm refused, each planned again (a hint of its
  * own, without content: hints.h) once its delay passed: 1 s after the

@@ -18,7 +18,7 @@
  * SubmitTime,
  * partitions,
  * AdminComment, `extra`, ReqNodeList, ExcNodeList, an array record's task
- * bitmap: the rest zero), in one block of their own.  So the thread frees
+ * bitmap: the rest zero), their strings in one block of their own.  So the thread frees
  * Slurm's answer at once: libslurm unpacks each job's ExcNodeList a
  * second time as an index array sized for every node of the cluster (bitstr2inx() in Slurm's
  * src/common/bitstring.c: 4 bytes a node, 40 KB a job at 10,000 nodes,
@@ -28,6 +28,24 @@
  */
 job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
 			       const struct known_jobs *known);
+
+/*
+ * Puts in place, in `kept` (kept_jobs_keep()'s), the records of the `n`
+ * ids `ids` from `fresh` (slurm_load_job()'s answers for them, `nfresh`
+ * of them; NULL for an id that names no job now): each record of `kept`
+ * whose job id, array job id or het job id is one of `ids` (such an id's
+ * answer holds every record of its array or het job) is marked no longer
+ * pending, which no round plans, and every record of `fresh` worth
+ * keeping (as kept_jobs_keep() keeps them) is added, its strings in a
+ * block of their own.  Linear in the records and the ids' log; what it
+ * adds lives until `kept` is freed (the next load of every job: at most
+ * JOBS_BACKSTOP_S of splices).  0, or -1 when out of memory (`kept` as it
+ * was).  Its last_update stays (the next load of every job asks from
+ * then).
+ */
+int kept_jobs_splice(job_info_msg_t *kept, job_info_msg_t *const *fresh,
+		     size_t nfresh, const uint32_t *ids, size_t n,
+		     const struct known_jobs *known);
 
 /* Frees what kept_jobs_keep() returned (NULL: nothing). */
 void kept_jobs_free(job_info_msg_t *kept);

@@ -226,7 +226,7 @@ int thread_hinted_ids(struct thread *r, uint64_t upto, uint32_t *out,
 
 /* Loads the `n` jobs `ids` (distinct, at most HINTED_LOAD_MAX) one by one
  * with slurm_load_job() and puts them in place of their records in
- * r->jobs (job_loads_splice(); a job gone takes its records with it),
+ * r->jobs (kept_jobs_splice(); a job gone takes its records with it),
  * r->max_job_id raised to theirs (job_loads.c).  0, or -1 when one
  * cannot be loaded or out of memory (r->jobs as it was: the caller loads
  * every job). */

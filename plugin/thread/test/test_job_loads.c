@@ -32,11 +32,13 @@ static slurm_job_info_t rec(uint32_t id, uint32_t array, uint32_t het,
 	return j;
 }
 
-/* The AdminComment of the record with `id` in `m`, NULL when none. */
-static const char *comment_of(const job_info_msg_t *m, uint32_t id)
+/* The pending records of `m` with `id`: its AdminComment, NULL when
+ * none (a record no longer pending is none). */
+static const char *pending_of(const job_info_msg_t *m, uint32_t id)
 {
 	for (uint32_t i = 0; i < m->record_count; i++)
-		if (m->job_array[i].job_id == id)
+		if (m->job_array[i].job_id == id &&
+		    m->job_array[i].job_state == JOB_PENDING)
 			return m->job_array[i].admin_comment;
 	return NULL;
 }
@@ -52,7 +54,7 @@ Test(job_loads, a_hinted_job_replaces_its_records)
 	job_info_msg_t in = { .last_update = 77,
 			      .record_count = 7,
 			      .job_array = old },
-		       *kept = kept_jobs_keep(&in, NULL), *out;
+		       *kept = kept_jobs_keep(&in, NULL);
 	slurm_job_info_t f7[] = { rec(7, 0, 0, "new7") },
 			 f10[] = { rec(10, 10, 0, "a10'"),
 				   rec(12, 10, 0, "a12") },
@@ -66,27 +68,29 @@ Test(job_loads, a_hinted_job_replaces_its_records)
 	const uint32_t ids[] = { 20, 7, 10, 30, 40 };
 
 	cr_assert_not_null(kept);
-	f7[0].job_state = JOB_PENDING;
-	out = job_loads_splice(kept, fresh, 5, ids, 5, NULL);
-	cr_assert_not_null(out);
-	cr_assert_eq(out->last_update, 77, "the load of every job's");
-	cr_assert_str_eq(comment_of(out, 5), "old5", "not named: kept");
-	cr_assert_str_eq(comment_of(out, 7), "new7");
-	cr_assert_str_eq(comment_of(out, 10), "a10'");
-	cr_assert_null(comment_of(out, 11), "the array's task gone");
-	cr_assert_str_eq(comment_of(out, 12), "a12");
-	cr_assert_str_eq(comment_of(out, 20), "h20'");
-	cr_assert_null(comment_of(out, 21), "the het job's component gone");
-	cr_assert_null(comment_of(out, 30), "no job now: gone");
-	cr_assert_str_eq(comment_of(out, 40), "new40", "new: in");
-	cr_assert_eq(out->record_count, 6);
-	kept_jobs_free(out);
-	/* a record no longer pending is not kept */
+	cr_assert_eq(kept_jobs_splice(kept, fresh, 5, ids, 5, NULL), 0);
+	cr_assert_eq(kept->last_update, 77, "the load of every job's");
+	cr_assert_str_eq(pending_of(kept, 5), "old5", "not named: kept");
+	cr_assert_str_eq(pending_of(kept, 7), "new7");
+	cr_assert_str_eq(pending_of(kept, 10), "a10'");
+	cr_assert_null(pending_of(kept, 11), "the array's task gone");
+	cr_assert_str_eq(pending_of(kept, 12), "a12");
+	cr_assert_str_eq(pending_of(kept, 20), "h20'");
+	cr_assert_null(pending_of(kept, 21), "the het job's component gone");
+	cr_assert_null(pending_of(kept, 30), "no job now: gone");
+	cr_assert_str_eq(pending_of(kept, 40), "new40", "new: in");
+	/* a record no longer pending is not added; the kept one goes */
 	f7[0].job_state = JOB_RUNNING;
-	out = job_loads_splice(kept, fresh, 1, ids + 1, 1, NULL);
-	cr_assert_null(comment_of(out, 7));
-	cr_assert_eq(out->record_count, 6);
-	kept_jobs_free(out);
+	cr_assert_eq(kept_jobs_splice(kept, fresh, 1, ids + 1, 1, NULL), 0);
+	cr_assert_null(pending_of(kept, 7));
+	/* a load of every job keeps only what is pending */
+	{
+		job_info_msg_t *again = kept_jobs_keep(kept, NULL);
+
+		cr_assert_not_null(again);
+		cr_assert_eq(again->record_count, 5, "5, 10, 12, 20, 40");
+		kept_jobs_free(again);
+	}
 	kept_jobs_free(kept);
 }
 
