@@ -279,8 +279,9 @@ echo "# a user's updates of jobs cost the plugin's thread a load of the jobs at 
 # every update that reached job_modify() made the next round load every
 # job: one load a second, 12 in each window.
 job_loads() { sdiag | grep -oP 'REQUEST_JOB_INFO\s+\(\s*\d+\)\s+count:\K\d+' || echo 0; }
-# loads_while_updating JOB FIELD: the job loads during 12 updates of JOB
-# setting FIELD (comment: a field the plugin's plan does not read).
+# loads_while_updating JOB FIELD [GAP]: the job loads during 12 updates of
+# JOB setting FIELD (comment: a field the plugin's plan does not read),
+# GAP seconds apart (default 1).
 loads_while_updating() {
 	local c0 value
 	sdiag -r >/dev/null
@@ -289,7 +290,7 @@ loads_while_updating() {
 		value=x$i
 		[ "$2" = excnodelist ] && value=n$((i % 4 + 1))
 		as xcuser1 scontrol update jobid="$1" "$2=$value" >/dev/null 2>&1
-		sleep 1
+		sleep "${3:-1}"
 	done
 	echo $(($(job_loads) - c0))
 }
@@ -306,6 +307,14 @@ req_loads=$(loads_while_updating "$constrained" excnodelist)
 echo "# job loads in 12 s updating a job with a request's ExcNodeList: $req_loads"
 expect "  updates of a job with a request's ExcNodeList: no more than 3 loads above the baseline" \
 	"$((req_loads <= base + 3 ? 1 : 0))" 1
+# The same loop paced: an update every 2 s, so that the users' asks
+# pause between rounds.  A hint loads its own job alone
+# (REQUEST_JOB_INFO_SINGLE); before, each pause loaded every job: 12
+# loads in the 24 s.
+req_paced=$(loads_while_updating "$constrained" excnodelist 2)
+echo "# job loads in 24 s updating it every 2 s: $req_paced"
+expect "  paced updates: no more than 2 loads of every job above the 12 s baseline" \
+	"$((req_paced <= base + 2 ? 1 : 0))" 1
 # The last update set n1 (the plugin's n2 after it: gpu=false there).
 # Once n2 has gpu, the plugin's part goes and the user's n1 stays: the
 # paced hint still told the user's part from the plugin's.
