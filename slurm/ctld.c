@@ -33,14 +33,15 @@ int sx_node_features_plugins(bool *plugins)
 	return 0;
 }
 
-int sx_update_node_features(const char *names, const char *features)
+int sx_update_node_features(const char *names, const char *avail,
+			    const char *act)
 {
 	update_node_msg_t msg;
 
 	slurm_init_update_node_msg(&msg);
 	msg.node_names = (char *)names;
-	msg.features = (char *)features;
-	msg.features_act = (char *)features;
+	msg.features = (char *)avail;
+	msg.features_act = (char *)act;
 	if (slurm_update_node(&msg) != SLURM_SUCCESS)
 		return sx_slurm_errno();
 	return SLURM_SUCCESS;

@@ -26,11 +26,17 @@ time_t sx_conf_time(void);
  * never under slurmctld's locks). */
 int sx_node_features_plugins(bool *plugins);
 
-/* Sets the available and the active features of the nodes `names` (a
- * hostlist) to `features` (comma-separated; "" for none) in one update
- * (slurm_update_node(), update_node() in src/slurmctld/node_mgr.c: one
- * feature list for every node named).  SLURM_SUCCESS, or Slurm's error
- * (slurm_get_errno()).  The Slurm API: never under slurmctld's locks. */
-int sx_update_node_features(const char *names, const char *features);
+/* Sets the available features of the nodes `names` (a hostlist) to
+ * `avail` and their active ones to `act` (each comma-separated; "" for
+ * none) in one update (slurm_update_node(); update_node() in
+ * src/slurmctld/node_mgr.c, 22.05.8 to 26.05.3, gives every node named
+ * the same two lists, checks each node's new active list against its new
+ * available one first and refuses the update, ESLURM_ACTIVE_FEATURE_NOT_SUBSET,
+ * when an active feature is not available (_valid_features_act()), then
+ * sets the available list and the active one).  SLURM_SUCCESS, or Slurm's
+ * error (slurm_get_errno()).  The Slurm API: never under slurmctld's
+ * locks. */
+int sx_update_node_features(const char *names, const char *avail,
+			    const char *act);
 
 #endif

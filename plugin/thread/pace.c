@@ -13,6 +13,8 @@
 #include "pace.h"
 #include "xc_util.h"
 
+struct pace_ctld pace_ctld = { .update = sx_update_node_features };
+
 struct timespec pace_deadline(double seconds)
 {
 	struct timespec until;
@@ -145,7 +147,8 @@ void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		/* Not under r->lock: slurmctld takes its node write lock. */
-		rc = sx_update_node_features(ups[k].names, ups[k].features);
+		rc = pace_ctld.update(ups[k].names, ups[k].features,
+				      ups[k].features);
 		pace_owe(r, &p, ms_since(&t1));
 		ok[k] = rc == SLURM_SUCCESS;
 		stats->node_updates++;

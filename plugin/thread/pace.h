@@ -65,6 +65,18 @@ bool pace_wait(struct thread *r, struct pace *p, struct refilter_stats *stats);
 void pace_send_updates(struct thread *r, struct job_update *ups, size_t n,
 		       uint64_t since, struct refilter_stats *stats);
 
+/* What pace_send_nodes() asks of slurmctld, in pace.c: set up for
+ * slurmctld (slurm/ctld.h); a unit test replaces them to play slurmctld
+ * (and puts them back), before any thread runs.  Called by the thread
+ * alone, without r->lock. */
+struct pace_ctld {
+	/* sx_update_node_features(): the nodes `names` get `avail` as their
+	 * available features and `act` as their active ones; SLURM_SUCCESS
+	 * or Slurm's error */
+	int (*update)(const char *names, const char *avail, const char *act);
+};
+extern struct pace_ctld pace_ctld;
+
 /* Sends the feature carrier's `n` node updates `ups` (carry_plan()) in
  * order within the update budget, ok[k] set for each that Slurm applied
  * (false for those not sent: the plugin stopping, or slurm.conf read again
