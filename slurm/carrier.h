@@ -93,13 +93,14 @@ char *sx_constraint_own(const char *features, const char *feature);
  * not take that part for its own. */
 bool sx_constraint_names_ours(const char *features);
 
-/* A node's feature list: the tokens of `current` (its available features,
- * comma-separated as Slurm prints them; NULL for none) that are not the
- * plugin's, in their order, then the `n` names of `ours` (empty ones
- * skipped), in their order, joined by commas.  Without a NodeFeatures
- * plugin the same list is the node's active one too.  malloc'd ("" for none), or NULL when out of memory.
- * update_node() replaces a node's whole list, so the plugin's update of a
- * node writes the site's features back unchanged (node_mgr.c). */
+/* A node's feature list: the tokens of `current` (its available or its
+ * active features, comma-separated as Slurm prints them; NULL for none)
+ * that are not the plugin's, in their order, then the `n` names of `ours`
+ * (empty ones skipped), in their order, joined by commas.  malloc'd (""
+ * for none), or NULL when out of memory.  update_node() replaces a node's
+ * whole lists (node_mgr.c), so the plugin's update of a node writes the
+ * site's features back unchanged: its available list from the site's
+ * available one, its active list from the site's active one. */
 char *sx_node_features(const char *current, const char *const *ours, size_t n);
 
 #endif

@@ -52,6 +52,7 @@ void carry_free(struct carry *c)
 	free(c->have);
 	free(c->want);
 	free(c->site);
+	free(c->site_act);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -120,45 +121,97 @@ static uint64_t read_list(const char *list, char *site)
 	return set;
 }
 
+/* Whether the `n` bytes at `token` are one of the tokens of `list`
+ * (comma-separated). */
+static bool in_list(const char *list, const char *token, size_t n)
+{
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && memcmp(p, token, n) == 0)
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* `act` (a site's active list, comma-separated) kept, in place, to the
+ * tokens of `avail` (its available list): Slurm refuses an update whose
+ * active list names a feature its available list lacks
+ * (_valid_features_act() in update_node(), src/slurmctld/node_mgr.c,
+ * 22.05.8 to 26.05.3), and without a NodeFeatures plugin no update makes
+ * such a node, so this drops nothing Slurm let through. */
+static void keep_available(char *act, const char *avail)
+{
+	char *w = act;
+
+	for (const char *p = act; *p;) {
+		size_t len = strcspn(p, ",");
+		const char *next = p + len + (p[len] == ',');
+
+		if (len && in_list(avail, p, len)) {
+			if (w != act)
+				*w++ = ',';
+			memmove(w, p, len);
+			w += len;
+		}
+		p = next;
+	}
+	*w = '\0';
+}
+
 /* The arrays sized for `count` nodes; -1 when out of memory. */
 static int size_arrays(struct carry *c, size_t count)
 {
 	uint64_t *have, *want;
-	const char **site;
+	const char **site, **site_act;
 
 	if (c->have && c->nodes == count)
 		return 0;
 	have = calloc(count ? count : 1, sizeof(*have));
 	want = calloc(count ? count : 1, sizeof(*want));
 	site = calloc(count ? count : 1, sizeof(*site));
-	if (!have || !want || !site) {
+	site_act = calloc(count ? count : 1, sizeof(*site_act));
+	if (!have || !want || !site || !site_act) {
 		free(have);
 		free(want);
 		free(site);
+		free(site_act);
 		return -1;
 	}
 	free(c->have);
 	free(c->want);
 	free(c->site);
+	free(c->site_act);
 	c->have = have;
 	c->want = want;
 	c->site = site;
+	c->site_act = site_act;
 	c->nodes = count;
 	c->dirty = true;
 	return 0;
 }
 
+/* A node's active list: unset is its available list, as update_node()
+ * reads it (`orig_features_act`, src/slurmctld/node_mgr.c, 22.05.8 to
+ * 26.05.3). */
+static const char *active_of(const node_info_t *node)
+{
+	return node->features_act ? node->features_act : node->features;
+}
+
 int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count)
 {
 	size_t j = 0, room = 0;
-	char *site = NULL;
+	char *site = NULL, *site_act;
 
 	c->seen = false;
 	if (size_arrays(c, count) < 0)
 		return -1;
-	/* The interned lists start again when they outnumber the nodes (a
-	 * site changing its features keeps adding lists). */
-	if ((size_t)lh_table_length(c->sites) > 2 * count + 64) {
+	/* The interned lists start again when they outnumber the nodes' two
+	 * (available and active) well (a site changing its features keeps
+	 * adding lists). */
+	if ((size_t)lh_table_length(c->sites) > 4 * count + 64) {
 		struct lh_table *fresh = lh_kchar_table_new(64, free_site);
 
 		if (!fresh)
@@ -168,31 +221,35 @@ int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count)
 	}
 	for (uint32_t i = 0; i < msg->record_count && j < count; i++) {
 		const node_info_t *node = &msg->node_array[i];
-		const char *act = node->features_act ? node->features_act
-						     : node->features;
+		const char *act = active_of(node);
 		size_t len = node->features ? strlen(node->features) : 0;
 		uint64_t avail;
 
 		if (!node->name)
 			continue;
-		if (len + 1 > room) { /* room for the longest list so far */
-			char *more = realloc(site, len + 1);
+		if (act && strlen(act) > len)
+			len = strlen(act);
+		if (2 * (len + 1) > room) { /* room for the longest lists */
+			char *more = realloc(site, 2 * (len + 1));
 
 			if (!more) {
 				free(site);
 				return -1;
 			}
 			site = more;
-			room = len + 1;
+			room = 2 * (len + 1);
 		}
+		site_act = site + len + 1;
 		avail = read_list(node->features, site);
-		c->have[j] = read_list(act, NULL);
+		c->have[j] = read_list(act, site_act);
+		keep_available(site_act, site);
 		/* The plugin's names differ between available and active:
 		 * not a set the plugin wrote, so never equal to one it
 		 * wants (its update writes both). */
 		if (c->have[j] != avail)
 			c->have[j] = ~c->have[j] ^ avail;
-		if (!(c->site[j] = intern(c, site))) {
+		if (!(c->site[j] = intern(c, site)) ||
+		    !(c->site_act[j] = intern(c, site_act))) {
 			free(site);
 			return -1;
 		}
@@ -200,7 +257,7 @@ int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count)
 	}
 	for (; j < count; j++) { /* hidden nodes: never updated */
 		c->have[j] = c->want[j] = 0;
-		c->site[j] = NULL;
+		c->site[j] = c->site_act[j] = NULL;
 	}
 	free(site);
 	c->seen = true;

@@ -79,12 +79,24 @@ struct carry_name {
 };
 
 /* One node update the thread sends: `names` (a ranged hostlist) get
- * `features` as their available and active features. */
+ * `features` as their available features and `features_act` as their
+ * active ones: the site's own lists, each kept as it was (a feature the
+ * site made available but not active stays inactive), then `ours`.  A
+ * node's active features must be among its available ones
+ * (_valid_features_act() in update_node(), src/slurmctld/node_mgr.c,
+ * 22.05.8 to 26.05.3, refuses the update otherwise): the plugin's names
+ * are in both, and the site's active ones are kept to those of its
+ * available ones. */
 struct carry_update {
-	char *names;	/* malloc'd */
-	char *features; /* malloc'd */
-	size_t nodes;	/* how many */
-	size_t *idx;	/* the nodes it names (table indices), malloc'd */
+	char *names;	    /* malloc'd */
+	char *ours;	    /* the plugin's names, comma-separated ("" for
+			       none), malloc'd */
+	char *features;	    /* available: the site's, then `ours` (as the
+			       plan's load saw the site's; malloc'd) */
+	char *features_act; /* active: the same from the site's active
+			       list (malloc'd) */
+	size_t nodes;	    /* how many */
+	size_t *idx;	    /* the nodes it names (table indices), malloc'd */
 };
 
 struct carry {
@@ -98,8 +110,12 @@ struct carry {
 	size_t nodes;		/* the node count of the arrays below: */
 	uint64_t *have;		/* per node: the set it carries (loaded) */
 	uint64_t *want;		/* per node: the set it should carry */
-	const char **site;	/* per node: the site's own features (interned
-			     in `sites`; NULL: not seen, hidden nodes) */
+	const char **site;	/* per node: the site's own available features
+			     (interned in `sites`; NULL: not seen, hidden
+			     nodes) */
+	const char **site_act;	/* per node: the site's own active ones, of
+				   its available ones (interned; NULL with
+				   `site`) */
 	struct lh_table *sites; /* interned site lists */
 	bool seen;		/* `have` read from a load of every node */
 	bool dirty;		/* `want` must be computed again */
@@ -122,7 +138,10 @@ void carry_conf(struct carry *c, time_t conf_time, bool manage, bool enabled);
 
 /* The node data `msg` just loaded, whose named nodes are the first of
  * the table's `count` (node_table.h; the others are hidden): each node's
- * site features and the set of the plugin's it carries.  Thread only.
+ * site features, its available and its active ones apart (an unset active
+ * list is the available one, as update_node() reads it,
+ * src/slurmctld/node_mgr.c), and the set of the plugin's it carries.
+ * Thread only.
  * -1 when out of memory (`c->seen` false: no node update until a load
  * is read). */
 int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count);

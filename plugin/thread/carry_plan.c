@@ -195,9 +195,10 @@ static struct carry_name **wanted_names(const struct carry *c, uint64_t round,
 	return v;
 }
 
-/* For the grouping: nodes by their site list, then their wanted set. */
+/* For the grouping: nodes by their site lists (available, then active:
+ * interned, so compared by address), then their wanted set. */
 struct node_key {
-	const char *site;
+	const char *site, *site_act;
 	uint64_t want;
 	size_t node;
 };
@@ -208,13 +209,17 @@ static int by_key(const void *a, const void *b)
 
 	if (x->site != y->site)
 		return (x->site > y->site) - (x->site < y->site);
+	if (x->site_act != y->site_act)
+		return (x->site_act > y->site_act) -
+		       (x->site_act < y->site_act);
 	if (x->want != y->want)
 		return (x->want > y->want) - (x->want < y->want);
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* The update of the nodes keys[from, to) (same site list, same set):
- * their names and their new list.  -1 when out of memory. */
+/* The update of the nodes keys[from, to) (same site lists, same set):
+ * their names, the plugin's names, and their new lists, available and
+ * active.  -1 when out of memory. */
 static int make_update(const struct carry *c, const xc_nodes_t *table,
 		       struct carry_name *const *names, size_t nnames,
 		       const struct node_key *keys, size_t from, size_t to,
@@ -231,7 +236,10 @@ static int make_update(const struct carry *c, const xc_nodes_t *table,
 	for (size_t i = 0; i < nnames; i++)
 		if (has_bit(names[i]->req->bits, first))
 			ours[k++] = names[i]->name;
-	if (!(u->features = sx_node_features(c->site[first], ours, k)) ||
+	if (!(u->ours = sx_node_features(NULL, ours, k)) ||
+	    !(u->features = sx_node_features(c->site[first], ours, k)) ||
+	    !(u->features_act =
+		      sx_node_features(c->site_act[first], ours, k)) ||
 	    !(u->idx = malloc((to - from) * sizeof(*u->idx))))
 		goto out;
 	for (size_t i = from; i < to; i++) {
@@ -247,7 +255,9 @@ out:
 	free(ours);
 	free(hosts);
 	if (rc < 0) {
+		free(u->ours);
 		free(u->features);
+		free(u->features_act);
 		free(u->idx);
 		memset(u, 0, sizeof(*u));
 	}
@@ -335,11 +345,13 @@ int carry_plan(struct carry *c, struct refilter_memo *memo,
 			if (c->site[i] && c->have[i] != c->want[i])
 				keys[nkeys++] =
 					(struct node_key){ c->site[i],
+							   c->site_act[i],
 							   c->want[i], i };
 		qsort(keys, nkeys, sizeof(*keys), by_key);
 		for (size_t from = 0, to; from < nkeys; from = to) {
 			for (to = from + 1;
 			     to < nkeys && keys[to].site == keys[from].site &&
+			     keys[to].site_act == keys[from].site_act &&
 			     keys[to].want == keys[from].want;
 			     to++)
 				;
@@ -416,7 +428,9 @@ void carry_updates_free(struct carry_update *ups, size_t n)
 {
 	for (size_t k = 0; ups && k < n; k++) {
 		free(ups[k].names);
+		free(ups[k].ours);
 		free(ups[k].features);
+		free(ups[k].features_act);
 		free(ups[k].idx);
 	}
 	free(ups);

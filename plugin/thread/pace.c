@@ -148,7 +148,7 @@ void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		/* Not under r->lock: slurmctld takes its node write lock. */
 		rc = pace_ctld.update(ups[k].names, ups[k].features,
-				      ups[k].features);
+				      ups[k].features_act);
 		pace_owe(r, &p, ms_since(&t1));
 		ok[k] = rc == SLURM_SUCCESS;
 		stats->node_updates++;
