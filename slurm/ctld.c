@@ -33,6 +33,17 @@ int sx_node_features_plugins(bool *plugins)
 	return 0;
 }
 
+int sx_load_node_one(const char *name, node_info_msg_t **msg)
+{
+	*msg = NULL;
+	if (slurm_load_node_single(msg, (char *)name, SHOW_ALL) !=
+	    SLURM_SUCCESS) {
+		*msg = NULL;
+		return sx_slurm_errno();
+	}
+	return SLURM_SUCCESS;
+}
+
 int sx_update_node_features(const char *names, const char *avail,
 			    const char *act)
 {

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "slurm_compat.h"
+
 /* slurm_conf.last_update of this process: the time slurm.conf was last
  * read (init_slurm_conf(), src/common/read_config.c, at slurmctld's start
  * and at every `scontrol reconfigure`, 22.05-26.05; slurm.h's
@@ -25,6 +27,15 @@ time_t sx_conf_time(void);
  * *plugins set, -1 when the configuration cannot be read (the Slurm API:
  * never under slurmctld's locks). */
 int sx_node_features_plugins(bool *plugins);
+
+/* Loads node `name` alone (slurm_load_node_single(), SHOW_ALL) into *msg
+ * (the caller frees it: sx_free_node_info_msg()): slurmctld packs that
+ * one node under its locks (pack_one_node(), src/slurmctld/node_mgr.c,
+ * which looks the name up with find_node_record(): one name, never a
+ * hostlist; 22.05.8 to 26.05.3), and answers no record for a node it
+ * does not know.  SLURM_SUCCESS, or Slurm's error.  The Slurm API: never
+ * under slurmctld's locks. */
+int sx_load_node_one(const char *name, node_info_msg_t **msg);
 
 /* Sets the available features of the nodes `names` (a hostlist) to
  * `avail` and their active ones to `act` (each comma-separated; "" for

@@ -264,6 +264,57 @@ int carry_seen(struct carry *c, const node_info_msg_t *msg, size_t count)
 	return 0;
 }
 
+int carry_fresh_read(struct carry_fresh *f, const node_info_t *node)
+{
+	const char *act = active_of(node);
+	size_t la = node->features ? strlen(node->features) : 0;
+	size_t lb = act ? strlen(act) : 0;
+	char *a = malloc(la + 1), *b = malloc(lb + 1);
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	read_list(node->features, a);
+	read_list(act, b);
+	keep_available(b, a);
+	if (!f->nodes++) {
+		f->avail = a;
+		f->act = b;
+		return 0;
+	}
+	if (strcmp(a, f->avail) != 0 || strcmp(b, f->act) != 0)
+		f->differ = true;
+	free(a);
+	free(b);
+	return 0;
+}
+
+int carry_fresh_lists(const struct carry_fresh *f, const struct carry_update *u,
+		      char **avail, char **act)
+{
+	const char *ours = u->ours;
+
+	*avail = *act = NULL;
+	if (f->differ || f->nodes != u->nodes || !f->avail)
+		return 1;
+	if (!(*avail = sx_node_features(f->avail, &ours, 1)) ||
+	    !(*act = sx_node_features(f->act, &ours, 1))) {
+		free(*avail);
+		*avail = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void carry_fresh_free(struct carry_fresh *f)
+{
+	free(f->avail);
+	free(f->act);
+	memset(f, 0, sizeof(*f));
+}
+
 /* The name `name` as the entry points may use it: enabled, slurm.conf not
  * read again since (its names forgotten then), known to slurmctld, no
  * clash; NULL otherwise. */

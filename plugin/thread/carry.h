@@ -212,6 +212,41 @@ bool carry_done(struct carry *c, struct refilter_memo *memo,
 		const struct carry_update *ups, size_t n, const bool *ok,
 		uint64_t round);
 
+/* The site's lists of one update's nodes, each node loaded alone right
+ * before the update is sent (pace_send_nodes()), so that an admin's
+ * change of a node's features since the thread's load of every node is
+ * kept, not overwritten with the lists that load showed.  update_node()
+ * (src/slurmctld/node_mgr.c, 22.05.8 to 26.05.3) gives every node an
+ * update names the same two lists, so they are sent only when every node
+ * has the same.  { 0 } before the first node; carry_fresh_free() after. */
+struct carry_fresh {
+	char *avail;  /* the first node's available features, the plugin's
+			 left out (malloc'd; NULL before it) */
+	char *act;    /* its active ones, of those (malloc'd) */
+	size_t nodes; /* the nodes read */
+	bool differ;  /* a node's lists differ from the first's */
+};
+
+/* Reads the site's lists of `node` (one node as slurm_load_node_single()
+ * gives it) into `f`, as carry_seen() reads them: the plugin's names left
+ * out, an unset active list the available one, the active features kept
+ * to the available ones.  Linear in the lists' length (quadratic in the
+ * active list's tokens).  0, or -1 when out of memory (`f` as it was). */
+int carry_fresh_read(struct carry_fresh *f, const node_info_t *node);
+
+/* The lists update `u` sends once its nodes were read into `f`: into
+ * *avail the site's available features as `f` has them, then u->ours;
+ * into *act the same of the active ones (both malloc'd, the caller's).
+ * 0; 1 when the update is not to be sent, *avail and *act NULL: fewer
+ * nodes read than it names, or their lists differ (the next round's load
+ * shows them, and its plan groups the nodes by them); -1 when out of
+ * memory. */
+int carry_fresh_lists(const struct carry_fresh *f, const struct carry_update *u,
+		      char **avail, char **act);
+
+/* Frees what `f` holds and zeroes it. */
+void carry_fresh_free(struct carry_fresh *f);
+
 /* Frees `n` updates and their array. */
 void carry_updates_free(struct carry_update *ups, size_t n);
 

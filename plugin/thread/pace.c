@@ -6,6 +6,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "elapsed.h"
@@ -13,7 +14,9 @@
 #include "pace.h"
 #include "xc_util.h"
 
-struct pace_ctld pace_ctld = { .update = sx_update_node_features };
+struct pace_ctld pace_ctld = { .load = sx_load_node_one,
+			       .free_msg = sx_free_node_info_msg,
+			       .update = sx_update_node_features };
 
 struct timespec pace_deadline(double seconds)
 {
@@ -125,44 +128,95 @@ out:
 	stats->send_ms += ms_since(&t0);
 }
 
+/* Reads the site's lists of each node of `u` into `f`, each loaded alone
+ * now (pace_ctld.load), back to back; each load's time owed to `p`.
+ * False as soon as one is not to be sent: a node not loaded (an error, no
+ * record, another name), out of memory, or lists that differ. */
+static bool load_site(struct thread *r, const struct carry_update *u,
+		      struct carry_fresh *f, struct pace *p)
+{
+	for (size_t i = 0; i < u->nodes; i++) {
+		const char *name = xc_nodes_name(r->table, u->idx[i]);
+		node_info_msg_t *msg = NULL;
+		struct timespec t0;
+		bool read;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		read = pace_ctld.load(name, &msg) == SLURM_SUCCESS && msg &&
+		       msg->record_count == 1 && msg->node_array[0].name &&
+		       strcmp(msg->node_array[0].name, name) == 0 &&
+		       carry_fresh_read(f, &msg->node_array[0]) == 0;
+		pace_owe(r, p, ms_since(&t0));
+		pace_ctld.free_msg(msg);
+		if (!read || f->differ)
+			return false;
+	}
+	return true;
+}
+
+/* Sends update `u` with the site's lists of its nodes as they are now
+ * (load_site()): true with *rc Slurm's answer (a refusal logged), false
+ * when not sent (the next round's load shows the nodes as they are).
+ * Its time owed to `p`. */
+static bool send_node(struct thread *r, const struct carry_update *u,
+		      struct pace *p, int *rc)
+{
+	struct carry_fresh f = { 0 };
+	char *avail = NULL, *act = NULL, nbuf[256], fbuf[256], abuf[256];
+	struct timespec t0;
+	bool sent = false;
+
+	if (load_site(r, u, &f, p) &&
+	    carry_fresh_lists(&f, u, &avail, &act) == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		/* Not under r->lock: slurmctld takes its node write lock. */
+		*rc = pace_ctld.update(u->names, avail, act);
+		pace_owe(r, p, ms_since(&t0));
+		sent = true;
+		if (*rc != SLURM_SUCCESS)
+			slurm_error(
+				"%s: feature update of nodes %s refused: %s (available %s, active %s)",
+				plugin_type,
+				xc_escape(u->names, nbuf, sizeof(nbuf)),
+				slurm_strerror(*rc),
+				xc_escape(avail, fbuf, sizeof(fbuf)),
+				xc_escape(act, abuf, sizeof(abuf)));
+	} else {
+		slurm_verbose(
+			"%s: feature update of nodes %s not sent: a node's features changed since the load of every node, or a node could not be loaded alone (the next round plans it again)",
+			plugin_type, xc_escape(u->names, nbuf, sizeof(nbuf)));
+	}
+	carry_fresh_free(&f);
+	free(avail);
+	free(act);
+	return sent;
+}
+
 void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
 		     bool *ok, struct refilter_stats *stats)
 {
 	struct pace p = { 0 };
-	struct timespec t0, t1;
+	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (size_t k = 0; k < n; k++)
 		ok[k] = false;
 	for (size_t k = 0; k < n; k++) {
-		int rc;
+		int rc = SLURM_SUCCESS;
 
 		if (__atomic_load_n(&r->stopping, __ATOMIC_RELAXED) ||
 		    !pace_wait(r, &p, stats))
 			break;
-		/* slurm.conf read again since the load the lists come from
-		 * (a reconfigure resets the site's features): the next round
-		 * loads the nodes again */
+		/* slurm.conf read again since the load the plan comes from
+		 * (a reconfigure resets the nodes' features and forgets
+		 * every name): the next round loads the nodes again */
 		if (sx_conf_time() != r->carry.conf_time)
 			break;
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		/* Not under r->lock: slurmctld takes its node write lock. */
-		rc = pace_ctld.update(ups[k].names, ups[k].features,
-				      ups[k].features_act);
-		pace_owe(r, &p, ms_since(&t1));
+		if (!send_node(r, &ups[k], &p, &rc))
+			continue;
 		ok[k] = rc == SLURM_SUCCESS;
 		stats->node_updates++;
-		if (!ok[k]) {
-			char nbuf[256], fbuf[256];
-
-			stats->node_failed++;
-			slurm_error(
-				"%s: feature update of nodes %s refused: %s (features %s)",
-				plugin_type,
-				xc_escape(ups[k].names, nbuf, sizeof(nbuf)),
-				slurm_strerror(rc),
-				xc_escape(ups[k].features, fbuf, sizeof(fbuf)));
-		}
+		stats->node_failed += !ok[k];
 	}
 	stats->send_ms += ms_since(&t0);
 }

@@ -70,6 +70,11 @@ void pace_send_updates(struct thread *r, struct job_update *ups, size_t n,
  * (and puts them back), before any thread runs.  Called by the thread
  * alone, without r->lock. */
 struct pace_ctld {
+	/* sx_load_node_one(): node `name` alone into *msg, freed with
+	 * `free_msg`; SLURM_SUCCESS or Slurm's error */
+	int (*load)(const char *name, node_info_msg_t **msg);
+	/* sx_free_node_info_msg(): what `load` gave (NULL: nothing) */
+	void (*free_msg)(node_info_msg_t *msg);
 	/* sx_update_node_features(): the nodes `names` get `avail` as their
 	 * available features and `act` as their active ones; SLURM_SUCCESS
 	 * or Slurm's error */
@@ -79,10 +84,27 @@ extern struct pace_ctld pace_ctld;
 
 /* Sends the feature carrier's `n` node updates `ups` (carry_plan()) in
  * order within the update budget, ok[k] set for each that Slurm applied
- * (false for those not sent: the plugin stopping, or slurm.conf read again
- * since the load their site's features come from); a refusal logged.  An
- * admin's update of a node's features between that load and the
- * update is overwritten, and read as the site's at the next load. */
+ * (false for those not sent: the plugin stopping, slurm.conf read again
+ * since the thread's load, a node not loaded, or the nodes' site lists no
+ * longer the same); a refusal logged.
+ *
+ * The site's own lists come from the nodes as they are right before the
+ * update, not from the thread's load of every node: each node the update
+ * names is loaded alone (pace_ctld.load, one slurm_load_node_single()
+ * each: slurmctld looks one name up, never a hostlist), its available and
+ * active lists read (carry_fresh_read()), and the update sends them with
+ * the plugin's names (carry_fresh_lists()), so that an admin's update of
+ * a node's features after the thread's load is kept.  The loads of one
+ * update are sent back to back, then the update; their time is owed to
+ * the budget like the update's.  Slurm offers no update of a node's
+ * features on condition (update_node(), src/slurmctld/node_mgr.c,
+ * 22.05.8 to 26.05.3, replaces both lists of every node named), so a
+ * window remains: an admin's update of a node's features that slurmctld
+ * applies after it packed that node's load and before it applies the
+ * carrier's update is overwritten (for a one-node update the time of one
+ * load's answer and one update's RPC; for a larger one, a node's load
+ * and the loads after it too), and read as the site's at the next load
+ * of every node. */
 void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
 		     bool *ok, struct refilter_stats *stats);
 

@@ -4,7 +4,10 @@
  * carrier sends to slurmctld, caught where pace_send_nodes() sends it
  * (pace_ctld, played here).  A feature the site made available but not
  * active stays inactive; the site's lists are kept apart, whatever the
- * plugin adds to both.
+ * plugin adds to both.  The site's lists sent are those of each node
+ * loaded alone right before its update (pace_ctld.load, played from
+ * `fresh`): an admin's change after the thread's load of every node is
+ * kept.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -48,6 +51,38 @@ static int play_update(const char *nodes, const char *avail, const char *act)
 	return SLURM_SUCCESS;
 }
 
+/* The nodes as each load of one node shows them (pace_ctld.load): the
+ * thread's load (`infos`) unless a test plays an admin's change. */
+static node_info_t *fresh;
+static size_t loads;
+static bool load_fails;
+
+static int play_load(const char *name, node_info_msg_t **out)
+{
+	node_info_msg_t *m = calloc(1, sizeof(*m));
+
+	loads++;
+	*out = m;
+	cr_assert(m);
+	if (load_fails)
+		return ESLURM_INVALID_NODE_NAME;
+	for (size_t i = 0; i < NNODES; i++)
+		if (strcmp(fresh[i].name, name) == 0) {
+			m->node_array = malloc(sizeof(*m->node_array));
+			cr_assert(m->node_array);
+			m->node_array[0] = fresh[i]; /* its strings borrowed */
+			m->record_count = 1;
+		}
+	return SLURM_SUCCESS;
+}
+
+static void play_free(node_info_msg_t *m)
+{
+	if (m)
+		free(m->node_array);
+	free(m);
+}
+
 static struct pace_ctld real;
 
 static void setup(void)
@@ -72,8 +107,12 @@ static void setup(void)
 	for (size_t i = 0; i < NNODES; i++)
 		infos[i].name = (char *)names[i];
 	real = pace_ctld;
+	pace_ctld.load = play_load;
+	pace_ctld.free_msg = play_free;
 	pace_ctld.update = play_update;
-	nsent = 0;
+	fresh = infos;
+	loads = nsent = 0;
+	load_fails = false;
 }
 
 static void teardown(void)
@@ -99,6 +138,9 @@ static void lock(void *arg)
 	(void)arg;
 }
 
+/* ok[k] of the last round_sent(). */
+static bool ok[MAX_SENT];
+
 /* The thread's load of the nodes (carry_seen()), a round in which a job
  * of "gpu=true" wants the carrier, its plan and the updates sent as
  * pace_send_nodes() sends them; the request's feature into `feature`.
@@ -108,7 +150,7 @@ static size_t round_sent(char feature[SX_FEATURE_LEN + 1])
 	struct refilter_stats stats = { 0 };
 	struct memo_request *req;
 	struct carry_update *ups;
-	bool all, matched[NNODES], evaluated, ok[MAX_SENT];
+	bool all, matched[NNODES], evaluated;
 	uint64_t round;
 	size_t n;
 
@@ -245,4 +287,184 @@ Test(carry_site, the_plugins_names_are_not_the_sites)
 	expand("a,F", feature, want, sizeof(want));
 	cr_expect_str_eq(s->act, want);
 	msg.record_count = NNODES;
+}
+
+/* ------------------------------------- an admin's change in the window */
+
+/* An admin adds a feature to n1 after the thread loaded every node and
+ * before the carrier's update (scontrol update nodename=n1
+ * availablefeatures=a,adm): the update sends the admin's list, not the
+ * one the thread's load showed; one load of n1 alone for it. */
+Test(carry_site, an_admins_change_after_the_load_is_kept)
+{
+	node_info_t admin[NNODES];
+	char feature[SX_FEATURE_LEN + 1], want[128];
+	const struct sent *s;
+
+	infos[0].features = (char *)"a";
+	msg.record_count = 1;
+	memcpy(admin, infos, sizeof(admin));
+	admin[0].features = (char *)"a,adm"; /* active unset: the same */
+	fresh = admin;
+	cr_assert_eq(round_sent(feature), 1);
+	cr_expect_eq(loads, 1, "one load of the one node updated");
+	cr_expect(ok[0]);
+	s = sent_to("n1");
+	expand("a,adm,F", feature, want, sizeof(want));
+	cr_expect_str_eq(s->avail, want, "the admin's feature kept");
+	cr_expect_str_eq(s->act, want);
+	msg.record_count = NNODES;
+}
+
+/* An admin deactivates b on n1 in the window (scontrol update
+ * nodename=n1 availablefeatures=a,b activefeatures=a): it stays inactive
+ * in the carrier's update. */
+Test(carry_site, an_admins_deactivation_after_the_load_is_kept)
+{
+	node_info_t admin[NNODES];
+	char feature[SX_FEATURE_LEN + 1], want[128];
+	const struct sent *s;
+
+	infos[0].features = (char *)"a,b";
+	msg.record_count = 1;
+	memcpy(admin, infos, sizeof(admin));
+	admin[0].features_act = (char *)"a";
+	fresh = admin;
+	cr_assert_eq(round_sent(feature), 1);
+	s = sent_to("n1");
+	expand("a,b,F", feature, want, sizeof(want));
+	cr_expect_str_eq(s->avail, want);
+	expand("a,F", feature, want, sizeof(want));
+	cr_expect_str_eq(s->act, want, "b stays inactive");
+	msg.record_count = NNODES;
+}
+
+/* The plugin's own names as the fresh load shows them are not the
+ * site's: an admin who took the plugin's feature off n1 gets it back,
+ * their own list kept. */
+Test(carry_site, the_plugins_names_in_the_fresh_load_are_not_the_sites)
+{
+	node_info_t admin[NNODES];
+	char feature[SX_FEATURE_LEN + 1], want[128];
+	const struct sent *s;
+
+	infos[0].features = (char *)"a";
+	msg.record_count = 1;
+	memcpy(admin, infos, sizeof(admin));
+	admin[0].features = (char *)"a,xc_000000000009,c";
+	fresh = admin;
+	cr_assert_eq(round_sent(feature), 1);
+	s = sent_to("n1");
+	expand("a,c,F", feature, want, sizeof(want));
+	cr_expect_str_eq(s->avail, want);
+	cr_expect_str_eq(s->act, want);
+	msg.record_count = NNODES;
+}
+
+/* One update names n1-n3 (same lists at the thread's load); an admin
+ * changes n2 alone in the window.  One update gives every node it names
+ * the same lists, so it is not sent (ok false: the round's counts stay
+ * as lowered); the next round's load shows n2's change, and its plan
+ * sends n2 its own lists and n[1,3] theirs. */
+Test(carry_site, an_update_whose_nodes_now_differ_waits_for_the_next_load)
+{
+	node_info_t admin[NNODES];
+	char feature[SX_FEATURE_LEN + 1], want[128];
+	const struct sent *s;
+
+	for (size_t i = 0; i < NNODES; i++)
+		infos[i].features = (char *)"a";
+	memcpy(admin, infos, sizeof(admin));
+	admin[1].features = (char *)"a,adm";
+	fresh = admin;
+	cr_assert_eq(round_sent(feature), 1, "one update for n[1-3]");
+	cr_expect_eq(nsent, 0, "not sent");
+	cr_expect_not(ok[0]);
+	cr_expect_leq(loads, 3, "at most one load a node");
+	/* the next round: the thread's load shows the admin's change */
+	memcpy(infos, admin, sizeof(admin));
+	loads = 0;
+	cr_assert_eq(round_sent(feature), 2);
+	cr_expect_eq(loads, 3, "one load a node updated");
+	cr_expect(ok[0] && ok[1]);
+	s = sent_to("n2");
+	expand("a,adm,F", feature, want, sizeof(want));
+	cr_expect_str_eq(s->avail, want);
+	cr_expect_str_eq(s->act, want);
+	s = sent_to("n[1,3]");
+	expand("a,F", feature, want, sizeof(want));
+	cr_expect_str_eq(s->avail, want);
+}
+
+/* A node that cannot be loaded alone (slurmctld does not answer, or no
+ * longer knows it): its update is not sent, never sent with the stale
+ * lists. */
+Test(carry_site, a_node_not_loaded_alone_is_not_updated)
+{
+	char feature[SX_FEATURE_LEN + 1];
+	node_info_t gone[NNODES];
+
+	infos[0].features = (char *)"a";
+	msg.record_count = 1;
+	load_fails = true;
+	cr_assert_eq(round_sent(feature), 1);
+	cr_expect_eq(nsent, 0);
+	cr_expect_not(ok[0]);
+	/* no record for it: renamed or removed since */
+	load_fails = false;
+	memcpy(gone, infos, sizeof(gone));
+	gone[0].name = (char *)"n9";
+	fresh = gone;
+	cr_assert_eq(round_sent(feature), 1);
+	cr_expect_eq(nsent, 0);
+	cr_expect_not(ok[0]);
+	msg.record_count = NNODES;
+}
+
+/* ------------------------------------------------------------ figures */
+
+/* What the fresh lists cost the thread (printed, never asserted): per
+ * node read (carry_fresh_read()) and per update (carry_fresh_lists()),
+ * for a node with ten site features (two inactive) and four of the
+ * plugin's.  slurmctld's side is one slurm_load_node_single() per node
+ * updated (pack_one_node(): one node packed under its locks), counted by
+ * the tests above. */
+Test(carry_site, figures_of_the_fresh_lists)
+{
+	static const char avail[] =
+		"rack17,ib,hdr200,gpu,a100,nvlink,bigmem,scratch,x86_64,el9,"
+		"xc_0123456789ab,xc_123456789abc,xc_23456789abcd,xc_3456789abcde";
+	static const char act[] =
+		"rack17,ib,hdr200,gpu,a100,nvlink,x86_64,el9,"
+		"xc_0123456789ab,xc_123456789abc,xc_23456789abcd,xc_3456789abcde";
+	struct carry_update u = { .ours = (char *)"xc_0123456789ab,"
+						  "xc_123456789abc,"
+						  "xc_23456789abcd,"
+						  "xc_3456789abcde" };
+	node_info_t node = { .name = (char *)"n1",
+			     .features = (char *)avail,
+			     .features_act = (char *)act };
+	struct carry_fresh f = { 0 };
+	struct timespec t0, t1;
+	char *a, *b;
+	const size_t nodes = 10000;
+	double ms;
+
+	u.nodes = nodes;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < nodes; i++)
+		cr_assert_eq(carry_fresh_read(&f, &node), 0);
+	cr_assert_eq(carry_fresh_lists(&f, &u, &a, &b), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+	     (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	fprintf(stderr,
+		"figures: carry_fresh: %zu nodes of %zu-byte lists read, "
+		"their lists built: %.3f ms (%.0f ns a node)\n",
+		nodes, sizeof(avail) - 1, ms, ms * 1e6 / (double)nodes);
+	cr_expect_str_eq(b, act, "the inactive ones stay so");
+	cr_expect_not(f.differ);
+	free(a);
+	free(b);
+	carry_fresh_free(&f);
 }
