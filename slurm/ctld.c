@@ -44,6 +44,16 @@ int sx_load_node_one(const char *name, node_info_msg_t **msg)
 	return SLURM_SUCCESS;
 }
 
+int sx_load_nodes_since(time_t since, node_info_msg_t **msg)
+{
+	*msg = NULL;
+	if (slurm_load_node(since, msg, SHOW_ALL) != SLURM_SUCCESS) {
+		*msg = NULL;
+		return sx_slurm_errno();
+	}
+	return SLURM_SUCCESS;
+}
+
 int sx_update_node_features(const char *names, const char *avail,
 			    const char *act)
 {

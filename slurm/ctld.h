@@ -37,6 +37,18 @@ int sx_node_features_plugins(bool *plugins);
  * under slurmctld's locks. */
 int sx_load_node_one(const char *name, node_info_msg_t **msg);
 
+/* Loads every node (slurm_load_node(), SHOW_ALL) into *msg (the caller
+ * frees it: sx_free_node_info_msg()) unless no node changed since
+ * `since` (a load's last_update; 0: load them all): then
+ * SLURM_NO_CHANGE_IN_DATA and *msg NULL, which slurmctld answers without
+ * packing a node (_slurm_rpc_dump_nodes(), src/slurmctld/proc_req.c,
+ * 22.05.8 and 24.11.7: when since - 1 >= last_node_update, the time of
+ * the last change of any node record, which update_node() sets as job
+ * allocations, completions and node state changes do).  SLURM_SUCCESS,
+ * SLURM_NO_CHANGE_IN_DATA, or Slurm's error.  The Slurm API: never under
+ * slurmctld's locks. */
+int sx_load_nodes_since(time_t since, node_info_msg_t **msg);
+
 /* Sets the available features of the nodes `names` (a hostlist) to
  * `avail` and their active ones to `act` (each comma-separated; "" for
  * none) in one update (slurm_update_node(); update_node() in

@@ -227,6 +227,19 @@ struct carry_fresh {
 	bool differ;  /* a node's lists differ from the first's */
 };
 
+/* The most nodes a round's node updates may name in all for each node to
+ * be loaded alone right before its update (pace_send_nodes()); past it
+ * the round loads every node once instead.  16: a change of a few nodes
+ * (one node's Extra, a small job's nodes: the usual flip) keeps the
+ * narrowest window, one load and one update, for at most 16 single-node
+ * RPCs a round, each one node packed and one munge credential (an RPC's
+ * fixed cost, not measured apart; a load of every node took 95 ms of
+ * slurmctld's time at 10,000 nodes and 643 ms at 65,536:
+ * doc/benchmarks.md).  32 would double the worst burst of credentials
+ * for changes that are already a request's placement, which the round's
+ * load serves at one RPC. */
+#define CARRY_FRESH_SINGLE_MAX 16
+
 /* Reads the site's lists of `node` (one node as slurm_load_node_single()
  * gives it) into `f`, as carry_seen() reads them: the plugin's names left
  * out, an unset active list the available one, the active features kept

@@ -3,6 +3,7 @@
  * one at a time, marked in flight for job_modify(), within the update
  * budget; and the thread's waits on CLOCK_MONOTONIC.
  */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "xc_util.h"
 
 struct pace_ctld pace_ctld = { .load = sx_load_node_one,
+			       .load_since = sx_load_nodes_since,
 			       .free_msg = sx_free_node_info_msg,
 			       .update = sx_update_node_features };
 
@@ -128,19 +130,97 @@ out:
 	stats->send_ms += ms_since(&t0);
 }
 
-/* Reads the site's lists of each node of `u` into `f`, each loaded alone
- * now (pace_ctld.load), back to back; each load's time owed to `p`.
- * False as soon as one is not to be sent: a node not loaded (an error, no
- * record, another name), out of memory, or lists that differ. */
-static bool load_site(struct thread *r, const struct carry_update *u,
-		      struct carry_fresh *f, struct pace *p)
+/* The round's load of every node (pace_send_nodes(), when its updates
+ * name more than CARRY_FRESH_SINGLE_MAX nodes), made before its first
+ * update; { 0 } before, round_load_free() after. */
+struct round_load {
+	bool done;		 /* asked (at the round's first update) */
+	node_info_msg_t *msg;	 /* what it gave; NULL once done: no node
+				    changed since the plan's load */
+	const node_info_t **rec; /* per table index, its record in `msg`
+				    (NULL: none of its name in its place) */
+	size_t count;		 /* the table's nodes, rec's length */
+};
+
+/* Loads every node once for the round, when one changed since the load
+ * the plan was made from (pace_ctld.load_since with r->table_time; "no
+ * change" costs slurmctld no node packed: sx_load_nodes_since()); its
+ * time owed to `p`.  The records are matched to the table's nodes as
+ * carry_seen() reads them: the named ones in order, each of the same
+ * name as its node (a node added or removed since leaves the nodes after
+ * it unmatched: their updates wait for the next round's load).  False
+ * when the load failed or out of memory: the round sends no update. */
+static bool load_round(struct thread *r, struct round_load *all, struct pace *p)
+{
+	struct timespec t0;
+	size_t j = 0;
+	int rc;
+
+	all->done = true;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = pace_ctld.load_since(r->table_time, &all->msg);
+	pace_owe(r, p, ms_since(&t0));
+	if (rc == SLURM_NO_CHANGE_IN_DATA) {
+		pace_ctld.free_msg(all->msg);
+		all->msg = NULL;
+		return true;
+	}
+	all->count = xc_nodes_count(r->table);
+	if (rc != SLURM_SUCCESS || !all->msg ||
+	    !(all->rec =
+		      calloc(all->count ? all->count : 1, sizeof(*all->rec)))) {
+		slurm_verbose(
+			"%s: feature updates of nodes not sent: the nodes could not be loaded (%s; the next round plans them again)",
+			plugin_type,
+			slurm_strerror(rc != SLURM_SUCCESS ? rc : ENOMEM));
+		return false;
+	}
+	for (uint32_t i = 0; i < all->msg->record_count && j < all->count;
+	     i++) {
+		const node_info_t *node = &all->msg->node_array[i];
+
+		if (!node->name)
+			continue;
+		if (strcmp(node->name, xc_nodes_name(r->table, j)) == 0)
+			all->rec[j] = node;
+		j++;
+	}
+	return true;
+}
+
+static void round_load_free(struct round_load *all)
+{
+	pace_ctld.free_msg(all->msg);
+	free(all->rec);
+	memset(all, 0, sizeof(*all));
+}
+
+/* Reads the site's lists of each node of `u` into `f` from the round's
+ * load `all` (changed since the plan's load), or, when `all` is NULL,
+ * from each node loaded alone now (pace_ctld.load), back to back, each
+ * load's time owed to `p`.  False as soon as the update is not to be
+ * sent: a node not loaded (an error, no record, another name), out of
+ * memory, or lists that differ. */
+static bool read_site(struct thread *r, const struct carry_update *u,
+		      const struct round_load *all, struct carry_fresh *f,
+		      struct pace *p)
 {
 	for (size_t i = 0; i < u->nodes; i++) {
-		const char *name = xc_nodes_name(r->table, u->idx[i]);
 		node_info_msg_t *msg = NULL;
+		const char *name;
 		struct timespec t0;
 		bool read;
 
+		if (all) {
+			const node_info_t *node = u->idx[i] < all->count
+							  ? all->rec[u->idx[i]]
+							  : NULL;
+
+			if (!node || carry_fresh_read(f, node) < 0 || f->differ)
+				return false;
+			continue;
+		}
+		name = xc_nodes_name(r->table, u->idx[i]);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		read = pace_ctld.load(name, &msg) == SLURM_SUCCESS && msg &&
 		       msg->record_count == 1 && msg->node_array[0].name &&
@@ -154,20 +234,29 @@ static bool load_site(struct thread *r, const struct carry_update *u,
 	return true;
 }
 
-/* Sends update `u` with the site's lists of its nodes as they are now
- * (load_site()): true with *rc Slurm's answer (a refusal logged), false
- * when not sent (the next round's load shows the nodes as they are).
- * Its time owed to `p`. */
+/* Sends update `u` with the site's lists of its nodes as they are now:
+ * as planned when the round's load `all` found no node changed since the
+ * plan's load, else as read_site() reads them (from `all`, or, NULL,
+ * each node loaded alone).  True with *rc Slurm's answer (a refusal
+ * logged), false when not sent (the next round's load shows the nodes as
+ * they are).  Its time owed to `p`. */
 static bool send_node(struct thread *r, const struct carry_update *u,
-		      struct pace *p, int *rc)
+		      const struct round_load *all, struct pace *p, int *rc)
 {
 	struct carry_fresh f = { 0 };
-	char *avail = NULL, *act = NULL, nbuf[256], fbuf[256], abuf[256];
+	char *fresh_avail = NULL, *fresh_act = NULL;
+	const char *avail = u->features, *act = u->features_act;
+	char nbuf[256], fbuf[256], abuf[256];
 	struct timespec t0;
-	bool sent = false;
+	bool current = all && !all->msg, sent = false;
 
-	if (load_site(r, u, &f, p) &&
-	    carry_fresh_lists(&f, u, &avail, &act) == 0) {
+	if (!current && read_site(r, u, all, &f, p) &&
+	    carry_fresh_lists(&f, u, &fresh_avail, &fresh_act) == 0) {
+		avail = fresh_avail;
+		act = fresh_act;
+		current = true;
+	}
+	if (current) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		/* Not under r->lock: slurmctld takes its node write lock. */
 		*rc = pace_ctld.update(u->names, avail, act);
@@ -183,12 +272,12 @@ static bool send_node(struct thread *r, const struct carry_update *u,
 				xc_escape(act, abuf, sizeof(abuf)));
 	} else {
 		slurm_verbose(
-			"%s: feature update of nodes %s not sent: a node's features changed since the load of every node, or a node could not be loaded alone (the next round plans it again)",
+			"%s: feature update of nodes %s not sent: a node's features changed since the load of every node, or a node could not be loaded (the next round plans it again)",
 			plugin_type, xc_escape(u->names, nbuf, sizeof(nbuf)));
 	}
 	carry_fresh_free(&f);
-	free(avail);
-	free(act);
+	free(fresh_avail);
+	free(fresh_act);
 	return sent;
 }
 
@@ -196,11 +285,15 @@ void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
 		     bool *ok, struct refilter_stats *stats)
 {
 	struct pace p = { 0 };
+	struct round_load all = { 0 };
 	struct timespec t0;
+	size_t named = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		ok[k] = false;
+		named += ups[k].nodes;
+	}
 	for (size_t k = 0; k < n; k++) {
 		int rc = SLURM_SUCCESS;
 
@@ -212,11 +305,17 @@ void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
 		 * every name): the next round loads the nodes again */
 		if (sx_conf_time() != r->carry.conf_time)
 			break;
-		if (!send_node(r, &ups[k], &p, &rc))
+		if (named > CARRY_FRESH_SINGLE_MAX && !all.done &&
+		    !load_round(r, &all, &p))
+			break;
+		if (!send_node(r, &ups[k],
+			       named > CARRY_FRESH_SINGLE_MAX ? &all : NULL, &p,
+			       &rc))
 			continue;
 		ok[k] = rc == SLURM_SUCCESS;
 		stats->node_updates++;
 		stats->node_failed += !ok[k];
 	}
+	round_load_free(&all);
 	stats->send_ms += ms_since(&t0);
 }

@@ -73,6 +73,10 @@ struct pace_ctld {
 	/* sx_load_node_one(): node `name` alone into *msg, freed with
 	 * `free_msg`; SLURM_SUCCESS or Slurm's error */
 	int (*load)(const char *name, node_info_msg_t **msg);
+	/* sx_load_nodes_since(): every node into *msg unless none changed
+	 * since `since` (SLURM_NO_CHANGE_IN_DATA, *msg NULL), freed with
+	 * `free_msg`; SLURM_SUCCESS or Slurm's error */
+	int (*load_since)(time_t since, node_info_msg_t **msg);
 	/* sx_free_node_info_msg(): what `load` gave (NULL: nothing) */
 	void (*free_msg)(node_info_msg_t *msg);
 	/* sx_update_node_features(): the nodes `names` get `avail` as their
@@ -88,23 +92,36 @@ extern struct pace_ctld pace_ctld;
  * since the thread's load, a node not loaded, or the nodes' site lists no
  * longer the same); a refusal logged.
  *
- * The site's own lists come from the nodes as they are right before the
- * update, not from the thread's load of every node: each node the update
- * names is loaded alone (pace_ctld.load, one slurm_load_node_single()
- * each: slurmctld looks one name up, never a hostlist), its available and
- * active lists read (carry_fresh_read()), and the update sends them with
- * the plugin's names (carry_fresh_lists()), so that an admin's update of
- * a node's features after the thread's load is kept.  The loads of one
- * update are sent back to back, then the update; their time is owed to
- * the budget like the update's.  Slurm offers no update of a node's
- * features on condition (update_node(), src/slurmctld/node_mgr.c,
- * 22.05.8 to 26.05.3, replaces both lists of every node named), so a
- * window remains: an admin's update of a node's features that slurmctld
- * applies after it packed that node's load and before it applies the
- * carrier's update is overwritten (for a one-node update the time of one
- * load's answer and one update's RPC; for a larger one, a node's load
- * and the loads after it too), and read as the site's at the next load
- * of every node. */
+ * The site's own lists sent are the nodes' as they are when the round
+ * sends, not as the thread's load of every node showed them, so that an
+ * admin's update of a node's features after that load is kept; what that
+ * check costs is bounded by the round's updates:
+ *   - when the updates name CARRY_FRESH_SINGLE_MAX nodes or fewer in all,
+ *     each node is loaded alone right before its update (pace_ctld.load,
+ *     one slurm_load_node_single() a node: slurmctld looks one name up),
+ *     its lists read (carry_fresh_read()) and sent with the plugin's
+ *     names (carry_fresh_lists());
+ *   - otherwise the round loads every node once, before its first update
+ *     (pace_ctld.load_since with r->table_time, the last_update of the
+ *     load the plan was made from): when no node changed since,
+ *     slurmctld answers so without packing a node and every update is
+ *     sent with its planned lists; when one did, each update's nodes are
+ *     read from that load as above, and an update whose nodes' lists no
+ *     longer agree, or one of whose nodes that load does not show in its
+ *     place, is not sent.
+ * An update not sent waits for the next round's load, whose plan groups
+ * the nodes by their lists.  The loads' time is owed to the budget like
+ * the updates'.  Slurm offers no update of a node's features on
+ * condition (update_node(), src/slurmctld/node_mgr.c, 22.05.8 to 26.05.3,
+ * replaces both lists of every node named), so a window remains: an
+ * admin's update of a node's features that slurmctld applies after it
+ * packed the load the carrier read that node from and before it applies
+ * the carrier's update of it is overwritten, and read as the site's at
+ * the next load of every node.  With single loads that window is one
+ * load's answer and one update (for an update of several nodes, the
+ * loads of the nodes after that node too); with the round's load it is
+ * the time from that load to the update: the round's earlier updates and
+ * the budget's rests. */
 void pace_send_nodes(struct thread *r, const struct carry_update *ups, size_t n,
 		     bool *ok, struct refilter_stats *stats);
 

@@ -13,189 +13,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <criterion/criterion.h>
 #include <slurm/slurm.h>
 
 #include "carry.h"
 #include "ctld.h"
-#include "memo.h"
-#include "pace.h"
-#include "thread_private.h"
+#include "test_carry_fixture.h"
 
-#include "leakcheck.h"
-
-/* The nodes: all satisfy the request "gpu=true". */
-static const char *const names[] = { "n1", "n2", "n3" };
-#define NNODES (sizeof(names) / sizeof(names[0]))
-
-static xc_nodes_t *table;
-static struct thread r;
-static node_info_t infos[NNODES];
-static node_info_msg_t msg = { .record_count = NNODES, .node_array = infos };
-
-/* What slurmctld was sent: each update's names and lists. */
-#define MAX_SENT 8
-static struct sent {
-	char *names, *avail, *act;
-} sent[MAX_SENT];
-static size_t nsent;
-
-static int play_update(const char *nodes, const char *avail, const char *act)
-{
-	cr_assert_lt(nsent, MAX_SENT);
-	sent[nsent].names = strdup(nodes);
-	sent[nsent].avail = strdup(avail);
-	sent[nsent].act = strdup(act);
-	nsent++;
-	return SLURM_SUCCESS;
-}
-
-/* The nodes as each load of one node shows them (pace_ctld.load): the
- * thread's load (`infos`) unless a test plays an admin's change. */
-static node_info_t *fresh;
-static size_t loads;
-static bool load_fails;
-
-static int play_load(const char *name, node_info_msg_t **out)
-{
-	node_info_msg_t *m = calloc(1, sizeof(*m));
-
-	loads++;
-	*out = m;
-	cr_assert(m);
-	if (load_fails)
-		return ESLURM_INVALID_NODE_NAME;
-	for (size_t i = 0; i < NNODES; i++)
-		if (strcmp(fresh[i].name, name) == 0) {
-			m->node_array = malloc(sizeof(*m->node_array));
-			cr_assert(m->node_array);
-			m->node_array[0] = fresh[i]; /* its strings borrowed */
-			m->record_count = 1;
-		}
-	return SLURM_SUCCESS;
-}
-
-static void play_free(node_info_msg_t *m)
-{
-	if (m)
-		free(m->node_array);
-	free(m);
-}
-
-static struct pace_ctld real;
+/* n1-n3, all satisfying the request "gpu=true". */
+#define NNODES 3
 
 static void setup(void)
 {
-	xc_error_t err;
-
-	table = xc_nodes_create(NULL);
-	cr_assert(table);
-	for (size_t i = 0; i < NNODES; i++)
-		cr_assert_eq(xc_nodes_add(table, names[i], "{\"gpu\":true}",
-					  NULL, &err),
-			     0);
-	cr_assert_eq(xc_nodes_compile(table, &err), 0);
-	memset(&r, 0, sizeof(r));
-	thread_init_sync(&r);
-	r.cfg.update_budget = 1000; /* nothing owed: no wait */
-	r.table = table;
-	cr_assert_eq(memo_init(&r.memo, 0), 0);
-	cr_assert_eq(carry_init(&r.carry), 0);
-	carry_conf(&r.carry, sx_conf_time(), true, true);
-	memset(infos, 0, sizeof(infos));
-	for (size_t i = 0; i < NNODES; i++)
-		infos[i].name = (char *)names[i];
-	real = pace_ctld;
-	pace_ctld.load = play_load;
-	pace_ctld.free_msg = play_free;
-	pace_ctld.update = play_update;
-	fresh = infos;
-	loads = nsent = 0;
-	load_fails = false;
+	carry_fixture_setup(NNODES);
 }
 
-static void teardown(void)
-{
-	pace_ctld = real;
-	for (size_t k = 0; k < nsent; k++) {
-		free(sent[k].names);
-		free(sent[k].avail);
-		free(sent[k].act);
-	}
-	carry_free(&r.carry);
-	memo_free(&r.memo);
-	xc_nodes_destroy(table);
-	pthread_mutex_destroy(&r.lock);
-	pthread_cond_destroy(&r.wake);
-	xc_leak_check();
-}
-
-TestSuite(carry_site, .init = setup, .fini = teardown);
-
-static void lock(void *arg)
-{
-	(void)arg;
-}
-
-/* ok[k] of the last round_sent(). */
-static bool ok[MAX_SENT];
-
-/* The thread's load of the nodes (carry_seen()), a round in which a job
- * of "gpu=true" wants the carrier, its plan and the updates sent as
- * pace_send_nodes() sends them; the request's feature into `feature`.
- * How many updates were planned. */
-static size_t round_sent(char feature[SX_FEATURE_LEN + 1])
-{
-	struct refilter_stats stats = { 0 };
-	struct memo_request *req;
-	struct carry_update *ups;
-	bool all, matched[NNODES], evaluated;
-	uint64_t round;
-	size_t n;
-
-	cr_assert_eq(carry_seen(&r.carry, &msg, NNODES), 0);
-	round = memo_round(&r.memo, &all);
-	cr_assert_eq(memo_request_of(&r.memo, "gpu=true", NULL, &req), 0);
-	cr_assert_eq(memo_matched(&r.memo, req, table, matched, &evaluated), 0);
-	req->carry_round = round;
-	cr_assert_eq(carry_plan(&r.carry, &r.memo, table, round, &ups, &n, lock,
-				lock, NULL),
-		     0);
-	cr_assert_leq(n, MAX_SENT);
-	pace_send_nodes(&r, ups, n, ok, &stats);
-	carry_done(&r.carry, &r.memo, ups, n, ok, round);
-	carry_updates_free(ups, n);
-	memcpy(feature, req->feature, SX_FEATURE_LEN + 1);
-	return n;
-}
-
-/* The update sent for `nodes`, or a failure. */
-static const struct sent *sent_to(const char *nodes)
-{
-	for (size_t k = 0; k < nsent; k++)
-		if (strcmp(sent[k].names, nodes) == 0)
-			return &sent[k];
-	cr_assert_fail("no update sent to %s", nodes);
-	return NULL;
-}
-
-/* `want` with each "F" token replaced by the request's feature. */
-static void expand(const char *want, const char *feature, char *out,
-		   size_t size)
-{
-	size_t len = 0;
-
-	for (const char *p = want; *p && len + SX_FEATURE_LEN + 1 < size; p++)
-		if (*p == 'F' && (p == want || p[-1] == ',') &&
-		    (!p[1] || p[1] == ',')) {
-			memcpy(out + len, feature, SX_FEATURE_LEN);
-			len += SX_FEATURE_LEN;
-		} else {
-			out[len++] = *p;
-		}
-	out[len] = '\0';
-}
+TestSuite(carry_site, .init = setup, .fini = carry_fixture_teardown);
 
 /* One node's lists as the thread's load shows them, and the lists the
  * carrier's update must send it ("F": the request's feature). */
