@@ -212,10 +212,11 @@ bool carry_done(struct carry *c, struct refilter_memo *memo,
 		const struct carry_update *ups, size_t n, const bool *ok,
 		uint64_t round);
 
-/* The site's lists of one update's nodes, each node loaded alone right
- * before the update is sent (pace_send_nodes()), so that an admin's
- * change of a node's features since the thread's load of every node is
- * kept, not overwritten with the lists that load showed.  update_node()
+/* The site's lists of one update's nodes as they are when the update is
+ * sent (pace_send_nodes(): each node loaded alone right before it, or
+ * the round's load of every node), so that an admin's change of a node's
+ * features since the thread's load the plan was made from is kept, not
+ * overwritten with the lists that load showed.  update_node()
  * (src/slurmctld/node_mgr.c, 22.05.8 to 26.05.3) gives every node an
  * update names the same two lists, so they are sent only when every node
  * has the same.  { 0 } before the first node; carry_fresh_free() after. */
@@ -231,17 +232,18 @@ struct carry_fresh {
  * be loaded alone right before its update (pace_send_nodes()); past it
  * the round loads every node once instead.  16: a change of a few nodes
  * (one node's Extra, a small job's nodes: the usual flip) keeps the
- * narrowest window, one load and one update, for at most 16 single-node
- * RPCs a round, each one node packed and one munge credential (an RPC's
- * fixed cost, not measured apart; a load of every node took 95 ms of
- * slurmctld's time at 10,000 nodes and 643 ms at 65,536:
- * doc/benchmarks.md).  32 would double the worst burst of credentials
- * for changes that are already a request's placement, which the round's
- * load serves at one RPC. */
+ * narrowest window, one load and one update, and a round's burst stays
+ * at 32 RPCs at most, 16 single loads and 16 updates, each one node
+ * packed or updated and one munge credential: the guard at placement
+ * loads a job's nodes alone up to 32 (doc/design.md), its loads alone;
+ * here each single load comes with its share of updates.  A load of
+ * every node took 95 ms of slurmctld's time at 10,000 nodes and 643 ms
+ * at 65,536 (doc/benchmarks.md), but costs nothing when no node changed
+ * since the plan's load. */
 #define CARRY_FRESH_SINGLE_MAX 16
 
-/* Reads the site's lists of `node` (one node as slurm_load_node_single()
- * gives it) into `f`, as carry_seen() reads them: the plugin's names left
+/* Reads the site's lists of `node` (a record of slurm_load_node_single()
+ * or of slurm_load_node(); borrowed) into `f`, as carry_seen() reads them: the plugin's names left
  * out, an unset active list the available one, the active features kept
  * to the available ones.  Linear in the lists' length (quadratic in the
  * active list's tokens).  0, or -1 when out of memory (`f` as it was). */
