@@ -13,8 +13,8 @@
  *   - a list changed with no hint, an emptied request, an adopted one;
  *   - each distinct request evaluated once; an invalid one excludes
  *     nothing more.
- * The hints of job_modify() are test_refilter_hints.c's; the job an update
- * names, test_refilter_known.c's.
+ * The hints of job_modify() and the lists built when sent are
+ * test_refilter_hints.c's; the job an update names, test_refilter_known.c's.
  */
 #define _GNU_SOURCE /* asprintf */
 
@@ -150,7 +150,10 @@ static void hold_kept_as_someone_elses(void)
 	sx_job_state_free(&st);
 }
 
-/* The user held the job after the plugin did: the hold is theirs now. */
+/* The user held the job after the plugin did: the hold is theirs now.
+ * Another caller's trusted hold before (an update Slurm checked against
+ * another job than the one it named to the plugin, an operator's) is not
+ * taken: the plugin's hold stays the plugin's, released. */
 Test(refilter, a_users_hold_is_not_released)
 {
 	struct job_hint h = { .id = 9,
@@ -158,30 +161,18 @@ Test(refilter, a_users_hold_is_not_released)
 			      .offset = NO_VAL,
 			      .caller = 1000, /* the job's owner */
 			      .trusted = true,
-			      .hold = true };
+			      .hold = true },
+			other = h;
 
 	jobs = held_job();
-	add_hint(&hints, h);
-	hold_kept_as_someone_elses();
-}
-
-/* A trusted hold whose caller is not the job's owner, root or SlurmUser
- * (an update Slurm read as another job, an operator's): the plugin's hold
- * stays the plugin's, released once the required node matches. */
-Test(refilter, another_callers_hold_is_not_taken)
-{
-	struct job_hint h = { .id = 9,
-			      .task = NO_VAL,
-			      .offset = NO_VAL,
-			      .caller = 2000,
-			      .trusted = true,
-			      .hold = true };
-
-	jobs = held_job();
-	add_hint(&hints, h);
+	other.caller = 2000;
+	add_hint(&hints, other);
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
 	cr_assert_eq(only_update(&p, 9)->priority, INFINITE,
-		     "the plugin's hold, released");
+		     "another caller's: the plugin's hold, released");
+	plan_free(&p);
+	add_hint(&hints, h);
+	hold_kept_as_someone_elses();
 }
 
 /* The plugin held the job (held=1), someone released it and it ran
@@ -487,42 +478,6 @@ Test(refilter, an_invalid_request_after_an_emptied_one_excludes_nothing_more)
 	cr_assert_eq(u->priority, NO_VAL);
 }
 #endif
-
-/* ------------------------------------------- lists built when sent */
-
-/* A round holds no ExcNodeList: each update keeps how to build it, and
- * the thread builds it as it sends (job_update_build).  Built on the table
- * of the plan it is the list planned; on a table whose nodes changed since
- * it is refused (-1: the next round plans again), never sent stale. */
-Test(refilter, a_list_is_built_when_sent_and_refused_if_stale)
-{
-	struct job_update *ups = NULL;
-	struct refilter_stats stats = { 0 };
-	size_t n = 0;
-
-	jobs = one_job(5, NULL, "new", false, "");
-	cr_assert_eq(
-		refilter_plan(&(struct refilter_in){ .table = t, .jobs = jobs },
-			      &(struct refilter_out){ .updates = &ups,
-						      .n = &n,
-						      .stats = &stats }),
-		0);
-	cr_assert_eq(n, 1);
-	cr_assert(ups[0].exc_lazy);
-	cr_assert_null(ups[0].exc_nodes, "no list held by the plan");
-	cr_assert_str_eq(ups[0].exc_request, REQUEST);
-	/* n3 comes to match: the list planned (n[3-4]) is stale */
-	cr_assert_eq(xc_nodes_update(t, 2, "{\"gpu\":true}", NULL), 1);
-	cr_assert_eq(job_update_build(t, NULL, &ups[0]), -1);
-	cr_assert_null(ups[0].exc_nodes);
-	/* as it was: built, and the recipe gone */
-	cr_assert_eq(xc_nodes_update(t, 2, "{\"gpu\":false}", NULL), 1);
-	cr_assert_eq(job_update_build(t, NULL, &ups[0]), 0);
-	cr_assert_str_eq(ups[0].exc_nodes, "n[3-4]");
-	cr_assert_not(ups[0].exc_lazy);
-	cr_assert_null(ups[0].exc_request);
-	job_updates_free(ups, n);
-}
 
 /* ------------------------------------------------ what a round keeps */
 

@@ -6,7 +6,9 @@
  *     job shows the update applied (its ExcNodeList, its hold);
  *   - a task split out of an array: its hints are not the array record's;
  *   - hints_newer / hints_take: which plans an update makes stale, the
- *     bytes and the bound of the set.
+ *     bytes and the bound of the set;
+ *   - a list built when its update is sent, refused when the table
+ *     changed since the plan.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -475,4 +477,40 @@ Test(refilter, hints_of_unread_lists_differing_in_their_text_are_two)
 	add_hint(&hints, b);
 	cr_assert_eq(hints.n, 2);
 	cr_assert_eq(hints.v[1].exc_text, xc_text_hash("x1,n4"));
+}
+
+/* ------------------------------------------- lists built when sent */
+
+/* A round holds no ExcNodeList: each update keeps how to build it, and
+ * the thread builds it as it sends (job_update_build).  Built on the table
+ * of the plan it is the list planned; on a table whose nodes changed since
+ * it is refused (-1: the next round plans again), never sent stale. */
+Test(refilter, a_list_is_built_when_sent_and_refused_if_stale)
+{
+	struct job_update *ups = NULL;
+	struct refilter_stats stats = { 0 };
+	size_t n = 0;
+
+	jobs = one_job(5, NULL, "new", false, "");
+	cr_assert_eq(
+		refilter_plan(&(struct refilter_in){ .table = t, .jobs = jobs },
+			      &(struct refilter_out){ .updates = &ups,
+						      .n = &n,
+						      .stats = &stats }),
+		0);
+	cr_assert_eq(n, 1);
+	cr_assert(ups[0].exc_lazy);
+	cr_assert_null(ups[0].exc_nodes, "no list held by the plan");
+	cr_assert_str_eq(ups[0].exc_request, REQUEST);
+	/* n3 comes to match: the list planned (n[3-4]) is stale */
+	cr_assert_eq(xc_nodes_update(t, 2, "{\"gpu\":true}", NULL), 1);
+	cr_assert_eq(job_update_build(t, NULL, &ups[0]), -1);
+	cr_assert_null(ups[0].exc_nodes);
+	/* as it was: built, and the recipe gone */
+	cr_assert_eq(xc_nodes_update(t, 2, "{\"gpu\":false}", NULL), 1);
+	cr_assert_eq(job_update_build(t, NULL, &ups[0]), 0);
+	cr_assert_str_eq(ups[0].exc_nodes, "n[3-4]");
+	cr_assert_not(ups[0].exc_lazy);
+	cr_assert_null(ups[0].exc_request);
+	job_updates_free(ups, n);
 }
