@@ -8,7 +8,8 @@
 # refuses it; constraints with node counts keep the ExcNodeList; a
 # feature that left every node brings its job back when it returns; a
 # reconfigure (which drops features set by updates) is followed; arrays
-# run on matching nodes.  Needs root and the plugins installed.  Prints
+# run on matching nodes; a feature the site made available but not
+# active stays inactive.  Needs root and the plugins installed.  Prints
 # one line a check and closes with "N passed, M failed".
 set -uo pipefail
 
@@ -58,6 +59,18 @@ wait_for 20 eval '[ "$(nodes_with "$F")" = "n[1,4]" ]'
 expect "the plugin's feature is back after the admin's update" "$(nodes_with "$F")" "n[1,4]"
 expect "the admin's feature ib kept" "$(nodes_with ib)" "n[1-2]"
 expect "the admin's feature big kept" "$(nodes_with big)" "n[3-4]"
+# a feature the site made available but not active stays so: n1 leaves
+# the request and comes back (the carrier updates it twice)
+scontrol update nodename=n1 availablefeatures=ib,maint activefeatures=ib
+extra_n1=$(scontrol show node n1 | grep -oP '^\s*Extra=\K.*')
+scontrol update nodename=n1 extra='{"gpu":false}'
+wait_for 20 eval '[ "$(nodes_with "$F")" = "n4" ]'
+scontrol update nodename=n1 extra="$extra_n1"
+wait_for 20 eval '[ "$(nodes_with "$F")" = "n[1,4]" ]'
+expect "the feature is back on n1 once its Extra satisfies the request again" "$(nodes_with "$F")" "n[1,4]"
+expect "  n1's maint, available but not active, stays inactive" \
+	"$(sinfo -n n1 -N -h -o '%b' | tr ',' '\n' | grep -cx maint)" 0
+expect "  and available" "$(sinfo -n n1 -N -h -o '%f' | tr ',' '\n' | grep -cx maint)" 1
 
 echo "# the user's constraint and --prefer stay theirs"
 own=$(later --extra "$GPU" --constraint=ib)
