@@ -22,8 +22,7 @@ int thread_load_hinted(struct thread *r, const uint32_t *ids, size_t n)
 	if (n > HINTED_LOAD_MAX || !r->jobs)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (slurm_load_job(&fresh[i], ids[i], SHOW_ALL) ==
-		    SLURM_SUCCESS) {
+		if (sx_load_job(&fresh[i], ids[i], SHOW_ALL) == SLURM_SUCCESS) {
 			for (uint32_t j = 0; j < fresh[i]->record_count; j++)
 				if (fresh[i]->job_array[j].job_id > max_id)
 					max_id = fresh[i]->job_array[j].job_id;
