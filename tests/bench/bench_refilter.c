@@ -4,9 +4,13 @@
  * requests over 10,000 nodes, first when every job is new, then after one
  * node's Extra changes (the common case: only the jobs whose allowed nodes
  * changed get an update).  Runs the planning the thread does, on job
- * records built here; sending the updates is the cluster's part.
+ * records built here; sending the updates is the cluster's part.  With
+ * --prefer, 5,000 then 20,000 pending jobs with preferences (8 tiers
+ * each, doc/design.md "Preferences") over NODES nodes (default 10,000):
+ * the ms of each plan as the rounds go (prefer_bench()).
  *
  *   make tests/bench/bench_refilter && tests/bench/bench_refilter
+ *   tests/bench/bench_refilter --prefer [NODES]
  */
 #define _GNU_SOURCE
 
@@ -18,6 +22,7 @@
 #include <time.h>
 
 #include "job_state.h"
+#include "prefer.h"
 #include "refilter.h"
 
 /* The scale, from the command line (defaults: 10,000 nodes and jobs, 100
@@ -78,6 +83,11 @@ static size_t len(const char *s)
 static struct refilter_memo memo;
 static struct known_jobs known;
 
+/* The rounds' clock, the free nodes and the partitions (preferences;
+ * 0 and NULL: none). */
+static time_t NOW;
+static const bool *FREE;
+
 static void round_once(const char *what, const xc_nodes_t *table,
 		       job_info_msg_t *msg, bool with_memo)
 {
@@ -92,7 +102,9 @@ static void round_once(const char *what, const xc_nodes_t *table,
 		    &(struct refilter_in){ .table = table,
 					   .jobs = msg,
 					   .prev = &known,
-					   .memo = with_memo ? &memo : NULL },
+					   .memo = with_memo ? &memo : NULL,
+					   .free = FREE,
+					   .now = NOW ? NOW : time(NULL) },
 		    &(struct refilter_out){ .updates = &u,
 					    .n = &n,
 					    .known = &next,
@@ -223,6 +235,121 @@ static void make_request(size_t r, char *out, size_t size)
 				1000000 + r * 100 + (size_t)len);
 }
 
+/* The preferring jobs' tiers: 7 that no node satisfies (each evaluated
+ * and passed over) and one that a few do. */
+#define TIERS 8
+
+/* `msg` as first submitted with `count` jobs with preferences: job j
+ * with request j % REQUESTS, TIERS tiers of set j % REQUESTS (so
+ * REQUESTS distinct requests with their tiers, as the caps count them),
+ * eligible 5 s before NOW; half wait an hour, half have no wait (the
+ * free nodes matter to them for PREFER_NOW_S). */
+static void reset_prefer_jobs(job_info_msg_t *msg, size_t count)
+{
+	char request[1100], tier[TIERS][64];
+
+	msg->record_count = (uint32_t)count;
+	msg->job_array = calloc(count, sizeof(*msg->job_array));
+	for (size_t j = 0; j < count; j++) {
+		slurm_job_info_t *job = &msg->job_array[j];
+		char *tiers[TIERS];
+		struct sx_job_state st = { .status = "new",
+					   .exclude = "",
+					   .prefer = tiers,
+					   .n_prefer = TIERS,
+					   .wait = j % 2 ? 0 : 3600 };
+		size_t set = j % REQUESTS;
+
+		make_request(set, request, sizeof(request));
+		for (size_t i = 0; i < TIERS; i++) {
+			if (i < TIERS - 1)
+				snprintf(tier[i], sizeof(tier[i]),
+					 "cache=ds%zu", set * TIERS + i);
+			else
+				snprintf(tier[i], sizeof(tier[i]), "rack<%zu",
+					 1 + set % 8);
+			tiers[i] = tier[i];
+		}
+		st.request = request;
+		job->job_id = (uint32_t)j + 1;
+		job->job_state = JOB_PENDING;
+		job->priority = 1000;
+		job->array_task_id = NO_VAL;
+		job->user_id = 1000 + (uint32_t)(j % 100);
+		job->eligible_time = NOW - 5;
+		job->submit_time = NOW - 5;
+		job->admin_comment = sx_job_state_format(&st);
+	}
+}
+
+/* One round of the preference bench, its plan's ms printed. */
+static void prefer_round(const char *what, const xc_nodes_t *table,
+			 job_info_msg_t *msg)
+{
+	round_once(what, table, msg, true);
+}
+
+/* `count` pending jobs with TIERS tiers each over NODES nodes, with the
+ * memo, round after round: what a plan costs while nothing changes, when
+ * the free nodes change, when one node's Extra changes, and once the
+ * jobs with no wait are past their window. */
+static void prefer_bench(size_t count)
+{
+	job_info_msg_t msg = { 0 };
+	bool *free_nodes = malloc(NODES * sizeof(bool));
+	static const size_t seven = 7;
+	xc_nodes_t *t0, *t1;
+
+	for (size_t k = 0; k < NODES; k++)
+		free_nodes[k] = k % 2 == 0;
+	NOW = 1000000;
+	FREE = free_nodes;
+	printf("prefer: %zu nodes, %zu pending jobs with %d tiers each (half with a wait of an hour, half with none), %zu distinct requests\n",
+	       NODES, count, TIERS, REQUESTS);
+	t0 = make_table(NODES, NULL);
+	reset_prefer_jobs(&msg, count);
+	if (memo_init(&memo, 600) < 0)
+		exit(1);
+	prefer_round("every job new:", t0, &msg);
+	prefer_round("the updates read back:", t0, &msg);
+	NOW++;
+	prefer_round("nothing changed (1 s later):", t0, &msg);
+	NOW++;
+	prefer_round("nothing changed (2 s later):", t0, &msg);
+	free_nodes[0] = !free_nodes[0];
+	NOW++;
+	prefer_round("one node's free state changed:", t0, &msg);
+	t1 = make_table(seven, t0);
+	{
+		xc_extra_t *e =
+			xc_extra_load("{\"gpu\": false}", 14, NULL, NULL, NULL);
+		const xc_extra_t *const one[1] = { e };
+
+		memo_nodes_changed(&memo, t1, &seven, one, 1);
+		xc_extra_destroy(e);
+	}
+	NOW++;
+	prefer_round("one node's Extra changed:", t1, &msg);
+	NOW++;
+	prefer_round("the updates read back:", t1, &msg);
+	NOW += PREFER_NOW_S;
+	prefer_round("30 s later (no-wait windows over):", t1, &msg);
+	NOW++;
+	prefer_round("nothing changed again:", t1, &msg);
+	xc_nodes_destroy(t1);
+	xc_nodes_destroy(t0);
+	known_jobs_free(&known);
+	memo_free(&memo);
+	for (size_t j = 0; j < count; j++) {
+		free(msg.job_array[j].admin_comment);
+		free(msg.job_array[j].exc_nodes);
+	}
+	free(msg.job_array);
+	free(free_nodes);
+	FREE = NULL;
+	NOW = 0;
+}
+
 static size_t arg(const char *s, size_t dflt)
 {
 	return s ? strtoul(s, NULL, 10) : dflt;
@@ -230,6 +357,7 @@ static size_t arg(const char *s, size_t dflt)
 
 /*
  *   tests/bench/bench_refilter [NODES [JOBS [REQUESTS [--long] [--short]]]]
+ *   tests/bench/bench_refilter --prefer [NODES]
  */
 int main(int argc, char **argv)
 {
@@ -237,6 +365,12 @@ int main(int argc, char **argv)
 	xc_nodes_t *t0, *t1;
 	char request[1100];
 
+	if (argc > 1 && strcmp(argv[1], "--prefer") == 0) {
+		NODES = arg(argc > 2 ? argv[2] : NULL, NODES);
+		prefer_bench(5000);
+		prefer_bench(20000);
+		return 0;
+	}
 	NODES = arg(argc > 1 ? argv[1] : NULL, NODES);
 	JOBS = arg(argc > 2 ? argv[2] : NULL, JOBS);
 	REQUESTS = arg(argc > 3 ? argv[3] : NULL, REQUESTS);
