@@ -57,6 +57,14 @@ static size_t count_nodes(const struct prefer_nodes *nodes, bool want_free)
 	return n;
 }
 
+time_t prefer_deadline(const struct sx_job_state *st, time_t eligible)
+{
+	time_t until;
+
+	(void)waiting(st, eligible, 0, &until);
+	return until;
+}
+
 bool prefer_waiting(const struct sx_job_state *st, time_t eligible, time_t now)
 {
 	time_t until;
@@ -77,45 +85,80 @@ uint64_t prefer_census_hash(const char *canonical,
 	return h;
 }
 
-int prefer_choose(const struct sx_job_state *st, time_t eligible, time_t now,
-		  const struct prefer_nodes *nodes, prefer_match_fn match,
-		  void *ctx, char **effective, struct prefer_pick *pick)
+int prefer_pick_tiers(const struct sx_job_state *st, time_t eligible,
+		      time_t now, prefer_count_fn count, void *ctx,
+		      struct prefer_pick *pick)
 {
 	time_t until;
 
-	*effective = NULL;
 	memset(pick, 0, sizeof(*pick));
 	if (!st->n_prefer || !st->request ||
 	    !waiting(st, eligible, now, &until))
 		return 0;
 	pick->waiting = true;
 	for (unsigned i = 0; i < st->n_prefer; i++) {
-		char *text = prefer_compose(st->request, st->prefer[i]);
-		size_t n;
-		int rc;
+		size_t n = 0, n_free = 0;
+		int rc = count(ctx, i, &n, &n_free);
 
-		if (!text)
+		if (rc < 0)
 			return -1;
-		if (nodes->max_len && strlen(text) > nodes->max_len) {
-			free(text); /* longer than Slurm takes: no tier */
-			continue;
-		}
-		if ((rc = match(ctx, text, nodes->matched)) < 0) {
-			free(text);
-			return -1;
-		}
-		if (rc > 0 && count_nodes(nodes, st->wait <= 0) > 0) {
-			/* the tier's nodes, free or not: the count in its
-			 * status changes only with the nodes' Extra */
-			n = count_nodes(nodes, false);
-			*effective = text;
+		/* with no wait, a tier counts while one of its nodes is free;
+		 * its status counts its nodes, free or not (they change only
+		 * with the nodes' Extra) */
+		if (rc > 0 && (st->wait > 0 ? n : n_free) > 0) {
 			pick->tier = i + 1;
 			pick->nodes = n;
 			pick->until = until;
 			return 0;
 		}
-		free(text);
 	}
+	return 0;
+}
+
+/* What prefer_choose() hands prefer_pick_tiers(). */
+struct choose_ctx {
+	const struct sx_job_state *st;
+	const struct prefer_nodes *nodes;
+	prefer_match_fn match;
+	void *ctx;
+};
+
+/* prefer_count_fn of prefer_choose(): tier i composed and matched. */
+static int choose_count(void *arg, unsigned i, size_t *n, size_t *n_free)
+{
+	const struct choose_ctx *c = arg;
+	char *text = prefer_compose(c->st->request, c->st->prefer[i]);
+	int rc;
+
+	if (!text)
+		return -1;
+	if (c->nodes->max_len && strlen(text) > c->nodes->max_len) {
+		free(text); /* longer than Slurm takes: no tier */
+		return 0;
+	}
+	rc = c->match(c->ctx, text, c->nodes->matched);
+	free(text);
+	if (rc <= 0)
+		return rc;
+	*n = count_nodes(c->nodes, false);
+	*n_free = count_nodes(c->nodes, true);
+	return 1;
+}
+
+int prefer_choose(const struct sx_job_state *st, time_t eligible, time_t now,
+		  const struct prefer_nodes *nodes, prefer_match_fn match,
+		  void *ctx, char **effective, struct prefer_pick *pick)
+{
+	struct choose_ctx c = {
+		.st = st, .nodes = nodes, .match = match, .ctx = ctx
+	};
+
+	*effective = NULL;
+	if (prefer_pick_tiers(st, eligible, now, choose_count, &c, pick) < 0)
+		return -1;
+	if (pick->tier && !(*effective = prefer_compose(
+				    st->request, st->prefer[pick->tier - 1])))
+		return -1;
 	return 0;
 }
 

@@ -98,6 +98,25 @@ struct prefer_nodes {
  * is longer narrows nothing. */
 #define PREFER_SLURM_MAX_LEN 1024
 
+/* Counts tier `tier` (0-based) of a job for prefer_pick_tiers(): *nodes
+ * its usable nodes satisfying "(R)&(P)", *free_nodes those of them free
+ * now.  1 when counted, 0 when the tier narrows nothing (not a valid
+ * request, or longer than the caller takes), -1 when out of memory. */
+typedef int (*prefer_count_fn)(void *ctx, unsigned tier, size_t *nodes,
+			       size_t *free_nodes);
+
+/*
+ * The rule itself (above), for a caller that counts each tier's nodes its
+ * own way (the thread, once per distinct tier a round: plan_prefer.c):
+ * *pick for a job with state `st`, eligible at `eligible` (0: not yet),
+ * at `now`, tier i counted by `count` (tiers strongest first, the first
+ * that counts a node picked: with a wait, any usable node; with none, a
+ * free one).  0, or -1 when out of memory.  At most st->n_prefer calls.
+ */
+int prefer_pick_tiers(const struct sx_job_state *st, time_t eligible,
+		      time_t now, prefer_count_fn count, void *ctx,
+		      struct prefer_pick *pick);
+
 /*
  * The effective request of a job with state `st` (its request and
  * preferences), made eligible at `eligible` (0: not yet), at `now`:
@@ -117,6 +136,11 @@ int prefer_choose(const struct sx_job_state *st, time_t eligible, time_t now,
  * PREFER_NOW_S from eligible, and never while not eligible.  Without it
  * a job goes by its request alone. */
 bool prefer_waiting(const struct sx_job_state *st, time_t eligible, time_t now);
+
+/* When the wait of a job with state `st`, eligible at `eligible`, ends:
+ * eligible + its wait (PREFER_NOW_S with none), saturated at
+ * PREFER_TIME_MAX; 0 when not eligible yet (`eligible` 0). */
+time_t prefer_deadline(const struct sx_job_state *st, time_t eligible);
 
 /* The hash a job counts by in the caps on distinct pending requests
  * (MaxPendingRequests, doc/design.md "Caps"): of its request's canonical
