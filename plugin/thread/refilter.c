@@ -1,8 +1,8 @@
 /*
  * refilter.c - the plan of a round of the re-filtering thread: every
- * pending job with a request read, what others changed in it taken
- * (job_changes.h), its filter computed and compared with what it has
- * (refilter.h), each job's update planned (job_update.h).
+ * pending job with a request read (refilter_read.c), its filter computed
+ * and compared with what it has (refilter.h), each job's update planned
+ * (job_update.h).
  */
 #include <json-c/linkhash.h>
 #include <stdlib.h>
@@ -16,42 +16,9 @@
 #include "plan_carrier.h"
 #include "plan_prefer.h"
 #include "refilter.h"
+#include "refilter_private.h"
 #include "thread.h"
 #include "xc_util.h"
-
-/* One pending job with a request, while planning. */
-struct item {
-	const slurm_job_info_t *job;
-	struct sx_job_state st;
-	struct memo_request *req; /* its request (memo.h), or NULL if invalid */
-	uint64_t print;		  /* memo_job_print() */
-	uint64_t exc_text;	  /* xc_text_hash() of its ExcNodeList */
-	bool dropped; /* its request was emptied: no longer filtered */
-	bool adopted; /* a request without a state of the plugin's */
-	bool planned; /* its plan ran (not left for lack of memory or
-				  for an unreadable hostlist) */
-	char *features, *prefer; /* the constraint and --prefer its update
-				    sets (malloc'd), NULL: the job's stand */
-	bool wants;   /* it may go by its request's feature (plan_carrier) */
-	bool carried; /* it goes by it (plan_carrier's by_feature) */
-	char *note;   /* its preference's words before its status (malloc'd),
-			 NULL when it has none (plan_prefer) */
-	bool prefer_live;    /* its preferences' wait lasts (prefer_waiting) */
-	bool prefer_pending; /* known_job.prefer_pending */
-	struct memo_request *base; /* with preferences: its request's own
-				      (R, for the caps), or NULL */
-};
-
-/* Whether pending `job`, known from the round before as `k`, needs no plan
- * this round: nothing the plan reads of it changed (its print), no hint
- * names it, and its request's nodes did not change since its plan. */
-static bool unchanged(const struct known_job *k, const slurm_job_info_t *job,
-		      uint64_t print, const uint32_t *ids, size_t nids)
-{
-	return k && k->req && !k->prefer_live && !k->prefer_pending &&
-	       k->print == print && k->req->changed <= k->planned &&
-	       !hints_may_name(ids, nids, job);
-}
 
 /* hostlist_hash() of `exc`, a job's filter from `table` (written by
  * xc_nodes_hostlist(), or by Slurm when it holds names the table does
@@ -153,34 +120,6 @@ static int know(const struct item *it, uint64_t round, struct known_job *k)
 	return 0;
 }
 
-/* A round's plan while refilter_plan() makes it. */
-struct planning {
-	const struct refilter_in *in;
-	struct refilter_memo *m;  /* in->memo, or the round's own: */
-	struct refilter_memo own; /*   every job planned, nothing kept */
-	uint64_t round;		  /* memo_round() */
-	bool all;		  /* every job planned this round */
-	size_t count;		  /* nodes of in->table */
-	uint32_t *ids;		  /* hints_ids() of the hints taken */
-	size_t nids;
-	struct item *items; /* the jobs to plan (then sorted: by_request) */
-	size_t nitems;
-	struct known_jobs kept; /* the jobs unchanged, from in->prev */
-	size_t kcap, nkept;	/* kept.jobs' room; how many were kept */
-	struct job_update *ups; /* the updates planned */
-	size_t nup;
-	const struct item *run; /* the first item of the request's run: */
-	bool run_failed;	/*   not evaluated, its jobs left */
-	bool *matched;		/*   the nodes it matches (count) */
-	struct job_filter base; /*   shared_filter() of it, and */
-	uint64_t base_text, base_hosts; /* the hashes of its list */
-	bool *usable;			/* scratch for plan_prefer (count) */
-	bool *every;			/* every node (count), and the */
-	uint64_t open_text, open_hosts; /* hashes of an empty list: a job
-					   carried by its feature with no
-					   exclusions of its own */
-};
-
 /* The round's memo, its number, and (for jobs to plan) its arrays.  -1
  * when out of memory. */
 static int planning_start(struct planning *p)
@@ -216,103 +155,15 @@ static int planning_alloc(struct planning *p)
 		p->every[k] = true;
 	p->open_text = xc_text_hash("");
 	p->open_hosts = hostlist_hash("");
-	return 0;
-}
-
-/* Keeps known job `k`, unchanged since its plan, as it is, its request
- * marked as had this round.  -1 when out of memory. */
-static int keep_unchanged(struct planning *p, const struct known_job *k)
-{
-	struct known_jobs *kept = &p->kept;
-
-	if (xc_grow((void **)&kept->jobs, &p->kcap, kept->count + 1,
-		    sizeof(*kept->jobs)) < 0 ||
-	    known_job_copy(k, &kept->jobs[kept->count]) < 0)
-		return -1;
-	kept->count++;
-	p->nkept++;
-	k->req->used = p->round;
-	/* unchanged, it still wants its feature on its request's nodes */
-	if (k->wants_feature)
-		k->req->carry_round = p->round;
-	return 0;
-}
-
-/* Parses the request item `it` goes by this round into it->req: its
- * request, or its effective request when it has preferences (counted in
- * out->stats, the earliest end of a narrowing kept).  -1 when out of
- * memory. */
-static int read_request(struct planning *p, struct item *it,
-			const struct refilter_out *out)
-{
-	const char *text = it->st.request ? it->st.request : "";
-	char *effective = NULL;
-	int rc;
-
-	if (it->st.n_prefer) {
-		struct plan_prefer_in pin = { .memo = p->m,
-					      .table = p->in->table,
-					      .limits = p->in->limits,
-					      .free = p->in->free,
-					      .parts = p->in->parts,
-					      .now = p->in->now,
-					      .matched = p->matched,
-					      .usable = p->usable };
-
-		if (plan_prefer_counted(&pin, it->job, &it->st, &effective,
-					&it->note, &it->prefer_live,
-					out->stats) < 0)
-			return -1;
-		if (memo_request_of(p->m, text, p->in->limits, &it->base) < 0) {
-			free(effective);
-			return -1;
-		}
-		if (effective)
-			text = effective;
-	}
-	rc = memo_request_of(p->m, text, p->in->limits, &it->req);
-	free(effective);
-	return rc;
-}
-
-/* Reads pending `job`: kept as it is when unchanged since its plan, else
- * an item when it has a request, with what others changed in it taken and
- * its request parsed.  -1 when out of memory. */
-static int read_job(struct planning *p, const slurm_job_info_t *job,
-		    const struct refilter_out *out)
-{
-	const struct refilter_in *in = p->in;
-	struct item *it = &p->items[p->nitems];
-	const struct known_job *k;
-	uint64_t print;
-
-	if ((job->job_state & JOB_STATE_BASE) != JOB_PENDING)
-		return 0;
-	print = memo_job_print(job);
-	if (in->memo && !p->all &&
-	    unchanged(k = known_job_find(in->prev, job->job_id), job, print,
-		      p->ids, p->nids))
-		return keep_unchanged(p, k);
-	if (!job_changes_read(job, in->prev, &it->st, &it->adopted))
-		return 0;
-	it->job = job;
-	p->nitems++;
-	it->print = print;
-	it->exc_text = xc_text_hash(job->exc_nodes ? job->exc_nodes : "");
-	if (job_changes_take(job, known_job_find(in->prev, job->job_id),
-			     &it->st, it->exc_text, in->hints, in->upto,
-			     &it->prefer_pending) < 0)
-		return -1;
-	/* From 23.02 a job with a request has it in its own `extra`
-	 * (job_submit() copies a SPANK one there): emptied by an update, the
-	 * job is no longer filtered. */
-	it->dropped = SX_SLURM_HAS_EXTRA_OPTION &&
-		      (!SX_JOB_EXTRA(job) || !*SX_JOB_EXTRA(job));
-	/* Each distinct text parsed once while a job has it: an invalid
-	 * stored request (an admin edited it, or the limits shrank since) has
-	 * none, and excludes nothing more.  A job with preferences goes by
-	 * its effective request (plan_prefer.h). */
-	return it->dropped ? 0 : read_request(p, it, out);
+	p->pin = (struct plan_prefer_in){ .memo = p->m,
+					  .table = in->table,
+					  .limits = in->limits,
+					  .free = in->free,
+					  .parts = in->parts,
+					  .now = in->now,
+					  .matched = p->matched,
+					  .usable = p->usable };
+	return plan_prefer_start(&p->pin);
 }
 
 /* Starts the run of the items of `it`'s request: the nodes it matches
@@ -548,6 +399,7 @@ static void planning_end(struct planning *p, int rc, struct known_jobs *known)
 	free(p->usable);
 	free(p->every);
 	free(p->ids);
+	plan_prefer_end(&p->pin);
 	if (!p->in->memo)
 		memo_free(&p->own);
 	else if (rc == 0)
@@ -576,7 +428,7 @@ int refilter_plan(const struct refilter_in *in, const struct refilter_out *out)
 	if (planning_alloc(&p) < 0)
 		goto done;
 	for (uint32_t i = 0; i < in->jobs->record_count; i++)
-		if (read_job(&p, &in->jobs->job_array[i], out) < 0)
+		if (refilter_read_job(&p, &in->jobs->job_array[i], out) < 0)
 			goto done;
 	if (plan_items(&p, out->stats) < 0 ||
 	    (out->known && know_all(&p, out->known) < 0))

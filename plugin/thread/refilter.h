@@ -41,7 +41,11 @@ struct refilter_stats {
 	size_t paced;	     /* waits for the update budget (UpdateBudget) */
 	size_t node_updates; /* the feature carrier's node updates sent */
 	size_t node_failed;  /* of them, refused */
-	size_t preferring;   /* pending jobs with preferences (prefer.h) */
+	size_t preferring;   /* pending jobs with preferences (prefer.h),
+				planned or kept */
+	size_t prefer_live;  /* of them, those whose wait lasts (not
+				eligible yet, with a wait, too): their pick
+				may follow the nodes */
 	size_t prefer_free;  /* of them, those with no wait still in their
 				window: the free nodes matter to them */
 	time_t prefer_next;  /* the earliest end of a job's narrowing by a

@@ -158,9 +158,11 @@ static int plan_in(struct thread *r, time_t now, struct plan_prefer_in *in)
 				       .now = now };
 	if (!(in->matched = calloc(count ? count : 1, sizeof(bool))) ||
 	    !(in->usable = malloc((count ? count : 1) * sizeof(bool))) ||
+	    plan_prefer_start(in) < 0 ||
 	    prefer_changes_start(&r->prefer_changes) < 0) {
 		free(in->matched);
 		free(in->usable);
+		plan_prefer_end(in);
 		return -1;
 	}
 	return 0;
@@ -170,6 +172,7 @@ static void plan_in_free(struct plan_prefer_in *in)
 {
 	free(in->matched);
 	free(in->usable);
+	plan_prefer_end(in);
 }
 
 /* Plans every job of `msg` into p.  -1 when out of memory. */

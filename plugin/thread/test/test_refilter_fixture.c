@@ -70,6 +70,27 @@ job_info_msg_t *one_job(uint32_t job_id, const char *exc, const char *status,
 	return m;
 }
 
+/* Job `j` asks ANY (ExcNodeList none, the user's own `exclude`) with
+ * preferences `tiers` (n) and `wait` s, eligible at `eligible`. */
+void job_prefer_set(slurm_job_info_t *j, const char *const *tiers, unsigned n,
+		    long wait, time_t eligible, const char *exclude)
+{
+	struct sx_job_state st;
+
+	job_set(j, 7, NULL, "s", false, exclude);
+	request_set(j, ANY);
+	cr_assert(sx_job_state_parse(j->admin_comment, &st));
+	st.prefer = calloc(n, sizeof(char *));
+	for (unsigned i = 0; i < n; i++)
+		st.prefer[st.n_prefer++] = strdup(tiers[i]);
+	st.wait = wait;
+	free(j->admin_comment);
+	j->admin_comment = sx_job_state_format(&st);
+	cr_assert_not_null(j->admin_comment);
+	sx_job_state_free(&st);
+	j->eligible_time = eligible;
+}
+
 void plugin_wrote(slurm_job_info_t *j, const char *exc)
 {
 	struct sx_job_state st;

@@ -71,6 +71,15 @@ void plugin_wrote(slurm_job_info_t *j, const char *exc);
  * in its own `extra`. */
 void request_set(slurm_job_info_t *j, const char *request);
 
+/* Any node: the request of the jobs with preferences. */
+#define ANY "gpu=true|gpu=false"
+
+/* Job `j`: id 7, asking ANY (ExcNodeList none, the user's own `exclude`)
+ * with preferences `tiers` (n of them) and a wait of `wait` s, eligible
+ * at `eligible` (prefer.h). */
+void job_prefer_set(slurm_job_info_t *j, const char *const *tiers, unsigned n,
+		    long wait, time_t eligible, const char *exclude);
+
 /* Frees the jobs of jobs_new() and every string set in them. */
 void jobs_free(job_info_msg_t *m);
 

@@ -3,7 +3,8 @@
  * (prefer.h, plan_prefer.h; doc/design.md "Preferences"): the effective
  * request while the wait lasts and after, tiers strongest first, the free
  * nodes with no wait, the user's own exclusions, and a job planned again
- * every round its preference may change.  Nodes: n1-n2 {"gpu":true},
+ * only when what its pick reads changes (doc/design.md "Work follows
+ * change").  Nodes: n1-n2 {"gpu":true},
  * n3-n4 {"gpu":false} (test_refilter_fixture.h).
  */
 #include <stdlib.h>
@@ -14,32 +15,7 @@
 #include "prefer.h"
 #include "test_refilter_fixture.h"
 
-/* Any node: the request of these jobs. */
-#define ANY "gpu=true|gpu=false"
-
 TestSuite(refilter_prefer, .init = round_setup, .fini = round_teardown);
-
-/* Job `j` asks ANY (ExcNodeList none, the user's own `exclude`) with
- * preferences `tiers` (n) and `wait` s, eligible at `eligible`. */
-static void prefer_job(slurm_job_info_t *j, const char *const *tiers,
-		       unsigned n, long wait, time_t eligible,
-		       const char *exclude)
-{
-	struct sx_job_state st;
-
-	job_set(j, 7, NULL, "s", false, exclude);
-	request_set(j, ANY);
-	cr_assert(sx_job_state_parse(j->admin_comment, &st));
-	st.prefer = calloc(n, sizeof(char *));
-	for (unsigned i = 0; i < n; i++)
-		st.prefer[st.n_prefer++] = strdup(tiers[i]);
-	st.wait = wait;
-	free(j->admin_comment);
-	j->admin_comment = sx_job_state_format(&st);
-	cr_assert_not_null(j->admin_comment);
-	sx_job_state_free(&st);
-	j->eligible_time = eligible;
-}
 
 /* The one update planned for job 7: its ExcNodeList (NULL: the job's
  * kept), the start of its status, and its preferences kept (`tiers`). */
@@ -67,7 +43,7 @@ Test(refilter_prefer, the_wait_narrows_to_the_preferred_nodes)
 
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
 	plan(t, jobs, NULL, 0, NULL, &p);
 	expect("n[3-4]", "preferring tier 1 of 1 (2 nodes) until ",
 	       sizeof(tiers) / sizeof(*tiers));
@@ -84,7 +60,7 @@ Test(refilter_prefer, after_the_wait_the_request_alone)
 
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now - 60, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now - 60, "");
 	plan(t, jobs, NULL, 0, NULL, &p);
 	expect(NULL, "4 of 4 nodes satisfy the request",
 	       sizeof(tiers) / sizeof(*tiers));
@@ -92,13 +68,13 @@ Test(refilter_prefer, after_the_wait_the_request_alone)
 	cr_assert_eq(p.stats.prefer_next, 0);
 }
 
-/* A held job (EligibleTime not set) is still waiting. */
+/* A job not eligible yet (EligibleTime not set) has not begun its wait. */
 Test(refilter_prefer, a_job_not_eligible_yet_waits)
 {
 	const char *tiers[] = { "gpu=false" };
 
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, 0, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, 0, "");
 	plan(t, jobs, NULL, 0, NULL, &p);
 	expect("n[1-2]",
 	       "preferring tier 1 of 1 (2 nodes) until the job is eligible; ",
@@ -114,7 +90,7 @@ Test(refilter_prefer, the_strongest_tier_with_a_node)
 
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 3, 60, plan_now, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 3, 60, plan_now, "");
 	plan(t, jobs, NULL, 0, NULL, &p);
 	expect("n[1-2]", "preferring tier 3 of 3 (2 nodes) until ",
 	       sizeof(tiers) / sizeof(*tiers));
@@ -130,7 +106,7 @@ Test(refilter_prefer, no_wait_narrows_only_to_a_free_node)
 
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 0, plan_now, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 0, plan_now, "");
 	plan_free_nodes = none; /* n1, n2 busy */
 	plan(t, jobs, NULL, 0, NULL, &p);
 	cr_assert_eq(p.stats.prefer_free, 1, "no wait: the free nodes matter");
@@ -157,7 +133,7 @@ Test(refilter_prefer, the_users_exclusions_are_not_preferred)
 
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now, "n[1-2]");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now, "n[1-2]");
 	free(jobs->job_array[0].exc_nodes);
 	jobs->job_array[0].exc_nodes = strdup("n[1-2]");
 	plugin_wrote(&jobs->job_array[0], "n[1-2]");
@@ -165,55 +141,6 @@ Test(refilter_prefer, the_users_exclusions_are_not_preferred)
 	cr_assert_eq(p.n, 1);
 	expect(NULL, "2 of 4 nodes satisfy the request",
 	       sizeof(tiers) / sizeof(*tiers));
-}
-
-/* A job with preferences is planned at every round while its wait lasts,
- * though nothing of it changed (its pick follows the clock and the free
- * nodes), and kept unplanned, as any job, once it is over.  The memo
- * plans every job only every 600 s. */
-static size_t planned_in(int rounds, long wait, time_t eligible, time_t now)
-{
-	const char *tiers[] = { "gpu=true" };
-	struct refilter_memo memo;
-	struct known_jobs known = { 0 };
-	struct job_update *u = NULL;
-	size_t n = 0;
-	struct refilter_stats stats = { 0 };
-	struct refilter_in in = { .table = t, .memo = &memo, .now = now };
-
-	cr_assert_eq(memo_init(&memo, 600), 0);
-	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, wait, eligible, "");
-	in.jobs = jobs;
-	for (int round = 0; round < rounds; round++) {
-		struct known_jobs next = { 0 };
-
-		in.prev = &known;
-		cr_assert_eq(
-			refilter_plan(
-				&in, &(struct refilter_out){ .updates = &u,
-							     .n = &n,
-							     .known = &next,
-							     .stats = &stats }),
-			0);
-		job_updates_free(u, n);
-		known_jobs_free(&known);
-		known = next;
-		in.now += 10;
-	}
-	known_jobs_free(&known);
-	memo_free(&memo);
-	return stats.planned;
-}
-
-Test(refilter_prefer, planned_every_round_while_its_wait_lasts)
-{
-	cr_assert_eq(planned_in(3, 600, 1000000, 1000000), 3);
-}
-
-Test(refilter_prefer, kept_as_any_job_once_its_wait_is_over)
-{
-	cr_assert_eq(planned_in(3, 60, 1000000, 1000100), 1);
 }
 
 /* A preferred node outside the job's partitions is no preferred node; a
@@ -233,7 +160,7 @@ Test(refilter_prefer, only_the_jobs_partitions_count)
 	plan_now = 1000000;
 	plan_parts = &parts;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now, "");
 	jobs->job_array[0].partition = (char *)"cpus";
 	plan(t, jobs, NULL, 0, NULL, &p);
 	expect(NULL, "4 of 4 nodes satisfy the request",
@@ -282,7 +209,7 @@ Test(refilter_prefer, the_owners_change_is_taken)
 
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now - 100, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now - 100, "");
 	cr_assert(hints_add(&hints, &h));
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
 	planned_state(only_update(&p, 7), &st);
@@ -305,7 +232,7 @@ Test(refilter_prefer, the_owner_drops_them)
 
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 3600, plan_now - 5, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 3600, plan_now - 5, "");
 	cr_assert(hints_add(&hints, &h));
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
 	expect(NULL, "4 of 4 nodes satisfy the request", 0);
@@ -323,7 +250,7 @@ Test(refilter_prefer, another_users_change_is_not_taken)
 
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
 	cr_assert(hints_add(&hints, &h));
 	cr_assert_null(hints.v[0].prefer.tiers, "kept without its content");
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
@@ -341,7 +268,7 @@ Test(refilter_prefer, a_trusted_change_of_another_caller_is_not_taken)
 	h.caller = 2000;
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
 	cr_assert(hints_add(&hints, &h));
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
 	expect("n[3-4]", "preferring tier 1 of 1 (2 nodes) until ", 1);
@@ -359,7 +286,7 @@ Test(refilter_prefer, a_change_outlives_its_refused_update)
 
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
 	cr_assert(hints_add(&hints, &h));
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
 	before = p.known;
@@ -400,7 +327,7 @@ Test(refilter_prefer, an_unverified_change_needs_the_owner)
 	mine.caller = 1000;
 	plan_now = 1000000;
 	jobs = jobs_new(1);
-	prefer_job(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
 	cr_assert(hints_add(&hints, &theirs));
 	plan(t, jobs, &hints, hints.seq, NULL, &p);
 	expect("n[3-4]", "preferring tier 1 of 1 (2 nodes) until ", 1);
