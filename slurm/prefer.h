@@ -12,8 +12,14 @@
  * the user did not exclude) while its wait lasts, and by R after:
  *   - with a wait W (seconds), the wait lasts while now < EligibleTime + W
  *     (EligibleTime: when Slurm last made the job eligible, at submission
- *     or at the release of a hold; saved by slurmctld across restarts);
- *     a held job, whose EligibleTime is not set, is still waiting;
+ *     or at the release of a hold; saved by slurmctld across restarts).
+ *     A job not eligible yet (held, dependent, or released and not yet
+ *     looked at by the scheduler: Slurm zeroes EligibleTime at a hold and
+ *     at a release, and sets it at its next look) has not begun its wait:
+ *     it keeps the narrowing, which reads no clock, and its wait counts
+ *     whole from the EligibleTime Slurm gives it, as Slurm's own --prefer
+ *     applies once the job is eligible (the caller tells eligibility:
+ *     plugin/thread/plan_prefer.h plan_prefer_eligible());
  *   - with no wait (W 0, the default: Slurm's --prefer meaning), a tier
  *     counts only while one of its nodes is free (idle or mixed, neither
  *     drained nor down), and the narrowing lasts PREFER_NOW_S at most

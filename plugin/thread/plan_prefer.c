@@ -357,10 +357,10 @@ static int count_tier(void *ctx, unsigned i, size_t *nodes, size_t *free_nodes)
 time_t plan_prefer_eligible(const slurm_job_info_t *job,
 			    const struct sx_job_state *st)
 {
-	(void)st;
 	if (job->eligible_time > 0)
 		return job->eligible_time;
-	if (job->priority == 0 || job->state_reason == WAIT_DEPENDENCY)
+	if (st->wait > 0 || job->priority == 0 ||
+	    job->state_reason == WAIT_DEPENDENCY)
 		return 0;
 	return job->submit_time;
 }

@@ -58,10 +58,20 @@ int plan_prefer_start(struct plan_prefer_in *in);
 /* Frees in->round (NULL: nothing) and sets it NULL. */
 void plan_prefer_end(struct plan_prefer_in *in);
 
-/* When pending `job` (state `st`) became eligible, for its wait: its
- * EligibleTime; before Slurm sets it (24.11 and later set it when the
- * scheduler first looks at the job) the submission of a job neither held
- * nor waiting for a dependency; 0 for those. */
+/*
+ * When pending `job`, with state `st`, became eligible, for its wait
+ * (prefer.h): its EligibleTime (details->begin_time) when set; else 0,
+ * not eligible yet, but for a job with no wait that is neither held nor
+ * waiting for a dependency, whose window counts from its submission (as
+ * job_submit() picked it).  Slurm zeroes EligibleTime when it holds a job
+ * and again when it releases one (_hold_job_rec(), _release_job_rec()),
+ * and sets it at the scheduler's next look (job_independent(),
+ * src/slurmctld/job_mgr.c 24.11), so a held job, a released one before
+ * that look and a new one before it (24.11+) have none: with a wait,
+ * their wait has not begun (their narrowing kept, not re-evaluated by
+ * the clock), and it counts from the EligibleTime Slurm sets, as Slurm's
+ * own --prefer applies from the job's eligibility.
+ */
 time_t plan_prefer_eligible(const slurm_job_info_t *job,
 			    const struct sx_job_state *st);
 

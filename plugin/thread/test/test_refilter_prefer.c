@@ -82,6 +82,27 @@ Test(refilter_prefer, a_job_not_eligible_yet_waits)
 	cr_assert_eq(p.stats.prefer_next, 0);
 }
 
+/* Released (or new on 24.11), before Slurm set its EligibleTime: its wait
+ * has not begun, whatever its submission's time. */
+Test(refilter_prefer, a_released_job_waits_from_its_new_eligible_time)
+{
+	const char *tiers[] = { "gpu=false" };
+
+	plan_now = 1000000;
+	jobs = jobs_new(1);
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, 0, "");
+	jobs->job_array[0].submit_time = plan_now - 3600;
+	plan(t, jobs, NULL, 0, NULL, &p);
+	expect("n[1-2]",
+	       "preferring tier 1 of 1 (2 nodes) until the job is eligible; ",
+	       1);
+	plan_free(&p);
+	jobs->job_array[0].eligible_time = plan_now - 10;
+	plan(t, jobs, NULL, 0, NULL, &p);
+	expect("n[1-2]", "preferring tier 1 of 1 (2 nodes) until ", 1);
+	cr_assert_eq(p.stats.prefer_next, plan_now + 50);
+}
+
 /* Tiers strongest first: one no node satisfies is passed over, and an
  * invalid one narrows nothing. */
 Test(refilter_prefer, the_strongest_tier_with_a_node)
