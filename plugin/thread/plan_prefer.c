@@ -487,3 +487,8 @@ int plan_prefer_counted(struct plan_prefer_in *in, const slurm_job_info_t *job,
 	*live = pick.waiting;
 	return 0;
 }
+
+bool plan_prefer_wants_nodes(const struct prefer_watch *w)
+{
+	return w->asked || w->live > 0 || (w->jobs_due && w->pending);
+}

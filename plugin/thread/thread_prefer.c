@@ -6,9 +6,10 @@
  * after, and its AdminComment state saying so; Slurm's own filter does
  * the rest.  The state's wrote= is the hash of the `extra` the plugin last
  * set: a job whose `extra` differs was updated by its owner (or an admin),
- * whose text becomes its request.  Nothing is loaded while no job has had
- * preferences for PREFER_IDLE_S (r->prefer_seen; a submission with some
- * asks for a round).
+ * whose text becomes its request.  The node data are loaded only when a
+ * pick can change with them (plan_prefer_wants_nodes()), and nothing at
+ * all while no pending job has preferences (r->prefer_seen; a submission
+ * or a change with some asks for a round).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -27,13 +28,6 @@
 
 #if SX_SLURM_HAS_EXTRA_OPTION
 
-/* The node table is kept current this long (s) after the last job with
- * preferences was seen (or the start), so that a submission finds it
- * current; then nothing is loaded until the next such submission, whose
- * first pick is from the table as it was (the thread's round after it
- * corrects it). */
-#define PREFER_IDLE_S 600
-
 /* The words of the status after a preference's. */
 #define SLURM_FILTERS "Slurm filters by the request (extra_constraints)"
 
@@ -42,6 +36,8 @@ struct own_plan {
 	struct job_update *ups;
 	size_t n, cap;
 	size_t preferring;
+	size_t live;	    /* eligible, their wait lasting: their pick
+			       follows the nodes (plan_prefer_wants_nodes) */
 	size_t prefer_free; /* with no wait, in their window */
 	time_t next;
 };
@@ -102,6 +98,7 @@ static int plan_job(struct thread *r, const slurm_job_info_t *job,
 	if (plan_prefer(in, job, &st, &effective, &note, &pick) < 0)
 		goto out;
 	p->preferring += st.n_prefer > 0;
+	p->live += pick.waiting && plan_prefer_eligible(job, &st) > 0;
 	p->prefer_free += pick.waiting && st.wait <= 0;
 	if (pick.tier && pick.until > in->now &&
 	    (!p->next || pick.until < p->next))
@@ -262,8 +259,9 @@ void thread_prefer_slurm_round(struct thread *r)
 {
 	struct own_plan p = { 0 };
 	struct refilter_stats stats = { 0 };
+	struct prefer_watch watch;
 	uint64_t urgent, since;
-	bool nodes, submitted, full = true;
+	bool nodes = false, submitted, asked, full = true;
 	time_t now;
 
 	struct hints taken;
@@ -287,18 +285,28 @@ void thread_prefer_slurm_round(struct thread *r)
 			" changes of jobs' preferences dropped (bounds, or not shown in %d s)",
 			plugin_type, r->prefer_changes.losses - lost,
 			PREFER_CHANGE_TTL_S);
-	if (urgent != r->urgent_seen || submitted || r->prefer_changes.n) {
-		/* a submission with preferences, or a change of them */
+	asked = urgent != r->urgent_seen || submitted || r->prefer_changes.n;
+	watch = (struct prefer_watch){ .asked = asked,
+				       .pending = r->prefer_seen,
+				       .live = r->prefer_jobs };
+	if (asked) /* a submission with preferences, or a change of them */
 		r->prefer_seen = true;
-		clock_gettime(CLOCK_MONOTONIC, &r->prefer_last);
-	}
 	if (!r->prefer_seen)
-		return;
-	nodes = node_table_load(r);
-	thread_parts_due(r);
+		return; /* no pending job has preferences: nothing loaded */
 	now = time(NULL);
 	/* a submission with preferences is planned at the next round (one
 	 * load of the jobs a round at most, while they come) */
+	watch.jobs_due =
+		asked || thread_prefer_due(r, now) || !r->jobs ||
+		ms_since(&r->jobs_asked) >=
+			(r->prefer_changes.n ? JOBS_PACED_S : JOBS_BACKSTOP_S) *
+				1000.0;
+	/* the nodes only when a pick can change with them */
+	if (plan_prefer_wants_nodes(&watch)) {
+		nodes = node_table_load(r);
+		thread_parts_due(r);
+		now = time(NULL);
+	}
 	if (!nodes && !submitted && urgent == r->urgent_seen &&
 	    !thread_prefer_due(r, now) && r->jobs &&
 	    ms_since(&r->jobs_asked) <
@@ -332,7 +340,7 @@ void thread_prefer_slurm_round(struct thread *r)
 		return;
 	}
 	r->prefer_free = p.prefer_free;
-	r->prefer_jobs = p.preferring;
+	r->prefer_jobs = p.live; /* the jobs whose pick follows the nodes */
 	r->parts_changed = false;
 	/* a refused update: planned again in 10 s (not every round: Slurm
 	 * may refuse it every time) */
@@ -340,10 +348,9 @@ void thread_prefer_slurm_round(struct thread *r)
 				 ? now + 10
 				 : p.next;
 	r->free_changed = false;
-	if (p.preferring)
-		clock_gettime(CLOCK_MONOTONIC, &r->prefer_last);
-	r->prefer_seen = p.preferring > 0 || r->prefer_changes.n ||
-			 ms_since(&r->prefer_last) < PREFER_IDLE_S * 1000.0;
+	/* none pending: nothing is loaded until a submission or a change
+	 * with preferences asks */
+	r->prefer_seen = p.preferring > 0 || r->prefer_changes.n;
 }
 
 #else
