@@ -21,6 +21,7 @@ void plugin_config_defaults(struct plugin_config *cfg)
 	cfg->carrier_features = true; /* Carrier=features */
 	cfg->max_requests = MAX_REQUESTS_DEFAULT;
 	cfg->max_user_requests = MAX_USER_REQUESTS_DEFAULT;
+	cfg->max_prefer_jobs = MAX_PREFER_JOBS_DEFAULT;
 	cfg->limits.max_request_length = XC_DEFAULT_MAX_REQUEST_LENGTH;
 	cfg->limits.max_depth = XC_DEFAULT_MAX_DEPTH;
 	cfg->limits.max_extra_length = XC_DEFAULT_MAX_EXTRA_LENGTH;
@@ -126,6 +127,11 @@ int plugin_config_read(struct plugin_config *cfg, const char *path,
 				   0) {
 				ok = !xc_read_count(value, 0, MAX_REQUESTS_MAX,
 						    &cfg->max_user_requests);
+			} else if (strcasecmp(key,
+					      "MaxPreferringJobsPerUser") ==
+				   0) {
+				ok = !xc_read_count(value, 0, MAX_REQUESTS_MAX,
+						    &cfg->max_prefer_jobs);
 			} else if (strcasecmp(key, "MallocMmapThreshold") ==
 				   0) {
 				ok = !xc_read_count(value, 0,

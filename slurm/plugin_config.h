@@ -13,6 +13,8 @@
  *   MaxPendingRequests=10000        distinct requests of pending jobs
  *   MaxPendingRequestsPerUser=1000  the same per user (0: no cap;
  *                           doc/design.md "Caps")
+ *   MaxPreferringJobsPerUser=1000  pending jobs with preferences of one
+ *                           user (0: no cap; doc/design.md "Caps")
  *   MallocMmapThreshold=32768  glibc's mmap threshold in slurmctld, set in
  *                           filter mode (0-33554432 bytes, 0: left as it
  *                           is; doc/design.md "Memory")
@@ -34,6 +36,7 @@
 #define MAX_REQUESTS_DEFAULT 10000
 #define MAX_USER_REQUESTS_DEFAULT 1000
 #define MAX_REQUESTS_MAX 1000000
+#define MAX_PREFER_JOBS_DEFAULT 1000
 #define MMAP_THRESHOLD_DEFAULT 32768
 #define MMAP_THRESHOLD_MAX 33554432 /* glibc's largest (64-bit) */
 #define TRIM_INTERVAL_DEFAULT 10
@@ -46,6 +49,8 @@ struct plugin_config {
 	size_t update_budget;	  /* ms of update RPCs in any second */
 	size_t max_requests;	  /* distinct pending requests (0: no cap) */
 	size_t max_user_requests; /* the same per user (0: no cap) */
+	size_t max_prefer_jobs;	  /* pending jobs with preferences of one
+				     user (0: no cap) */
 	size_t mmap_threshold;	  /* bytes (0: glibc's left alone) */
 	size_t trim_interval;	  /* s between malloc_trim()s (0: none) */
 	bool carrier_features;	  /* Carrier=features (the default): the

@@ -33,22 +33,59 @@ static bool found(const void *key, const void *v, size_t n, size_t size,
 	return n && bsearch(key, v, n, size, cmp);
 }
 
-int census_count(const struct known_jobs *known, struct census *fresh)
+static int by_uid(const void *a, const void *b)
 {
-	size_t n = known ? known->count : 0, np = 0, na = 0;
+	const struct census_job *x = a, *y = b;
+
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+/* The users' counts of preferring jobs of `jobs` (sorted by uid here)
+ * into fresh->users.  -1 when out of memory. */
+static int count_users(struct census_job *jobs, size_t n, struct census *fresh)
+{
+	size_t nu = 0;
+
+	qsort(jobs, n, sizeof(*jobs), by_uid);
+	if (!(fresh->users = calloc(n ? n : 1, sizeof(*fresh->users))))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!jobs[i].prefers)
+			continue;
+		if (!nu || fresh->users[nu - 1].uid != jobs[i].uid)
+			fresh->users[nu++].uid = jobs[i].uid;
+		fresh->users[nu - 1].preferring++;
+	}
+	fresh->nusers = nu;
+	return 0;
+}
+
+int census_count_jobs(const struct census_job *jobs, size_t n,
+		      struct census *fresh)
+{
+	struct census_job *v;
+	size_t np = 0, na = 0;
 
 	memset(fresh, 0, sizeof(*fresh));
 	fresh->pairs = calloc(n ? n : 1, sizeof(*fresh->pairs));
 	fresh->all = calloc(n ? n : 1, sizeof(*fresh->all));
-	if (!fresh->pairs || !fresh->all) {
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!fresh->pairs || !fresh->all || !v) {
+		free(v);
 		census_free(fresh);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		fresh->pairs[i].uid = known->jobs[i].user_id;
-		fresh->pairs[i].hash = fresh->all[i] =
-			known->jobs[i].request_hash;
+		fresh->pairs[i].uid = jobs[i].uid;
+		fresh->pairs[i].hash = fresh->all[i] = jobs[i].hash;
+		v[i] = jobs[i];
 	}
+	if (count_users(v, n, fresh) < 0) {
+		free(v);
+		census_free(fresh);
+		return -1;
+	}
+	free(v);
 	qsort(fresh->pairs, n, sizeof(*fresh->pairs), by_pair);
 	qsort(fresh->all, n, sizeof(*fresh->all), by_hash);
 	for (size_t i = 0; i < n; i++) {
@@ -63,6 +100,27 @@ int census_count(const struct known_jobs *known, struct census *fresh)
 	return 0;
 }
 
+int census_count(const struct known_jobs *known, struct census *fresh)
+{
+	size_t n = known ? known->count : 0;
+	struct census_job *v = malloc((n ? n : 1) * sizeof(*v));
+	int rc;
+
+	if (!v) {
+		memset(fresh, 0, sizeof(*fresh));
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct census_job){
+			.uid = known->jobs[i].user_id,
+			.hash = known->jobs[i].request_hash,
+			.prefers = known->jobs[i].st.n_prefer > 0,
+		};
+	rc = census_count_jobs(v, n, fresh);
+	free(v);
+	return rc;
+}
+
 void census_take(struct census *c, struct census *fresh, uint64_t upto)
 {
 	size_t keep = 0, nnew = 0;
@@ -70,12 +128,21 @@ void census_take(struct census *c, struct census *fresh, uint64_t upto)
 
 	free(c->pairs);
 	free(c->all);
+	free(c->users);
 	c->pairs = fresh->pairs;
 	c->npairs = fresh->npairs;
 	c->all = fresh->all;
 	c->nall = fresh->nall;
+	c->users = fresh->users;
+	c->nusers = fresh->nusers;
 	c->valid = fresh->valid;
 	memset(fresh, 0, sizeof(*fresh));
+	/* the jobs with preferences admitted up to `upto` are in the jobs */
+	for (size_t i = 0; i < c->nrecent_prefer; i++)
+		if (c->recent_prefer[i].seq > upto)
+			c->recent_prefer[keep++] = c->recent_prefer[i];
+	c->nrecent_prefer = keep;
+	keep = 0;
 	/* What was admitted up to `upto` is in the jobs now (or was refused
 	 * after job_submit()): it goes.  What came since stays counted. */
 	for (size_t i = 0; i < c->nrecent; i++)
@@ -106,9 +173,12 @@ void census_invalidate(struct census *c)
 {
 	free(c->pairs);
 	free(c->all);
+	free(c->users);
 	c->pairs = NULL;
 	c->all = NULL;
+	c->users = NULL;
 	c->npairs = c->nall = c->nrecent = c->recent_new = 0;
+	c->nusers = c->nrecent_prefer = 0;
 	c->valid = false;
 }
 
@@ -183,10 +253,49 @@ int census_admit(struct census *c, uint32_t uid, uint64_t hash,
 	return 0;
 }
 
+static int user_cmp(const void *key, const void *elt)
+{
+	uint32_t uid = *(const uint32_t *)key;
+	const struct census_user *u = elt;
+
+	return uid < u->uid ? -1 : uid > u->uid;
+}
+
+int census_admit_prefer(struct census *c, uint32_t uid, size_t max_user,
+			char *why, size_t size)
+{
+	const struct census_user *u;
+	size_t n;
+
+	if (!max_user || !c->valid)
+		return 0;
+	u = c->nusers ? bsearch(&uid, c->users, c->nusers, sizeof(*c->users),
+				user_cmp)
+		      : NULL;
+	n = u ? u->preferring : 0;
+	for (size_t i = 0; i < c->nrecent_prefer; i++)
+		n += c->recent_prefer[i].uid == uid;
+	if (n >= max_user) {
+		snprintf(
+			why, size,
+			"--extra-prefer: user %u has %zu pending jobs with preferences, the most allowed (MaxPreferringJobsPerUser=%zu in extra.conf): drop the preferences of some (slurm-extra prefer --job ID --none), cancel some of those jobs or wait until they start (counted again within about 10 seconds)",
+			uid, n, max_user);
+		return 1;
+	}
+	if (xc_grow((void **)&c->recent_prefer, &c->cap_prefer,
+		    c->nrecent_prefer + 1, sizeof(*c->recent_prefer)) < 0)
+		return -1;
+	c->recent_prefer[c->nrecent_prefer++] =
+		(struct census_entry){ .uid = uid, .seq = ++c->seq };
+	return 0;
+}
+
 void census_free(struct census *c)
 {
 	free(c->pairs);
 	free(c->all);
+	free(c->users);
+	free(c->recent_prefer);
 	free(c->recent);
 	memset(c, 0, sizeof(*c));
 }

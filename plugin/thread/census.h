@@ -5,8 +5,14 @@
  * distinct request costs the thread an evaluation and a filter a round,
  * so their number bounds its work, as Slurm's MaxSubmitJobs bounds jobs.
  *
+ * And the pending jobs with preferences of each user, for the cap on them
+ * (MaxPreferringJobsPerUser): each costs the thread its tiers' look-ups
+ * in a round that plans it, and an update of its own when its pick
+ * moves.
+ *
  * The thread counts the census from the jobs it loaded (census_count,
- * census_take);
+ * census_take; where Slurm filters, of the jobs with preferences alone:
+ * census_count_jobs);
  * job_submit() counts against it, and records the requests it admits
  * since, which the next census holds once the jobs loaded after them do
  * (by sequence number, as the hints: thread_private.h).  Both under the
@@ -27,6 +33,19 @@ struct census_entry {
 	uint64_t seq;  /* admitted entries: their submission's number */
 };
 
+/* A user's pending jobs with preferences. */
+struct census_user {
+	uint32_t uid;
+	size_t preferring;
+};
+
+/* One pending job as a census counts it (census_count_jobs). */
+struct census_job {
+	uint32_t uid;  /* its owner */
+	uint64_t hash; /* prefer_census_hash() of its request and tiers */
+	bool prefers;  /* it has preferences */
+};
+
 struct census {
 	struct census_entry *pairs; /* distinct (uid, hash), sorted */
 	size_t npairs;
@@ -35,9 +54,16 @@ struct census {
 	struct census_entry *recent; /* admitted since: distinct, not in
 					pairs */
 	size_t nrecent, cap;
-	size_t recent_new; /* distinct hashes in recent, not in all */
-	uint64_t seq;	   /* the last admitted entry's number */
-	bool valid;	   /* counted from loaded jobs: the caps apply */
+	size_t recent_new;	   /* distinct hashes in recent, not in all */
+	struct census_user *users; /* with preferring jobs, sorted by uid */
+	size_t nusers;
+	struct census_entry *recent_prefer; /* jobs with preferences admitted
+					       since (uid, seq; hash 0):
+					       one each, not distinct */
+	size_t nrecent_prefer, cap_prefer;
+	uint64_t seq; /* the last admitted entry's number (both
+			      kinds) */
+	bool valid;   /* counted from loaded jobs: the caps apply */
 };
 
 /* Counts the census of `known` (the round's pending jobs with a request,
@@ -45,6 +71,12 @@ struct census {
  * outside the lock (a sort of every job).  -1 when out of memory (*fresh
  * then empty). */
 int census_count(const struct known_jobs *known, struct census *fresh);
+
+/* Counts the census of `jobs` (n of them: every job the caps count,
+ * each once) into *fresh, valid.  -1 when out of memory (*fresh then
+ * empty).  n log n. */
+int census_count_jobs(const struct census_job *jobs, size_t n,
+		      struct census *fresh);
 
 /* Makes *fresh (census_count; emptied) the census of `c`, and forgets the
  * entries admitted up to `upto` (read before the jobs were loaded: the
@@ -68,6 +100,17 @@ void census_invalidate(struct census *c);
  * setting), -1 when out of memory. */
 int census_admit(struct census *c, uint32_t uid, uint64_t hash,
 		 size_t max_total, size_t max_user, char *why, size_t size);
+
+/* Whether user `uid` may have one more pending job with preferences (a
+ * submission with some, or a change giving a job some): when the user
+ * has fewer than `max_user` such jobs pending (0: no cap), counted from
+ * the census and those admitted since; always while there is no valid
+ * census.  0 when admitted (recorded), 1 when the cap is reached (`why`
+ * says so, with its setting, MaxPreferringJobsPerUser), -1 when out of
+ * memory.  Linear in the entries admitted since the census (at most the
+ * cap for each user). */
+int census_admit_prefer(struct census *c, uint32_t uid, size_t max_user,
+			char *why, size_t size);
 
 /* Frees the census and empties it. */
 void census_free(struct census *c);

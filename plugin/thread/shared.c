@@ -79,6 +79,12 @@ int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
 	return rc;
 }
 
+int thread_admit_prefer(struct thread *t, uint32_t uid, char *why, size_t size)
+{
+	return census_admit_prefer(&t->census, uid, t->cfg.max_prefer_jobs, why,
+				   size);
+}
+
 void thread_ask_urgent(struct thread *t)
 {
 	t->urgent++;

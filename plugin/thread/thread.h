@@ -154,6 +154,13 @@ uint32_t thread_max_job_id(const struct thread *t);
 int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
 		 size_t size);
 
+/* One more pending job with preferences for user `uid` (a submission with
+ * some, or a change giving a job some), counted against
+ * MaxPreferringJobsPerUser (census_admit_prefer(), doc/design.md "Caps"),
+ * in both modes.  Returns 0 admitted, 1 refused (`why`, `size` bytes,
+ * names the setting), -1 out of memory.  With t's lock held. */
+int thread_admit_prefer(struct thread *t, uint32_t uid, char *why, size_t size);
+
 /* Asks for a load of the jobs at the thread's next round, not at the pace
  * of the other asks: a job job_submit() held (the thread releases it), an
  * update job_modify() could not settle alone. */

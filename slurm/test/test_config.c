@@ -156,19 +156,21 @@ Test(config, budget_and_caps)
 	struct plugin_config cfg;
 
 	write_file("UpdateBudget=250\nMaxPendingRequests=0\n"
-		   "MaxPendingRequestsPerUser=5\n");
+		   "MaxPendingRequestsPerUser=5\nMaxPreferringJobsPerUser=7\n");
 	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
 	cr_assert_eq(cfg.update_budget, 250);
 	cr_assert_eq(cfg.max_requests, 0);
 	cr_assert_eq(cfg.max_user_requests, 5);
+	cr_assert_eq(cfg.max_prefer_jobs, 7);
 	unlink(path);
-	write_file(
-		"UpdateBudget=0\nUpdateBudget=1001\n"
-		"MaxPendingRequests=1000001\nMaxPendingRequestsPerUser=-1\n");
-	cr_assert_eq(plugin_config_read(&cfg, path, complain), 4);
+	write_file("UpdateBudget=0\nUpdateBudget=1001\n"
+		   "MaxPendingRequests=1000001\nMaxPendingRequestsPerUser=-1\n"
+		   "MaxPreferringJobsPerUser=x\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 5);
 	cr_assert_eq(cfg.update_budget, UPDATE_BUDGET_DEFAULT);
 	cr_assert_eq(cfg.max_requests, MAX_REQUESTS_DEFAULT);
 	cr_assert_eq(cfg.max_user_requests, MAX_USER_REQUESTS_DEFAULT);
+	cr_assert_eq(cfg.max_prefer_jobs, MAX_PREFER_JOBS_DEFAULT);
 	unlink(path);
 }
 

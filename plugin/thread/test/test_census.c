@@ -130,3 +130,60 @@ Test(census, nothing_is_refused_without_a_census)
 	cr_assert_eq(admit(&c, 1, 11, 1, 1), 0);
 	census_free(&c);
 }
+
+/* MaxPreferringJobsPerUser: a user's pending jobs with preferences,
+ * counted from the census (jobs, not distinct requests) and those admitted
+ * since; past it, refused with a message naming the setting. */
+Test(census, a_user_past_the_preferring_cap_is_refused)
+{
+	struct census c = { 0 };
+	struct known_job v[3] = { job(1, 1, 10), job(2, 1, 10), job(3, 2, 11) };
+	struct known_jobs known = { .jobs = v, .count = 3 };
+
+	v[0].st.n_prefer = v[1].st.n_prefer = 1; /* user 1: two with some */
+	counted(&c, &known, 0);
+	cr_assert_eq(census_admit_prefer(&c, 1, 3, why, sizeof(why)), 0);
+	cr_assert_eq(census_admit_prefer(&c, 1, 3, why, sizeof(why)), 1,
+		     "two pending and one admitted since");
+	cr_assert(strstr(why, "user 1 has 3 pending jobs with preferences") &&
+			  strstr(why, "MaxPreferringJobsPerUser=3"),
+		  "%s", why);
+	cr_assert_eq(census_admit_prefer(&c, 2, 3, why, sizeof(why)), 0,
+		     "user 2's job has none");
+	cr_assert_eq(census_admit_prefer(&c, 1, 0, why, sizeof(why)), 0,
+		     "0: no cap");
+	/* the next census holds what was admitted up to its load */
+	v[0].st.n_prefer = 0;
+	counted(&c, &known, c.seq);
+	cr_assert_eq(census_admit_prefer(&c, 1, 3, why, sizeof(why)), 0);
+	cr_assert_eq(census_admit_prefer(&c, 1, 3, why, sizeof(why)), 0);
+	cr_assert_eq(census_admit_prefer(&c, 1, 3, why, sizeof(why)), 1);
+	census_free(&c);
+}
+
+/* No census yet (or its count failed): nothing is refused. */
+Test(census, no_census_no_preferring_cap)
+{
+	struct census c = { 0 };
+
+	for (int i = 0; i < 5; i++)
+		cr_assert_eq(census_admit_prefer(&c, 1, 1, why, sizeof(why)),
+			     0);
+	census_free(&c);
+}
+
+/* census_count_jobs(): where Slurm filters, the jobs with preferences
+ * alone, their hashes as the distinct caps count them. */
+Test(census, counted_from_the_jobs_with_preferences)
+{
+	struct census c = { 0 }, fresh;
+	struct census_job v[2] = { { .uid = 1, .hash = 10, .prefers = true },
+				   { .uid = 1, .hash = 10, .prefers = true } };
+
+	cr_assert_eq(census_count_jobs(v, 2, &fresh), 0);
+	census_take(&c, &fresh, 0);
+	cr_assert_eq(c.nall, 1, "one distinct request");
+	cr_assert_eq(census_admit_prefer(&c, 1, 2, why, sizeof(why)), 1,
+		     "two jobs with preferences");
+	census_free(&c);
+}
