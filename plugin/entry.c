@@ -97,6 +97,20 @@ int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
 	return SLURM_SUCCESS;
 }
 
+int admit_prefer(uint32_t uid, char **err_msg)
+{
+	char why[512];
+	int rc = thread_admit_prefer(entry_thread, uid, why, sizeof(why));
+
+	if (rc < 0)
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	if (rc > 0) {
+		slurm_verbose("%s: uid %u: refused: %s", plugin_type, uid, why);
+		return refuse(err_msg, ESLURM_ACCOUNTING_POLICY, why);
+	}
+	return SLURM_SUCCESS;
+}
+
 int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg)
 {
 	int rc = SLURM_SUCCESS;

@@ -56,6 +56,14 @@ int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg);
 int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
 	  uint64_t *hash, char **err_msg);
 
+/* The cap on pending jobs with preferences per user
+ * (MaxPreferringJobsPerUser, census.h, doc/design.md "Caps"), in both
+ * modes: SLURM_SUCCESS when user `uid` (the job's owner) may have one
+ * more, else the refusal (ESLURM_ACCOUNTING_POLICY, as Slurm's
+ * MaxSubmitJobs; *err_msg names the setting; `err_msg` may be NULL).
+ * With the thread's lock held. */
+int admit_prefer(uint32_t uid, char **err_msg);
+
 /* The SPANK option's variable: _SLURM_SPANK_OPTION_<plugin>_<option>
  * (spank_extra.c), where job_submit() finds a request from a client
  * without `--extra`. */

@@ -71,7 +71,7 @@ int init(void)
 	plugin_config_path(path, sizeof(path));
 	plugin_config_read(&cfg, path, log_config_problem);
 	slurm_info(
-		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g Carrier=%s UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
+		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g Carrier=%s UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxPreferringJobsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
 		plugin_type, PACKAGE_VERSION,
 		SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
 		SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
@@ -79,9 +79,9 @@ int init(void)
 		cfg.found ? "read" : "no", path, cfg.refresh_interval,
 		cfg.carrier_features ? "features" : "exclusions",
 		cfg.update_budget, cfg.max_requests, cfg.max_user_requests,
-		cfg.limits.max_request_length, cfg.limits.max_depth,
-		cfg.limits.max_extra_length, cfg.mmap_threshold,
-		cfg.trim_interval);
+		cfg.max_prefer_jobs, cfg.limits.max_request_length,
+		cfg.limits.max_depth, cfg.limits.max_extra_length,
+		cfg.mmap_threshold, cfg.trim_interval);
 	slurm_info("%s: %s", plugin_type, thread_mode_text(slurm_filters));
 	thread_tune_malloc(&cfg, slurm_filters);
 	modify_forget();
@@ -392,6 +392,26 @@ static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
 	return rc;
 }
 
+/* The owner of a job being submitted: its user_id, else the caller. */
+static uint32_t job_owner(const job_desc_msg_t *job_desc, uint32_t submit_uid)
+{
+	return job_desc->user_id != NO_VAL ? job_desc->user_id : submit_uid;
+}
+
+/* With the thread's lock held: the caps a new job with request `expr`
+ * and state `st` (its tiers) counts against, for `owner` (entry.h admit()
+ * and, with preferences, admit_prefer()).  SLURM_SUCCESS or the
+ * refusal. */
+static int admit_all(const xc_expr_t *expr, const struct sx_job_state *st,
+		     uint32_t owner, char **err_msg)
+{
+	int rc = admit(expr, st, owner, NULL, err_msg);
+
+	if (rc == SLURM_SUCCESS && st->n_prefer)
+		rc = admit_prefer(owner, err_msg);
+	return rc;
+}
+
 /*
  * A submission (slurmctld's job_submit_g_submit(), its locks held): a job
  * with a request (job_desc->extra, else the SPANK option's variable) has
@@ -450,7 +470,16 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		return rc;
 	}
 	if (sx_slurm_filters_extra()) {
-		if (st.n_prefer)
+		if (st.n_prefer) {
+			/* the caps apply to its request and tiers, which the
+			 * thread evaluates, as where the plugin filters */
+			thread_lock(entry_thread);
+			rc = admit_all(expr, &st,
+				       job_owner(job_desc, submit_uid),
+				       err_msg);
+			thread_unlock(entry_thread);
+		}
+		if (st.n_prefer && rc == SLURM_SUCCESS)
 			rc = slurm_prefer(job_desc, request, &st, err_msg);
 		sx_job_state_free(&st);
 		xc_expr_destroy(expr);
@@ -485,11 +514,9 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		xc_expr_destroy(effective);
 		free(note);
 		if (rc == SLURM_SUCCESS)
-			rc = admit(expr, &st,
-				   job_desc->user_id != NO_VAL
-					   ? job_desc->user_id
-					   : submit_uid,
-				   NULL, err_msg);
+			rc = admit_all(expr, &st,
+				       job_owner(job_desc, submit_uid),
+				       err_msg);
 		/* a job the plugin held waits for the thread to release it:
 		 * a load at the next round */
 		if (rc == SLURM_SUCCESS && st.held)

@@ -50,6 +50,12 @@ int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
 	if (prefer_change_apply(c, &st) < 0)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	rc = check_tiers(&st, submit_uid, verify ? NULL : err_msg);
+	/* a job given preferences it had none of (or that the thread does
+	 * not know: where Slurm filters, a job without any) counts against
+	 * MaxPreferringJobsPerUser, its owner's */
+	if (rc == SLURM_SUCCESS && !verify && st.n_prefer &&
+	    (!k || !k->st.n_prefer))
+		rc = admit_prefer(h->owner, err_msg);
 	sx_job_state_free(&st);
 	if (rc != SLURM_SUCCESS)
 		return verify ? SLURM_SUCCESS : rc;
@@ -70,6 +76,27 @@ void hint_caller(struct job_hint *h, const struct known_job *k,
 	h->owner = k && trusted ? k->user_id : submit_uid;
 }
 
+/* The new tiers of known job `k` (its own changed by `c`) against the caps
+ * on distinct pending requests, as a submission's (admit()).
+ * SLURM_SUCCESS or the refusal. */
+static int admit_change(const struct known_job *k,
+			const struct prefer_change *c, char **err_msg)
+{
+	struct sx_job_state tiers = { 0 };
+	xc_expr_t *req = xc_parse(k->st.request,
+				  &thread_config(entry_thread)->limits, NULL);
+	int rc = SLURM_SUCCESS;
+
+	if (sx_job_state_copy_prefer(&k->st, &tiers) < 0 ||
+	    prefer_change_apply(c, &tiers) < 0)
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	else if (req && tiers.n_prefer)
+		rc = admit(req, &tiers, k->user_id, NULL, err_msg);
+	sx_job_state_free(&tiers);
+	xc_expr_destroy(req);
+	return rc;
+}
+
 int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      struct prefer_change *c, int got, const char *why,
 		      char **err_msg)
@@ -87,6 +114,11 @@ int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 				&h.offset, &het_all);
 	hint_caller(&h, k, submit_uid, SX_OWNER_CHECKED_FIRST);
 	rc = take_prefer(job_desc, c, got, why, k, submit_uid, &h, err_msg);
+	/* the caps on distinct requests, as where the plugin filters (a job
+	 * the thread knows: one with preferences or a state of the
+	 * plugin's) */
+	if (rc == SLURM_SUCCESS && h.prefer_set && k && k->st.request)
+		rc = admit_change(k, &h.prefer, err_msg);
 	if (rc == SLURM_SUCCESS) {
 		bool change = h.prefer_set;
 

@@ -410,3 +410,32 @@ Test(plugin, a_partition_not_known_is_not_narrowed)
 	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
 	cr_assert_str_eq(d->exc_nodes, "n[1-2]");
 }
+
+/* Past MaxPreferringJobsPerUser (1,000 by default) a job with
+ * preferences is refused as Slurm refuses past MaxSubmitJobs, with a
+ * message naming the setting; one without preferences is taken
+ * (doc/design.md "Caps"). */
+Test(plugin, a_job_with_preferences_past_the_users_cap_is_refused)
+{
+	struct census fresh;
+	job_desc_msg_t *d;
+	int rc = SLURM_SUCCESS;
+
+	cr_assert_eq(census_count(NULL, &fresh), 0); /* the thread's count */
+	census_take(&entry_thread->census, &fresh, 0);
+	for (int i = 0; i <= 1000 && rc == SLURM_SUCCESS; i++) {
+		d = preferring(ANY, "gpu=false\036", "60");
+		d->user_id = OWNER;
+		rc = job_submit(d, OWNER, &err);
+		submit_done(d);
+		desc_free(d);
+		cr_assert(i == 1000 || rc == SLURM_SUCCESS, "%d: %s", i, err);
+	}
+	cr_assert_eq(rc, ESLURM_ACCOUNTING_POLICY, "the 1,001st is refused");
+	cr_assert(err && strstr(err, "MaxPreferringJobsPerUser=1000"), "%s",
+		  err);
+	slurm_xfree((void **)&err);
+	d = submission(&desc, ANY); /* no preferences: taken */
+	d->user_id = OWNER;
+	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_SUCCESS, "%s", err);
+}

@@ -387,3 +387,50 @@ Test(plugin, a_change_past_the_bound_is_refused_uncopied)
 		     1);
 	cr_assert_eq(c.wait, 60);
 }
+
+/* Known job `id` of the thread's, to change in place. */
+static struct known_job *known(uint32_t id)
+{
+	for (size_t i = 0; i < entry_thread->known.count; i++)
+		if (entry_thread->known.jobs[i].job_id == id)
+			return &entry_thread->known.jobs[i];
+	cr_assert_fail("job %u not known", id);
+	return NULL;
+}
+
+/* MaxPreferringJobsPerUser: a change giving a job preferences it had none
+ * of counts as one more such job of its owner's, refused past the cap as
+ * Slurm refuses past MaxSubmitJobs (the message naming the setting); a
+ * change of a job that has some is not counted again (doc/design.md
+ * "Caps"). */
+Test(plugin, preferences_given_past_the_users_cap_are_refused)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	struct known_job *k;
+	struct census fresh;
+
+	cr_assert_eq(census_count(&entry_thread->known, &fresh), 0);
+	census_take(&entry_thread->census, &fresh, 0);
+	entry_thread->cfg.max_prefer_jobs = 1;
+	carry(d, env, "gpu=false\036", "60");
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s", err);
+	desc_free(d);
+	d = update(&desc, "8");
+	carry(d, env, "gpu=false\036", "60");
+	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_ACCOUNTING_POLICY);
+	cr_assert(err && strstr(err, "MaxPreferringJobsPerUser=1"), "%s", err);
+	slurm_xfree((void **)&err);
+	desc_free(d);
+	/* the census shows job 7 with its preferences: its own change is
+	 * no new job with some */
+	k = known(7);
+	k->st.prefer = calloc(1, sizeof(char *));
+	k->st.prefer[0] = strdup("gpu=false");
+	k->st.n_prefer = 1;
+	cr_assert_eq(census_count(&entry_thread->known, &fresh), 0);
+	census_take(&entry_thread->census, &fresh, entry_thread->census.seq);
+	d = update(&desc, "7");
+	carry(d, env, "gpu=true\036", NULL);
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s", err);
+}

@@ -40,7 +40,80 @@ struct own_plan {
 			       follows the nodes (plan_prefer_wants_nodes) */
 	size_t prefer_free; /* with no wait, in their window */
 	time_t next;
+	/* a plan of every job (plan_all): what the caps and job_modify()
+	 * read of its jobs with preferences (count_job) */
+	bool collect;
+	struct census_job *counted; /* for census_count_jobs() */
+	size_t ncounted, counted_cap;
+	struct known_jobs known; /* for thread_known_target() */
+	size_t known_cap;
 };
+
+/* Counts pending `job` (state `st`, with preferences or a change of them)
+ * for the caps and keeps it known to job_modify() (census.h, known_jobs.h;
+ * doc/design.md "Caps"): its request and tiers hashed as where the plugin
+ * filters (prefer_census_hash() of its canonical text, the memo's).  -1
+ * when out of memory. */
+static int count_job(struct plan_prefer_in *in, const slurm_job_info_t *job,
+		     const struct sx_job_state *st, struct own_plan *p)
+{
+	struct memo_request *req = NULL;
+	struct known_job *k;
+	uint64_t hash;
+
+	if (memo_request_of(in->memo, st->request ? st->request : "",
+			    in->limits, &req) < 0)
+		return -1;
+	hash = prefer_census_hash(req ? req->canonical : st->request, st);
+	if (xc_grow((void **)&p->counted, &p->counted_cap, p->ncounted + 1,
+		    sizeof(*p->counted)) < 0 ||
+	    xc_grow((void **)&p->known.jobs, &p->known_cap, p->known.count + 1,
+		    sizeof(*p->known.jobs)) < 0)
+		return -1;
+	if (st->n_prefer)
+		p->counted[p->ncounted++] = (struct census_job){
+			.uid = job->user_id, .hash = hash, .prefers = true
+		};
+	k = &p->known.jobs[p->known.count];
+	*k = (struct known_job){ .job_id = job->job_id,
+				 .array_job_id = job->array_job_id,
+				 .array_task_id = job->array_task_id,
+				 .het_job_id = job->het_job_id,
+				 .het_job_offset = job->het_job_offset,
+				 .user_id = job->user_id,
+				 .request_hash = hash,
+				 .num_nodes = job->num_nodes };
+	if (sx_job_state_copy(st, st->admin, &k->st) < 0)
+		return -1;
+	p->known.count++;
+	return 0;
+}
+
+/* Publishes what a plan of every job counted: the census (its entries
+ * admitted up to `upto` are in the jobs) and the known jobs, under
+ * r->lock; out of memory, no caps until the next count. */
+static void publish(struct thread *r, struct own_plan *p, uint64_t upto)
+{
+	struct census fresh;
+	struct known_jobs old;
+	int counted = census_count_jobs(p->counted, p->ncounted, &fresh);
+
+	known_jobs_sort(&p->known); /* outside the lock: a sort */
+	pthread_mutex_lock(&r->lock);
+	old = r->known;
+	r->known = p->known;
+	p->known = (struct known_jobs){ 0 };
+	if (counted == 0)
+		census_take(&r->census, &fresh, upto);
+	else
+		census_invalidate(&r->census);
+	pthread_mutex_unlock(&r->lock);
+	if (counted < 0)
+		slurm_error(
+			"%s: out of memory counting the jobs with preferences: no caps on them this round",
+			plugin_type);
+	known_jobs_free(&old);
+}
 
 /* A new state for pending `job`, which has none of the plugin's (it was
  * submitted without preferences): its `extra` the request, its
@@ -95,7 +168,8 @@ static int plan_job(struct thread *r, const slurm_job_info_t *job,
 	if (!(st.exclude = sx_hostlist_normal(job->exc_nodes)) &&
 	    !(st.exclude = strdup("")))
 		goto out;
-	if (plan_prefer(in, job, &st, &effective, &note, &pick) < 0)
+	if (plan_prefer(in, job, &st, &effective, &note, &pick) < 0 ||
+	    (p->collect && count_job(in, job, &st, p) < 0))
 		goto out;
 	p->preferring += st.n_prefer > 0;
 	p->live += pick.waiting && plan_prefer_eligible(job, &st) > 0;
@@ -186,9 +260,11 @@ static int plan_msg(struct thread *r, const job_info_msg_t *msg,
 }
 
 /* Plans every pending job of r->jobs with preferences or a change of
- * them; the changes every job shows are dropped after.  -1 when out of
- * memory. */
-static int plan_all(struct thread *r, time_t now, struct own_plan *p)
+ * them; the changes every job shows are dropped after, and the caps'
+ * census and the known jobs published (publish(), `upto`: census.seq
+ * before the jobs were loaded).  -1 when out of memory. */
+static int plan_all(struct thread *r, time_t now, uint64_t upto,
+		    struct own_plan *p)
 {
 	struct plan_prefer_in in;
 	bool all;
@@ -199,10 +275,15 @@ static int plan_all(struct thread *r, time_t now, struct own_plan *p)
 	if (plan_in(r, now, &in) < 0)
 		return -1;
 	(void)memo_round(&r->memo, &all);
+	p->collect = true;
 	if (plan_msg(r, r->jobs, &in, p) == 0) {
 		rc = 0;
 		prefer_changes_end(&r->prefer_changes, now);
+		publish(r, p, upto);
 	}
+	free(p->counted);
+	p->counted = NULL;
+	known_jobs_free(&p->known);
 	if (rc == 0)
 		memo_round_end(&r->memo);
 	else
@@ -260,7 +341,7 @@ void thread_prefer_slurm_round(struct thread *r)
 	struct own_plan p = { 0 };
 	struct refilter_stats stats = { 0 };
 	struct prefer_watch watch;
-	uint64_t urgent, since;
+	uint64_t urgent, since, census_upto;
 	bool nodes = false, submitted, asked, full = true;
 	time_t now;
 
@@ -270,6 +351,7 @@ void thread_prefer_slurm_round(struct thread *r)
 	pthread_mutex_lock(&r->lock);
 	urgent = r->urgent;
 	since = r->hints.seq;
+	census_upto = r->census.seq;
 	submitted = r->submit_next != 0 || r->submit_free; /* a job narrowed
 							     at submission */
 	thread_take_deadline(r);
@@ -319,7 +401,8 @@ void thread_prefer_slurm_round(struct thread *r)
 		if (thread_load_jobs(r) < 0)
 			return;
 	}
-	if ((full ? plan_all(r, now, &p) : plan_fresh(r, now, &p)) < 0) {
+	if ((full ? plan_all(r, now, census_upto, &p)
+		  : plan_fresh(r, now, &p)) < 0) {
 		slurm_error("%s: out of memory planning preferences",
 			    plugin_type);
 		job_updates_free(p.ups, p.n);
