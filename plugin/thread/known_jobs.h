@@ -32,8 +32,8 @@ struct known_job {
 			       plan_carrier): a round that keeps it unchanged
 			       still wants the name on its nodes */
 	bool prefer_live;      /* it has preferences whose wait lasted at
-				  its plan (prefer_waiting): planned every
-				  round while so */
+				  its plan (prefer_waiting); the plan folds
+				  this into its print (plan_prefer_print()) */
 	bool prefer_pending;   /* its preferences are its owner's change,
 				  which its AdminComment did not show at
 				  its plan (job_changes_take) */

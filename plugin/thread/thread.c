@@ -505,7 +505,6 @@ struct thread *thread_start(const struct plugin_config *cfg, uid_t self,
 	r->self = self;
 	r->prefer_seen = true; /* jobs with preferences from before a restart */
 	clock_gettime(CLOCK_MONOTONIC, &r->started);
-	r->prefer_last = r->started;
 	r->slurm_filters = slurm_filters;
 	/* before any entry point can look a name up */
 	if (carry_init(&r->carry) < 0) {

@@ -131,7 +131,9 @@ struct thread {
 			      change plans them */
 	time_t prefer_next;  /* the earliest end of a narrowing, last plan
 				 (0: none): a plan is due then */
-	size_t prefer_jobs;  /* pending jobs with preferences, last plan */
+	size_t prefer_jobs;  /* pending jobs with preferences, last plan;
+				where Slurm filters, the eligible ones whose
+				wait lasts */
 	bool parts_changed;  /* loaded anew since the last plan */
 	time_t submit_next;  /* the earliest end of a narrowing job_submit()
 				set since the thread last looked (under the
@@ -140,11 +142,10 @@ struct thread {
 	struct parts parts;  /* the partitions' nodes (parts.h): loaded
 				 while some job has preferences; written
 				 under the lock (job_submit() reads them) */
-	bool prefer_seen;    /* where Slurm filters: some job may have
-				preferences (thread_prefer.c: set at start,
-				cleared PREFER_IDLE_S after the last seen;
-				job_submit() asks for a round: `urgent`) */
-	struct timespec prefer_last; /* when one was last seen (monotonic) */
+	bool prefer_seen;    /* where Slurm filters: some pending job may
+				have preferences (thread_prefer.c: set at
+				start and by a submission or a change,
+				cleared at a plan that found none) */
 	struct prefer_changes prefer_changes; /* where Slurm filters: the
 						 owners' changes of
 						 preferences until the jobs
