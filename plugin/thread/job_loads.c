@@ -33,7 +33,13 @@ int thread_load_hinted(struct thread *r, const uint32_t *ids, size_t n)
 		if (sx_slurm_errno() != ESLURM_INVALID_JOB_ID)
 			goto out;
 	}
-	if (kept_jobs_splice(r->jobs, fresh, n, ids, n, &r->known) < 0) {
+	switch (kept_jobs_splice(r->jobs, fresh, n, ids, n, &r->known)) {
+	case 0:
+		break;
+	case 1: /* enough spliced: every job loaded afresh, not "since" */
+		r->jobs_time = 0;
+		goto out;
+	default:
 		slurm_error("%s: out of memory keeping the jobs", plugin_type);
 		goto out;
 	}

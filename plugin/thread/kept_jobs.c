@@ -10,7 +10,9 @@
 #include "kept_jobs.h"
 
 /* Strings of records spliced in since the load (kept_jobs_splice), a
- * block a splice. */
+ * block a splice, KEPT_MORE_MAX bytes of them at most, or the load's own
+ * when more. */
+#define KEPT_MORE_MAX (1u << 20)
 struct more {
 	struct more *next;
 	char text[];
@@ -22,6 +24,8 @@ struct more {
 struct kept {
 	job_info_msg_t msg;
 	size_t cap;
+	size_t bytes;	   /* of the load's strings */
+	size_t more_bytes; /* of those spliced in since (KEPT_MORE_MAX) */
 	struct more *more;
 	char strings[];
 };
@@ -132,6 +136,7 @@ job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
 		return NULL;
 	}
 	out->cap = n;
+	out->bytes = bytes;
 	out->msg.last_update = msg ? msg->last_update : 0;
 	at = out->strings;
 	for (uint32_t i = 0; msg && i < msg->record_count; i++) {
@@ -171,7 +176,7 @@ int kept_jobs_splice(job_info_msg_t *kept_msg, job_info_msg_t *const *fresh,
 		     const struct known_jobs *known)
 {
 	struct kept *kept = (struct kept *)kept_msg; /* its first member */
-	size_t add = 0, bytes = 0, base = kept_msg->record_count;
+	size_t add = 0, bytes = 0, base = kept_msg->record_count, k = 0;
 	uint32_t *sorted = NULL;
 	struct more *more = NULL;
 	slurm_job_info_t *grown;
@@ -179,6 +184,9 @@ int kept_jobs_splice(job_info_msg_t *kept_msg, job_info_msg_t *const *fresh,
 
 	for (size_t f = 0; f < nfresh; f++)
 		measure(fresh[f], known, &add, &bytes);
+	if (kept->more_bytes + bytes >
+	    (kept->bytes > KEPT_MORE_MAX ? kept->bytes : KEPT_MORE_MAX))
+		return 1; /* a load of every job starts afresh */
 	/* everything allocated first: out of memory, nothing changed */
 	if ((n && !(sorted = malloc(n * sizeof(*sorted)))) ||
 	    !(more = malloc(sizeof(*more) + bytes)))
@@ -195,19 +203,22 @@ int kept_jobs_splice(job_info_msg_t *kept_msg, job_info_msg_t *const *fresh,
 	if (n)
 		memcpy(sorted, ids, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), by_u32);
-	/* the records named: no longer pending, so no round plans them (the
-	 * next load of every job leaves them out) */
+	/* the records named go (their strings stay in their block until
+	 * `kept` is freed: counted in more_bytes when spliced) */
 	for (size_t i = 0; i < base; i++) {
 		slurm_job_info_t *j = &kept_msg->job_array[i];
 
-		if (!named(j, sorted, n))
+		if (!named(j, sorted, n)) {
+			kept_msg->job_array[k++] = *j;
 			continue;
-		j->job_state = JOB_COMPLETE;
+		}
 		if (j->array_bitmap)
 			slurm_bit_free((bitstr_t **)&j->array_bitmap);
 	}
+	kept_msg->record_count = (uint32_t)k;
 	more->next = kept->more;
 	kept->more = more;
+	kept->more_bytes += bytes;
 	at = more->text;
 	for (size_t f = 0; f < nfresh; f++)
 		for (uint32_t i = 0; fresh[f] && i < fresh[f]->record_count;

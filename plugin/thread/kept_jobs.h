@@ -34,14 +34,14 @@ job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,
  * ids `ids` from `fresh` (slurm_load_job()'s answers for them, `nfresh`
  * of them; NULL for an id that names no job now): each record of `kept`
  * whose job id, array job id or het job id is one of `ids` (such an id's
- * answer holds every record of its array or het job) is marked no longer
- * pending, which no round plans, and every record of `fresh` worth
- * keeping (as kept_jobs_keep() keeps them) is added, its strings in a
- * block of their own.  Linear in the records and the ids' log; what it
- * adds lives until `kept` is freed (the next load of every job: at most
- * JOBS_BACKSTOP_S of splices).  0, or -1 when out of memory (`kept` as it
- * was).  Its last_update stays (the next load of every job asks from
- * then).
+ * answer holds every record of its array or het job) goes, and every
+ * record of `fresh` worth keeping (as kept_jobs_keep() keeps them) comes
+ * in, its strings in a block of their own, which lives until `kept` is
+ * freed.  Linear in the records and the ids' log.  The strings spliced
+ * in are bounded: past 1 MiB, or the load's own strings when more, the
+ * answer is 1 and `kept` is as it was (the caller loads every job
+ * afresh).  0, 1, or -1 when out of memory (`kept` as it was).  Its
+ * last_update stays (the next load of every job asks from then).
  */
 int kept_jobs_splice(job_info_msg_t *kept, job_info_msg_t *const *fresh,
 		     size_t nfresh, const uint32_t *ids, size_t n,

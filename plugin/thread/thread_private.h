@@ -229,8 +229,9 @@ int thread_hinted_ids(struct thread *r, uint64_t upto, uint32_t *out,
  * with slurm_load_job() and puts them in place of their records in
  * r->jobs (kept_jobs_splice(); a job gone takes its records with it),
  * r->max_job_id raised to theirs (job_loads.c).  0, or -1 when one
- * cannot be loaded or out of memory (r->jobs as it was: the caller loads
- * every job). */
+ * cannot be loaded, out of memory, or when the strings spliced in since
+ * the last load of every job reach their bound (r->jobs as it was, and
+ * then r->jobs_time 0: the caller loads every job afresh). */
 int thread_load_hinted(struct thread *r, const uint32_t *ids, size_t n);
 
 /* Where Slurm filters by `extra` itself (thread_prefer.c): each pending

@@ -69,6 +69,7 @@ Test(job_loads, a_hinted_job_replaces_its_records)
 
 	cr_assert_not_null(kept);
 	cr_assert_eq(kept_jobs_splice(kept, fresh, 5, ids, 5, NULL), 0);
+	cr_assert_eq(kept->record_count, 6, "5, 7, 10, 12, 20, 40");
 	cr_assert_eq(kept->last_update, 77, "the load of every job's");
 	cr_assert_str_eq(pending_of(kept, 5), "old5", "not named: kept");
 	cr_assert_str_eq(pending_of(kept, 7), "new7");
@@ -83,14 +84,36 @@ Test(job_loads, a_hinted_job_replaces_its_records)
 	f7[0].job_state = JOB_RUNNING;
 	cr_assert_eq(kept_jobs_splice(kept, fresh, 1, ids + 1, 1, NULL), 0);
 	cr_assert_null(pending_of(kept, 7));
-	/* a load of every job keeps only what is pending */
-	{
-		job_info_msg_t *again = kept_jobs_keep(kept, NULL);
+	cr_assert_eq(kept->record_count, 5, "5, 10, 12, 20, 40");
+	kept_jobs_free(kept);
+}
 
-		cr_assert_not_null(again);
-		cr_assert_eq(again->record_count, 5, "5, 10, 12, 20, 40");
-		kept_jobs_free(again);
+/* The same job spliced again and again (a user's refused updates, each a
+ * hint, on a cluster where no load of every job answers): its records
+ * are replaced, not piled up, and the strings spliced in stop at their
+ * bound (1 MiB here), where a load of every job starts afresh. */
+Test(job_loads, splices_are_bounded)
+{
+	static char big[8192];
+	slurm_job_info_t one = rec(7, 0, 0, "old7"), f[1];
+	job_info_msg_t in = { .record_count = 1, .job_array = &one },
+		       m = { .record_count = 1, .job_array = f },
+		       *kept = kept_jobs_keep(&in, NULL);
+	job_info_msg_t *fresh[] = { &m };
+	const uint32_t id = 7;
+	size_t k = 0;
+	int rc;
+
+	memset(big, 'x', sizeof(big) - 1);
+	f[0] = rec(7, 0, 0, big);
+	cr_assert_not_null(kept);
+	while ((rc = kept_jobs_splice(kept, fresh, 1, &id, 1, NULL)) == 0) {
+		cr_assert_eq(kept->record_count, 1, "splice %zu", k);
+		cr_assert_lt(++k, 1000, "no bound");
 	}
+	cr_assert_eq(rc, 1);
+	cr_assert_eq(k, (1u << 20) / sizeof(big), "1 MiB of 8 KB strings");
+	cr_assert_str_eq(pending_of(kept, 7), big, "as it was");
 	kept_jobs_free(kept);
 }
 
