@@ -185,12 +185,11 @@ char *prefer_note(const struct sx_job_state *st, const struct prefer_pick *pick)
 	return text;
 }
 
-/* The value of variable `name` ("NAME=") in `env`, borrowed; NULL. */
-static const char *env_value(char **env, unsigned n, const char *name)
+const char *prefer_env_value(char **env, unsigned n, const char *name)
 {
 	size_t len = strlen(name);
 
-	for (unsigned i = 0; env && i < n; i++)
+	for (unsigned i = 0; env && i < n && i < PREFER_ENV_MAX_ENTRIES; i++)
 		if (env[i] && strncmp(env[i], name, len) == 0)
 			return env[i] + len;
 	return NULL;
@@ -271,12 +270,12 @@ static int read_secs(const char *wait, long *w, char *why, size_t size)
 int prefer_from_env(char **env, unsigned n, size_t max_len,
 		    struct sx_job_state *st, char *why, size_t size)
 {
-	const char *tiers = env_value(env, n, PREFER_VAR);
-	const char *wait = env_value(env, n, PREFER_WAIT_VAR);
+	const char *tiers = prefer_env_value(env, n, PREFER_VAR);
+	const char *wait = prefer_env_value(env, n, PREFER_WAIT_VAR);
 	long w = 0;
 	int rc;
 
-	if (env_value(env, n, PREFER_REFUSED_VAR)) {
+	if (prefer_env_value(env, n, PREFER_REFUSED_VAR)) {
 		snprintf(
 			why, size,
 			"--extra-prefer: refused by the client (its message above): not submitted");
@@ -302,8 +301,8 @@ int prefer_from_env(char **env, unsigned n, size_t max_len,
 int prefer_change_from_env(char **env, unsigned n, size_t max_len,
 			   struct prefer_change *c, char *why, size_t size)
 {
-	const char *tiers = env_value(env, n, PREFER_VAR);
-	const char *wait = env_value(env, n, PREFER_WAIT_VAR);
+	const char *tiers = prefer_env_value(env, n, PREFER_VAR);
+	const char *wait = prefer_env_value(env, n, PREFER_WAIT_VAR);
 	struct sx_job_state probe = { 0 };
 	int rc;
 

@@ -170,6 +170,16 @@ char *prefer_compose(const char *request, const char *tier);
 char *prefer_note(const struct sx_job_state *st,
 		  const struct prefer_pick *pick);
 
+/* The SPANK environment's entries read for the preferences, at most: a
+ * job_desc's holds the few variables of the site's SPANK plugins, and
+ * Slurm unpacks as many as an RPC holds. */
+#define PREFER_ENV_MAX_ENTRIES 1024
+
+/* The value of variable `name` ("NAME=") in the first
+ * PREFER_ENV_MAX_ENTRIES entries of `env` (`n` of them), borrowed; NULL
+ * when none.  What prefer_from_env() and prefer_change_from_env() read. */
+const char *prefer_env_value(char **env, unsigned n, const char *name);
+
 /* Reads the preferences from a job's SPANK environment (`env`, `n`
  * entries) into st->prefer, st->n_prefer and st->wait.  0 when there are
  * none or they were read; 1 when they are not acceptable, with the

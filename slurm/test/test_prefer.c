@@ -98,3 +98,26 @@ Test(prefer, tiers_past_the_bound_are_refused)
 	free(st.prefer);
 	free(big);
 }
+
+/* Only the first PREFER_ENV_MAX_ENTRIES entries of the SPANK environment
+ * are read: an RPC of millions of entries costs a bounded look-up, under
+ * slurmctld's job write lock, for each record of an update. */
+Test(prefer, the_entries_read_are_bounded)
+{
+	static char *env[PREFER_ENV_MAX_ENTRIES + 1];
+	struct prefer_change c;
+	char why[128];
+
+	for (size_t i = 0; i < PREFER_ENV_MAX_ENTRIES; i++)
+		env[i] = "OTHER=1";
+	env[PREFER_ENV_MAX_ENTRIES] = PREFER_WAIT_VAR "60";
+	cr_assert_null(prefer_env_value(env, PREFER_ENV_MAX_ENTRIES + 1,
+					PREFER_WAIT_VAR));
+	cr_assert_eq(prefer_change_from_env(env, PREFER_ENV_MAX_ENTRIES + 1, 16,
+					    &c, why, sizeof(why)),
+		     0, "past the bound: no change");
+	env[PREFER_ENV_MAX_ENTRIES - 1] = PREFER_WAIT_VAR "60";
+	cr_assert_str_eq(prefer_env_value(env, PREFER_ENV_MAX_ENTRIES + 1,
+					  PREFER_WAIT_VAR),
+			 "60");
+}
