@@ -49,21 +49,22 @@ static uint64_t text_hash(const char *text)
 	return xc_text_hash(head);
 }
 
-/* A hash of the change of preferences in `d`'s SPANK environment (its
- * entries of prefer.h): of each one's first 4 KB and its length up to
- * the longest change read (PREFER_TIERS_MAX), so bounded whatever the
- * caller sent; a change read is within that length. */
+/* A hash of the change of preferences in `d`'s SPANK environment: of the
+ * values prefer_change_from_env() reads (prefer_env_value()), each by its
+ * first 4 KB and its length up to the longest change read
+ * (PREFER_TIERS_MAX), so bounded whatever the caller sent. */
 static uint64_t env_hash(const job_desc_msg_t *d)
 {
-	size_t most = PREFER_TIERS_MAX(request_limit()) + sizeof(PREFER_VAR);
+	size_t most = PREFER_TIERS_MAX(request_limit()) + 1;
+	const char *names[] = { PREFER_VAR, PREFER_WAIT_VAR };
 	uint64_t h = 0;
 
-	for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; i++)
-		if (d->spank_job_env[i] &&
-		    strncmp(d->spank_job_env[i], PREFER_ENV,
-			    strlen(PREFER_ENV)) == 0)
-			h = (h * 31 + text_hash(d->spank_job_env[i])) * 31 +
-			    strnlen(d->spank_job_env[i], most);
+	for (size_t i = 0; i < 2; i++) {
+		const char *v = prefer_env_value(
+			d->spank_job_env, d->spank_job_env_size, names[i]);
+
+		h = (h * 31 + text_hash(v)) * 31 + (v ? strnlen(v, most) : 0);
+	}
 	return h;
 }
 
@@ -210,7 +211,9 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	/* On 22.05 Slurm has not checked the caller yet: only the owner's,
 	 * root's and SlurmUser's hints are taken (anyone else's update is
 	 * refused, or theirs is an operator's: the job's data then show it,
-	 * and the thread keeps what they set as the user's). */
+	 * and the thread keeps what they set as the user's).  The owner of a
+	 * job the thread does not know is the update's user_id, which
+	 * _update_job() sets to it before job_modify() (take_prefer()). */
 	hint_caller(&h, k, submit_uid,
 		    SX_OWNER_CHECKED_FIRST || submit_uid == 0 ||
 			    submit_uid ==
@@ -218,25 +221,7 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 			    submit_uid == (k ? k->user_id : job_desc->user_id));
 	h.hold = job_desc->priority == 0;
 	new_request = SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
-	if ((rc = take_prefer(job_desc, pc, got, why, k, submit_uid, &h,
-			      err_msg)) == SLURM_SUCCESS &&
-	    h.prefer_set && k && k->st.request) {
-		/* the new tiers count against the caps as a submission's
-		 * (alone in the update: no new request with them) */
-		struct sx_job_state tiers = { 0 };
-		xc_expr_t *req =
-			xc_parse(k->st.request,
-				 &thread_config(entry_thread)->limits, NULL);
-
-		if (sx_job_state_copy_prefer(&k->st, &tiers) < 0 ||
-		    prefer_change_apply(&h.prefer, &tiers) < 0)
-			rc = refuse(err_msg, SLURM_ERROR,
-				    "--extra: out of memory");
-		else if (req)
-			rc = admit(req, &tiers, k->user_id, NULL, err_msg);
-		sx_job_state_free(&tiers);
-		xc_expr_destroy(req);
-	}
+	rc = take_prefer(job_desc, pc, got, why, k, submit_uid, &h, err_msg);
 	if (rc != SLURM_SUCCESS) {
 		thread_unlock(entry_thread);
 		prefer_change_free(&h.prefer);

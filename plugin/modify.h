@@ -35,16 +35,19 @@ void hint_caller(struct job_hint *h, const struct known_job *k,
  * its reason when 2), into hint `h` (its tiers moved out of `c`), which
  * the thread takes as it is at its next round.
  *   - Of a caller Slurm may still refuse (h->trusted false: 22.05, not the
- *     owner, root or SlurmUser of a job the thread knows) nothing is read:
- *     Slurm answers them as without the plugin.  Of a job the thread does
- *     not know yet (`k` NULL) on 22.05, a caller but root and SlurmUser is
- *     not trusted (the update's user_id is the caller's to send): the
- *     change is kept for the thread to take if the caller owns the job
- *     (prefer_verify), and refused by nobody: an invalid one is dropped,
- *     so that another user still gets Slurm's own refusal.
+ *     owner, root or SlurmUser) nothing is read: Slurm answers them as
+ *     without the plugin.  On 22.05 the owner is told also of a job the
+ *     thread does not know yet (`k` NULL): _update_job() sets the
+ *     update's user_id to the job's owner before job_modify() (a caller
+ *     but a super user cannot send one: _slurm_rpc_update_job(),
+ *     src/slurmctld/job_mgr.c and proc_req.c, 22.05.8).
+ *   - A caller Slurm let update the job who is not its owner, root or
+ *     SlurmUser (23.02+: an operator, a coordinator) is refused: the
+ *     preferences are the owner's.
  *   - Otherwise it must come alone (Slurm may refuse the rest of the
  *     update after job_modify(), and the change would still be taken),
- *     each tier is checked as a request, and the wait.
+ *     each tier is checked as a request, and the wait; a job given
+ *     preferences counts against MaxPreferringJobsPerUser.
  * SLURM_SUCCESS or the refusal.
  */
 int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,

@@ -17,65 +17,6 @@ static bool sets_plan_fields(const job_desc_msg_t *d)
 	       (SX_SLURM_HAS_EXTRA_OPTION && d->extra);
 }
 
-int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
-		const char *why, const struct known_job *k, uint32_t submit_uid,
-		struct job_hint *h, char **err_msg)
-{
-	/* 22.05, a job the thread does not know: h->trusted rests on the
-	 * update's user_id, which the caller sends (Slurm sets it only when
-	 * NO_VAL), so for a change nobody but root and SlurmUser is
-	 * trusted: the thread checks that the caller owns the job */
-	bool verify = !k && !SX_OWNER_CHECKED_FIRST && submit_uid != 0 &&
-		      submit_uid != (uint32_t)thread_slurm_user(entry_thread);
-	struct sx_job_state st = { 0 };
-	int rc;
-
-	if (!got || (!h->trusted && !verify))
-		return SLURM_SUCCESS;
-	if (verify) /* nothing but the owner check trusts it */
-		h->trusted = false;
-	/* a caller Slurm let update the job (23.02+: an operator, a
-	 * coordinator) who is not its owner, root or SlurmUser: the
-	 * preferences are the plugin's field, its owner's to change */
-	if (k && !h->privileged && submit_uid != k->user_id)
-		return refuse(
-			err_msg, ESLURM_ACCESS_DENIED,
-			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
-	if (got == 2 || sets_plan_fields(d))
-		return verify ? SLURM_SUCCESS
-		       : got == 2
-			       ? refuse(err_msg, ESLURM_INVALID_FEATURE, why)
-			       : refuse(err_msg, ESLURM_INVALID_FEATURE,
-					"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");
-	if (prefer_change_apply(c, &st) < 0)
-		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	rc = check_tiers(&st, submit_uid, verify ? NULL : err_msg);
-	/* a job given preferences it had none of (or that the thread does
-	 * not know: where Slurm filters, a job without any) counts against
-	 * MaxPreferringJobsPerUser, its owner's */
-	if (rc == SLURM_SUCCESS && !verify && st.n_prefer &&
-	    (!k || !k->st.n_prefer))
-		rc = admit_prefer(h->owner, err_msg);
-	sx_job_state_free(&st);
-	if (rc != SLURM_SUCCESS)
-		return verify ? SLURM_SUCCESS : rc;
-	h->prefer_set = true;
-	h->prefer_verify = verify;
-	h->prefer = *c;
-	c->tiers = NULL;
-	return SLURM_SUCCESS;
-}
-
-void hint_caller(struct job_hint *h, const struct known_job *k,
-		 uint32_t submit_uid, bool trusted)
-{
-	h->caller = submit_uid;
-	h->privileged = submit_uid == 0 ||
-			submit_uid == (uint32_t)thread_slurm_user(entry_thread);
-	h->trusted = trusted;
-	h->owner = k && trusted ? k->user_id : submit_uid;
-}
-
 /* The new tiers of known job `k` (its own changed by `c`) against the caps
  * on distinct pending requests, as a submission's (admit()).
  * SLURM_SUCCESS or the refusal. */
@@ -97,6 +38,60 @@ static int admit_change(const struct known_job *k,
 	return rc;
 }
 
+int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
+		const char *why, const struct known_job *k, uint32_t submit_uid,
+		struct job_hint *h, char **err_msg)
+{
+	struct sx_job_state st = { 0 };
+	int rc;
+
+	if (!got || !h->trusted)
+		return SLURM_SUCCESS;
+	/* a caller Slurm let update the job (23.02+: an operator, a
+	 * coordinator) who is not its owner, root or SlurmUser: the
+	 * preferences are the plugin's field, its owner's to change */
+	if (k && !h->privileged && submit_uid != k->user_id)
+		return refuse(
+			err_msg, ESLURM_ACCESS_DENIED,
+			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
+	if (got == 2)
+		return refuse(err_msg, ESLURM_INVALID_FEATURE, why);
+	if (sets_plan_fields(d))
+		return refuse(
+			err_msg, ESLURM_INVALID_FEATURE,
+			"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");
+	if (prefer_change_apply(c, &st) < 0)
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	rc = check_tiers(&st, submit_uid, err_msg);
+	/* the new tiers of a job the thread knows count against the caps
+	 * on distinct requests as a submission's (alone in the update: no
+	 * new request with them); then a job given preferences it had none
+	 * of (or that the thread does not know: where Slurm filters, a job
+	 * without any) counts against MaxPreferringJobsPerUser, its
+	 * owner's, last: a refusal before counts nothing */
+	if (rc == SLURM_SUCCESS && k && k->st.request)
+		rc = admit_change(k, c, err_msg);
+	if (rc == SLURM_SUCCESS && st.n_prefer && (!k || !k->st.n_prefer))
+		rc = admit_prefer(h->owner, err_msg);
+	sx_job_state_free(&st);
+	if (rc != SLURM_SUCCESS)
+		return rc;
+	h->prefer_set = true;
+	h->prefer = *c;
+	c->tiers = NULL;
+	return SLURM_SUCCESS;
+}
+
+void hint_caller(struct job_hint *h, const struct known_job *k,
+		 uint32_t submit_uid, bool trusted)
+{
+	h->caller = submit_uid;
+	h->privileged = submit_uid == 0 ||
+			submit_uid == (uint32_t)thread_slurm_user(entry_thread);
+	h->trusted = trusted;
+	h->owner = k && trusted ? k->user_id : submit_uid;
+}
+
 int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      struct prefer_change *c, int got, const char *why,
 		      char **err_msg)
@@ -113,12 +108,10 @@ int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	k = thread_known_target(entry_thread, job_desc, &h.id, &h.task,
 				&h.offset, &het_all);
 	hint_caller(&h, k, submit_uid, SX_OWNER_CHECKED_FIRST);
+	/* (with the caps on distinct requests, as where the plugin filters,
+	 * for a job the thread knows: one with preferences or a state of
+	 * the plugin's) */
 	rc = take_prefer(job_desc, c, got, why, k, submit_uid, &h, err_msg);
-	/* the caps on distinct requests, as where the plugin filters (a job
-	 * the thread knows: one with preferences or a state of the
-	 * plugin's) */
-	if (rc == SLURM_SUCCESS && h.prefer_set && k && k->st.request)
-		rc = admit_change(k, &h.prefer, err_msg);
 	if (rc == SLURM_SUCCESS) {
 		bool change = h.prefer_set;
 

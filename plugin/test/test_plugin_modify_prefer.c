@@ -85,6 +85,7 @@ Test(plugin, an_update_names_the_job_slurm_reads)
 	const struct job_hint *h;
 
 	SX_DESC_JOB_ID(d) = 7;
+	d->user_id = OTHER; /* job 100's owner, as _update_job() sets it */
 	carry(d, env, "gpu=false\036", "31536000");
 	cr_assert_eq(modify_prefer(d, env, OTHER), SLURM_SUCCESS, "%s", err);
 	h = only_hint();
@@ -225,10 +226,12 @@ Test(plugin, a_change_with_other_fields_is_refused)
 		"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");
 }
 
-/* 22.05, a job the thread has not seen yet: the change is kept for the
- * thread to take if its caller owns the job; an invalid one is dropped
- * without a word (another user must get Slurm's own refusal). */
-Test(plugin, a_change_of_a_job_not_seen_yet_is_verified_by_the_thread)
+/* 22.05, a job the thread has not seen yet: _update_job() set the
+ * update's user_id to the job's owner before job_modify() (a caller but a
+ * super user cannot send one), so the owner's change is trusted and
+ * checked as any (an invalid one refused, MaxPreferringJobsPerUser
+ * counted), and another user's is not read: Slurm refuses them. */
+Test(plugin, a_change_of_a_job_not_seen_yet_is_its_owners)
 {
 	job_desc_msg_t *d = update(&desc, "999");
 	char *env[2] = { NULL, NULL };
@@ -236,41 +239,55 @@ Test(plugin, a_change_of_a_job_not_seen_yet_is_verified_by_the_thread)
 
 	if (SX_OWNER_CHECKED_FIRST)
 		cr_skip_test("from 23.02 every caller job_modify() sees may");
+	d->user_id = OWNER; /* as _update_job() sets it */
 	carry(d, env, "gpu=false\036", "60");
-	cr_assert_eq(modify_prefer(d, env, OTHER), SLURM_SUCCESS);
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s", err);
 	h = only_hint();
-	cr_assert(!h->trusted && h->prefer_set && h->prefer_verify);
-	cr_assert_eq(h->caller, OTHER);
+	cr_assert(h->trusted && h->prefer_set);
 	cr_assert_str_eq(h->prefer.tiers, "gpu=false\036");
 	desc_free(d);
 	d = update(&desc, "998");
+	d->user_id = OWNER;
 	carry(d, env, "gpu=\036", NULL);
+	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_INVALID_FEATURE);
+	cr_assert_not_null(strstr(err, "preference 1"), "%s", err);
+	slurm_xfree((void **)&err);
+	desc_free(d);
+	d = update(&desc, "997");
+	d->user_id = OWNER;
+	carry(d, env, "gpu=false\036", NULL);
 	cr_assert_eq(modify_prefer(d, env, OTHER), SLURM_SUCCESS);
 	cr_assert_null(err);
-	cr_assert_eq(entry_thread->hints.n, 1, "no hint of the invalid one");
+	cr_assert_eq(entry_thread->hints.n, 1, "another user's: no change");
 }
 
-/* 22.05: the update's user_id is the caller's to send: another user who
- * names themselves is no more trusted with a change of a job the thread
- * has not seen (the thread checks the owner); root is. */
-Test(plugin, a_spoofed_user_id_is_not_trusted_on_22_05)
+/* 22.05: past MaxPreferringJobsPerUser, the owner's change giving
+ * preferences to a job the thread has not seen yet is refused as a
+ * submission's is. */
+Test(plugin, a_change_of_a_job_not_seen_yet_counts_against_the_cap)
 {
-	job_desc_msg_t *d = update(&desc, "999");
+	job_desc_msg_t *d;
 	char *env[2] = { NULL, NULL };
+	struct census fresh;
 
 	if (SX_OWNER_CHECKED_FIRST)
-		cr_skip_test("from 23.02 every caller job_modify() sees may");
-	d->user_id = OTHER;
-	carry(d, env, "gpu=false\036", NULL);
-	cr_assert_eq(modify_prefer(d, env, OTHER), SLURM_SUCCESS);
-	cr_assert(!only_hint()->trusted && only_hint()->prefer_verify);
-	desc_free(d);
-	d = update(&desc, "998");
-	carry(d, env, "gpu=false\036", NULL);
-	cr_assert_eq(modify_prefer(d, env, 0), SLURM_SUCCESS);
-	cr_assert_eq(entry_thread->hints.n, 2);
-	cr_assert(entry_thread->hints.v[1].trusted &&
-		  !entry_thread->hints.v[1].prefer_verify);
+		cr_skip_test("22.05: a job not seen yet is told by user_id");
+	cr_assert_eq(census_count(NULL, &fresh), 0); /* a census, empty */
+	census_take(&entry_thread->census, &fresh, 0);
+	entry_thread->cfg.max_prefer_jobs = 1;
+	for (int i = 0; i < 2; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "%d", 990 + i);
+		d = update(&desc, id);
+		d->user_id = OWNER;
+		carry(d, env, "gpu=false\036", NULL);
+		cr_assert_eq(modify_prefer(d, env, OWNER),
+			     i ? ESLURM_ACCOUNTING_POLICY : SLURM_SUCCESS,
+			     "change %d: %s", i, err ? err : "");
+		slurm_xfree((void **)&err);
+		desc_free(d);
+	}
 }
 
 /* Slurm answers a change of partition with errno when it finds no
@@ -433,4 +450,34 @@ Test(plugin, preferences_given_past_the_users_cap_are_refused)
 	d = update(&desc, "7");
 	carry(d, env, "gpu=true\036", NULL);
 	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s", err);
+}
+
+/* Dropping the preferences (slurm-extra prefer --none) adds no distinct
+ * request: it is never refused by the caps, even at
+ * MaxPendingRequestsPerUser, the very action their message asks for. */
+Test(plugin, dropping_preferences_is_never_refused_by_the_caps)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	struct known_job *k =
+		(struct known_job *)known_job_find(&entry_thread->known, 7);
+	struct census fresh;
+	char why[256];
+
+	cr_assert_not_null(k);
+	cr_assert_not_null(k->st.prefer = calloc(1, sizeof(char *)));
+	cr_assert_not_null(k->st.prefer[0] = strdup("b=1"));
+	k->st.n_prefer = 1;
+	cr_assert_eq(census_count(NULL, &fresh), 0);
+	census_take(&entry_thread->census, &fresh, 0);
+	entry_thread->cfg.max_user_requests = 1;
+	cr_assert_eq(census_admit(&entry_thread->census, OWNER,
+				  xc_text_hash("gpu=false"), 0, 1, why,
+				  sizeof(why)),
+		     0, "the user at the cap");
+	carry(d, env, "", NULL);
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s",
+		     err ? err : "");
+	cr_assert(only_hint()->prefer_set);
+	cr_assert_str_eq(only_hint()->prefer.tiers, "");
 }

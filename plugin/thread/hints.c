@@ -80,8 +80,7 @@ static bool same_hint(const struct job_hint *a, const struct job_hint *b)
 	       a->exc_text == b->exc_text && a->hold == b->hold &&
 	       (a->user_exc == NULL) == (b->user_exc == NULL) &&
 	       (!a->user_exc || strcmp(a->user_exc, b->user_exc) == 0) &&
-	       a->prefer_set == b->prefer_set &&
-	       a->prefer_verify == b->prefer_verify && a->caller == b->caller &&
+	       a->prefer_set == b->prefer_set && a->caller == b->caller &&
 	       a->privileged == b->privileged &&
 	       a->prefer.wait == b->prefer.wait &&
 	       (a->prefer.tiers == NULL) == (b->prefer.tiers == NULL) &&
@@ -109,17 +108,15 @@ bool hints_add(struct hints *hints, struct job_hint *h)
 	size_t len;
 	struct hints_owner *o;
 
-	if (!h->trusted) { /* it decides nothing, but an owner's change */
+	if (!h->trusted) { /* it decides nothing */
 		free(h->user_exc);
 		h->user_exc = NULL;
 		h->exc = h->hold = false;
 		h->exc_hash = h->exc_text = 0;
-		if (!h->prefer_verify) {
-			prefer_change_free(&h->prefer);
-			h->prefer_set = false;
-			h->caller = 0;
-			h->privileged = false;
-		}
+		prefer_change_free(&h->prefer);
+		h->prefer_set = false;
+		h->caller = 0;
+		h->privileged = false;
 	}
 	len = hint_bytes(h);
 	h->seq = ++hints->seq;

@@ -29,8 +29,8 @@
  * never writes back stale exclusions, holds or AdminComments.  A change
  * of preferences (prefer_set) is the exception: Slurm stores none of it,
  * so the thread takes a trusted one as it is (job_modify() takes it only
- * from an update that sets nothing else the plan reads), or an untrusted
- * one of the job's owner (prefer_verify), and a lost one is lost
+ * from an update that sets nothing else the plan reads), and a lost one
+ * is lost
  * (doc/design.md "Preferences", "Changing them").
  */
 struct job_hint {
@@ -62,12 +62,8 @@ struct job_hint {
 			      (`slurm-extra prefer`, prefer.h): `prefer`
 			      says how; the job's data cannot show it, so
 			      the thread takes a trusted one as it is */
-	bool prefer_verify; /* untrusted (22.05: a job job_modify() did not
-			       know yet), kept with its change for the
-			       thread to take only if `caller` owns the
-			       job it names */
-	uint32_t caller;    /* the uid of the update's caller */
-	bool privileged;    /* the caller is root or SlurmUser: the thread
+	uint32_t caller;   /* the uid of the update's caller */
+	bool privileged;   /* the caller is root or SlurmUser: the thread
 			       takes a hint's content (list, hold, change of
 			       preferences) only from them or from the owner
 			       of the job it loads (hint_from_owner) */
@@ -123,7 +119,7 @@ bool hint_from_owner(const struct job_hint *h, const slurm_job_info_t *job);
  * `hints`; false when
  * it was dropped (bounds or memory: a loss recorded).  An untrusted hint
  * is kept without its content (no list, no hold, no change of
- * preferences but one to check against the job's owner, prefer_verify):
+ * preferences):
  * its update is either refused by Slurm or an operator's, whose list the
  * job's data show; it makes nothing stale, and only has its job planned
  * (job_modify() makes none for a job the thread filters). */

@@ -11,13 +11,11 @@
 #include "job_filter.h"
 #include "slurm_hostlist.h"
 
-/* Whether hint `h` changes the preferences of `job`: trusted, or its
- * caller the job's owner (prefer_verify); from the owner, root or
- * SlurmUser (hint_from_owner) either way. */
+/* Whether hint `h` changes the preferences of `job`: trusted, from the
+ * owner, root or SlurmUser (hint_from_owner). */
 static bool takes_prefer(const struct job_hint *h, const slurm_job_info_t *job)
 {
-	return h->prefer_set && hint_from_owner(h, job) &&
-	       (h->prefer_verify || h->trusted);
+	return h->prefer_set && h->trusted && hint_from_owner(h, job);
 }
 
 int job_changes_take(const slurm_job_info_t *job, const struct known_job *k,

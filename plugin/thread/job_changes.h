@@ -37,9 +37,8 @@
  *
  * And the preferences as the owner last changed them (`slurm-extra
  * prefer`, doc/design.md "Preferences", "Changing them"): the job's data
- * cannot show such a change, so a trusted hint's is taken as it is (and an
- * untrusted one, prefer_verify, when its caller owns the job), each in
- * order, over a change taken before that the job's AdminComment does not
+ * cannot show such a change, so a trusted hint's is taken as it is (from
+ * the owner, root or SlurmUser: hint_from_owner), each in order, over a change taken before that the job's AdminComment does not
  * show yet (`k`, the job as the round before knew it, with
  * prefer_pending: its update was refused or is stale, and would otherwise
  * lose it).  *pending: `st` holds a change its AdminComment does not show

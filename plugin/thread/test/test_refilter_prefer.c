@@ -334,27 +334,3 @@ Test(refilter_prefer, a_change_outlives_its_refused_update)
 	cr_assert(p.known.count == 1 && !p.known.jobs[0].prefer_pending);
 	known_jobs_free(&before);
 }
-
-/* 22.05: a change of a job job_modify() did not know yet is taken only if
- * its caller owns the job (user 1000 here). */
-Test(refilter_prefer, an_unverified_change_needs_the_owner)
-{
-	const char *tiers[] = { "gpu=true" };
-	struct job_hint theirs = prefer_hint(7, false, "", 0),
-			mine = prefer_hint(7, false, "gpu=false\036", -1);
-
-	theirs.prefer_verify = mine.prefer_verify = true;
-	theirs.caller = 1001;
-	mine.caller = 1000;
-	plan_now = 1000000;
-	jobs = jobs_new(1);
-	job_prefer_set(&jobs->job_array[0], tiers, 1, 60, plan_now - 10, "");
-	cr_assert(hints_add(&hints, &theirs));
-	plan(t, jobs, &hints, hints.seq, NULL, &p);
-	expect("n[3-4]", "preferring tier 1 of 1 (2 nodes) until ", 1);
-	plan_free(&p);
-	hints_free(&hints); /* the owner's alone */
-	cr_assert(hints_add(&hints, &mine));
-	plan(t, jobs, &hints, hints.seq, NULL, &p);
-	expect("n[1-2]", "preferring tier 1 of 1 (2 nodes) until ", 1);
-}
