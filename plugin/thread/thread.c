@@ -223,13 +223,11 @@ static bool round_load_jobs(struct thread *r, struct round *w)
 {
 	if (w->load == LOAD_NONE) {
 		w->upto = r->hints_loaded;
-		w->census_upto = r->census_loaded;
 		return r->table && r->jobs;
 	}
 	if (w->load == LOAD_HINTED &&
 	    thread_load_hinted(r, w->ids, w->n_ids) == 0) {
 		r->hints_loaded = w->upto;
-		w->census_upto = r->census_loaded;
 		return r->table != NULL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
@@ -243,7 +241,6 @@ static bool round_load_jobs(struct thread *r, struct round *w)
 	r->urgent_seen = w->urgent;
 	r->unloaded_since = (struct timespec){ 0 };
 	r->hints_loaded = w->upto;
-	r->census_loaded = w->census_upto;
 	return true;
 }
 
@@ -275,23 +272,29 @@ static bool round_take_hints(struct thread *r, const struct round *w,
 	return true;
 }
 
-/* Stage: the plan's jobs made r->known, the caps counted.  *known is
+/* Stage: the plan's jobs made r->known, the caps counted (after a load
+ * of every job).  *known is
  * moved into r->known (the old one freed) and left empty. */
 static void round_publish(struct thread *r, const struct round *w,
 			  struct known_jobs *known)
 {
 	struct known_jobs old;
 	struct census fresh;
-	int counted =
-		census_count(known, &fresh); /* outside the lock: a sort */
+	/* counted from a load of every job only: after a load of the hinted
+	 * ones, a job submitted since the last count is in `known` and in
+	 * the census' entries admitted since, both */
+	bool count = w->load == LOAD_ALL;
+	int counted = count ? census_count(known, &fresh) /* a sort: outside
+							     the lock */
+			    : 0;
 
 	pthread_mutex_lock(&r->lock);
 	old = r->known;
 	r->known = *known;
 	*known = (struct known_jobs){ 0 };
-	if (counted == 0)
+	if (count && counted == 0)
 		census_take(&r->census, &fresh, w->census_upto);
-	else
+	else if (counted < 0)
 		census_invalidate(&r->census); /* no caps until counted */
 	pthread_mutex_unlock(&r->lock);
 	if (counted < 0)

@@ -108,8 +108,6 @@ struct thread {
 				       (all of them, or the hinted ones)
 				       covered: their data show every update
 				       hinted up to it */
-	uint64_t census_loaded;	    /* census.seq before the last load of
-				       every job */
 	bool slurm_filters; /* Slurm's extra_constraints was on last round */
 	bool carry_read;    /* the carrier read slurmctld's configuration */
 	bool carry_due;	    /* the carrier marked requests whose jobs the
