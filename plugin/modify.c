@@ -236,7 +236,13 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		     job_desc->priority != NO_VAL || job_desc->admin_comment ||
 		     job_desc->features || job_desc->prefer || new_request ||
 		     h.prefer_set;
-	hinted = plan_field && (h.trusted || !k);
+	/* (an update naming no job by a number leaves none: Slurm refuses
+	 * it, or on 26.05 it names one by its SLUID, which the plugin cannot
+	 * tell: that change is read from the jobs' data when every job is
+	 * next loaded and planned, hints_lose()) */
+	hinted = plan_field && (h.trusted || !k) && id;
+	if (plan_field && SX_JOB_ID_IS_SLUID(job_desc->job_id_str))
+		thread_hint_lost(entry_thread);
 	/* A job carried by its request's feature keeps it in what the
 	 * caller sets, or leaves the carrier for its ExcNodeList. */
 	carried = k && !het_all && carried_now(k, cname);

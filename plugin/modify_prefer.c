@@ -56,6 +56,12 @@ int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
 			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
 	if (got == 2)
 		return refuse(err_msg, ESLURM_INVALID_FEATURE, why);
+	/* a job the plugin cannot tell (26.05's SLUID): its change would
+	 * name none */
+	if (!h->id)
+		return refuse(
+			err_msg, ESLURM_INVALID_JOB_ID,
+			"--extra-prefer: name the job by its number (slurm-extra prefer --job ID)");
 	if (sets_plan_fields(d))
 		return refuse(
 			err_msg, ESLURM_INVALID_FEATURE,

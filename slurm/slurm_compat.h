@@ -93,6 +93,13 @@ static inline int sx_load_job(job_info_msg_t **resp, uint32_t job_id,
 	slurm_load_job((resp), (job_id), (show_flags))
 #endif
 
+/* Slurm 26.05 reads a job_id_str "s..." as a job's SLUID
+ * (update_job_str(), src/slurmctld/job_mgr.c): one record the plugin
+ * cannot tell by its number without slurmctld's own record. */
+#define SX_JOB_ID_IS_SLUID(str)                                                \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0) && (str) &&       \
+	 (str)[0] == 's')
+
 /* Slurm 23.02 added `--extra` to sbatch, salloc and srun; its value reaches
  * slurmctld in job_desc->extra.  Older clients need the SPANK option. */
 #define SX_SLURM_HAS_EXTRA_OPTION                                              \

@@ -481,3 +481,29 @@ Test(plugin, dropping_preferences_is_never_refused_by_the_caps)
 	cr_assert(only_hint()->prefer_set);
 	cr_assert_str_eq(only_hint()->prefer.tiers, "");
 }
+
+/* A change naming no job by its number (26.05's SLUID "s...", or what
+ * Slurm refuses) is refused: it would name none.  On 26.05 an update of
+ * the fields the plan reads by a SLUID is a hint lost: every job is
+ * planned at the thread's next load of every job. */
+Test(plugin, a_job_named_by_no_number)
+{
+	job_desc_msg_t *d = update(&desc, "s2AB3CD4EF");
+	char *env[2] = { NULL, NULL };
+	uint64_t losses = entry_thread->hints.losses;
+
+	d->user_id = OWNER; /* as _update_job() sets it */
+	carry(d, env, "gpu=false\036", NULL);
+	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_INVALID_JOB_ID);
+	cr_assert_not_null(strstr(err, "by its number"), "%s", err);
+	slurm_xfree((void **)&err);
+	desc_free(d);
+	d = update(&desc, "s2AB3CD4EF");
+	d->user_id = OWNER;
+	set_str(&d->exc_nodes, "n1");
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(entry_thread->hints.n, 0, "no hint naming no job");
+	cr_assert_eq(entry_thread->hints.losses,
+		     losses + (SX_JOB_ID_IS_SLUID("s") ? 1 : 0),
+		     "26.05: a hint lost, every job planned next");
+}

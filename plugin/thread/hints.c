@@ -152,6 +152,12 @@ lost:
 	return false;
 }
 
+void hints_lose(struct hints *hints)
+{
+	hints->lost_seq = ++hints->seq;
+	hints->losses++;
+}
+
 bool hints_urgent(struct hints *hints, uint32_t owner)
 {
 	struct hints_owner *o = owner_of(hints, owner, true);

@@ -125,6 +125,12 @@ bool hint_from_owner(const struct job_hint *h, const slurm_job_info_t *job);
  * (job_modify() makes none for a job the thread filters). */
 bool hints_add(struct hints *hints, struct job_hint *h);
 
+/* Records an update whose job the plugin cannot tell (26.05's SLUID) as a
+ * hint lost for all: the thread's updates planned before are refused
+ * (hints_newer), and its next load plans every job (doc/design.md
+ * "Updates"). */
+void hints_lose(struct hints *hints);
+
 /* An owner's urgent asks (thread_private.h, `urgent`) are taken at most once
  * in this many seconds; the others count as paced asks. */
 #define HINTS_URGENT_S 10

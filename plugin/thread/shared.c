@@ -103,6 +103,11 @@ bool thread_hint(struct thread *t, struct job_hint *h, size_t *pending)
 	return kept;
 }
 
+void thread_hint_lost(struct thread *t)
+{
+	hints_lose(&t->hints);
+}
+
 uint64_t thread_newest_hint(const struct thread *t)
 {
 	return t->hints.n ? t->hints.v[t->hints.n - 1].seq : 0;

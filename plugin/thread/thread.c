@@ -207,7 +207,7 @@ static bool round_decide(struct thread *r, struct round *w)
 	if (w->load == LOAD_NONE && w->upto > r->hints_loaded) {
 		int rc = thread_hinted_ids(r, w->upto, w->ids, &w->n_ids);
 
-		if (rc > 0)
+		if (rc > 0 && w->n_ids) /* (none: a loss, loaded at pace) */
 			w->load = LOAD_HINTED;
 		else if (rc < 0 ||
 			 ms_since(&r->jobs_asked) >= JOBS_PACED_S * 1000.0)
@@ -255,10 +255,13 @@ static bool round_take_hints(struct thread *r, const struct round *w,
 	lost = r->hints.losses;
 	pthread_mutex_unlock(&r->lock);
 	/* A hint dropped: the job it named is not known, so every job is
-	 * planned (the job's data tell what changed). */
-	if (lost != r->lost_seen || r->replan)
-		memo_plan_all(&r->memo);
-	r->lost_seen = lost;
+	 * planned (the job's data tell what changed), once every job is
+	 * loaded (a loss asks for that load). */
+	if (w->load == LOAD_ALL) {
+		if (lost != r->lost_seen || r->replan)
+			memo_plan_all(&r->memo);
+		r->lost_seen = lost;
+	}
 	/* Nothing new: no round.  A hint is always planned, in the round
 	 * that takes it: an update applied after `upto` was read but before
 	 * the jobs were loaded shows in the jobs, but its job is known as

@@ -180,6 +180,11 @@ bool thread_urgent_allowed(struct thread *t, uint32_t owner);
  * *pending is always set: the hints held now. */
 bool thread_hint(struct thread *t, struct job_hint *h, size_t *pending);
 
+/* An update of a job the plugin cannot tell (hints_lose()): the thread
+ * plans every job at its next load of every job, which this asks for at
+ * the pace of users' asks. */
+void thread_hint_lost(struct thread *t);
+
 /* The seq of the newest hint the thread has not taken yet (0: none): a
  * repeat call of job_modify() for the records of one update finds its own
  * hint there, and a later update does not once the thread took it. */
