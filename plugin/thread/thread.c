@@ -192,7 +192,8 @@ static void round_load_nodes(struct thread *r, struct round *w)
  * one, or every job at the pace of users' asks when they name more than
  * HINTED_LOAD_MAX; else none.  True when the round plans: something
  * loaded, or the jobs with preferences want a plan (their deadline, the
- * free nodes: planned from the jobs as last loaded). */
+ * free nodes: planned from the jobs as last loaded, unless hints wait for
+ * a load). */
 static bool round_decide(struct thread *r, struct round *w)
 {
 	if (w->asked != r->asked_seen && !time_set(&r->unloaded_since))
@@ -213,7 +214,11 @@ static bool round_decide(struct thread *r, struct round *w)
 			 ms_since(&r->jobs_asked) >= JOBS_PACED_S * 1000.0)
 			w->load = LOAD_ALL;
 	}
-	return w->load != LOAD_NONE || w->prefer;
+	/* (no plan from the jobs as last loaded while hints wait for their
+	 * load: an update after it, an operator's on 22.05, which makes no
+	 * plan stale, would be written over) */
+	return w->load != LOAD_NONE ||
+	       (w->prefer && w->upto <= r->hints_loaded);
 }
 
 /* Stage: the jobs loaded (w->load); false when they could not be (none
