@@ -70,7 +70,8 @@ struct carry_name {
 			    it last read slurm.conf) */
 	uint64_t round;	  /* the last round a job wanted it */
 	uint64_t claimed; /* the round its request claimed it */
-	uint32_t owner;	  /* for whose jobs (memo_request.carry_owner) */
+	uint32_t owner;	  /* for whose jobs: memo_request.carry_owner at
+			     the last round a job wanted it */
 	uint64_t moves;	  /* its request's `moves` at the last compute of
 			     the nodes' sets */
 	bool conflict;	  /* two requests claimed it free in one round */

@@ -86,6 +86,7 @@ static int claim(struct carry *c, struct refilter_memo *memo, uint64_t round,
 		}
 		n->round = round;
 		n->req = r;
+		n->owner = r->carry_owner; /* whose jobs want it now */
 	}
 	lh_foreach(c->names, e)
 	{

@@ -7,6 +7,7 @@
  * updates are sent), and what a reconfigure forgets.  Requests and nodes
  * are real: the memo evaluates the requests over a table of Extra texts.
  */
+#include <json-c/linkhash.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -570,4 +571,25 @@ Test(carry, names_are_bounded_in_all_and_per_user)
 	}
 	cr_assert_eq(first, CARRY_MAX_USER_NAMES);
 	cr_assert_eq(claimed, CARRY_MAX_NAMES);
+}
+
+/* A name counts for the least uid among the jobs that want it at each
+ * round, not only at its claim: once the first user's jobs leave, it is
+ * the remaining user's, and the first user's bound is free again. */
+Test(carry, a_names_owner_follows_its_jobs)
+{
+	const char *texts[] = { "mem<10" };
+	struct memo_request *r[1];
+	struct carry_name *name;
+	size_t n;
+
+	load(NULL);
+	for (uint32_t owner = 1000; owner <= 2000; owner += 1000) {
+		uint64_t round = want_round(texts, 1, r);
+
+		r[0]->carry_owner = owner; /* 1000's jobs gone at the 2nd */
+		carry_updates_free(plan_send(round, &n, 0), n);
+	}
+	cr_assert(lh_table_lookup_ex(c.names, r[0]->feature, (void **)&name));
+	cr_assert_eq(name->owner, 2000);
 }
