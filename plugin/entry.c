@@ -68,6 +68,20 @@ xc_expr_t *parse_or_refuse(const char *request, uint32_t uid, char **err_msg,
 	return NULL;
 }
 
+/* A cap's answer `rc` for user `uid` (0 admitted, 1 refused with `why`,
+ * -1 out of memory) as the entry points give it: SLURM_SUCCESS, or the
+ * refusal (ESLURM_ACCOUNTING_POLICY, as Slurm's MaxSubmitJobs), logged. */
+static int cap_answer(int rc, uint32_t uid, const char *why, char **err_msg)
+{
+	if (rc < 0)
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	if (rc > 0) {
+		slurm_verbose("%s: uid %u: refused: %s", plugin_type, uid, why);
+		return refuse(err_msg, ESLURM_ACCOUNTING_POLICY, why);
+	}
+	return SLURM_SUCCESS;
+}
+
 /* The caps on distinct pending requests (census.h, doc/design.md
  * "Caps"): SLURM_SUCCESS when user `uid` (the job's owner) may have one
  * more job with request `expr`, else the refusal (ESLURM_ACCOUNTING_POLICY,
@@ -88,27 +102,16 @@ int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
 		*hash = h;
 	rc = thread_admit(entry_thread, uid, h, why, sizeof(why));
 	free(canonical);
-	if (rc < 0)
-		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	if (rc > 0) {
-		slurm_verbose("%s: uid %u: refused: %s", plugin_type, uid, why);
-		return refuse(err_msg, ESLURM_ACCOUNTING_POLICY, why);
-	}
-	return SLURM_SUCCESS;
+	return cap_answer(rc, uid, why, err_msg);
 }
 
 int admit_prefer(uint32_t uid, char **err_msg)
 {
 	char why[512];
-	int rc = thread_admit_prefer(entry_thread, uid, why, sizeof(why));
 
-	if (rc < 0)
-		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	if (rc > 0) {
-		slurm_verbose("%s: uid %u: refused: %s", plugin_type, uid, why);
-		return refuse(err_msg, ESLURM_ACCOUNTING_POLICY, why);
-	}
-	return SLURM_SUCCESS;
+	return cap_answer(
+		thread_admit_prefer(entry_thread, uid, why, sizeof(why)), uid,
+		why, err_msg);
 }
 
 int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg)

@@ -342,13 +342,7 @@ void memo_round_end(struct refilter_memo *memo)
 	}
 }
 
-/* One 64-bit word into the print: multiply and fold (the finaliser of
- * MurmurHash3, fmix64).  The print is the thread's own, never stored nor
- * compared with anything but itself, so it need not be the library's
- * FNV-1a (a byte at a time: a round's print of 10,000 AdminComments of
- * 1 KB took 12 ms of the 50 a round with nothing changed cost); this
- * takes eight bytes a step. */
-static uint64_t mix_word(uint64_t h, uint64_t w)
+uint64_t memo_mix_word(uint64_t h, uint64_t w)
 {
 	h ^= w;
 	h *= 0xff51afd7ed558ccdULL;
@@ -357,25 +351,24 @@ static uint64_t mix_word(uint64_t h, uint64_t w)
 	return h ^ (h >> 33);
 }
 
-/* `s` (NULL apart from "") and its length into the print. */
-static uint64_t mix_text(uint64_t h, const char *s)
+uint64_t memo_mix_text(uint64_t h, const char *s)
 {
 	size_t len = s ? strlen(s) : 0, k = 0;
 	uint64_t w;
 
 	for (; k + 8 <= len; k += 8) {
 		memcpy(&w, s + k, 8);
-		h = mix_word(h, w);
+		h = memo_mix_word(h, w);
 	}
 	w = 0;
 	memcpy(&w, s ? s + k : "", len - k);
-	h = mix_word(h, w);
-	return mix_word(h, s ? len : ~(uint64_t)0);
+	h = memo_mix_word(h, w);
+	return memo_mix_word(h, s ? len : ~(uint64_t)0);
 }
 
 static uint64_t mix_u32(uint64_t h, uint32_t v)
 {
-	return mix_word(h, v);
+	return memo_mix_word(h, v);
 }
 
 uint64_t memo_job_print(const slurm_job_info_t *job)
@@ -383,11 +376,11 @@ uint64_t memo_job_print(const slurm_job_info_t *job)
 	uint64_t h = 0xcbf29ce484222325ULL;
 	bool held = job->priority == 0;
 
-	h = mix_text(h, job->admin_comment);
-	h = mix_text(h, SX_JOB_EXTRA(job));
-	h = mix_text(h, job->req_nodes);
-	h = mix_text(h, job->features);
-	h = mix_text(h, job->prefer);
+	h = memo_mix_text(h, job->admin_comment);
+	h = memo_mix_text(h, SX_JOB_EXTRA(job));
+	h = memo_mix_text(h, job->req_nodes);
+	h = memo_mix_text(h, job->features);
+	h = memo_mix_text(h, job->prefer);
 	h = mix_u32(h, job->num_nodes);
 	h = mix_u32(h, job->job_state & JOB_STATE_BASE);
 	h = mix_u32(h, held);

@@ -40,36 +40,9 @@ struct prefer_round {
 	uint64_t free_print; /* of in->free, made at the start */
 };
 
-/* One 64-bit word into `h` (MurmurHash3's fmix64, as memo.c's print):
- * texts are hashed eight bytes a step, the round's own keys only. */
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-	h ^= w;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 33);
-}
-
-/* `s` (NULL as "") and its length into `h`. */
-static uint64_t mix_text(uint64_t h, const char *s)
-{
-	size_t len = s ? strlen(s) : 0, k = 0;
-	uint64_t w;
-
-	for (; k + 8 <= len; k += 8) {
-		memcpy(&w, s + k, 8);
-		h = mix(h, w);
-	}
-	w = 0;
-	if (len > k)
-		memcpy(&w, s + k, len - k);
-	return mix(mix(h, w), len);
-}
-
 static uint64_t text_key(const char *s)
 {
-	return mix_text(0x9e3779b97f4a7c15ULL, s);
+	return memo_mix_text(0x9e3779b97f4a7c15ULL, s);
 }
 
 /* The key of `st`'s request and tiers. */
@@ -78,8 +51,8 @@ static uint64_t set_key(const struct sx_job_state *st)
 	uint64_t h = text_key(st->request);
 
 	for (unsigned i = 0; i < st->n_prefer; i++)
-		h = mix_text(h, st->prefer[i]);
-	return mix(h, st->n_prefer);
+		h = memo_mix_text(h, st->prefer[i]);
+	return memo_mix_word(h, st->n_prefer);
 }
 
 static bool set_is(const struct tier_set *s, uint64_t key,
@@ -138,7 +111,7 @@ int plan_prefer_start(struct plan_prefer_in *in)
 		return -1;
 	for (size_t k = 0; in->free && k < count; k++)
 		if (in->free[k])
-			h = mix(h, k + 1);
+			h = memo_mix_word(h, k + 1);
 	in->round->free_print = h;
 	return 0;
 }
@@ -246,7 +219,8 @@ static int counts_grow(struct prefer_round *r)
 
 		if (!c->req)
 			continue;
-		for (j = mix(c->part_key, (uintptr_t)c->req) & (cap - 1);
+		for (j = memo_mix_word(c->part_key, (uintptr_t)c->req) &
+			 (cap - 1);
 		     v[j].req; j = (j + 1) & (cap - 1))
 			;
 		v[j] = *c;
@@ -267,7 +241,7 @@ static struct tier_count *count_slot(struct prefer_round *r,
 
 	if ((r->ncounts + 1) * 2 > r->count_cap && counts_grow(r) < 0)
 		return NULL;
-	for (j = mix(part_key, (uintptr_t)req) & (r->count_cap - 1);
+	for (j = memo_mix_word(part_key, (uintptr_t)req) & (r->count_cap - 1);
 	     r->counts[j].req; j = (j + 1) & (r->count_cap - 1)) {
 		struct tier_count *c = &r->counts[j];
 
@@ -371,21 +345,21 @@ uint64_t plan_prefer_print(struct plan_prefer_in *in,
 			   bool *live)
 {
 	time_t eligible = plan_prefer_eligible(job, st);
-	uint64_t h = mix(print, (uint64_t)eligible);
+	uint64_t h = memo_mix_word(print, (uint64_t)eligible);
 
 	*live = prefer_waiting(st, eligible, in->now);
-	h = mix_text(mix(h, *live), job->partition);
+	h = memo_mix_text(memo_mix_word(h, *live), job->partition);
 	if (!*live)
 		return h;
-	h = mix(h, in->parts ? (uint64_t)in->parts->time : 0);
+	h = memo_mix_word(h, in->parts ? (uint64_t)in->parts->time : 0);
 	if (st->wait <= 0) {
 		struct plan_prefer_in once = *in;
 
 		if (!in->round && plan_prefer_start(&once) == 0) {
-			h = mix(h, once.round->free_print);
+			h = memo_mix_word(h, once.round->free_print);
 			plan_prefer_end(&once);
 		} else if (in->round) {
-			h = mix(h, in->round->free_print);
+			h = memo_mix_word(h, in->round->free_print);
 		}
 	}
 	return h;
