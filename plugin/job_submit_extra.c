@@ -327,8 +327,9 @@ out:
 
 /*
  * Where Slurm filters by `extra` itself (23.11+): a new job with
- * preferences gets its effective request (submit_prefer(); with no node
- * table yet, its first tier while it may wait) as its `extra`, and its
+ * preferences gets its effective request (submit_prefer(); without
+ * current node data, its first tier until the thread's next round) as
+ * its `extra`, and its
  * state in its AdminComment (job_state.h: wrote= the hash of that `extra`),
  * which the thread keeps current (thread_prefer.c).  SLURM_SUCCESS or the
  * refusal (out of memory).
@@ -353,15 +354,20 @@ static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
 	/* text: "(R)&(Pi)", as the thread writes it */
 	if (submit_prefer(job_desc, st, &effective, &note, &text) < 0) {
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	} else if (!text && !thread_table(entry_thread) && st->wait > 0) {
-		/* no node data yet: the first tier, which the thread's round
-		 * corrects */
+	} else if (!text && st->n_prefer && !thread_table_fresh(entry_thread)) {
+		/* no current node data (the thread loads them only while a
+		 * pick can follow them): the first tier, which the thread's
+		 * next round checks (a job narrowed at submission asks for
+		 * it: thread_prefer_deadline()) */
 		if (!(text = prefer_compose(request, st->prefer[0])))
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
 		else if (strlen(text) > PREFER_SLURM_MAX_LEN) {
 			free(text);
 			text = NULL;
+		} else {
+			thread_prefer_deadline(entry_thread, time(NULL),
+					       st->wait <= 0);
 		}
 	}
 	if (rc == SLURM_SUCCESS) {

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "elapsed.h"
 #include "thread_private.h"
 
 void thread_lock(struct thread *t)
@@ -20,6 +21,13 @@ void thread_unlock(struct thread *t)
 const xc_nodes_t *thread_table(const struct thread *t)
 {
 	return t->table;
+}
+
+bool thread_table_fresh(const struct thread *t)
+{
+	return t->table && time_set(&t->nodes_at) &&
+	       ms_since(&t->nodes_at) <=
+		       (2 * t->cfg.refresh_interval + 1) * 1000.0;
 }
 
 const bool *thread_free(const struct thread *t)

@@ -47,6 +47,10 @@ struct thread {
 	struct plugin_config cfg;
 	xc_nodes_t *table;	   /* NULL until the first load */
 	time_t table_time;	   /* last_update of the loaded node data */
+	struct timespec nodes_at;  /* when `table` was last the node data as
+				      they were (a load, or "no change";
+				      CLOCK_MONOTONIC; under the lock):
+				      thread_table_fresh() */
 	struct known_jobs known;   /* pending jobs with a request, by id */
 	struct hints hints;	   /* job_modify()'s, for the thread */
 	struct census census;	   /* the distinct requests pending, for
