@@ -82,7 +82,9 @@ static bool repeat_change(const job_desc_msg_t *d, uint32_t uid)
 	       env_hash(d) == last.env_hash;
 }
 
-void read_change(const job_desc_msg_t *d, uint32_t uid)
+/* Remembers that `d`'s change of preferences from `uid` was read, its
+ * hint (if any) the newest. */
+static void read_change(const job_desc_msg_t *d, uint32_t uid)
 {
 	last.desc = d;
 	last.id_hash = text_hash(d->job_id_str);
@@ -428,10 +430,17 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				     request_limit(), &pc, why, sizeof(why));
 	if (got < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	else if (sx_slurm_filters_extra()) /* checked: the rest is Slurm's */
+	else if (sx_slurm_filters_extra()) { /* checked: the rest Slurm's */
+		bool changed;
+
 		rc = modify_own_filter(job_desc, submit_uid, &pc, got, why,
-				       err_msg);
-	else
+				       &changed, err_msg);
+		if (changed) {
+			thread_lock(entry_thread);
+			read_change(job_desc, submit_uid);
+			thread_unlock(entry_thread);
+		}
+	} else
 		rc = modify_filtered(job_desc, submit_uid, expr, &pc, got, why,
 				     err_msg);
 	prefer_change_free(&pc);

@@ -14,10 +14,6 @@
 #include "prefer.h"
 #include "thread.h"
 
-/* Remembers that `d`'s change of preferences from `uid` was read, its
- * hint (if any) the newest. */
-void read_change(const job_desc_msg_t *d, uint32_t uid);
-
 /* Who hint `h` comes from: `submit_uid`, privileged when root or
  * SlurmUser; `trusted` when Slurm checked the caller before job_modify()
  * (23.02+) or will accept them (22.05: the owner, root, SlurmUser).  A
@@ -62,10 +58,11 @@ int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
  * first as it is and writes the job's `extra` and state from it
  * (thread_prefer.c), and the second makes its update of that job planned
  * before it stale (hints_newer()), so that an owner's new `extra` is not
- * overwritten.  SLURM_SUCCESS or the refusal.
+ * overwritten.  *changed: a change of preferences was hinted (the caller
+ * remembers it, read_change()).  SLURM_SUCCESS or the refusal.
  */
 int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      struct prefer_change *c, int got, const char *why,
-		      char **err_msg);
+		      bool *changed, char **err_msg);
 
 #endif

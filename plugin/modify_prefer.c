@@ -100,7 +100,7 @@ void hint_caller(struct job_hint *h, const struct known_job *k,
 
 int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      struct prefer_change *c, int got, const char *why,
-		      char **err_msg)
+		      bool *changed, char **err_msg)
 {
 	struct job_hint h = { 0 };
 	bool het_all;
@@ -108,6 +108,7 @@ int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	const struct known_job *k;
 	int rc;
 
+	*changed = false;
 	if (!got && !(SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra))
 		return SLURM_SUCCESS;
 	thread_lock(entry_thread);
@@ -127,8 +128,7 @@ int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 			slurm_verbose(
 				"%s: more updates than the thread can follow (%zu pending); its next updates are planned anew",
 				plugin_type, pending);
-		if (change)
-			read_change(job_desc, submit_uid);
+		*changed = change;
 	}
 	prefer_change_free(&h.prefer);
 	thread_unlock(entry_thread);
