@@ -373,38 +373,6 @@ Test(plugin, refused_and_repeated_changes_are_freed)
 	free(tiers);
 }
 
-/* A change longer than PREFER_TIERS_MAX is refused before anything of it
- * is copied (Slurm unpacks strings up to 1 GiB), as is a wait longer than
- * a number of seconds. */
-Test(plugin, a_change_past_the_bound_is_refused_uncopied)
-{
-	size_t n = PREFER_TIERS_MAX(request_limit()) + 1;
-	char *big = malloc(sizeof(PREFER_VAR) + n), *env[2] = { big, NULL };
-	struct prefer_change c;
-	char why[128];
-
-	cr_assert_not_null(big);
-	memset(big, 'a', sizeof(PREFER_VAR) + n);
-	memcpy(big, PREFER_VAR, strlen(PREFER_VAR));
-	big[sizeof(PREFER_VAR) + n - 2] = PREFER_SEP;
-	big[sizeof(PREFER_VAR) + n - 1] = '\0';
-	cr_assert_eq(prefer_change_from_env(env, 1, request_limit(), &c, why,
-					    sizeof(why)),
-		     2);
-	cr_assert_null(c.tiers);
-	cr_assert_not_null(strstr(why, "longer than"), "%s", why);
-	free(big);
-	env[0] = PREFER_WAIT_VAR "000000000000000000000000000000000060";
-	cr_assert_eq(prefer_change_from_env(env, 1, request_limit(), &c, why,
-					    sizeof(why)),
-		     2);
-	env[0] = PREFER_WAIT_VAR "60";
-	cr_assert_eq(prefer_change_from_env(env, 1, request_limit(), &c, why,
-					    sizeof(why)),
-		     1);
-	cr_assert_eq(c.wait, 60);
-}
-
 /* Known job `id` of the thread's, to change in place. */
 static struct known_job *known(uint32_t id)
 {

@@ -68,20 +68,52 @@ Test(prefer, a_wait_from_the_end_of_time_does_not_wrap)
 	free(effective);
 }
 
-/* The tiers at submission are bounded as a change's are: past
- * PREFER_TIERS_MAX of the request limit, refused uncopied. */
-Test(prefer, tiers_past_the_bound_are_refused)
+/* The preferences' variable holding `n` bytes of tiers (one tier ended
+ * by PREFER_SEP), malloc'd. */
+static char *tiers_of(size_t n)
 {
-	size_t n = PREFER_TIERS_MAX(16) + 1;
-	char *big = malloc(sizeof(PREFER_VAR) + n), *env[1] = { big };
-	struct sx_job_state st = { 0 };
-	char why[128];
+	char *big = malloc(sizeof(PREFER_VAR) + n);
 
 	cr_assert_not_null(big);
 	memset(big, 'a', sizeof(PREFER_VAR) + n);
 	memcpy(big, PREFER_VAR, strlen(PREFER_VAR));
 	big[sizeof(PREFER_VAR) + n - 2] = PREFER_SEP;
 	big[sizeof(PREFER_VAR) + n - 1] = '\0';
+	return big;
+}
+
+/* An owner's change longer than PREFER_TIERS_MAX is refused before
+ * anything of it is copied (Slurm unpacks strings up to 1 GiB), as is a
+ * wait longer than a number of seconds. */
+Test(prefer, a_change_past_the_bound_is_refused_uncopied)
+{
+	char *env[1] = { tiers_of(PREFER_TIERS_MAX(16) + 1) };
+	struct prefer_change c;
+	char why[128];
+
+	cr_assert_eq(prefer_change_from_env(env, 1, 16, &c, why, sizeof(why)),
+		     2);
+	cr_assert_null(c.tiers);
+	cr_assert_not_null(strstr(why, "longer than"), "%s", why);
+	free(env[0]);
+	env[0] = PREFER_WAIT_VAR "000000000000000000000000000000000060";
+	cr_assert_eq(prefer_change_from_env(env, 1, 16, &c, why, sizeof(why)),
+		     2);
+	env[0] = PREFER_WAIT_VAR "60";
+	cr_assert_eq(prefer_change_from_env(env, 1, 16, &c, why, sizeof(why)),
+		     1);
+	cr_assert_eq(c.wait, 60);
+}
+
+/* The tiers at submission are bounded as a change's are: past
+ * PREFER_TIERS_MAX of the request limit, refused uncopied. */
+Test(prefer, tiers_past_the_bound_are_refused)
+{
+	size_t n = PREFER_TIERS_MAX(16) + 1;
+	char *big = tiers_of(n), *env[1] = { big };
+	struct sx_job_state st = { 0 };
+	char why[128];
+
 	cr_assert_eq(prefer_from_env(env, 1, 16, &st, why, sizeof(why)), 1);
 	cr_assert_eq(st.n_prefer, 0);
 	cr_assert_not_null(strstr(why, "longer than 8 preferences of 16"), "%s",
