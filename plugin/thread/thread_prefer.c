@@ -342,7 +342,8 @@ void thread_prefer_slurm_round(struct thread *r)
 	struct refilter_stats stats = { 0 };
 	struct prefer_watch watch;
 	uint64_t urgent, since, census_upto;
-	bool nodes = false, submitted, asked, full = true;
+	bool nodes = false, submitted, asked, full = true, starting;
+	double paced; /* s between loads of every job */
 	time_t now;
 
 	struct hints taken;
@@ -376,13 +377,17 @@ void thread_prefer_slurm_round(struct thread *r)
 	if (!r->prefer_seen)
 		return; /* no pending job has preferences: nothing loaded */
 	now = time(NULL);
+	/* Soon after the thread starts, slurmctld may still be recovering
+	 * its jobs (a restart) and answer a load without them: the jobs are
+	 * loaded every JOBS_PACED_S then, and a load without preferring jobs
+	 * is not taken for the last word (below). */
+	starting = ms_since(&r->started) < PREFER_START_S * 1000.0;
+	paced = r->prefer_changes.n || starting ? JOBS_PACED_S
+						: JOBS_BACKSTOP_S;
 	/* a submission with preferences is planned at the next round (one
 	 * load of the jobs a round at most, while they come) */
-	watch.jobs_due =
-		asked || thread_prefer_due(r, now) || !r->jobs ||
-		ms_since(&r->jobs_asked) >=
-			(r->prefer_changes.n ? JOBS_PACED_S : JOBS_BACKSTOP_S) *
-				1000.0;
+	watch.jobs_due = asked || thread_prefer_due(r, now) || !r->jobs ||
+			 ms_since(&r->jobs_asked) >= paced * 1000.0;
 	/* the nodes only when a pick can change with them */
 	if (plan_prefer_wants_nodes(&watch)) {
 		nodes = node_table_load(r);
@@ -391,9 +396,7 @@ void thread_prefer_slurm_round(struct thread *r)
 	}
 	if (!nodes && !submitted && urgent == r->urgent_seen &&
 	    !thread_prefer_due(r, now) && r->jobs &&
-	    ms_since(&r->jobs_asked) <
-		    (r->prefer_changes.n ? JOBS_PACED_S : JOBS_BACKSTOP_S) *
-			    1000.0) {
+	    ms_since(&r->jobs_asked) < paced * 1000.0) {
 		full = false; /* the fresh changes' jobs alone */
 	} else {
 		clock_gettime(CLOCK_MONOTONIC, &r->jobs_asked);
@@ -433,7 +436,7 @@ void thread_prefer_slurm_round(struct thread *r)
 	r->free_changed = false;
 	/* none pending: nothing is loaded until a submission or a change
 	 * with preferences asks */
-	r->prefer_seen = p.preferring > 0 || r->prefer_changes.n;
+	r->prefer_seen = p.preferring > 0 || r->prefer_changes.n || starting;
 }
 
 #else

@@ -186,6 +186,14 @@ void thread_init_sync(struct thread *r);
  * every hint one a second for any user updating a job in a loop. */
 #define JOBS_PACED_S 10
 
+/* Where Slurm filters, how long (s) after the thread starts a load of the
+ * jobs that finds none with preferences is not believed: slurmctld may
+ * still be recovering its jobs after a restart, and one such load used to
+ * stop every later one (the likely cause of a job on 26.05.5 whose wait
+ * outlived a restart and which stayed narrowed, in one CI run of three).
+ * The jobs are loaded every JOBS_PACED_S meanwhile. */
+#define PREFER_START_S 60
+
 /* Whether this round loads every job: the node data changed (`nodes`),
  * an urgent ask came (`urgent`, the count of them: struct thread), users
  * asked for one (`asked`, the sum of their asks: see JOBS_PACED_S) and
