@@ -1,0 +1,356 @@
+/*
+ * guard.c - what the guard at placement keeps between placements
+ * (guard.h): the nodes' Extra as last read, the requests parsed, the bits
+ * it set in each job's excluded nodes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/linkhash.h>
+
+#include "guard.h"
+
+struct node_seen {
+	char *text;	   /* the Extra last read (NULL: none) */
+	xc_extra_t *extra; /* parsed, or NULL (unset, not an object ...) */
+	bool read;	   /* text was read at least once */
+};
+
+/* A state the guard left a job's excluded nodes in. */
+struct left {
+	void *bits;		 /* a copy, NULL: none */
+	unsigned long long text; /* hash of the ExcNodeList then */
+	uint64_t written;	 /* when (the guard's own counter) */
+	size_t n;
+	uint32_t *nodes; /* what the guard had added */
+};
+
+struct job_rec {
+	uint32_t id; /* 0: a free slot */
+	struct left left[2];
+};
+
+struct guard {
+	xc_limits_t limits;
+	struct node_seen *nodes;
+	size_t nnodes;
+	struct lh_table *requests; /* text -> xc_expr_t * (key owned) */
+	struct job_rec *jobs;	   /* open addressing by id, 0 = free */
+	size_t jobs_cap, jobs_n, sweep_at;
+	uint64_t clock;			  /* counts the states written */
+	const struct guard_bits_ops *ops; /* what the kept copies are */
+};
+
+static void job_clear(struct guard *g, struct job_rec *r);
+
+static void request_free(struct lh_entry *e)
+{
+	free(lh_entry_k(e));
+	xc_expr_destroy((xc_expr_t *)lh_entry_v(e));
+}
+
+struct guard *guard_create(const xc_limits_t *limits)
+{
+	struct guard *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	g->limits = xc_limits_in_force(limits);
+	if (!(g->requests = lh_kchar_table_new(64, request_free))) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+static void node_forget(struct node_seen *s)
+{
+	free(s->text);
+	xc_extra_destroy(s->extra);
+	memset(s, 0, sizeof(*s));
+}
+
+void guard_destroy(struct guard *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->nnodes; i++)
+		node_forget(&g->nodes[i]);
+	free(g->nodes);
+	lh_table_free(g->requests);
+	for (size_t k = 0; k < g->jobs_cap; k++)
+		job_clear(g, &g->jobs[k]);
+	free(g->jobs);
+	free(g);
+}
+
+const xc_expr_t *guard_request(struct guard *g, const char *text)
+{
+	xc_expr_t *expr;
+	char *key;
+	xc_error_t err;
+
+	if (lh_table_lookup_ex(g->requests, text, (void **)&expr))
+		return expr;
+	/* Bounded: past the limit every request is parsed afresh from the
+	 * jobs placed next (a placement parses at most one). */
+	if (g->requests->count >= GUARD_MAX_REQUESTS) {
+		lh_table_free(g->requests);
+		if (!(g->requests = lh_kchar_table_new(64, request_free)))
+			return NULL;
+	}
+	expr = xc_parse(text, &g->limits, &err);
+	if (!(key = strdup(text))) {
+		xc_expr_destroy(expr);
+		return NULL;
+	}
+	/* An invalid request is kept as NULL: parsed once too. */
+	if (lh_table_insert(g->requests, key, expr) < 0) {
+		free(key);
+		xc_expr_destroy(expr);
+		return NULL;
+	}
+	return expr;
+}
+
+static struct node_seen *node_at(struct guard *g, size_t i)
+{
+	if (i >= g->nnodes) {
+		size_t cap = g->nnodes ? g->nnodes : 64;
+		struct node_seen *grown;
+
+		while (cap <= i)
+			cap *= 2;
+		if (!(grown = realloc(g->nodes, cap * sizeof(*grown))))
+			return NULL;
+		memset(grown + g->nnodes, 0,
+		       (cap - g->nnodes) * sizeof(*grown));
+		g->nodes = grown;
+		g->nnodes = cap;
+	}
+	return &g->nodes[i];
+}
+
+bool guard_node_matches(struct guard *g, const xc_expr_t *req, size_t i,
+			const char *extra)
+{
+	struct node_seen *s = node_at(g, i);
+
+	if (!s)
+		return false;
+	if (!s->read || (!extra != !s->text) ||
+	    (extra && strcmp(extra, s->text))) {
+		char *copy = extra ? strdup(extra) : NULL;
+
+		if (extra && !copy)
+			return false;
+		node_forget(s);
+		s->text = copy;
+		s->read = true;
+		if (extra)
+			s->extra = xc_extra_load(extra, strlen(extra),
+						 &g->limits, NULL, NULL);
+	}
+	return req && s->extra && xc_match(req, s->extra);
+}
+
+/* The slot of job `id`, or the free slot it would take; NULL when the
+ * table has no slots yet. */
+static struct job_rec *job_slot(const struct guard *g, uint32_t id)
+{
+	if (!g->jobs_cap)
+		return NULL;
+	for (size_t k = (id * 2654435761u) & (g->jobs_cap - 1);;
+	     k = (k + 1) & (g->jobs_cap - 1))
+		if (g->jobs[k].id == id || !g->jobs[k].id)
+			return &g->jobs[k];
+}
+
+static void left_clear(struct guard *g, struct left *l)
+{
+	if (l->bits)
+		g->ops->free(l->bits);
+	free(l->nodes);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Frees what slot `r` holds, leaving it as it is in the table. */
+static void job_clear(struct guard *g, struct job_rec *r)
+{
+	for (int s = 0; s < 2; s++)
+		left_clear(g, &r->left[s]);
+}
+
+/* Removes the record in slot `r` (backward-shift deletion, so that every
+ * other record stays reachable from its home slot). */
+static void job_remove(struct guard *g, struct job_rec *r)
+{
+	size_t hole = (size_t)(r - g->jobs), k = hole;
+
+	job_clear(g, r);
+	memset(r, 0, sizeof(*r));
+	g->jobs_n--;
+	for (;;) {
+		size_t home;
+
+		k = (k + 1) & (g->jobs_cap - 1);
+		if (!g->jobs[k].id)
+			return;
+		home = (g->jobs[k].id * 2654435761u) & (g->jobs_cap - 1);
+		/* moves back unless its home lies in (hole, k] */
+		if ((k > hole) ? (home <= hole || home > k)
+			       : (home <= hole && home > k)) {
+			g->jobs[hole] = g->jobs[k];
+			memset(&g->jobs[k], 0, sizeof(g->jobs[k]));
+			hole = k;
+		}
+	}
+}
+
+static int jobs_grow(struct guard *g)
+{
+	size_t cap = g->jobs_cap ? 2 * g->jobs_cap : 64;
+	struct job_rec *old = g->jobs, *grown = calloc(cap, sizeof(*grown));
+	size_t oldcap = g->jobs_cap;
+
+	if (!grown)
+		return -1;
+	g->jobs = grown;
+	g->jobs_cap = cap;
+	for (size_t k = 0; k < oldcap; k++)
+		if (old[k].id)
+			*job_slot(g, old[k].id) = old[k];
+	free(old);
+	g->sweep_at = 0;
+	return 0;
+}
+
+/* The state of `r` that `bits` (text hash `text`) is, or -1. */
+static int matching(const struct guard *g, const struct job_rec *r,
+		    const void *bits, unsigned long long text)
+{
+	for (int s = 0; r && r->id && s < 2; s++)
+		if (r->left[s].bits && r->left[s].text == text &&
+		    g->ops->equal(r->left[s].bits, bits))
+			return s;
+	return -1;
+}
+
+size_t guard_job_take_back(struct guard *g, const struct guard_bits_ops *ops,
+			   uint32_t job_id, uint32_t alt_id, void *bits,
+			   unsigned long long text, struct guard_taken *t,
+			   void (*clear)(void *bits, uint32_t node, void *arg),
+			   void *arg)
+{
+	struct job_rec *r = job_id ? job_slot(g, job_id) : NULL;
+	int s;
+
+	g->ops = ops;
+	t->slot = -1;
+	if ((s = matching(g, r, bits, text)) < 0 && alt_id &&
+	    alt_id != job_id) {
+		/* an array's next record, given the bitmap as it was left:
+		 * its bits go, the record stays the other job's */
+		struct job_rec *a = job_slot(g, alt_id);
+		int as = matching(g, a, bits, text);
+
+		if (as >= 0) {
+			for (size_t k = 0; k < a->left[as].n; k++)
+				clear(bits, a->left[as].nodes[k], arg);
+			return a->left[as].n;
+		}
+		return 0;
+	}
+	if (s < 0)
+		return 0;
+	t->slot = s;
+	for (size_t k = 0; k < r->left[s].n; k++)
+		clear(bits, r->left[s].nodes[k], arg);
+	return r->left[s].n;
+}
+
+int guard_job_left(struct guard *g, const struct guard_bits_ops *ops,
+		   uint32_t job_id, const struct guard_taken *t,
+		   const void *bits, unsigned long long text,
+		   const uint32_t *nodes, size_t n)
+{
+	struct job_rec *r = job_id ? job_slot(g, job_id) : NULL;
+	struct left *l;
+	int s = t->slot;
+
+	g->ops = ops;
+	if (!job_id)
+		return -1;
+	if (!n) {
+		/* the state taken back is gone; nothing of the guard's is
+		 * left in this bitmap */
+		if (r && r->id && s >= 0) {
+			left_clear(g, &r->left[s]);
+			if (!r->left[!s].bits)
+				job_remove(g, r);
+		}
+		return 1;
+	}
+	if (n > GUARD_MAX_JOB_NODES)
+		return 0;
+	if (!r || !r->id) {
+		if (g->jobs_n >= GUARD_MAX_JOBS)
+			return 0;
+		if (2 * (g->jobs_n + 1) > g->jobs_cap) {
+			if (jobs_grow(g) < 0)
+				return -1;
+		}
+		r = job_slot(g, job_id);
+		r->id = job_id;
+		g->jobs_n++;
+	}
+	/* the state taken back is replaced; else the one written longer
+	 * ago (a backfill copy's, or one Slurm rebuilt since) */
+	if (s < 0)
+		s = r->left[0].written <= r->left[1].written ? 0 : 1;
+	l = &r->left[s];
+	left_clear(g, l);
+	if (!(l->bits = ops->copy(bits)) ||
+	    !(l->nodes = malloc(n * sizeof(*l->nodes)))) {
+		job_remove(g, r);
+		return -1;
+	}
+	memcpy(l->nodes, nodes, n * sizeof(*l->nodes));
+	l->n = n;
+	l->text = text;
+	l->written = ++g->clock;
+	return 1;
+}
+
+size_t guard_jobs_sweep(struct guard *g, const struct guard_bits_ops *ops,
+			bool (*gone)(uint32_t, void *), void *arg, size_t max)
+{
+	size_t forgotten = 0;
+
+	g->ops = ops;
+	for (size_t looked = 0;
+	     g->jobs_n && looked < max && looked < g->jobs_cap; looked++) {
+		struct job_rec *r;
+
+		if (g->sweep_at >= g->jobs_cap)
+			g->sweep_at = 0;
+		r = &g->jobs[g->sweep_at];
+		if (r->id && gone(r->id, arg)) {
+			job_remove(g, r); /* the slot may hold another now */
+			forgotten++;
+			continue;
+		}
+		g->sweep_at++;
+	}
+	return forgotten;
+}
+
+size_t guard_jobs_kept(const struct guard *g)
+{
+	return g->jobs_n;
+}
+
+size_t guard_requests_kept(const struct guard *g)
+{
+	return (size_t)g->requests->count;
+}
