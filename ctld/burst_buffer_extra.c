@@ -1,0 +1,490 @@
+/*
+ * burst_buffer_extra.c - BurstBufferType=burst_buffer/extra: the guard at
+ * placement (doc/design.md "The guard at placement").  It offers no burst
+ * buffer: every entry point answers as slurmctld answers with no burst
+ * buffer plugin at all, but one, the stage-in test, which select_nodes()
+ * calls for every job it is about to place (src/slurmctld/
+ * node_scheduler.c, 22.05.8 line 2407, 24.11.5 line 2635), holding the
+ * job and node write locks, before it reads the job's excluded nodes.
+ * There the guard keeps off every node of the job's partitions whose
+ * Extra does not satisfy the job's request *now*: the thread of
+ * job_submit/extra keeps a job's ExcNodeList or feature in step a second
+ * or so after a node's Extra changes, and slurmctld may place the job in
+ * between (an `scontrol update nodename=... extra=...` queues a scheduling
+ * pass at once: _slurm_rpc_update_node(), src/slurmctld/proc_req.c).
+ *
+ * This file is the one that reads Slurm's internal records: it is built
+ * only against the configured source tree of the exact Slurm it runs in
+ * (configure --with-slurm-source=DIR), and slurmctld loads it only into
+ * that version (plugin_version, the micro version included:
+ * src/common/plugin.c).  What it keeps between placements is guard.c's.
+ *
+ * Never a lock taken here: every entry point is called with slurmctld's
+ * locks as the caller holds them.  Never a refusal: the stage-in test
+ * answers 1 ("staged in"), as with no plugin, but for a job none of
+ * whose nodes satisfies its request now (0: it waits, its reason
+ * BurstBufferStageIn until the thread's next round; guard_job()).
+ */
+#include "config.h" /* Slurm's, from the configured tree */
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/pack.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "guard.h"
+#include "job_state.h"
+#include "plugin_config.h"
+
+/* The entry points and the records read here were checked against Slurm
+ * 22.05.8 and 24.11.5 (their burst_buffer interface's syms[], the
+ * records' fields); the 23.02 boundary of their signatures is 24.11's
+ * shape.  Another version is refused at build time rather than loaded
+ * unchecked into slurmctld. */
+#if !((SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(22, 5, 0) &&                  \
+       SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(22, 6, 0)) ||                  \
+      (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0) &&                 \
+       SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 12, 0)))
+#error "burst_buffer/extra is checked against Slurm 22.05 and 24.11 only"
+#endif
+
+const char plugin_name[] = "slurm-extra guard at placement (no burst buffer)";
+const char plugin_type[] = "burst_buffer/extra";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+/* Slurm filters by `extra` itself with SchedulerParameters=
+ * extra_constraints (src/common/extra_constraints.c): the guard stands
+ * aside. */
+extern bool extra_constraints_enabled(void) __attribute__((weak));
+static bool slurm_filters(void)
+{
+	return extra_constraints_enabled && extra_constraints_enabled();
+}
+#else
+static bool slurm_filters(void)
+{
+	return false;
+}
+#endif
+
+#define STATE_MARK "slurm-extra: "
+
+static struct guard *guard;
+static uint32_t *scratch; /* node indices, node_record_count of them */
+static size_t scratch_len;
+
+static void complain(const char *message)
+{
+	error("%s: %s", plugin_type, message);
+}
+
+extern int init(void)
+{
+	struct plugin_config cfg;
+	char path[4096];
+
+	plugin_config_path(path, sizeof(path));
+	if (plugin_config_read(&cfg, path, complain) < 0)
+		plugin_config_defaults(&cfg);
+	if (!(guard = guard_create(&cfg.limits)))
+		return SLURM_ERROR;
+	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
+		plugin_type);
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	guard_destroy(guard);
+	guard = NULL;
+	free(scratch);
+	scratch = NULL;
+	scratch_len = 0;
+	return SLURM_SUCCESS;
+}
+
+/* The request job_submit/extra filters `job_ptr` by, or NULL: from
+ * Slurm 23.02 the job's own Extra (an update of it is the request's), on
+ * 22.05 the request= of the state the plugin keeps in the AdminComment
+ * (job_state.h).  A job without the plugin's state has none.  *st is the
+ * caller's to free. */
+static const char *request_of(job_record_t *job_ptr, struct sx_job_state *st)
+{
+	if (!job_ptr->admin_comment ||
+	    !strstr(job_ptr->admin_comment, STATE_MARK))
+		return NULL;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	(void)st;
+	return (job_ptr->extra && job_ptr->extra[0]) ? job_ptr->extra : NULL;
+#else
+	if (!sx_job_state_parse(job_ptr->admin_comment, st))
+		return NULL;
+	return (st->request && st->request[0]) ? st->request : NULL;
+#endif
+}
+
+/* The plugin's feature (xc_ and 12 hex digits) the job's constraint
+ * names, into `name`; false when it names none: then the job goes by its
+ * ExcNodeList. */
+static bool carried_by(const char *features, char name[16])
+{
+	for (const char *p = features; p && (p = strstr(p, "xc_")); p++) {
+		size_t n = 0;
+
+		if (p != features &&
+		    (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		while (n < 12 && isxdigit((unsigned char)p[3 + n]) &&
+		       !isupper((unsigned char)p[3 + n]))
+			n++;
+		if (n == 12 && !isalnum((unsigned char)p[15]) && p[15] != '_') {
+			memcpy(name, p, 15);
+			name[15] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the comma-separated list `list` has the element `name`. */
+static bool has_feature(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p && (p = strstr(p, name)); p += len)
+		if ((p == list || p[-1] == ',') &&
+		    (p[len] == '\0' || p[len] == ','))
+			return true;
+	return false;
+}
+
+static bool job_gone(uint32_t job_id, void *arg)
+{
+	job_record_t *job_ptr = find_job_record(job_id);
+
+	(void)arg;
+	return !job_ptr || !IS_JOB_PENDING(job_ptr);
+}
+
+/* The nodes of the job's partitions into `nodes` (a bitmap the caller
+ * frees), or false when it has none. */
+static bool partitions_of(job_record_t *job_ptr, bitstr_t **nodes)
+{
+	part_record_t *part_ptr;
+
+	if (job_ptr->part_ptr_list) {
+		void *it = list_iterator_create(job_ptr->part_ptr_list);
+
+		while ((part_ptr = list_next(it))) {
+			if (!part_ptr->node_bitmap)
+				continue;
+			if (!*nodes)
+				*nodes = bit_copy(part_ptr->node_bitmap);
+			else
+				bit_or(*nodes, part_ptr->node_bitmap);
+		}
+		list_iterator_destroy(it);
+	} else if (job_ptr->part_ptr && job_ptr->part_ptr->node_bitmap) {
+		*nodes = bit_copy(job_ptr->part_ptr->node_bitmap);
+	}
+	return *nodes != NULL;
+}
+
+static void *bits_copy(const void *bits)
+{
+	return bit_copy((bitstr_t *)bits);
+}
+
+static bool bits_equal(const void *a, const void *b)
+{
+	return bit_size((bitstr_t *)a) == bit_size((bitstr_t *)b) &&
+	       bit_equal((bitstr_t *)a, (bitstr_t *)b);
+}
+
+static void bits_free(void *bits)
+{
+	bitstr_t *b = bits;
+
+	FREE_NULL_BITMAP(b);
+}
+
+static const struct guard_bits_ops bits_ops = { bits_copy, bits_equal,
+						bits_free };
+
+static void bits_clear(void *bits, uint32_t node, void *arg)
+{
+	(void)arg;
+	if (node < (uint32_t)bit_size((bitstr_t *)bits))
+		bit_clear((bitstr_t *)bits, node);
+}
+
+/* The guard for one job (doc/design.md "The guard at placement"): takes
+ * back the bits it set at the job's last placement (only from a bitmap
+ * equal to the one it left: guard.h), then finds every node of the job's
+ * partitions that is not otherwise excluded, could carry the job (has
+ * its feature, when the job goes by one) and whose Extra does not
+ * satisfy the request now, and keeps them off by setting their bits.
+ * Returns false when that would leave the job no node at all: then it
+ * sets none, and the caller lets the job wait this once (Slurm 22.05
+ * fails a submission whose nodes are all excluded, and Slurm's own
+ * filter lets such a job wait: src/slurmctld/job_mgr.c job_allocate()),
+ * until the thread's next round keeps it waiting its own way. */
+static bool guard_job(job_record_t *job_ptr)
+{
+	struct sx_job_state st = { 0 };
+	struct job_details *details = job_ptr->details;
+	struct guard_taken taken = { -1 };
+	unsigned long long text_hash;
+	const xc_expr_t *req;
+	const char *text;
+	bitstr_t *cand = NULL, *exc;
+	node_record_t *node_ptr;
+	char feature[16];
+	bool by_feature, placeable = true;
+	size_t n = 0, left = 0;
+	int64_t first, last;
+
+	(void)guard_jobs_sweep(guard, &bits_ops, job_gone, NULL, 4);
+	if (!details || !(text = request_of(job_ptr, &st)))
+		goto out;
+	if (scratch_len < (size_t)node_record_count) {
+		uint32_t *grown =
+			realloc(scratch, node_record_count * sizeof(*grown));
+
+		if (!grown)
+			goto out;
+		scratch = grown;
+		scratch_len = node_record_count;
+	}
+	if ((exc = details->exc_node_bitmap) &&
+	    bit_size(exc) != node_record_count)
+		goto out; /* the node table is being rebuilt: Slurm decides */
+	text_hash = xc_text_hash(details->exc_nodes);
+	if (exc)
+		(void)guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
+					  job_ptr->array_job_id, exc, text_hash,
+					  &taken, bits_clear, NULL);
+	req = guard_request(guard, text);
+	if (partitions_of(job_ptr, &cand)) {
+		if (exc)
+			bit_and_not(cand, exc);
+		by_feature = carried_by(details->features, feature);
+		first = bit_ffs(cand);
+		last = first < 0 ? -2 : bit_fls(cand);
+		for (int64_t i = first; i >= 0 && i <= last; i++) {
+			if (!bit_test(cand, i) ||
+			    !(node_ptr = node_record_table_ptr[i]))
+				continue;
+			/* a node without the job's feature: Slurm's own
+			 * feature test keeps it off */
+			if (by_feature &&
+			    !has_feature(node_ptr->features_act, feature))
+				continue;
+			if (guard_node_matches(guard, req, (size_t)i,
+					       node_ptr->extra))
+				left++;
+			else
+				scratch[n++] = (uint32_t)i;
+		}
+		FREE_NULL_BITMAP(cand);
+	}
+	if (n && !left) {
+		debug("%s: %pJ: none of its nodes satisfies its request now: it waits this once",
+		      plugin_type, job_ptr);
+		placeable = false;
+		n = 0;
+	}
+	if (n) {
+		if (!exc)
+			exc = details->exc_node_bitmap =
+				bit_alloc(node_record_count);
+		for (size_t k = 0; k < n; k++)
+			bit_set(exc, scratch[k]);
+		debug("%s: %pJ: %zu node(s) of its partitions do not satisfy its request now: kept off at this placement",
+		      plugin_type, job_ptr, n);
+	}
+	if (exc && guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken,
+				  exc, text_hash, scratch, n) <= 0)
+		info("%s: %pJ: the %zu node(s) kept off now stay off until Slurm rebuilds its excluded nodes (more than %d jobs or nodes, or out of memory)",
+		     plugin_type, job_ptr, n, GUARD_MAX_JOBS);
+out:
+	sx_job_state_free(&st);
+	return placeable;
+}
+
+/* -- the entry points: as with no burst buffer plugin at all ---------- */
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+extern char *bb_p_build_het_job_script(char *script, uint32_t het_job_offset)
+{
+	(void)script;
+	(void)het_job_offset;
+	return NULL;
+}
+#endif
+
+extern uint64_t bb_p_get_system_size(void)
+{
+	return 0;
+}
+
+extern int bb_p_load_state(bool init_config)
+{
+	(void)init_config;
+	return SLURM_SUCCESS;
+}
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+extern char *bb_p_get_status(uint32_t argc, char **argv, uint32_t uid,
+			     uint32_t gid)
+{
+	(void)argc;
+	(void)argv;
+	(void)uid;
+	(void)gid;
+	return NULL;
+}
+#else
+extern char *bb_p_get_status(uint32_t argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return NULL;
+}
+#endif
+
+/* Packs nothing: slurmctld then counts no burst buffer record, as with
+ * no plugin (bb_g_state_pack()). */
+extern int bb_p_state_pack(uid_t uid, buf_t *buffer, uint16_t protocol_version)
+{
+	(void)uid;
+	(void)buffer;
+	(void)protocol_version;
+	return SLURM_SUCCESS;
+}
+
+extern int bb_p_reconfig(void)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int bb_p_job_validate(job_desc_msg_t *job_desc, uid_t submit_uid,
+			     char **err_msg)
+{
+	(void)job_desc;
+	(void)submit_uid;
+	(void)err_msg;
+	return SLURM_SUCCESS;
+}
+
+extern int bb_p_job_validate2(job_record_t *job_ptr, char **err_msg)
+{
+	(void)job_ptr;
+	(void)err_msg;
+	return SLURM_SUCCESS;
+}
+
+extern void bb_p_job_set_tres_cnt(job_record_t *job_ptr, uint64_t *tres_cnt,
+				  bool locked)
+{
+	(void)job_ptr;
+	(void)tres_cnt;
+	(void)locked;
+}
+
+extern time_t bb_p_job_get_est_start(job_record_t *job_ptr)
+{
+	(void)job_ptr;
+	return time(NULL);
+}
+
+extern int bb_p_job_try_stage_in(void *job_queue)
+{
+	(void)job_queue;
+	return SLURM_SUCCESS;
+}
+
+/* The guard (the job and node write locks held by the caller): at a
+ * placement, not at a test (backfill's plans, will-run: Slurm's own
+ * filter applies only when !test_only either, _build_node_list(),
+ * src/slurmctld/node_scheduler.c 24.11.5 line 3816).  1, "staged in",
+ * unless no node of the job satisfies its request now: 0, the job waits
+ * (guard_job()). */
+extern int bb_p_job_test_stage_in(job_record_t *job_ptr, bool test_only)
+{
+	if (test_only || !guard || !job_ptr || !IS_JOB_PENDING(job_ptr) ||
+	    slurm_filters())
+		return 1;
+	return guard_job(job_ptr) ? 1 : 0;
+}
+
+extern int bb_p_job_begin(job_record_t *job_ptr)
+{
+	(void)job_ptr;
+	return SLURM_SUCCESS;
+}
+
+extern int bb_p_job_revoke_alloc(job_record_t *job_ptr)
+{
+	(void)job_ptr;
+	return SLURM_SUCCESS;
+}
+
+extern int bb_p_job_start_stage_out(job_record_t *job_ptr)
+{
+	(void)job_ptr;
+	return SLURM_SUCCESS;
+}
+
+extern int bb_p_job_test_post_run(job_record_t *job_ptr)
+{
+	(void)job_ptr;
+	return 1;
+}
+
+extern int bb_p_job_test_stage_out(job_record_t *job_ptr)
+{
+	(void)job_ptr;
+	return 1;
+}
+
+extern int bb_p_job_cancel(job_record_t *job_ptr)
+{
+	(void)job_ptr;
+	return SLURM_SUCCESS;
+}
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+extern int bb_p_run_script(char *func, uint32_t job_id, uint32_t argc,
+			   char **argv, job_info_msg_t *job_info,
+			   char **resp_msg)
+{
+	(void)job_info;
+#else
+extern int bb_p_run_script(char *func, uint32_t job_id, uint32_t argc,
+			   char **argv, char **resp_msg)
+{
+#endif
+	(void)func;
+	(void)job_id;
+	(void)argc;
+	(void)argv;
+	(void)resp_msg;
+	return SLURM_SUCCESS;
+}
+
+extern char *bb_p_xlate_bb_2_tres_str(char *burst_buffer)
+{
+	(void)burst_buffer;
+	return NULL;
+}
