@@ -242,7 +242,8 @@ static void bits_clear(void *bits, uint32_t node, void *arg)
 static bool guard_job(job_record_t *job_ptr)
 {
 	struct sx_job_state st = { 0 };
-	struct job_details *details = job_ptr->details;
+	/* 22.05's struct job_details, 24.11's job_details_t */
+	__typeof__(job_ptr->details) details = job_ptr->details;
 	struct guard_taken taken = { -1 };
 	unsigned long long text_hash;
 	const xc_expr_t *req;
