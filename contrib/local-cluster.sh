@@ -28,6 +28,10 @@
 # headers and installs the plugins into its plugin directory.
 # XC_NO_BUILD=1: `setup` and `demo` use the slurm-extra already installed
 # (a package) instead of building this tree.
+# XC_SLURM_SOURCE=DIR|auto: `setup` builds the guard at placement against
+# that configured Slurm source tree (auto: contrib/slurm-source.sh's).
+# XC_BURST_BUFFER: slurm.conf's BurstBufferType (burst_buffer/extra: the
+# guard at placement, built with configure --with-slurm-source).
 # XC_PLUGIN_DIR: slurm.conf's PluginDir (a list with ':'; e.g. a directory
 # holding a sanitizer build of job_submit_extra.so, then Slurm's own).
 # XC_CTLD_ENV: NAME=VALUE words slurmctld is started with (LD_PRELOAD and
@@ -78,20 +82,43 @@ install_packages() {
 	apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# The configured Slurm source tree the guard at placement is built
+# against (configure --with-slurm-source): XC_SLURM_SOURCE=DIR, or =auto
+# for contrib/slurm-source.sh's in /var/tmp/xc-slurm-src (fetched from
+# Debian's registry and configured once; without it, no guard).
+slurm_source() {
+	case "${XC_SLURM_SOURCE:-}" in
+	"") ;;
+	auto)
+		if bash "$SRC/contrib/slurm-source.sh" /var/tmp/xc-slurm-src >&2; then
+			echo /var/tmp/xc-slurm-src/slurm
+		else
+			say "no Slurm source tree: built without the guard at placement"
+		fi ;;
+	*) echo "$XC_SLURM_SOURCE" ;;
+	esac
+}
+
 build_and_install() {
-	local with="--with-slurm=${XC_SLURM_PREFIX:-/usr}"
+	local with="--with-slurm=${XC_SLURM_PREFIX:-/usr}" source opts
 	if [ "${XC_NO_BUILD:-0}" = 1 ]; then
 		say "using the installed slurm-extra: $(command -v slurm-extra || echo none)"
 		return 0
 	fi
-	say "building slurm-extra in $SRC ($with)"
+	source=$(slurm_source)
+	opts=("$with")
+	[ -z "$source" ] || opts+=("--with-slurm-source=$source")
+	say "building slurm-extra in $SRC (${opts[*]})"
 	cd "$SRC"
 	[ -x configure ] || ./bootstrap >/dev/null 2>&1
-	# A tree configured for another Slurm is configured anew.
-	if [ -f Makefile ] && ! grep -qF -- "'$with'" config.status; then
+	# A tree configured for another Slurm, or with another source tree,
+	# is configured anew.
+	if [ -f Makefile ] && { ! grep -qF -- "'$with'" config.status ||
+		[ "$(grep -o -- "'--with-slurm-source=[^']*'" config.status | tail -1)" != \
+			"${source:+'--with-slurm-source=$source'}" ]; }; then
 		make -s distclean >/dev/null 2>&1 || true
 	fi
-	[ -f Makefile ] || ./configure --quiet "$with"
+	[ -f Makefile ] || ./configure --quiet "${opts[@]}"
 	make -s -j"$(nproc)" >/dev/null
 	make -s install >/dev/null
 	cd - >/dev/null
@@ -137,6 +164,7 @@ ReturnToService=2
 MinJobAge=${XC_MIN_JOB_AGE:-3600}
 $( [ -n "${XC_JOB_SUBMIT-extra}" ] && echo "JobSubmitPlugins=${XC_JOB_SUBMIT-extra}" )
 $( [ -n "${XC_PLUGIN_DIR:-}" ] && echo "PluginDir=$XC_PLUGIN_DIR" )
+$( [ -n "${XC_BURST_BUFFER:-}" ] && echo "BurstBufferType=$XC_BURST_BUFFER" )
 $(prolog_line)
 $( [ -n "${XC_CRED_EXPIRE:-}" ] && echo "AuthInfo=cred_expire=$XC_CRED_EXPIRE" )
 $( [ "${XC_CPUS:-1}" -gt 1 ] && echo "SlurmdParameters=config_overrides" )
