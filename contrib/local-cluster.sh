@@ -93,7 +93,7 @@ slurm_source() {
 		if bash "$SRC/contrib/slurm-source.sh" /var/tmp/xc-slurm-src >&2; then
 			echo /var/tmp/xc-slurm-src/slurm
 		else
-			say "no Slurm source tree: built without the guard at placement"
+			say "no Slurm source tree: built without the guard at placement" >&2
 		fi ;;
 	*) echo "$XC_SLURM_SOURCE" ;;
 	esac

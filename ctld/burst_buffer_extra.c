@@ -28,6 +28,7 @@
 #include "config.h" /* Slurm's, from the configured tree */
 
 #include <ctype.h>
+#include <sys/prctl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/pack.h"
+#include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "guard.h"
@@ -80,6 +82,7 @@ static bool slurm_filters(void)
 #define STATE_MARK "slurm-extra: "
 
 static struct guard *guard;
+static bool said_nomem;
 static uint32_t *scratch; /* node indices, node_record_count of them */
 static size_t scratch_len;
 
@@ -168,12 +171,36 @@ static bool has_feature(const char *list, const char *name)
 	return false;
 }
 
+/* A job Slurm no longer has: a requeued one keeps its bitmap (22.05
+ * does not rebuild it at a requeue), so a job is forgotten only once its
+ * record is gone. */
 static bool job_gone(uint32_t job_id, void *arg)
 {
-	job_record_t *job_ptr = find_job_record(job_id);
-
 	(void)arg;
-	return !job_ptr || !IS_JOB_PENDING(job_ptr);
+	return !find_job_record(job_id);
+}
+
+/* Whether this is backfill's thread ("bckfl": backfill_agent(),
+ * src/plugins/sched/backfill/backfill.c, 22.05.8 and 24.11.5): its
+ * _start_job() places the job with a copy of the excluded nodes ORed
+ * with its reservations and puts the bitmap back afterwards, so what the
+ * guard sets there is gone with the copy: nothing to record, and nothing
+ * in that copy is taken back (it holds backfill's bits too). */
+static bool in_backfill(void)
+{
+	char name[17] = "";
+
+	return !prctl(PR_GET_NAME, name, 0, 0, 0) && !strcmp(name, "bckfl");
+}
+
+/* What Slurm rebuilds a job's excluded nodes from: its ExcNodeList text,
+ * and from 24.11 its required nodes (_update_job() ORs their complement
+ * in, src/slurmctld/job_mgr.c 24.11.5 line 13583) and node count. */
+static unsigned long long
+rebuilt_from(const char *exc_nodes, const char *req_nodes, uint32_t min_nodes)
+{
+	return xc_text_hash(exc_nodes) ^
+	       (xc_text_hash(req_nodes) * 0x9e3779b97f4a7c15ULL) ^ min_nodes;
 }
 
 /* The nodes of the job's partitions into `nodes` (a bitmap the caller
@@ -246,6 +273,8 @@ static bool guard_job(job_record_t *job_ptr)
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	struct guard_taken taken = { -1 };
 	unsigned long long text_hash;
+	bool backfill = in_backfill();
+	size_t need;
 	const xc_expr_t *req;
 	const char *text;
 	bitstr_t *cand = NULL, *exc;
@@ -270,13 +299,18 @@ static bool guard_job(job_record_t *job_ptr)
 	if ((exc = details->exc_node_bitmap) &&
 	    bit_size(exc) != node_record_count)
 		goto out; /* the node table is being rebuilt: Slurm decides */
-	text_hash = xc_text_hash(details->exc_nodes);
-	if (exc)
+	/* an invalid request (the limits shrank since) keeps nothing off,
+	 * as the thread; out of memory, the same this once */
+	if (!(req = guard_request(guard, text)))
+		goto out;
+	text_hash = rebuilt_from(details->exc_nodes, details->req_nodes,
+				 details->min_nodes);
+	if (exc && !backfill)
 		(void)guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
 					  job_ptr->array_job_id, exc, text_hash,
 					  &taken, bits_clear, NULL);
-	req = guard_request(guard, text);
-	if (partitions_of(job_ptr, &cand)) {
+	if (partitions_of(job_ptr, &cand) &&
+	    bit_size(cand) == node_record_count) {
 		if (exc)
 			bit_and_not(cand, exc);
 		by_feature = carried_by(details->features, feature);
@@ -297,11 +331,19 @@ static bool guard_job(job_record_t *job_ptr)
 			else
 				scratch[n++] = (uint32_t)i;
 		}
-		FREE_NULL_BITMAP(cand);
 	}
-	if (n && !left) {
-		debug("%s: %pJ: none of its nodes satisfies its request now: it waits this once",
-		      plugin_type, job_ptr);
+	FREE_NULL_BITMAP(cand);
+	/* Kept off, the job must still have as many nodes as it asks for
+	 * that satisfy its request (Slurm would fail or hold a job whose
+	 * nodes cannot hold it: doc/design.md), and the guard must be able to
+	 * take its bits back; else it sets none and the job waits this
+	 * once. */
+	need = details->min_nodes ? details->min_nodes : 1;
+	if (n &&
+	    (left < need ||
+	     (!backfill && !guard_job_can_record(guard, job_ptr->job_id, n)))) {
+		verbose("%s: %pJ: %zu node(s) no longer satisfy its request and %zu do: it waits this once",
+			plugin_type, job_ptr, n, left);
 		placeable = false;
 		n = 0;
 	}
@@ -311,13 +353,17 @@ static bool guard_job(job_record_t *job_ptr)
 				bit_alloc(node_record_count);
 		for (size_t k = 0; k < n; k++)
 			bit_set(exc, scratch[k]);
-		debug("%s: %pJ: %zu node(s) of its partitions do not satisfy its request now: kept off at this placement",
+		verbose("%s: %pJ: %zu node(s) no longer satisfy its request: kept off at this placement%s",
+			plugin_type, job_ptr, n, backfill ? " (backfill)" : "");
+	}
+	if (exc && !backfill &&
+	    guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken, exc,
+			   text_hash, scratch, n) < 0 &&
+	    !said_nomem) {
+		said_nomem = true; /* once: the bits stay until a rebuild */
+		error("%s: out of memory: %pJ keeps %zu node(s) off until Slurm rebuilds its excluded nodes",
 		      plugin_type, job_ptr, n);
 	}
-	if (exc && guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken,
-				  exc, text_hash, scratch, n) <= 0)
-		info("%s: %pJ: the %zu node(s) kept off now stay off until Slurm rebuilds its excluded nodes (more than %d jobs or nodes, or out of memory)",
-		     plugin_type, job_ptr, n, GUARD_MAX_JOBS);
 out:
 	sx_job_state_free(&st);
 	return placeable;
@@ -326,11 +372,13 @@ out:
 /* -- the entry points: as with no burst buffer plugin at all ---------- */
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+/* The script whole, as Slurm answers with no plugin
+ * (bb_g_build_het_job_script(), src/interfaces/burst_buffer.c 24.11.5:
+ * xstrdup(script)); the caller xfree()s it. */
 extern char *bb_p_build_het_job_script(char *script, uint32_t het_job_offset)
 {
-	(void)script;
 	(void)het_job_offset;
-	return NULL;
+	return script ? xstrdup(script) : NULL;
 }
 #endif
 
@@ -374,8 +422,21 @@ extern int bb_p_state_pack(uid_t uid, buf_t *buffer, uint16_t protocol_version)
 	return SLURM_SUCCESS;
 }
 
+/* `scontrol reconfigure`: extra.conf's limits read again (the thread's
+ * are too), the guard's memory started afresh with them. */
 extern int bb_p_reconfig(void)
 {
+	struct plugin_config cfg;
+	struct guard *fresh;
+	char path[4096];
+
+	plugin_config_path(path, sizeof(path));
+	if (plugin_config_read(&cfg, path, complain) < 0)
+		plugin_config_defaults(&cfg);
+	if ((fresh = guard_create(&cfg.limits))) {
+		guard_destroy(guard);
+		guard = fresh;
+	}
 	return SLURM_SUCCESS;
 }
 

@@ -95,16 +95,22 @@ const xc_expr_t *guard_request(struct guard *g, const char *text)
 	/* Bounded: past the limit every request is parsed afresh from the
 	 * jobs placed next (a placement parses at most one). */
 	if (g->requests->count >= GUARD_MAX_REQUESTS) {
-		lh_table_free(g->requests);
-		if (!(g->requests = lh_kchar_table_new(64, request_free)))
+		struct lh_table *fresh = lh_kchar_table_new(64, request_free);
+
+		if (!fresh)
 			return NULL;
+		lh_table_free(g->requests);
+		g->requests = fresh;
 	}
 	expr = xc_parse(text, &g->limits, &err);
+	/* An invalid request is kept as NULL: parsed once too; a failure
+	 * for want of memory is not kept. */
+	if (!expr && err.code == XC_E_NOMEM)
+		return NULL;
 	if (!(key = strdup(text))) {
 		xc_expr_destroy(expr);
 		return NULL;
 	}
-	/* An invalid request is kept as NULL: parsed once too. */
 	if (lh_table_insert(g->requests, key, expr) < 0) {
 		free(key);
 		xc_expr_destroy(expr);
@@ -269,6 +275,15 @@ size_t guard_job_take_back(struct guard *g, const struct guard_bits_ops *ops,
 	return r->left[s].n;
 }
 
+bool guard_job_can_record(const struct guard *g, uint32_t job_id, size_t n)
+{
+	const struct job_rec *r = job_id ? job_slot(g, job_id) : NULL;
+
+	if (!job_id || n > GUARD_MAX_JOB_NODES)
+		return false;
+	return (r && r->id) || g->jobs_n < GUARD_MAX_JOBS;
+}
+
 int guard_job_left(struct guard *g, const struct guard_bits_ops *ops,
 		   uint32_t job_id, const struct guard_taken *t,
 		   const void *bits, unsigned long long text,
@@ -282,16 +297,14 @@ int guard_job_left(struct guard *g, const struct guard_bits_ops *ops,
 	if (!job_id)
 		return -1;
 	if (!n) {
-		/* the state taken back is gone; nothing of the guard's is
-		 * left in this bitmap */
-		if (r && r->id && s >= 0) {
-			left_clear(g, &r->left[s]);
-			if (!r->left[!s].bits)
-				job_remove(g, r);
-		}
+		/* nothing of the guard's in this bitmap now; a state it
+		 * left before that did not match is one Slurm rebuilt or
+		 * threw away */
+		if (r && r->id)
+			job_remove(g, r);
 		return 1;
 	}
-	if (n > GUARD_MAX_JOB_NODES)
+	if (!guard_job_can_record(g, job_id, n))
 		return 0;
 	if (!r || !r->id) {
 		if (g->jobs_n >= GUARD_MAX_JOBS)

@@ -50,8 +50,8 @@ void guard_destroy(struct guard *g);
 
 /* The parsed request of `text` (NUL-terminated), parsed once while it is
  * kept; borrowed until the next guard_request() call.  NULL for an invalid
- * request (it then keeps no node off, as the thread: doc/design.md) or
- * out of memory. */
+ * request (the caller then keeps no node off, as the thread:
+ * doc/design.md) or out of memory (not kept: parsed again next time). */
 const xc_expr_t *guard_request(struct guard *g, const char *text);
 
 /* Whether node `i` (slurmctld's node index, < 2^31), whose Extra is now
@@ -85,8 +85,9 @@ struct guard_taken {
 	int slot; /* which state matched (-1: none) */
 };
 
-/* Clears from `bits` (the job's excluded nodes now, whose ExcNodeList
- * text hashes to `text`) the nodes the guard added when it left them in
+/* Clears from `bits` (the job's excluded nodes now; `text` a hash of
+ * what Slurm rebuilds them from: the ExcNodeList text, the required
+ * nodes, the node count) the nodes the guard added when it left them in
  * exactly that state, for job `job_id` or else `alt_id` (the array's
  * job id, 0 for none): through clear(bits, node, arg).  Returns how many
  * were cleared; t->slot says which state matched, for guard_job_left(). */
@@ -96,9 +97,14 @@ size_t guard_job_take_back(struct guard *g, const struct guard_bits_ops *ops,
 			   void (*clear)(void *bits, uint32_t node, void *arg),
 			   void *arg);
 
+/* Whether guard_job_left() could record `n` nodes for job `job_id` now
+ * (the bounds: GUARD_MAX_JOBS jobs, GUARD_MAX_JOB_NODES nodes a job).
+ * The caller sets no bit it could not take back. */
+bool guard_job_can_record(const struct guard *g, uint32_t job_id, size_t n);
+
 /* Records that the guard left job `job_id`'s excluded nodes as `bits`
  * (copied), text hash `text`, having added `nodes` (n; 0 records
- * nothing and forgets the state `t` matched, if any).  At most
+ * nothing and forgets the job).  At most
  * GUARD_MAX_JOBS jobs are remembered.  1 recorded, 0 not (too many jobs,
  * too many nodes: those bits stay until Slurm rebuilds the bitmap; each
  * is a node that did not satisfy the request), -1 out of memory. */

@@ -3,7 +3,8 @@
 # slurm/slurm_version.h are written by its configure).  With it the guard
 # at placement (ctld/, burst_buffer/extra) is built: it reads slurmctld's
 # own records through Slurm's internal headers, which no package ships.
-# A tree of another version than the installed Slurm headers is refused:
+# A tree of another version than the installed Slurm headers is refused
+# (their SLURM_VERSION_NUMBER lines compared, no m4 brackets in them):
 # slurmctld loads a plugin only into the version it was built for
 # (major.minor.micro, src/common/plugin.c) and the records' layout is that
 # version's.  Sets SLURM_SOURCE_CPPFLAGS, SLURM_SOURCE_DIR, SLURM_SOURCE_VERSION
@@ -24,11 +25,11 @@ AC_DEFUN([X_AC_SLURM_SOURCE], [
       [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source: no Slurm source tree there (src/slurmctld/slurmctld.h)])])
     AS_IF([test ! -f "$x_ac_ss_dir/config.h" || test ! -f "$x_ac_ss_dir/slurm/slurm_version.h"],
       [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source: not configured (no config.h or slurm/slurm_version.h): run its ./configure first])])
-    x_ac_ss_tree=`sed -n 's/^#define SLURM_VERSION_NUMBER \(0x[[0-9a-fA-F]]*\).*/\1/p' "$x_ac_ss_dir/slurm/slurm_version.h"`
+    x_ac_ss_tree=`sed -n 's/^#define SLURM_VERSION_NUMBER *//p' "$x_ac_ss_dir/slurm/slurm_version.h"`
     x_ac_ss_hdr=
     for h in "$x_ac_slurm_prefix/include/slurm/slurm_version.h" /usr/include/slurm/slurm_version.h; do
       if test -f "$h"; then
-        x_ac_ss_hdr=`sed -n 's/^#define SLURM_VERSION_NUMBER \(0x[[0-9a-fA-F]]*\).*/\1/p' "$h"`
+        x_ac_ss_hdr=`sed -n 's/^#define SLURM_VERSION_NUMBER *//p' "$h"`
         break
       fi
     done
