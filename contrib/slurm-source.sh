@@ -10,7 +10,9 @@
 # that version (bookworm, trixie, sid and their updates and security
 # suites) from $XC_DEBIAN_MIRROR (default http://deb.debian.org/debian)
 # and $XC_DEBIAN_SECURITY (http://security.debian.org/debian-security),
-# fetches the package's files, checks their SHA-256 against the index,
+# each index checked against its suite's InRelease and that against
+# Debian's archive keyring (gpgv, debian-archive-keyring), fetches the
+# package's files, checks their SHA-256 against the index,
 # unpacks them (dpkg-source when the .dsc is there, else the upstream
 # tarball with debian/patches applied in the series' order) and runs
 # Slurm's ./configure with Debian's paths.  A tree already configured
@@ -43,25 +45,35 @@ if [ -f "$tree/.xc-version" ] && [ "$(cat "$tree/.xc-version")" = "$version" ] &
 	exit 0
 fi
 
-# the package's stanza: the first index that has this version
+# The package's stanza: the first suite whose index has this version.
+# Each index is trusted only through its suite's InRelease, whose
+# signature gpgv checks against Debian's archive keyring: the index's
+# SHA-256 must be the one InRelease lists, and the files' the index's.
+KEYRING=${XC_DEBIAN_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+[ -r "$KEYRING" ] || die "no Debian archive keyring at $KEYRING (debian-archive-keyring)"
+command -v gpgv >/dev/null || die "gpgv is needed to check Debian's signatures"
+idx_dir=$(mktemp -d)
+trap 'rm -rf "$idx_dir"' EXIT
+get() { curl -sSfL --connect-timeout 20 --max-time "$1" -o "$2" "$3" 2>/dev/null; }
 stanza=
-for idx in "$MIRROR/dists/bookworm/main/source/Sources.xz" \
-	"$MIRROR/dists/bookworm-updates/main/source/Sources.xz" \
-	"$SECURITY/dists/bookworm-security/main/source/Sources.xz" \
-	"$MIRROR/dists/trixie/main/source/Sources.xz" \
-	"$MIRROR/dists/trixie-updates/main/source/Sources.xz" \
-	"$SECURITY/dists/trixie-security/main/source/Sources.xz" \
-	"$MIRROR/dists/sid/main/source/Sources.xz"; do
-	stanza=$(curl -sSfL --max-time 120 "$idx" 2>/dev/null | xz -dc 2>/dev/null |
+for at in "$MIRROR bookworm" "$MIRROR bookworm-updates" "$SECURITY bookworm-security" \
+	"$MIRROR trixie" "$MIRROR trixie-updates" "$SECURITY trixie-security" "$MIRROR sid"; do
+	base=${at% *} suite=${at#* }
+	get 60 "$idx_dir/InRelease" "$base/dists/$suite/InRelease" || continue
+	gpgv --keyring "$KEYRING" --output "$idx_dir/Release" "$idx_dir/InRelease" 2>/dev/null ||
+		{ echo "slurm-source.sh: $suite: InRelease not signed by a key of $KEYRING: skipped" >&2; continue; }
+	want=$(awk '/^SHA256:/{c=1; next} /^[^ ]/{c=0} c && $3 == "main/source/Sources.xz" {print $1}' "$idx_dir/Release")
+	[ -n "$want" ] || continue
+	get 300 "$idx_dir/Sources.xz" "$base/dists/$suite/main/source/Sources.xz" || continue
+	[ "$(sha256sum <"$idx_dir/Sources.xz" | cut -d' ' -f1)" = "$want" ] ||
+		{ echo "slurm-source.sh: $suite: Sources.xz differs from its InRelease: skipped" >&2; continue; }
+	stanza=$(xz -dc "$idx_dir/Sources.xz" 2>/dev/null |
 		awk -v v="$version" '
 			/^Package: /{p = ($2 == "slurm-wlm"); s = ""}
 			p {s = s $0 "\n"}
 			p && /^Version: / && $2 != v {p = 0}
 			/^$/ && p && s ~ "Version: " {printf "%s", s; exit}') || true
-	if [ -n "$stanza" ]; then
-		base=${idx%/dists/*}
-		break
-	fi
+	[ -z "$stanza" ] || break
 done
 [ -n "$stanza" ] || die "slurm-wlm $version is in none of Debian's source indexes read"
 pool=$(sed -n 's/^Directory: //p' <<<"$stanza")
@@ -79,7 +91,7 @@ for f in "${files[@]}"; do
 	# pool may be the one that serves its files)
 	for url in "$base/$pool/$name" "$MIRROR/pool/main/s/slurm-wlm/$name" \
 		"$SECURITY/pool/updates/main/s/slurm-wlm/$name"; do
-		curl -sSfL --max-time 600 -o "$work/$name" "$url" 2>/dev/null && { got=1; break; }
+		get 600 "$work/$name" "$url" && { got=1; break; }
 	done
 	if [ "$got" = 0 ]; then
 		rm -f "$work/$name"
@@ -95,11 +107,13 @@ done
 
 rm -rf "$tree"
 if [ "$have_dsc" = 1 ] && command -v dpkg-source >/dev/null; then
+	# (the .dsc's own signature is not checked: its SHA-256 is the
+	# signed index's, as every file's)
 	(cd "$work" && dpkg-source --no-check -x ./*.dsc "$tree" >/dev/null)
 else
-	orig=$(ls "$work"/slurm-wlm_"$upstream".orig.tar.* | head -1)
-	deb=$(ls "$work"/slurm-wlm_"$version".debian.tar.* 2>/dev/null | head -1 || true)
-	[ -n "$deb" ] || deb=$(ls "$work"/slurm-wlm_"${version#*:}".debian.tar.* | head -1)
+	orig=$(ls "$work"/slurm-wlm_"$upstream".orig.tar.* 2>/dev/null | head -1 || true)
+	deb=$(ls "$work"/slurm-wlm_"${version#*:}".debian.tar.* 2>/dev/null | head -1 || true)
+	[ -n "$orig" ] && [ -n "$deb" ] || die "no upstream tarball or Debian tarball among the files of $version"
 	mkdir -p "$tree"
 	tar -xf "$orig" -C "$tree" --strip-components=1
 	tar -xf "$deb" -C "$tree"

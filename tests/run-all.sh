@@ -81,6 +81,9 @@ if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
 fi
 
 step "setup: packages, build, install"
+# the guard at placement built too, against Debian's source of the Slurm
+# installed (contrib/slurm-source.sh; without it the guard's test skips)
+export XC_SLURM_SOURCE=${XC_SLURM_SOURCE-auto}
 bash contrib/local-cluster.sh setup || { echo "setup failed" >&2; exit 1; }
 if [ "${XC_QUICK:-0}" != 1 ]; then
 	missing=()
@@ -225,6 +228,14 @@ fi
 for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar e2e-carrier e2e-prefer e2e-hostile; do
 	cluster "$t"
 done
+# the guard at placement, built by setup (XC_SLURM_SOURCE): its own test,
+# and the churn with the guard alone, no check at start behind it
+guard_required=0
+[ "${XC_SLURM_SOURCE:-}" = "" ] || guard_required=1
+cluster e2e-guard XC_GUARD_REQUIRED=$guard_required
+if [ "$guard_required" = 1 ]; then
+	cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra
+fi
 # the thread's own window, without the check at start behind it
 cluster e2e-wait XC_PROLOG_CTLD=0
 # the other carrier, each job's ExcNodeList (extra.conf(5) Carrier=): the

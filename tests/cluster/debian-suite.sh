@@ -41,7 +41,7 @@ set -uo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # The packages of the chroot: Slurm as Debian ships it, and what the
 # build, the package and the tests need (contrib/local-cluster.sh's list).
-PACKAGES=slurm-wlm,libslurm-dev,munge,libjansson-dev,libjson-c-dev,libcriterion-dev,libhwloc-dev,autoconf,automake,libtool,pkg-config,make,gcc,build-essential,jq,debhelper,dpkg-dev,procps,git
+PACKAGES=slurm-wlm,libslurm-dev,curl,xz-utils,libmunge-dev,munge,libjansson-dev,libjson-c-dev,libcriterion-dev,libhwloc-dev,autoconf,automake,libtool,pkg-config,make,gcc,build-essential,jq,debhelper,dpkg-dev,procps,git
 # CATEGORY NAME[:LOG] [ENV...] [@SUITE]: as tests/run-all.sh's step 7,
 # trimmed of the second carrier (the carriers' code does not depend on the
 # Slurm version: bookworm runs both) and with the same load (200
@@ -63,6 +63,8 @@ PLAN=(
 	"cluster e2e-prefer @trixie"
 	"cluster-slurm e2e-prefer:e2e-prefer-slurm XC_PREFER_MODE=slurm"
 	"cluster e2e-hostile"
+	"cluster e2e-guard"
+	"cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra @trixie"
 	"cluster-slurm e2e-hostile:e2e-hostile-slurm XC_HOSTILE_MODE=slurm"
 	"cluster load XC_LOAD_JOBS=200 XC_LOAD_WARMUPS=1"
 )
@@ -96,7 +98,16 @@ inside() {
 	step "$suite: $(cat "$LOGS/slurm"): build, make check"
 	# (the builds at a lower priority than any cluster's processes: where
 	# suites run at once, the clusters' waits are checked, the builds' are not)
-	build_step build nice -n 10 bash -c "./bootstrap && ./configure --quiet --with-slurm=/usr && make -s -j$(nproc)"
+	# the guard at placement, against Debian's source of this Slurm when
+	# its registry serves it (contrib/slurm-source.sh)
+	# (fetched and configured outside, before the chroot lost the network)
+	unset SLURM_SOURCE XC_SLURM_SOURCE XC_GUARD_REQUIRED
+	if [ -f /var/tmp/xc-slurm-src/slurm/.xc-version ] && [ -f /var/tmp/xc-slurm-src/slurm/config.h ]; then
+		export SLURM_SOURCE=/var/tmp/xc-slurm-src/slurm XC_GUARD_REQUIRED=1
+	else
+		skip "$suite: the guard at placement: $(tail -n 1 "$LOGS/slurm-source.log" 2>/dev/null)"
+	fi
+	build_step build nice -n 10 bash -c "./bootstrap && ./configure --quiet --with-slurm=/usr ${SLURM_SOURCE:+--with-slurm-source=$SLURM_SOURCE} && make -s -j$(nproc)"
 	clean_logs /src
 	build_step build-tests nice -n 10 make -s -j"$(nproc)" check TESTS=
 	nice -n 10 make -s -j"$(nproc)" check >"$LOGS/check.log" 2>&1
@@ -113,6 +124,10 @@ inside() {
 			if [ $# -gt 0 ] && ! named_in "${name#*:}" "$@"; then
 				continue
 			fi
+			case " $env_words " in
+			*" XC_BURST_BUFFER="*) # the guard's: only where it is built
+				[ -n "${SLURM_SOURCE:-}" ] || continue ;;
+			esac
 			case " $env_words " in
 			*" @"*) # (named as a TEST, it runs in any suite)
 				[ $# -gt 0 ] || named_in "@$suite" $env_words || continue
@@ -301,6 +316,13 @@ if [ "$(cat "$ROOT/.xc-ready")" != "$PACKAGES" ]; then
 		>"$LOGS/apt.log" 2>&1 || die "cannot install the packages (log: $LOGS/apt.log)"
 	echo "$PACKAGES" >"$ROOT/.xc-ready"
 fi
+# The configured source tree of this Slurm for the guard at placement
+# (contrib/slurm-source.sh, kept in the chroot for the day), fetched
+# while the chroot still has the machine's network; its log beside the
+# suite's.  Without it the suite builds no guard and says so.
+cp "$SRC/contrib/slurm-source.sh" "$ROOT/tmp/slurm-source.sh" &&
+	run_inside nice -n 10 bash /tmp/slurm-source.sh /var/tmp/xc-slurm-src >"$LOGS/slurm-source.log" 2>&1 ||
+	echo "# no Slurm source tree: $(tail -n 1 "$LOGS/slurm-source.log")"
 
 # The network of the chroot's cluster: a namespace that a process holds
 # until this script ends (tail --pid; killed at the teardown), loopback

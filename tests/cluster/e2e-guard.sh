@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# e2e-guard.sh - the guard at placement (BurstBufferType=burst_buffer/extra,
+# doc/design.md "The guard at placement"): a job is never placed on a node
+# whose Extra stopped satisfying its request, even before the thread has
+# seen the change; on the real local cluster, as an unprivileged user
+# submits and an admin changes node data.
+#
+# Each case runs twice in the same test, on the same cluster setup: first
+# without the guard (the reference: the thread alone, its ExcNodeList or
+# feature stale, RefreshInterval=15, and no check at start), where Slurm
+# places the job on the node that just stopped matching (the window the
+# guard closes: asserted, or the second run would prove nothing), then
+# with it, where the job waits and runs on a node that matches:
+#
+#   1. a batch job waiting; n2 stops matching and is freed at once;
+#   2. srun (an immediate allocation, job_allocate()): n2 free, stops
+#      matching just before the srun.
+#
+# And with the guard: the burst buffers Slurm shows are those of Slurm
+# alone (none), and the user's own --exclude stays theirs.
+# Needs root, `make install` of a build configured --with-slurm-source
+# (burst_buffer_extra.so in Slurm's plugin directory) and `make check`.
+# Closes with "guard: N passed, M failed".
+set -uo pipefail
+
+. "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
+cluster_test e2e-guard.sh
+
+USER1=${XC_GUARD_USER:-xcuser1}
+OUT=$(mktemp -d /tmp/xc-guard.XXXXXX)
+chmod 1777 "$OUT"
+export XC_PROLOG_CTLD=0 XC_REFRESH=15
+
+found=0
+for f in /usr/lib/*/slurm-wlm/burst_buffer_extra.so /usr/lib*/slurm/burst_buffer_extra.so \
+	${XC_PLUGIN_DIR:+"${XC_PLUGIN_DIR%%:*}"/burst_buffer_extra.so}; do
+	[ -f "$f" ] && found=1
+done
+if [ "$found" = 0 ]; then
+	if [ "${XC_GUARD_REQUIRED:-0}" = 1 ]; then
+		not_ok "burst_buffer_extra.so is installed (XC_GUARD_REQUIRED=1: setup was to build it)"
+	else
+		echo "skipped: the guard at placement: burst_buffer_extra.so not installed (configure --with-slurm-source=DIR)"
+	fi
+	summary guard
+	exit
+fi
+
+as_user() { (cd /tmp && runuser -u "$USER1" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@"); }
+set_extra() { scontrol update nodename="$1" extra="$2"; }
+state() { field "$1" JobState; }
+all_ok() { for n in n1 n2 n3 n4; do set_extra "$n" '{"ok":1}'; done; }
+blocker() { sbatch --parsable -o /dev/null -w "$1" --wrap 'sleep 600'; }
+running() { for j in "$@"; do [ "$(state "$j")" = RUNNING ] || return 1; done; }
+ROUND=0
+round_now() {
+	ROUND=$((ROUND + 1))
+	set_extra n4 "{\"ok\":1,\"round\":$ROUND}"
+	wait_for 70 plugin_has_current_data ||
+		not_ok "the plugin loaded the current node data within 70 s"
+}
+ran_on() { cat "$OUT/$1" 2>/dev/null | tail -n 1; }
+
+# case_batch WHO: a batch job of the user, waiting for ok=1 (n1 at 0, the
+# other nodes busy); the thread's next round 15 s away, n2 stops matching
+# and is freed.  RAN: where the job ran.
+case_batch() {
+	local who=$1 b2 b3 b4 id
+	set_extra n1 '{"ok":0}'
+	round_now
+	b2=$(blocker n2) b3=$(blocker n3) b4=$(blocker n4)
+	wait_for 20 running "$b2" "$b3" "$b4" || not_ok "$who: waited 20 s for the three blockers"
+	id=$(as_user sbatch --parsable -o "$OUT/batch-$who" --extra 'ok=1' \
+		--wrap 'echo $SLURMD_NODENAME')
+	expect "$who: the batch job is accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+	round_now
+	set_extra n2 '{"ok":0}'
+	scancel "$b2"
+	# placed at once without the guard; with it, kept off while the
+	# thread has not read the change (its next round 15 s away)
+	wait_for 8 eval '[ "$(state "$id")" != PENDING ]'
+	stale=$(plugin_has_current_data && echo no || echo yes)
+	echo "  $who: $(state "$id") $(field "$id" Reason) on $(field "$id" NodeList); the thread's table stale: $stale"
+	if [ "$who" = guard ]; then
+		expect "$who: the job still waits, the thread not yet aware of n2's change" "$(state "$id"):$stale" PENDING:yes
+		expect_has "$who: slurmctld's log says the guard kept it off n2" \
+			"$(grep -F "burst_buffer/extra: JobId=$id: " "$LOG")" "no longer satisfy its request"
+		set_extra n1 '{"ok":1}'
+	fi
+	wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "$who: the job ran within 60 s"
+	scancel "$b3" "$b4"
+	RAN=$(ran_on "batch-$who")
+}
+
+# case_srun WHO: srun of the user with n2 free and just stopped matching
+# (the thread's table still says it does), n1 not matching, n3 and n4
+# busy.  RAN: where its command ran.
+case_srun() {
+	local who=$1 b3 b4 pid
+	set_extra n1 '{"ok":0}'
+	set_extra n2 '{"ok":1}'
+	b3=$(blocker n3) b4=$(blocker n4)
+	wait_for 20 running "$b3" "$b4" || not_ok "$who: waited 20 s for the two blockers"
+	round_now
+	set_extra n2 '{"ok":0}'
+	as_user srun --extra 'ok=1' -J "xcsrun-$who" -t 1 sh -c 'echo $SLURMD_NODENAME' \
+		>"$OUT/srun-$who" 2>"$OUT/srun-$who.err" &
+	pid=$!
+	wait_for 8 eval '[ -s "$OUT/srun-$who" ]'
+	stale=$(plugin_has_current_data && echo no || echo yes)
+	if [ "$who" = guard ]; then
+		sid=$(squeue -h -u "$USER1" -n "xcsrun-$who" -o %i)
+		expect "$who: srun's job waits, the thread not yet aware of n2's change" \
+			"$(squeue -h -u "$USER1" -n "xcsrun-$who" -o %T):$stale" PENDING:yes
+		expect_has "$who: slurmctld's log says the guard kept it off n2" \
+			"$(grep -F "burst_buffer/extra: JobId=${sid:-0}: " "$LOG")" "no longer satisfy its request"
+		set_extra n1 '{"ok":1}'
+	fi
+	wait_for 60 eval '! kill -0 "$pid" 2>/dev/null' ||
+		{ not_ok "$who: srun ended within 60 s"; kill "$pid" 2>/dev/null; }
+	wait "$pid"
+	expect "$who: srun succeeded" "$?" 0
+	scancel "$b3" "$b4"
+	RAN=$(ran_on "srun-$who")
+}
+
+echo "# without the guard (the reference: the thread's window)"
+XC_BURST_BUFFER= cluster_start "rm -rf '$OUT'" >/dev/null
+all_ok
+bb_alone=$(scontrol show burst 2>&1)
+printf '#!/bin/sh\necho $SLURMD_NODENAME\n' >"$OUT/het.sh"
+chmod 755 "$OUT/het.sh"
+het_alone=$(as_user sbatch --parsable -H -o /dev/null --extra ok=1 -n1 : -n1 "$OUT/het.sh" 2>&1 | sed 's/[0-9]\+/N/')
+case_batch thread
+expect "the batch job ran on n2, which had stopped matching (the window)" "$RAN" n2
+case_srun thread
+expect "srun ran on n2, which had stopped matching (the window)" "$RAN" n2
+bash "$CLUSTER" stop >/dev/null 2>&1
+
+echo "# with the guard (BurstBufferType=burst_buffer/extra)"
+XC_BURST_BUFFER=burst_buffer/extra cluster_start "rm -rf '$OUT'" >/dev/null
+expect "slurmctld runs the guard" "$(scontrol show config | grep -oP '^BurstBufferType\s*=\s*\K\S+')" \
+	burst_buffer/extra
+all_ok
+expect "scontrol show burst answers as with no burst buffer plugin" "$(scontrol show burst 2>&1)" "$bb_alone"
+expect "a heterogeneous batch job is answered as without the guard ($het_alone)" \
+	"$(as_user sbatch --parsable -H -o /dev/null --extra ok=1 -n1 : -n1 "$OUT/het.sh" 2>&1 | sed 's/[0-9]\+/N/')" "$het_alone"
+scancel -u "$USER1"
+case_batch guard
+expect "the batch job waited, then ran on n1, which came to match" "$RAN" n1
+case_srun guard
+expect "srun's job waited, then ran on n1, which came to match" "$RAN" n1
+
+echo "# the user's own --exclude stays theirs"
+all_ok
+round_now
+id=$(as_user sbatch --parsable -o "$OUT/exclude" --extra 'ok=1' -x n1,n2 -H --wrap 'echo $SLURMD_NODENAME')
+set_extra n3 '{"ok":0}'
+as_user scontrol release "$id"
+wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "the job ran within 60 s"
+expect "it ran on n4, the one node neither excluded nor at 0" "$(ran_on exclude)" n4
+expect "its ExcNodeList is the user's" "$(field "$id" ExcNodeList)" "n[1-2]"
+expect "no error of the guard in slurmctld's log" "$(grep -c 'error: .*burst_buffer/extra' "$LOG")" 0
+
+summary guard
