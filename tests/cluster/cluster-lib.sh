@@ -104,6 +104,20 @@ wait_refresh() {
 		not_ok "the plugin loaded the current node data within 20 s"
 }
 
+# ok_round_now: makes the thread run a round now (a node change it must
+# load: n4's Extra set to {"ok":1} with a key no request reads) and waits
+# until it has; with RefreshInterval=15 its next round is then 15 s away
+# (the tests that need the thread's table stale for a while).
+XC_ROUND=0
+ok_round_now() {
+	XC_ROUND=$((XC_ROUND + 1))
+	scontrol update nodename=n4 extra="{\"ok\":1,\"round\":$XC_ROUND}"
+	wait_for 70 plugin_has_current_data ||
+		not_ok "the plugin loaded the current node data within 70 s"
+}
+# blocker NODE: a job of the admin's that keeps NODE busy
+blocker() { sbatch --parsable -o /dev/null -w "$1" --wrap 'sleep 600'; }
+
 # slurm_at_least MAJOR MINOR: the Slurm run here is MAJOR.MINOR or later.
 # Read from slurmctld, which prints its version without a configuration
 # (scontrol reads slurm.conf first and exits 1 when there is none yet).

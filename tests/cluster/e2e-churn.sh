@@ -58,19 +58,6 @@ is_state() { local s; s=$(state "$1"); shift; for w in "$@"; do [ "$s" = "$w" ] 
 all_ok() { for n in n1 n2 n3 n4; do set_extra "$n" '{"ok":1}'; done; }
 restarts() { field "$1" Restarts; }
 
-# round_now: makes the thread run a round now (a node change it must load:
-# n4's Extra gains a key no request reads) and waits until it has.  Its
-# next round is then RefreshInterval (15 s) away.
-ROUND=0
-round_now() {
-	ROUND=$((ROUND + 1))
-	set_extra n4 "{\"ok\":1,\"round\":$ROUND}"
-	wait_for 70 plugin_has_current_data ||
-		not_ok "the plugin loaded the current node data within 70 s"
-}
-# blocker NODE: a job of the admin's that keeps NODE busy
-blocker() { sbatch --parsable -o /dev/null -w "$1" --wrap 'sleep 600'; }
-
 # Slurm's own filter (XC_SCHED_PARAMS=...,extra_constraints): the churn
 # only, as the anchor (the plugin reads no node data, filters nothing).
 slurm_filters() { grep -q extra_constraints <<<"${XC_SCHED_PARAMS:-}"; }
@@ -84,7 +71,7 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 		"$(scontrol show config | grep -i '^PrologSlurmctld')" "prolog-slurmctld"
 	all_ok
 	set_extra n1 '{"ok":0}'
-	round_now # the plugin filters submissions by the table of its last round
+	ok_round_now # the plugin filters submissions by the table of its last round
 	b2=$(blocker n2) b3=$(blocker n3) b4=$(blocker n4)
 	wait_for 20 eval 'is_state "$b2" RUNNING && is_state "$b3" RUNNING && is_state "$b4" RUNNING' ||
 		not_ok "waited 20 s for the three blockers to run"
@@ -95,7 +82,7 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	# The thread's next round 15 s away, n2 stops matching and is freed:
 	# Slurm places the job there (the nodes it is kept off are stale), and the
 	# check stops it.
-	round_now
+	ok_round_now
 	# (a request new to the thread: the round sets its feature on the
 	# nodes, the next one moves the job to it; two rounds since its
 	# submission, when the blockers were slow to start, have moved it)
@@ -134,7 +121,7 @@ if [ "$CHECK" = 1 ] && [ "${XC_CHURN_ONLY:-0}" != 1 ] && ! slurm_filters; then
 	# updates all succeeded), so the srun job goes by it too.
 	keep=$(sbatch --parsable -H -o /dev/null --extra 'ok=1' --wrap true)
 	expect "a held job of the same request is accepted" "$([[ $keep =~ ^[0-9]+$ ]] && echo yes)" yes
-	round_now
+	ok_round_now
 	if [ "$FEATURES" = 1 ]; then
 		wait_for 40 eval '[[ "$(field "$keep" Features)" == *xc_* ]] && [ "$(kept_off "$keep")" = n1 ]' ||
 			not_ok "within 40 s the held job goes by its request's feature, off n1"
@@ -151,7 +138,7 @@ nodes: $(sinfo -h -N -o '%N %T %b' 2>&1 | paste -sd ' ')"
 		expect "by its request's feature, not its ExcNodeList" \
 			"$(field "${sid:-0}" Features | grep -c 'xc_'):$(field "${sid:-0}" ExcNodeList)" "1:(null)"
 	fi
-	round_now
+	ok_round_now
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
 	# (the user's srun in this test's namespaces only: a Debian suite's

@@ -50,15 +50,7 @@ as_user() { (cd /tmp && runuser -u "$USER1" -- env SLURM_CONF="$SLURM_CONF" PATH
 set_extra() { scontrol update nodename="$1" extra="$2"; }
 state() { field "$1" JobState; }
 all_ok() { for n in n1 n2 n3 n4; do set_extra "$n" '{"ok":1}'; done; }
-blocker() { sbatch --parsable -o /dev/null -w "$1" --wrap 'sleep 600'; }
 running() { for j in "$@"; do [ "$(state "$j")" = RUNNING ] || return 1; done; }
-ROUND=0
-round_now() {
-	ROUND=$((ROUND + 1))
-	set_extra n4 "{\"ok\":1,\"round\":$ROUND}"
-	wait_for 70 plugin_has_current_data ||
-		not_ok "the plugin loaded the current node data within 70 s"
-}
 ran_on() { cat "$OUT/$1" 2>/dev/null | tail -n 1; }
 
 # case_batch WHO: a batch job of the user, waiting for ok=1 (n1 at 0, the
@@ -67,13 +59,13 @@ ran_on() { cat "$OUT/$1" 2>/dev/null | tail -n 1; }
 case_batch() {
 	local who=$1 b2 b3 b4 id
 	set_extra n1 '{"ok":0}'
-	round_now
+	ok_round_now
 	b2=$(blocker n2) b3=$(blocker n3) b4=$(blocker n4)
 	wait_for 20 running "$b2" "$b3" "$b4" || not_ok "$who: waited 20 s for the three blockers"
 	id=$(as_user sbatch --parsable -o "$OUT/batch-$who" --extra 'ok=1' \
 		--wrap 'echo $SLURMD_NODENAME')
 	expect "$who: the batch job is accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
-	round_now
+	ok_round_now
 	set_extra n2 '{"ok":0}'
 	scancel "$b2"
 	# placed at once without the guard; with it, kept off while the
@@ -101,7 +93,7 @@ case_srun() {
 	set_extra n2 '{"ok":1}'
 	b3=$(blocker n3) b4=$(blocker n4)
 	wait_for 20 running "$b3" "$b4" || not_ok "$who: waited 20 s for the two blockers"
-	round_now
+	ok_round_now
 	set_extra n2 '{"ok":0}'
 	as_user srun --extra 'ok=1' -J "xcsrun-$who" -t 1 sh -c 'echo $SLURMD_NODENAME' \
 		>"$OUT/srun-$who" 2>"$OUT/srun-$who.err" &
@@ -153,7 +145,7 @@ expect "srun's job waited, then ran on n1, which came to match" "$RAN" n1
 
 echo "# the user's own --exclude stays theirs"
 all_ok
-round_now
+ok_round_now
 id=$(as_user sbatch --parsable -o "$OUT/exclude" --extra 'ok=1' -x n1,n2 -H --wrap 'echo $SLURMD_NODENAME')
 set_extra n3 '{"ok":0}'
 as_user scontrol release "$id"
