@@ -41,7 +41,7 @@ set -uo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # The packages of the chroot: Slurm as Debian ships it, and what the
 # build, the package and the tests need (contrib/local-cluster.sh's list).
-PACKAGES=slurm-wlm,libslurm-dev,curl,xz-utils,libmunge-dev,munge,libjansson-dev,libjson-c-dev,libcriterion-dev,libhwloc-dev,autoconf,automake,libtool,pkg-config,make,gcc,build-essential,jq,debhelper,dpkg-dev,procps,git
+PACKAGES=slurm-wlm,libslurm-dev,curl,xz-utils,gpgv,libmunge-dev,munge,libjansson-dev,libjson-c-dev,libcriterion-dev,libhwloc-dev,autoconf,automake,libtool,pkg-config,make,gcc,build-essential,jq,debhelper,dpkg-dev,procps,git
 # CATEGORY NAME[:LOG] [ENV...] [@SUITE]: as tests/run-all.sh's step 7,
 # trimmed of the second carrier (the carriers' code does not depend on the
 # Slurm version: bookworm runs both) and with the same load (200
