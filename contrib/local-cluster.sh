@@ -58,6 +58,10 @@ NODES=(n1 n2 n3 n4)
 CTLD_PORT=16817
 PACKAGES=(slurm-wlm libslurm-dev munge libjansson-dev libjson-c-dev libcriterion-dev libhwloc-dev
 	autoconf automake libtool pkg-config make gcc jq)
+# contrib/slurm-source.sh's (XC_SLURM_SOURCE=auto): the downloads, their
+# signatures, Debian's unpacking, and Slurm's configure from 24.11
+[ "${XC_SLURM_SOURCE:-}" != auto ] ||
+	PACKAGES+=(curl xz-utils gpgv debian-archive-keyring dpkg-dev patch libmunge-dev)
 
 # wait_for, wait_job and the slurm.conf lines, shared with the cluster
 # tests.
