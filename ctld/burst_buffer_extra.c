@@ -27,7 +27,6 @@
  */
 #include "config.h" /* Slurm's, from the configured tree */
 
-#include <ctype.h>
 #include <sys/prctl.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,6 +42,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "carrier.h"
 #include "guard.h"
 #include "job_state.h"
 #include "plugin_config.h"
@@ -91,7 +91,9 @@ static void complain(const char *message)
 	error("%s: %s", plugin_type, message);
 }
 
-extern int init(void)
+/* A guard with extra.conf's limits as the file says now (the thread's
+ * are read the same way); NULL when out of memory. */
+static struct guard *guard_from_config(void)
 {
 	struct plugin_config cfg;
 	char path[4096];
@@ -99,7 +101,12 @@ extern int init(void)
 	plugin_config_path(path, sizeof(path));
 	if (plugin_config_read(&cfg, path, complain) < 0)
 		plugin_config_defaults(&cfg);
-	if (!(guard = guard_create(&cfg.limits)))
+	return guard_create(&cfg.limits);
+}
+
+extern int init(void)
+{
+	if (!(guard = guard_from_config()))
 		return SLURM_ERROR;
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
 		plugin_type);
@@ -136,27 +143,22 @@ static const char *request_of(job_record_t *job_ptr, struct sx_job_state *st)
 #endif
 }
 
-/* The plugin's feature (xc_ and 12 hex digits) the job's constraint
- * names, into `name`; false when it names none: then the job goes by its
- * ExcNodeList. */
-static bool carried_by(const char *features, char name[16])
+/* The plugin's feature the job goes by, into `name`: the last name of
+ * its constraint when it is one of the plugin's (sx_feature_is_ours(); the
+ * carrier ANDs it in at the end, carried.h); false when it is not: then
+ * the job goes by its ExcNodeList.  Names end at Slurm's operators
+ * (carrier.h). */
+static bool carried_by(const char *features, char name[SX_FEATURE_LEN + 1])
 {
-	for (const char *p = features; p && (p = strstr(p, "xc_")); p++) {
-		size_t n = 0;
+	size_t len = features ? strlen(features) : 0, at = len;
 
-		if (p != features &&
-		    (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-			continue;
-		while (n < 12 && isxdigit((unsigned char)p[3 + n]) &&
-		       !isupper((unsigned char)p[3 + n]))
-			n++;
-		if (n == 12 && !isalnum((unsigned char)p[15]) && p[15] != '_') {
-			memcpy(name, p, 15);
-			name[15] = '\0';
-			return true;
-		}
-	}
-	return false;
+	while (at && !strchr("&|*[](),", features[at - 1]))
+		at--;
+	if (!sx_feature_is_ours(features + at, len - at))
+		return false;
+	memcpy(name, features + at, SX_FEATURE_LEN);
+	name[SX_FEATURE_LEN] = '\0';
+	return true;
 }
 
 /* Whether the comma-separated list `list` has the element `name`. */
@@ -279,7 +281,7 @@ static bool guard_job(job_record_t *job_ptr)
 	const char *text;
 	bitstr_t *cand = NULL, *exc;
 	node_record_t *node_ptr;
-	char feature[16];
+	char feature[SX_FEATURE_LEN + 1];
 	bool by_feature, placeable = true;
 	size_t n = 0, left = 0;
 	int64_t first, last;
@@ -426,14 +428,9 @@ extern int bb_p_state_pack(uid_t uid, buf_t *buffer, uint16_t protocol_version)
  * are too), the guard's memory started afresh with them. */
 extern int bb_p_reconfig(void)
 {
-	struct plugin_config cfg;
 	struct guard *fresh;
-	char path[4096];
 
-	plugin_config_path(path, sizeof(path));
-	if (plugin_config_read(&cfg, path, complain) < 0)
-		plugin_config_defaults(&cfg);
-	if ((fresh = guard_create(&cfg.limits))) {
+	if ((fresh = guard_from_config())) {
 		guard_destroy(guard);
 		guard = fresh;
 	}
