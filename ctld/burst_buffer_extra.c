@@ -41,6 +41,9 @@
 #include "src/common/pack.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#include "src/common/node_features.h"
+#endif
 
 #include "carrier.h"
 #include "guard.h"
@@ -57,6 +60,9 @@
       (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0) &&                 \
        SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 12, 0)))
 #error "burst_buffer/extra is checked against Slurm 22.05 and 24.11 only"
+#endif
+#ifdef SLURM_BIGENDIAN
+#error "burst_buffer/extra reads Slurm's node sets as little-endian words"
 #endif
 
 const char plugin_name[] = "slurm-extra guard at placement (no burst buffer)";
@@ -82,9 +88,36 @@ static bool slurm_filters(void)
 #define STATE_MARK "slurm-extra: "
 
 static struct guard *guard;
-static bool said_nomem;
+static bool said_nomem, said_undecided;
 static uint32_t *scratch; /* node indices, node_record_count of them */
+static uint64_t *pool, *cand, *off; /* node sets, as words */
 static size_t scratch_len;
+
+/* Slurm's bitstr_t as words: the magic and the size head them
+ * (src/common/bitstring.c 22.05.8 and 24.11.5: BITSTR_MAGIC,
+ * BITSTR_OVERHEAD 2, _bit_word(), _bit_mask(); checked in init() and on
+ * every set read).  NULL for a set not laid out so, or not `n` nodes. */
+#define BITSTR_MAGIC_ 0x42434445
+static const uint64_t *words_of(bitstr_t *b, int64_t n)
+{
+	if (!b || b[0] != BITSTR_MAGIC_ || b[1] != n || bit_size(b) != n)
+		return NULL;
+	return (const uint64_t *)(b + 2);
+}
+
+/* Whether Slurm's node sets are laid out as words_of() reads them. */
+static bool words_laid_out(void)
+{
+	bitstr_t *b = bit_alloc(130);
+	const uint64_t *w;
+	bool ok;
+
+	bit_set(b, 67);
+	w = words_of(b, 130);
+	ok = w && !w[0] && w[1] == (1ULL << 3) && !w[2];
+	FREE_NULL_BITMAP(b);
+	return ok;
+}
 
 static void complain(const char *message)
 {
@@ -106,6 +139,11 @@ static struct guard *guard_from_config(void)
 
 extern int init(void)
 {
+	if (!words_laid_out()) {
+		error("%s: Slurm's node sets are not laid out as this build reads them: the guard stands aside (rebuild against this Slurm's source tree)",
+		      plugin_type);
+		return SLURM_SUCCESS;
+	}
 	if (!(guard = guard_from_config()))
 		return SLURM_ERROR;
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
@@ -118,7 +156,11 @@ extern int fini(void)
 	guard_destroy(guard);
 	guard = NULL;
 	free(scratch);
+	free(pool);
+	free(cand);
+	free(off);
 	scratch = NULL;
+	pool = cand = off = NULL;
 	scratch_len = 0;
 	return SLURM_SUCCESS;
 }
@@ -161,18 +203,6 @@ static bool carried_by(const char *features, char name[SX_FEATURE_LEN + 1])
 	return true;
 }
 
-/* Whether the comma-separated list `list` has the element `name`. */
-static bool has_feature(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *p = list; p && (p = strstr(p, name)); p += len)
-		if ((p == list || p[-1] == ',') &&
-		    (p[len] == '\0' || p[len] == ','))
-			return true;
-	return false;
-}
-
 /* A job Slurm no longer has: a requeued one keeps its bitmap (22.05
  * does not rebuild it at a requeue), so a job is forgotten only once its
  * record is gone. */
@@ -205,30 +235,6 @@ rebuilt_from(const char *exc_nodes, const char *req_nodes, uint32_t min_nodes)
 	       (xc_text_hash(req_nodes) * 0x9e3779b97f4a7c15ULL) ^ min_nodes;
 }
 
-/* The nodes of the job's partitions into `nodes` (a bitmap the caller
- * frees), or false when it has none. */
-static bool partitions_of(job_record_t *job_ptr, bitstr_t **nodes)
-{
-	part_record_t *part_ptr;
-
-	if (job_ptr->part_ptr_list) {
-		void *it = list_iterator_create(job_ptr->part_ptr_list);
-
-		while ((part_ptr = list_next(it))) {
-			if (!part_ptr->node_bitmap)
-				continue;
-			if (!*nodes)
-				*nodes = bit_copy(part_ptr->node_bitmap);
-			else
-				bit_or(*nodes, part_ptr->node_bitmap);
-		}
-		list_iterator_destroy(it);
-	} else if (job_ptr->part_ptr && job_ptr->part_ptr->node_bitmap) {
-		*nodes = bit_copy(job_ptr->part_ptr->node_bitmap);
-	}
-	return *nodes != NULL;
-}
-
 static void *bits_copy(const void *bits)
 {
 	return bit_copy((bitstr_t *)bits);
@@ -257,17 +263,139 @@ static void bits_clear(void *bits, uint32_t node, void *arg)
 		bit_clear((bitstr_t *)bits, node);
 }
 
+/* Whether node set `f` is the feature named `key`. */
+static int feature_named(void *f, void *key)
+{
+	return ((node_feature_t *)f)->name &&
+	       !strcmp(((node_feature_t *)f)->name, key);
+}
+
+/* Node i's Extra now, for guard_look() (the node write lock held). */
+static const char *extra_at(size_t i, void *arg)
+{
+	node_record_t *node_ptr = node_record_table_ptr[i];
+
+	(void)arg;
+	return node_ptr ? node_ptr->extra : NULL;
+}
+
+/* The nodes the job could be given, as words: into `pool` the nodes of
+ * its partitions not excluded (and having its feature, when it goes by
+ * one: Slurm's own feature test keeps the others off), into `cand` those
+ * of them Slurm may choose now (avail_node_bitmap: select_nodes() ANDs
+ * it into every choice, _pick_best_nodes(), node_scheduler.c 22.05.8
+ * lines 1723, 1824, 1889).  False when a set is not as words_of() reads
+ * it (the node table being rebuilt): Slurm decides. */
+static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
+			  const char *feature, size_t words)
+{
+	int64_t nnodes = node_record_count;
+	const uint64_t *avail = words_of(avail_node_bitmap, nnodes), *w;
+	const uint64_t *ex = NULL, *feat = NULL;
+	part_record_t *part_ptr;
+
+	if (!avail || (exc && !(ex = words_of(exc, nnodes))))
+		return false;
+	memset(pool, 0, words * sizeof(*pool));
+	if (job_ptr->part_ptr_list) {
+		void *it = list_iterator_create(job_ptr->part_ptr_list);
+		bool ok = true;
+
+		while (ok && (part_ptr = list_next(it))) {
+			if (!part_ptr->node_bitmap)
+				continue;
+			if (!(w = words_of(part_ptr->node_bitmap, nnodes)))
+				ok = false;
+			for (size_t k = 0; ok && k < words; k++)
+				pool[k] |= w[k];
+		}
+		list_iterator_destroy(it);
+		if (!ok)
+			return false;
+	} else if (job_ptr->part_ptr && job_ptr->part_ptr->node_bitmap) {
+		if (!(w = words_of(job_ptr->part_ptr->node_bitmap, nnodes)))
+			return false;
+		memcpy(pool, w, words * sizeof(*pool));
+	}
+	if (feature) {
+		node_feature_t *f =
+			active_feature_list
+				? list_find_first(active_feature_list,
+						  feature_named,
+						  (void *)feature)
+				: NULL;
+
+		/* no node has it: none can carry the job */
+		if (!f || !f->node_bitmap)
+			memset(pool, 0, words * sizeof(*pool));
+		else if (!(feat = words_of(f->node_bitmap, nnodes)))
+			return false;
+	}
+	for (size_t k = 0; k < words; k++) {
+		if (ex)
+			pool[k] &= ~ex[k];
+		if (feat)
+			pool[k] &= feat[k];
+		cand[k] = pool[k] & avail[k];
+	}
+	return true;
+}
+
+/* The scratch sets for `nnodes` nodes; false when out of memory. */
+static bool scratch_for(size_t nnodes)
+{
+	size_t words = GUARD_WORDS(nnodes);
+	uint32_t *grown;
+	uint64_t *p, *c, *o;
+
+	if (scratch_len >= nnodes)
+		return true;
+	if (!(grown = realloc(scratch, nnodes * sizeof(*grown))))
+		return false;
+	scratch = grown;
+	p = calloc(words, sizeof(*p));
+	c = calloc(words, sizeof(*c));
+	o = calloc(words, sizeof(*o));
+	if (!p || !c || !o) {
+		free(p);
+		free(c);
+		free(o);
+		return false;
+	}
+	free(pool);
+	free(cand);
+	free(off);
+	pool = p;
+	cand = c;
+	off = o;
+	scratch_len = nnodes;
+	return true;
+}
+
+/* Once: the guard let Slurm decide, and why. */
+static void undecided(const char *why)
+{
+	if (said_undecided)
+		return;
+	said_undecided = true;
+	error("%s: %s: Slurm places such jobs as if the guard were not there (said once)",
+	      plugin_type, why);
+}
+
 /* The guard for one job (doc/design.md "The guard at placement"): takes
  * back the bits it set at the job's last placement (only from a bitmap
- * equal to the one it left: guard.h), then finds every node of the job's
- * partitions that is not otherwise excluded, could carry the job (has
- * its feature, when the job goes by one) and whose Extra does not
- * satisfy the request now, and keeps them off by setting their bits.
- * Returns false when that would leave the job no node at all: then it
- * sets none, and the caller lets the job wait this once (Slurm 22.05
- * fails a submission whose nodes are all excluded, and Slurm's own
- * filter lets such a job wait: src/slurmctld/job_mgr.c job_allocate()),
- * until the thread's next round keeps it waiting its own way. */
+ * equal to the one it left: guard.h), then keeps off every node Slurm
+ * may give the job now (not otherwise excluded, available, in its
+ * partitions, with its feature when it goes by one) whose Extra does not
+ * satisfy its request now, by setting their bits.  What it reads of the
+ * nodes' Extra costs what changed (guard_look_needed()); the answers are
+ * kept per request and node (guard_verdict()).  Returns false when that
+ * would leave the job fewer nodes satisfying its request than it asks
+ * for: then it sets none, and the caller lets the job wait this once
+ * (Slurm 22.05 fails a submission whose nodes are all excluded, and
+ * Slurm's own filter lets such a job wait: src/slurmctld/job_mgr.c
+ * job_allocate()), until the thread's next round keeps it waiting its
+ * own way. */
 static bool guard_job(job_record_t *job_ptr)
 {
 	struct sx_job_state st = { 0 };
@@ -276,31 +404,34 @@ static bool guard_job(job_record_t *job_ptr)
 	struct guard_taken taken = { -1 };
 	unsigned long long text_hash;
 	bool backfill = in_backfill();
-	size_t need;
-	const xc_expr_t *req;
+	size_t need, nnodes = (size_t)node_record_count, words, n, left = 0;
+	enum guard_look look;
+	struct guard_req *req;
 	const char *text;
-	bitstr_t *cand = NULL, *exc;
-	node_record_t *node_ptr;
+	bitstr_t *exc;
 	char feature[SX_FEATURE_LEN + 1];
-	bool by_feature, placeable = true;
-	size_t n = 0, left = 0;
-	int64_t first, last;
+	bool placeable = true;
+	time_t now = time(NULL);
 
 	(void)guard_jobs_sweep(guard, &bits_ops, job_gone, NULL, 4);
 	if (!details || !(text = request_of(job_ptr, &st)))
 		goto out;
-	if (scratch_len < (size_t)node_record_count) {
-		uint32_t *grown =
-			realloc(scratch, node_record_count * sizeof(*grown));
-
-		if (!grown)
-			goto out;
-		scratch = grown;
-		scratch_len = node_record_count;
+	words = GUARD_WORDS(nnodes);
+	if (!nnodes || !scratch_for(nnodes)) {
+		undecided("out of memory");
+		goto out;
 	}
 	if ((exc = details->exc_node_bitmap) &&
 	    bit_size(exc) != node_record_count)
 		goto out; /* the node table is being rebuilt: Slurm decides */
+	look = guard_look_needed(guard, nnodes, last_node_update, now);
+	if (look == GUARD_LOOK_ALL) {
+		if (guard_look(guard, nnodes, NULL, extra_at, NULL) < 0) {
+			undecided("out of memory reading the nodes' Extra");
+			goto out;
+		}
+		guard_looked_all(guard, last_node_update, now);
+	}
 	/* an invalid request (the limits shrank since) keeps nothing off,
 	 * as the thread; out of memory, the same this once */
 	if (!(req = guard_request(guard, text)))
@@ -311,30 +442,17 @@ static bool guard_job(job_record_t *job_ptr)
 		(void)guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
 					  job_ptr->array_job_id, exc, text_hash,
 					  &taken, bits_clear, NULL);
-	if (partitions_of(job_ptr, &cand) &&
-	    bit_size(cand) == node_record_count) {
-		if (exc)
-			bit_and_not(cand, exc);
-		by_feature = carried_by(details->features, feature);
-		first = bit_ffs(cand);
-		last = first < 0 ? -2 : bit_fls(cand);
-		for (int64_t i = first; i >= 0 && i <= last; i++) {
-			if (!bit_test(cand, i) ||
-			    !(node_ptr = node_record_table_ptr[i]))
-				continue;
-			/* a node without the job's feature: Slurm's own
-			 * feature test keeps it off */
-			if (by_feature &&
-			    !has_feature(node_ptr->features_act, feature))
-				continue;
-			if (guard_node_matches(guard, req, (size_t)i,
-					       node_ptr->extra))
-				left++;
-			else
-				scratch[n++] = (uint32_t)i;
-		}
+	if (!candidates_of(job_ptr, exc,
+			   carried_by(details->features, feature) ? feature
+								  : NULL,
+			   words)) {
+		undecided("a node set not laid out as expected");
+		goto out;
 	}
-	FREE_NULL_BITMAP(cand);
+	/* out of memory there: the nodes not read are kept off */
+	if (look == GUARD_LOOK_CANDIDATES)
+		(void)guard_look(guard, nnodes, cand, extra_at, NULL);
+	n = guard_keep_off(guard, req, pool, cand, off, scratch, &left);
 	/* Kept off, the job must still have as many nodes as it asks for
 	 * that satisfy its request (Slurm would fail or hold a job whose
 	 * nodes cannot hold it: doc/design.md), and the guard must be able to

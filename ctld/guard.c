@@ -13,7 +13,15 @@
 struct node_seen {
 	char *text;	   /* the Extra last read (NULL: none) */
 	xc_extra_t *extra; /* parsed, or NULL (unset, not an object ...) */
-	bool read;	   /* text was read at least once */
+	bool read;	   /* text was read since the node count was set */
+};
+
+/* A request and what it said of each node, while the node's Extra is the
+ * one it was evaluated on. */
+struct guard_req {
+	xc_expr_t *expr; /* NULL: invalid (kept so, parsed once) */
+	uint64_t *known; /* nodes whose answer is kept */
+	uint64_t *fails; /* of those, the ones that do not satisfy it */
 };
 
 /* A state the guard left a job's excluded nodes in. */
@@ -32,9 +40,11 @@ struct job_rec {
 
 struct guard {
 	xc_limits_t limits;
-	struct node_seen *nodes;
+	struct node_seen *nodes; /* nnodes of them */
 	size_t nnodes;
-	struct lh_table *requests; /* text -> xc_expr_t * (key owned) */
+	bool looked;		   /* a look at every node recorded */
+	long long seen, looked_at; /* Slurm's stamp then, and when */
+	struct lh_table *requests; /* text -> struct guard_req * (key owned) */
 	struct job_rec *jobs;	   /* open addressing by id, 0 = free */
 	size_t jobs_cap, jobs_n, sweep_at;
 	uint64_t clock;			  /* counts the states written */
@@ -43,10 +53,20 @@ struct guard {
 
 static void job_clear(struct guard *g, struct job_rec *r);
 
+static void req_free(struct guard_req *r)
+{
+	if (!r)
+		return;
+	xc_expr_destroy(r->expr);
+	free(r->known);
+	free(r->fails);
+	free(r);
+}
+
 static void request_free(struct lh_entry *e)
 {
 	free(lh_entry_k(e));
-	xc_expr_destroy((xc_expr_t *)lh_entry_v(e));
+	req_free((struct guard_req *)lh_entry_v(e));
 }
 
 struct guard *guard_create(const xc_limits_t *limits)
@@ -70,13 +90,20 @@ static void node_forget(struct node_seen *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static void nodes_free(struct guard *g)
+{
+	for (size_t i = 0; i < g->nnodes; i++)
+		node_forget(&g->nodes[i]);
+	free(g->nodes);
+	g->nodes = NULL;
+	g->nnodes = 0;
+}
+
 void guard_destroy(struct guard *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->nnodes; i++)
-		node_forget(&g->nodes[i]);
-	free(g->nodes);
+	nodes_free(g);
 	lh_table_free(g->requests);
 	for (size_t k = 0; k < g->jobs_cap; k++)
 		job_clear(g, &g->jobs[k]);
@@ -84,80 +111,220 @@ void guard_destroy(struct guard *g)
 	free(g);
 }
 
-const xc_expr_t *guard_request(struct guard *g, const char *text)
+/* Drops every request kept (their answers with them); false when out of
+ * memory (the old table is kept). */
+static bool requests_drop(struct guard *g)
 {
-	xc_expr_t *expr;
+	struct lh_table *fresh = lh_kchar_table_new(64, request_free);
+
+	if (!fresh)
+		return false;
+	lh_table_free(g->requests);
+	g->requests = fresh;
+	return true;
+}
+
+enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
+				  long long updated, long long now)
+{
+	if (!g->looked || nnodes != g->nnodes || updated != g->seen ||
+	    now - g->looked_at > GUARD_LOOK_MAX_AGE || now < g->looked_at)
+		return GUARD_LOOK_ALL;
+	if (g->looked_at > g->seen)
+		return GUARD_LOOK_NONE;
+	/* the look came in the stamp's second: an update after it in that
+	 * second left the stamp as it was */
+	return now > g->looked_at ? GUARD_LOOK_ALL : GUARD_LOOK_CANDIDATES;
+}
+
+void guard_looked_all(struct guard *g, long long updated, long long now)
+{
+	g->looked = true;
+	g->seen = updated;
+	g->looked_at = now;
+}
+
+/* A new node count: every node read afresh, every request's answers
+ * gone (they are sized by it).  False when out of memory. */
+static bool nodes_resize(struct guard *g, size_t nnodes)
+{
+	struct node_seen *fresh = calloc(nnodes ? nnodes : 1, sizeof(*fresh));
+
+	if (!fresh || !requests_drop(g)) {
+		free(fresh);
+		return false;
+	}
+	nodes_free(g);
+	g->nodes = fresh;
+	g->nnodes = nnodes;
+	g->looked = false;
+	return true;
+}
+
+/* Node `i`'s answer forgotten by every request kept. */
+static void answers_forget(struct guard *g, size_t i)
+{
+	uint64_t keep = ~(1ULL << (i % 64));
+	struct lh_entry *e;
+
+	lh_foreach(g->requests, e)
+	{
+		struct guard_req *r = (struct guard_req *)lh_entry_v(e);
+
+		if (r->known)
+			r->known[i / 64] &= keep;
+	}
+}
+
+/* Reads node `i`'s Extra `extra` if it differs from the text last read;
+ * 1 changed, 0 the same, -1 out of memory (the node is left unread). */
+static int node_read(struct guard *g, size_t i, const char *extra)
+{
+	struct node_seen *s = &g->nodes[i];
+	char *copy;
+
+	if (s->read && !extra == !s->text &&
+	    (!extra || !strcmp(extra, s->text)))
+		return 0;
+	answers_forget(g, i);
+	node_forget(s);
+	if (extra && !(copy = strdup(extra)))
+		return -1;
+	s->text = extra ? copy : NULL;
+	s->read = true;
+	if (extra)
+		s->extra = xc_extra_load(extra, strlen(extra), &g->limits, NULL,
+					 NULL);
+	return 1;
+}
+
+long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,
+		const char *(*extra_of)(size_t i, void *arg), void *arg)
+{
+	long changed = 0;
+	bool nomem = false;
+
+	if (nnodes != g->nnodes && !nodes_resize(g, nnodes))
+		return -1;
+	for (size_t w = 0; w < GUARD_WORDS(nnodes); w++) {
+		uint64_t bits = which ? which[w] : ~0ULL;
+
+		while (bits) {
+			size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
+			int r;
+
+			bits &= bits - 1;
+			if (i >= nnodes)
+				break;
+			if ((r = node_read(g, i, extra_of(i, arg))) < 0)
+				nomem = true;
+			else
+				changed += r;
+		}
+	}
+	return nomem ? -1 : changed;
+}
+
+struct guard_req *guard_request(struct guard *g, const char *text)
+{
+	struct guard_req *r;
+	size_t words = GUARD_WORDS(g->nnodes);
 	char *key;
 	xc_error_t err;
 
-	if (lh_table_lookup_ex(g->requests, text, (void **)&expr))
-		return expr;
-	/* Bounded: past the limit every request is parsed afresh from the
-	 * jobs placed next (a placement parses at most one). */
-	if (g->requests->count >= GUARD_MAX_REQUESTS) {
-		struct lh_table *fresh = lh_kchar_table_new(64, request_free);
-
-		if (!fresh)
-			return NULL;
-		lh_table_free(g->requests);
-		g->requests = fresh;
-	}
-	expr = xc_parse(text, &g->limits, &err);
-	/* An invalid request is kept as NULL: parsed once too; a failure
+	if (!g->nnodes)
+		return NULL;
+	if (lh_table_lookup_ex(g->requests, text, (void **)&r))
+		return r->expr ? r : NULL;
+	/* Bounded: past the limit every request is parsed and evaluated
+	 * afresh from the jobs placed next (a placement parses one). */
+	if (g->requests->count >= GUARD_MAX_REQUESTS && !requests_drop(g))
+		return NULL;
+	if (!(r = calloc(1, sizeof(*r))))
+		return NULL;
+	r->expr = xc_parse(text, &g->limits, &err);
+	/* An invalid request is kept as such: parsed once too; a failure
 	 * for want of memory is not kept. */
-	if (!expr && err.code == XC_E_NOMEM)
-		return NULL;
-	if (!(key = strdup(text))) {
-		xc_expr_destroy(expr);
+	if ((!r->expr && err.code == XC_E_NOMEM) ||
+	    (r->expr && (!(r->known = calloc(words, sizeof(uint64_t))) ||
+			 !(r->fails = calloc(words, sizeof(uint64_t))))) ||
+	    !(key = strdup(text))) {
+		req_free(r);
 		return NULL;
 	}
-	if (lh_table_insert(g->requests, key, expr) < 0) {
+	if (lh_table_insert(g->requests, key, r) < 0) {
 		free(key);
-		xc_expr_destroy(expr);
+		req_free(r);
 		return NULL;
 	}
-	return expr;
+	return r->expr ? r : NULL;
 }
 
-static struct node_seen *node_at(struct guard *g, size_t i)
+/* Whether node `i`, as last read, satisfies `r` (evaluated now). */
+static bool satisfies(const struct guard *g, const struct guard_req *r,
+		      size_t i)
 {
-	if (i >= g->nnodes) {
-		size_t cap = g->nnodes ? g->nnodes : 64;
-		struct node_seen *grown;
+	const struct node_seen *s = &g->nodes[i];
 
-		while (cap <= i)
-			cap *= 2;
-		if (!(grown = realloc(g->nodes, cap * sizeof(*grown))))
-			return NULL;
-		memset(grown + g->nnodes, 0,
-		       (cap - g->nnodes) * sizeof(*grown));
-		g->nodes = grown;
-		g->nnodes = cap;
-	}
-	return &g->nodes[i];
+	return s->read && s->extra && xc_match(r->expr, s->extra);
 }
 
-bool guard_node_matches(struct guard *g, const xc_expr_t *req, size_t i,
-			const char *extra)
+size_t guard_keep_off(struct guard *g, struct guard_req *r,
+		      const uint64_t *pool, const uint64_t *cand, uint64_t *off,
+		      uint32_t *list, size_t *left)
 {
-	struct node_seen *s = node_at(g, i);
+	size_t n = 0;
 
-	if (!s)
-		return false;
-	if (!s->read || (!extra != !s->text) ||
-	    (extra && strcmp(extra, s->text))) {
-		char *copy = extra ? strdup(extra) : NULL;
-
-		if (extra && !copy)
-			return false;
-		node_forget(s);
-		s->text = copy;
-		s->read = true;
-		if (extra)
-			s->extra = xc_extra_load(extra, strlen(extra),
-						 &g->limits, NULL, NULL);
+	(void)guard_verdict(g, r, pool, off, left);
+	for (size_t w = 0; w < GUARD_WORDS(g->nnodes); w++) {
+		off[w] &= cand[w];
+		for (uint64_t b = off[w]; b; b &= b - 1)
+			list[n++] =
+				(uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
 	}
-	return req && s->extra && xc_match(req, s->extra);
+	return n;
+}
+
+bool guard_req_matches(struct guard *g, struct guard_req *r, size_t i)
+{
+	return r && i < g->nnodes && satisfies(g, r, i);
+}
+
+size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
+		     uint64_t *off, size_t *left)
+{
+	size_t n = 0, ok = 0;
+
+	for (size_t w = 0; w < GUARD_WORDS(g->nnodes); w++) {
+		uint64_t c = cand[w], unknown = c & ~r->known[w];
+
+		while (unknown) {
+			size_t i = w * 64 + (size_t)__builtin_ctzll(unknown);
+			uint64_t m = 1ULL << (i % 64);
+
+			unknown &= unknown - 1;
+			if (i >= g->nnodes) {
+				c &= ~m; /* past the last node: none */
+				continue;
+			}
+			/* a node not read (out of memory then) is kept
+			 * off and asked again next time */
+			if (!g->nodes[i].read) {
+				r->fails[w] |= m;
+				continue;
+			}
+			r->known[w] |= m;
+			if (satisfies(g, r, i))
+				r->fails[w] &= ~m;
+			else
+				r->fails[w] |= m;
+		}
+		off[w] = c & r->fails[w];
+		n += (size_t)__builtin_popcountll(off[w]);
+		ok += (size_t)__builtin_popcountll(c & ~r->fails[w]);
+	}
+	*left = ok;
+	return n;
 }
 
 /* The slot of job `id`, or the free slot it would take; NULL when the

@@ -15,9 +15,12 @@
  *
  *  - each node's Extra as last read, parsed once per change of its text
  *    (compared byte for byte: Slurm frees and copies the text in place,
- *    the address alone says nothing);
- *  - each distinct request parsed once (at most GUARD_MAX_REQUESTS kept,
- *    the least recently used dropped);
+ *    the address alone says nothing), read again only when Slurm's stamp
+ *    of the node table says a node may have changed (guard_look_needed());
+ *  - each distinct request parsed once (at most GUARD_MAX_REQUESTS kept;
+ *    past it all are dropped), with its answer for each node, kept until
+ *    that node's Extra changes: a placement with nothing changed costs
+ *    word operations over the node sets (tests/bench/bench_guard);
  *  - per job, the nodes the guard itself added to the job's excluded
  *    nodes, so that it takes them back at the next placement (struct
  *    guard_taken below; the thread's ExcNodeList or feature keeps every
@@ -38,8 +41,19 @@
 #define GUARD_MAX_REQUESTS 1024
 #define GUARD_MAX_JOB_NODES 4096
 #define GUARD_MAX_JOBS 4096
+/* How long a look at every node is believed when nothing says a node
+ * changed (seconds): from 24.11 a slurmd registration may set a node's
+ * Extra without moving last_node_update (validate_node_specs(),
+ * src/slurmctld/node_mgr.c 24.11.5 line 3412). */
+#define GUARD_LOOK_MAX_AGE 1
+
+/* Sets of nodes are words: node i is bit (i % 64) of word i / 64, as in
+ * Slurm's bitstr_t past its two header words on a little-endian host
+ * (src/common/bitstring.c, 22.05.8 and 24.11.5: _bit_word(), _bit_mask()). */
+#define GUARD_WORDS(nnodes) (((nnodes) + 63) / 64)
 
 struct guard;
+struct guard_req; /* a request parsed, with what it said of each node */
 
 /* A new guard evaluating with `limits` (copied; NULL: the defaults).
  * NULL when out of memory. */
@@ -48,19 +62,69 @@ struct guard *guard_create(const xc_limits_t *limits);
 /* Frees it all; accepts NULL. */
 void guard_destroy(struct guard *g);
 
-/* The parsed request of `text` (NUL-terminated), parsed once while it is
- * kept; borrowed until the next guard_request() call.  NULL for an invalid
- * request (the caller then keeps no node off, as the thread:
- * doc/design.md) or out of memory (not kept: parsed again next time). */
-const xc_expr_t *guard_request(struct guard *g, const char *text);
+/* What a placement must look at before the guard's answers hold
+ * (doc/design.md "The guard at placement", "What a placement costs"). */
+enum guard_look {
+	GUARD_LOOK_NONE,       /* no node's Extra can have changed */
+	GUARD_LOOK_CANDIDATES, /* the job's candidate nodes */
+	GUARD_LOOK_ALL,	       /* every node, then guard_looked_all() */
+};
 
-/* Whether node `i` (slurmctld's node index, < 2^31), whose Extra is now
- * `extra` (NUL-terminated, or NULL for none), satisfies `req`.  The node's
- * text is compared with the one last read and parsed again only when it
- * differs.  Out of memory: false (the node is kept off; the next call
- * tries again). */
-bool guard_node_matches(struct guard *g, const xc_expr_t *req, size_t i,
-			const char *extra);
+/* What to look at, for a node table of `nnodes` nodes whose last change
+ * Slurm stamped `updated` (last_node_update: seconds, set by every
+ * update_node() and every node state change), at `now` (seconds).  No
+ * node changed since the last look at every node when `updated` is the
+ * stamp seen then and that look came in a later second than it (an
+ * update in the same second leaves the stamp as it was) and is at most
+ * GUARD_LOOK_MAX_AGE old: GUARD_LOOK_NONE.  A new stamp, another node
+ * count or an older look: GUARD_LOOK_ALL.  A look at every node in the
+ * stamp's own second: GUARD_LOOK_CANDIDATES until that second ends. */
+enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
+				  long long updated, long long now);
+
+/* Compares the Extra of the nodes in `which` (words over `nnodes`; NULL:
+ * all of them) with the text last read: extra_of(i, arg) is node i's
+ * Extra now (NUL-terminated, NULL for none).  A node whose text differs
+ * (compared byte for byte: Slurm frees and copies the text, the address
+ * alone says nothing) is parsed again and every request's answer for it
+ * forgotten.  Another `nnodes` than the last look's starts afresh
+ * (nodes, requests).  Returns how many nodes changed, or -1 when out of
+ * memory (the nodes not read are kept off until read; the caller must
+ * not call guard_looked_all()). */
+long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,
+		const char *(*extra_of)(size_t i, void *arg), void *arg);
+
+/* Records a look at every node, at `now`, with Slurm's stamp `updated`. */
+void guard_looked_all(struct guard *g, long long updated, long long now);
+
+/* The request `text` (NUL-terminated), parsed once while it is kept (at
+ * most GUARD_MAX_REQUESTS; past it every one is dropped, and parsed
+ * again when next placed); borrowed until the next guard_request() or
+ * guard_look() call.  NULL for an invalid request (the caller then keeps
+ * no node off, as the thread: doc/design.md), or before any look, or out
+ * of memory (not kept: parsed again next time). */
+struct guard_req *guard_request(struct guard *g, const char *text);
+
+/* The nodes of `cand` (words over the last look's node count) whose
+ * Extra does not satisfy `r`, into `off` (as many words, all written);
+ * *left: how many of `cand` satisfy it.  The answer of each node is kept
+ * until its Extra changes (guard_look()); the others are evaluated now.
+ * Every node of `cand` must have been looked at since it last changed.
+ * Returns how many nodes fail. */
+size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
+		     uint64_t *off, size_t *left);
+
+/* One placement's answer (guard_verdict() on `pool`): the nodes of `cand`
+ * (a subset of `pool`, the nodes Slurm may choose now) that fail `r`,
+ * into `off` (words) and `list` (their indices, room for every node);
+ * *left: how many of `pool` satisfy `r`.  Returns how many are listed. */
+size_t guard_keep_off(struct guard *g, struct guard_req *r,
+		      const uint64_t *pool, const uint64_t *cand, uint64_t *off,
+		      uint32_t *list, size_t *left);
+
+/* Whether node `i` satisfies `r` now, from what the last look read (for
+ * the tests and the benchmark). */
+bool guard_req_matches(struct guard *g, struct guard_req *r, size_t i);
 
 /* How the guard copies, compares and frees a job's excluded nodes (a
  * Slurm bitmap in slurmctld, anything in the tests). */

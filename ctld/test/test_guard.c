@@ -1,6 +1,8 @@
 /*
  * test_guard.c - what the guard at placement keeps (ctld/guard.h): nodes
- * read again only when their Extra changes, requests parsed once, and
+ * read again only when their Extra changes, each request's answers kept
+ * until then, a look at the nodes only when Slurm's stamp says one of
+ * them may have changed, requests parsed once, and
  * the guard's own bits taken back only from a bitmap it left, whatever
  * Slurm did with the bitmap in between (a rebuild, backfill's copy with
  * its reservations, an array's next record).
@@ -60,49 +62,86 @@ static void teardown(void)
 
 TestSuite(guard, .init = setup, .fini = teardown);
 
-/* A node is judged by its Extra now: a changed text is read again, an
- * unchanged one is not re-read (its parsed form stays). */
+/* A node table for guard_look(): each node's Extra, by index. */
+#define TABLE 1000
+static const char *table[TABLE];
+static int reads; /* how many texts the guard asked for */
+
+static const char *extra_of(size_t i, void *arg)
+{
+	(void)arg;
+	reads++;
+	return table[i];
+}
+
+/* The guard's answer for node i: a look at every node first. */
+static bool judged(struct guard_req *r, size_t i)
+{
+	cr_assert_geq(guard_look(g, TABLE, NULL, extra_of, NULL), 0);
+	return guard_req_matches(g, r, i);
+}
+
+/* A node is judged by its Extra now: a changed text is read again. */
 Test(guard, a_node_is_judged_by_its_extra_now)
 {
-	const xc_expr_t *req = guard_request(g, "gpu=true");
+	struct guard_req *req;
 
-	cr_assert_not_null(req);
-	cr_assert(guard_node_matches(g, req, 3, "{\"gpu\":true}"));
-	cr_assert_not(guard_node_matches(g, req, 3, "{\"gpu\":false}"));
-	cr_assert(guard_node_matches(g, req, 3, "{\"gpu\":true}"));
+	cr_assert_null(guard_request(g, "gpu=true")); /* no look yet */
+	/* the first look reads every node */
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	cr_assert_not_null(req = guard_request(g, "gpu=true"));
+	table[3] = "{\"gpu\":true}";
+	cr_assert(judged(req, 3));
+	table[3] = "{\"gpu\":false}";
+	cr_assert_not(judged(req, 3));
+	table[3] = "{\"gpu\":true}";
+	cr_assert(judged(req, 3));
 	/* none, not an object, not JSON: no request is satisfied */
-	cr_assert_not(guard_node_matches(g, req, 3, NULL));
-	cr_assert_not(guard_node_matches(g, req, 4, "[1]"));
-	cr_assert_not(guard_node_matches(g, req, 5, "{gpu"));
-	/* a node far beyond the first ones */
-	cr_assert(guard_node_matches(g, req, 1000, "{\"gpu\":true}"));
+	table[3] = NULL;
+	table[4] = "[1]";
+	table[5] = "{gpu";
+	cr_assert_not(judged(req, 3));
+	cr_assert_not(judged(req, 4));
+	cr_assert_not(judged(req, 5));
+	table[999] = "{\"gpu\":true}";
+	cr_assert(judged(req, 999));
+	memset(table, 0, sizeof(table));
 }
 
 /* The same text in another buffer (Slurm frees and copies it) is the
  * same Extra; a text of the same length that differs is not. */
 Test(guard, the_text_is_compared_not_its_address)
 {
-	const xc_expr_t *req = guard_request(g, "mem>=512");
+	struct guard_req *req;
 	char a[] = "{\"mem\":1024}", b[] = "{\"mem\":1024}",
 	     c[] = "{\"mem\":0256}";
 
-	cr_assert(guard_node_matches(g, req, 0, a));
-	cr_assert(guard_node_matches(g, req, 0, b));
-	cr_assert_not(guard_node_matches(g, req, 0, c));
+	table[0] = a;
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	req = guard_request(g, "mem>=512");
+	cr_assert(guard_req_matches(g, req, 0));
+	table[0] = b;
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), 0);
+	table[0] = c;
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), 1);
+	cr_assert_not(guard_req_matches(g, req, 0));
+	memset(table, 0, sizeof(table));
 }
 
 /* A request is parsed once while kept; an invalid one is kept as none
- * and satisfied by no node (it keeps them all off: the job waits). */
-Test(guard, requests_parsed_once_and_invalid_ones_match_nothing)
+ * (the caller keeps no node off for it). */
+Test(guard, requests_parsed_once_and_invalid_ones_kept_as_none)
 {
-	const xc_expr_t *a = guard_request(g, "rack=r1");
+	struct guard_req *a;
 
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	a = guard_request(g, "rack=r1");
+	cr_assert_not_null(a);
 	cr_assert_eq(guard_request(g, "rack=r1"), a);
 	cr_assert_eq(guard_requests_kept(g), 1);
 	cr_assert_null(guard_request(g, "rack="));
 	cr_assert_null(guard_request(g, "rack="));
 	cr_assert_eq(guard_requests_kept(g), 2);
-	cr_assert_not(guard_node_matches(g, NULL, 0, "{\"rack\":\"r1\"}"));
 }
 
 /* Past the bound the kept requests are dropped, never more than the
@@ -111,11 +150,73 @@ Test(guard, kept_requests_are_bounded)
 {
 	char text[32];
 
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
 	for (int k = 0; k < 3 * GUARD_MAX_REQUESTS; k++) {
 		snprintf(text, sizeof(text), "n=%d", k);
 		cr_assert_not_null(guard_request(g, text));
 		cr_assert_leq(guard_requests_kept(g), GUARD_MAX_REQUESTS);
 	}
+}
+
+/* What a placement looks at, from Slurm's stamp of the last node change
+ * (1-second resolution) and the time of the last look at every node. */
+Test(guard, a_look_follows_the_stamp)
+{
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 100), GUARD_LOOK_ALL);
+	guard_looked_all(g, 100, 100);
+	/* an update later in second 100 would leave the stamp at 100 */
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 100),
+		     GUARD_LOOK_CANDIDATES);
+	/* second 101: a look now settles second 100 */
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 101), GUARD_LOOK_ALL);
+	guard_looked_all(g, 100, 101);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 101), GUARD_LOOK_NONE);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 102), GUARD_LOOK_NONE);
+	/* a new stamp, another node count, an old look, a clock set back */
+	cr_assert_eq(guard_look_needed(g, TABLE, 102, 102), GUARD_LOOK_ALL);
+	cr_assert_eq(guard_look_needed(g, TABLE + 1, 100, 102), GUARD_LOOK_ALL);
+	cr_assert_eq(
+		guard_look_needed(g, TABLE, 100, 101 + 1 + GUARD_LOOK_MAX_AGE),
+		GUARD_LOOK_ALL);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 99), GUARD_LOOK_ALL);
+}
+
+/* The answers for a request are kept per node: a look at a node that did
+ * not change reads its text and evaluates nothing; a node that changed
+ * is evaluated again by every request; only the candidates are judged,
+ * and the bits past the last node never count. */
+Test(guard, answers_kept_until_the_node_changes)
+{
+	uint64_t cand[GUARD_WORDS(TABLE)] = { 0 }, off[GUARD_WORDS(TABLE)];
+	struct guard_req *gpu, *big;
+	size_t left;
+
+	for (int i = 0; i < TABLE; i++)
+		table[i] = (i % 2) ? "{\"gpu\":true,\"mem\":64}"
+				   : "{\"gpu\":false,\"mem\":1024}";
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	gpu = guard_request(g, "gpu=true");
+	cand[0] = 0xff;			      /* nodes 0-7 */
+	cand[GUARD_WORDS(TABLE) - 1] = ~0ULL; /* 960-999 and past the end */
+	cr_assert_eq(guard_verdict(g, gpu, cand, off, &left), 4 + 20);
+	cr_assert_eq(left, 4 + 20);
+	cr_assert_eq(off[0], 0x55);
+	cr_assert_eq(off[GUARD_WORDS(TABLE) - 1] >> (TABLE % 64), 0);
+	/* node 1 stops matching: read again, answered again */
+	table[1] = "{\"gpu\":false}";
+	reads = 0;
+	cr_assert_eq(guard_look(g, TABLE, cand, extra_of, NULL), 1);
+	cr_assert_eq(reads, 8 + 40);
+	cr_assert_eq(guard_verdict(g, gpu, cand, off, &left), 25);
+	cr_assert_eq(off[0], 0x57);
+	/* another request sees the same node as it is now */
+	big = guard_request(g, "mem>=512");
+	gpu = guard_request(g, "gpu=true");
+	cr_assert_eq(guard_verdict(g, big, cand, off, &left), 24);
+	cr_assert_eq(off[0], 0xaa);
+	cr_assert_eq(guard_verdict(g, gpu, cand, off, &left), 25);
+	memset(table, 0, sizeof(table));
 }
 
 /* The guard's bits come back out of the bitmap it left, and only those:

@@ -1,0 +1,180 @@
+/*
+ * bench_guard.c - what the guard at placement costs a placement attempt
+ * (ctld/guard.h), at 65,536 nodes, without Slurm: node records of
+ * Slurm's size scattered on the heap, each with an Extra of the shape a
+ * site writes, read through a table of pointers as the guard reads
+ * node_record_table_ptr; 500 distinct requests ("gpu=true&rack!=K"); the
+ * job's candidates are the nodes with a GPU (the thread keeps the others
+ * off through the job's ExcNodeList or feature), all available, of which
+ * the request keeps 1 in 500 off.  Printed in microseconds an attempt,
+ * never asserted:
+ *  - nothing changed since the last look (GUARD_LOOK_NONE): the answers
+ *    kept per request and node, word operations only;
+ *  - the first attempt of a request never seen: every candidate evaluated;
+ *  - within the second of a node change (GUARD_LOOK_CANDIDATES): every
+ *    candidate's text compared;
+ *  - a look at every node after a change (GUARD_LOOK_ALL), once a stamp;
+ *  - for reference, what the guard did before: every candidate's text
+ *    compared and the request evaluated on every candidate, each attempt
+ *    (a request not kept, so every candidate is evaluated).
+ *   make tests/bench/bench_guard && tests/bench/bench_guard
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "guard.h"
+
+#define NODES 65536
+#define REQUESTS 500
+#define RECORD 472 /* sizeof(node_record_t), 22.05.8 */
+
+struct record {
+	char *extra;
+	char rest[RECORD - sizeof(char *)];
+};
+
+static struct record **table;
+
+static const char *extra_at(size_t i, void *arg)
+{
+	(void)arg;
+	return table[i]->extra;
+}
+
+static double us_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) * 1e6 +
+	       (double)(b->tv_nsec - a->tv_nsec) / 1e3;
+}
+
+static char *extra_for(size_t i, int gpu)
+{
+	char text[256];
+
+	snprintf(
+		text, sizeof(text),
+		"{\"gpu\":%s,\"mem\":%zu,\"arch\":\"x86_64\",\"load\":0.%zu,\"ib_pod\":%zu,\"rack\":%zu,\"ssd\":\"nvme\"}",
+		gpu ? "true" : "false", (size_t)256 << (i % 4), i % 10, i % 16,
+		i % 500);
+	return strdup(text);
+}
+
+int main(void)
+{
+	static uint64_t pool[GUARD_WORDS(NODES)], cand[GUARD_WORDS(NODES)],
+		off[GUARD_WORDS(NODES)];
+	static uint32_t list[NODES];
+	char requests[REQUESTS][64];
+	struct guard *g = guard_create(NULL);
+	struct guard_req *r;
+	struct timespec a, b;
+	void *filler[NODES];
+	size_t left, n = 0;
+	const int rounds = 200;
+	double t;
+
+	if (!g || !(table = calloc(NODES, sizeof(*table))))
+		return 1;
+	/* records and texts scattered among other allocations */
+	for (size_t i = 0; i < NODES; i++) {
+		if (!(table[i] = calloc(1, sizeof(**table))) ||
+		    !(filler[i] = malloc(64 + (i * 37) % 512)) ||
+		    !(table[i]->extra = extra_for(i, (int)(i % 2))))
+			return 1;
+	}
+	for (size_t i = 0; i < NODES; i++)
+		free(filler[i]);
+	for (int k = 0; k < REQUESTS; k++)
+		snprintf(requests[k], sizeof(requests[k]), "gpu=true&rack!=%d",
+			 k);
+	/* the nodes with a GPU (odd), a few the user excluded */
+	memset(pool, 0xaa, sizeof(pool));
+	for (size_t k = 0; k < 10; k++)
+		pool[k * 97] &= ~2ULL;
+	memcpy(cand, pool, sizeof(cand));
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (guard_look(g, NODES, NULL, extra_at, NULL) < 0)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("first look at every node (parsed): %.0f us\n",
+	       us_between(&a, &b));
+	guard_looked_all(g, 1, 2);
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (int k = 0; k < REQUESTS; k++) {
+		if (!(r = guard_request(g, requests[k])))
+			return 1;
+		n += guard_keep_off(g, r, pool, cand, off, list, &left);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("first attempt of a request never seen (every candidate evaluated): %.0f us an attempt\n",
+	       us_between(&a, &b) / REQUESTS);
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (int k = 0; k < rounds; k++) {
+		if (guard_look_needed(g, NODES, 1, 2) != GUARD_LOOK_NONE ||
+		    !(r = guard_request(g, requests[k % REQUESTS])))
+			return 1;
+		n += guard_keep_off(g, r, pool, cand, off, list, &left);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("nothing changed (answers kept; %zu of %d candidates kept off): %.1f us an attempt\n",
+	       n / (REQUESTS + rounds), NODES / 2 - 10,
+	       us_between(&a, &b) / rounds);
+
+	/* one node changes: the look at every node, once a stamp */
+	free(table[7]->extra);
+	table[7]->extra = extra_for(7, 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (guard_look(g, NODES, NULL, extra_at, NULL) != 1)
+		return 1;
+	guard_looked_all(g, 3, 3);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	t = us_between(&a, &b);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (int k = 0; k < rounds; k++)
+		if (guard_look(g, NODES, NULL, extra_at, NULL) != 0)
+			return 1;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("look at every node, one changed: %.0f us; none changed: %.0f us\n",
+	       t, us_between(&a, &b) / rounds);
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (int k = 0; k < rounds; k++) {
+		if (guard_look_needed(g, NODES, 3, 3) !=
+			    GUARD_LOOK_CANDIDATES ||
+		    guard_look(g, NODES, cand, extra_at, NULL) < 0 ||
+		    !(r = guard_request(g, requests[k % REQUESTS])))
+			return 1;
+		n += guard_keep_off(g, r, pool, cand, off, list, &left);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("within the second of a change (every candidate's text compared): %.0f us an attempt\n",
+	       us_between(&a, &b) / rounds);
+
+	/* before: the text of every candidate compared and every candidate
+	 * evaluated, each attempt */
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (int k = 0; k < 20; k++) {
+		char fresh[64];
+
+		snprintf(fresh, sizeof(fresh), "gpu=true&rack!=%d&ssd=nvme", k);
+		if (guard_look(g, NODES, cand, extra_at, NULL) < 0 ||
+		    !(r = guard_request(g, fresh)))
+			return 1;
+		n += guard_keep_off(g, r, pool, cand, off, list, &left);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("reference, every candidate read and evaluated each attempt: %.0f us an attempt\n",
+	       us_between(&a, &b) / 20);
+	guard_destroy(g);
+	for (size_t i = 0; i < NODES; i++) {
+		free(table[i]->extra);
+		free(table[i]);
+	}
+	free(table);
+	return n ? 0 : 1;
+}
