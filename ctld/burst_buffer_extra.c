@@ -69,6 +69,16 @@ const char plugin_name[] = "slurm-extra guard at placement (no burst buffer)";
 const char plugin_type[] = "burst_buffer/extra";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
+/* What `slurm-extra doctor` reads in this file to say which Slurm the
+ * guard was built against (cmd_doctor.c, GUARD_MARK): slurmctld loads
+ * it only into that version. */
+#ifndef XC_SLURM_SOURCE_DIR
+#define XC_SLURM_SOURCE_DIR "?"
+#endif
+__attribute__((used)) static const char built_against[] =
+	"slurm-extra guard: Slurm " SLURM_VERSION_STRING
+	"; tree " XC_SLURM_SOURCE_DIR;
+
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
 /* Slurm filters by `extra` itself with SchedulerParameters=
  * extra_constraints (src/common/extra_constraints.c): the guard stands
@@ -88,8 +98,9 @@ static bool slurm_filters(void)
 #define STATE_MARK "slurm-extra: "
 
 static struct guard *guard;
-static bool said_nomem, said_undecided;
-static uint32_t *scratch; /* node indices, node_record_count of them */
+static bool said_nomem;
+static unsigned said_undecided; /* the reasons said, a bit each */
+static uint32_t *scratch;	/* node indices, node_record_count of them */
 static uint64_t *pool, *cand, *off; /* node sets, as words */
 static size_t scratch_len;
 
@@ -126,25 +137,26 @@ static void complain(const char *message)
 
 /* A guard with extra.conf's limits as the file says now (the thread's
  * are read the same way); NULL when out of memory. */
-static struct guard *guard_from_config(void)
+static void config_now(struct plugin_config *cfg)
 {
-	struct plugin_config cfg;
 	char path[4096];
 
 	plugin_config_path(path, sizeof(path));
-	if (plugin_config_read(&cfg, path, complain) < 0)
-		plugin_config_defaults(&cfg);
-	return guard_create(&cfg.limits);
+	if (plugin_config_read(cfg, path, complain) < 0)
+		plugin_config_defaults(cfg);
 }
 
 extern int init(void)
 {
+	struct plugin_config cfg;
+
 	if (!words_laid_out()) {
 		error("%s: Slurm's node sets are not laid out as this build reads them: the guard stands aside (rebuild against this Slurm's source tree)",
 		      plugin_type);
 		return SLURM_SUCCESS;
 	}
-	if (!(guard = guard_from_config()))
+	config_now(&cfg);
+	if (!(guard = guard_create(&cfg.limits)))
 		return SLURM_ERROR;
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
 		plugin_type);
@@ -372,15 +384,33 @@ static bool scratch_for(size_t nnodes)
 	return true;
 }
 
-/* Once: the guard let Slurm decide, and why. */
-static void undecided(const char *why)
+/* Why the guard let Slurm decide a placement (said once each). */
+enum undecided {
+	UNDECIDED_NOMEM = 1,
+	UNDECIDED_NOMEM_LOOK = 2,
+	UNDECIDED_REBUILT = 4,
+	UNDECIDED_LAYOUT = 8,
+};
+
+static void undecided(enum undecided why)
 {
-	if (said_undecided)
+	if (said_undecided & why)
 		return;
-	said_undecided = true;
+	said_undecided |= why;
 	error("%s: %s: Slurm places such jobs as if the guard were not there (said once)",
-	      plugin_type, why);
+	      plugin_type,
+	      why == UNDECIDED_NOMEM ? "out of memory"
+	      : why == UNDECIDED_NOMEM_LOOK
+		      ? "out of memory reading the nodes' Extra"
+	      : why == UNDECIDED_REBUILT
+		      ? "a job's excluded nodes and the node table differ in size (the table being rebuilt)"
+		      : "a node set not laid out as this build reads it");
 }
+
+/* From 24.11 a slurmd registration sets a node's Extra without a stamp
+ * of its own (validate_node_specs(), src/slurmctld/node_mgr.c 24.11.5
+ * line 3412); 22.05 sets it only in update_node() and at a restart. */
+#define EXTRA_UNSTAMPED (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
 
 /* The guard for one job (doc/design.md "The guard at placement"): takes
  * back the bits it set at the job's last placement (only from a bitmap
@@ -417,17 +447,22 @@ static bool guard_job(job_record_t *job_ptr)
 	if (!details || !(text = request_of(job_ptr, &st)))
 		goto out;
 	words = GUARD_WORDS(nnodes);
-	if (!nnodes || !scratch_for(nnodes)) {
-		undecided("out of memory");
+	if (!nnodes)
+		goto out; /* no node: nothing to keep off */
+	if (!scratch_for(nnodes)) {
+		undecided(UNDECIDED_NOMEM);
 		goto out;
 	}
 	if ((exc = details->exc_node_bitmap) &&
-	    bit_size(exc) != node_record_count)
-		goto out; /* the node table is being rebuilt: Slurm decides */
-	look = guard_look_needed(guard, nnodes, last_node_update, now);
+	    bit_size(exc) != node_record_count) {
+		undecided(UNDECIDED_REBUILT);
+		goto out;
+	}
+	look = guard_look_needed(guard, nnodes, last_node_update, now,
+				 EXTRA_UNSTAMPED);
 	if (look == GUARD_LOOK_ALL) {
 		if (guard_look(guard, nnodes, NULL, extra_at, NULL) < 0) {
-			undecided("out of memory reading the nodes' Extra");
+			undecided(UNDECIDED_NOMEM_LOOK);
 			goto out;
 		}
 		guard_looked_all(guard, last_node_update, now);
@@ -446,7 +481,9 @@ static bool guard_job(job_record_t *job_ptr)
 			   carried_by(details->features, feature) ? feature
 								  : NULL,
 			   words)) {
-		undecided("a node set not laid out as expected");
+		/* (never once init() found the layout: the bits taken
+		 * back above are then Slurm's to decide without) */
+		undecided(UNDECIDED_LAYOUT);
 		goto out;
 	}
 	/* out of memory there: the nodes not read are kept off */
@@ -542,16 +579,23 @@ extern int bb_p_state_pack(uid_t uid, buf_t *buffer, uint16_t protocol_version)
 	return SLURM_SUCCESS;
 }
 
-/* `scontrol reconfigure`: extra.conf's limits read again (the thread's
- * are too), the guard's memory started afresh with them. */
+/* slurmctld calls this at `scontrol reconfigure` and at every removal of
+ * an association or a QOS (bb_g_reconfig(), src/slurmctld/controller.c
+ * 24.11.5 lines 1875, 1910, 3798), serialized with the stage-in test by
+ * the burst buffer interface's context lock: extra.conf's limits read
+ * again (the thread's are too); what the guard keeps of the jobs stays,
+ * the nodes and requests are parsed again only when the limits changed.
+ * A guard that stood aside at load stays aside. */
 extern int bb_p_reconfig(void)
 {
-	struct guard *fresh;
+	struct plugin_config cfg;
 
-	if ((fresh = guard_from_config())) {
-		guard_destroy(guard);
-		guard = fresh;
-	}
+	if (!guard)
+		return SLURM_SUCCESS;
+	config_now(&cfg);
+	if (!guard_set_limits(guard, &cfg.limits))
+		error("%s: out of memory: extra.conf's new limits are not in force in the guard",
+		      plugin_type);
 	return SLURM_SUCCESS;
 }
 

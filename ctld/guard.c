@@ -42,8 +42,10 @@ struct guard {
 	xc_limits_t limits;
 	struct node_seen *nodes; /* nnodes of them */
 	size_t nnodes;
+	uint64_t *changed;	   /* a look's changed nodes, words */
 	bool looked;		   /* a look at every node recorded */
 	long long seen, looked_at; /* Slurm's stamp then, and when */
+	size_t evaluated;	   /* answers evaluated (tests, bench) */
 	struct lh_table *requests; /* text -> struct guard_req * (key owned) */
 	struct job_rec *jobs;	   /* open addressing by id, 0 = free */
 	size_t jobs_cap, jobs_n, sweep_at;
@@ -95,7 +97,9 @@ static void nodes_free(struct guard *g)
 	for (size_t i = 0; i < g->nnodes; i++)
 		node_forget(&g->nodes[i]);
 	free(g->nodes);
+	free(g->changed);
 	g->nodes = NULL;
+	g->changed = NULL;
 	g->nnodes = 0;
 }
 
@@ -125,16 +129,21 @@ static bool requests_drop(struct guard *g)
 }
 
 enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
-				  long long updated, long long now)
+				  long long updated, long long now,
+				  bool unstamped)
 {
 	if (!g->looked || nnodes != g->nnodes || updated != g->seen ||
-	    now - g->looked_at > GUARD_LOOK_MAX_AGE || now < g->looked_at)
+	    now < g->looked_at)
 		return GUARD_LOOK_ALL;
-	if (g->looked_at > g->seen)
+	/* the look came in the stamp's second (an update after it in that
+	 * second left the stamp as it was): a look now settles it */
+	if (g->looked_at <= g->seen && now > g->looked_at)
+		return GUARD_LOOK_ALL;
+	/* nothing stamped changed since; a change Slurm does not stamp is
+	 * seen only by comparing the texts */
+	if (g->looked_at > g->seen && !unstamped)
 		return GUARD_LOOK_NONE;
-	/* the look came in the stamp's second: an update after it in that
-	 * second left the stamp as it was */
-	return now > g->looked_at ? GUARD_LOOK_ALL : GUARD_LOOK_CANDIDATES;
+	return GUARD_LOOK_CANDIDATES;
 }
 
 void guard_looked_all(struct guard *g, long long updated, long long now)
@@ -149,52 +158,78 @@ void guard_looked_all(struct guard *g, long long updated, long long now)
 static bool nodes_resize(struct guard *g, size_t nnodes)
 {
 	struct node_seen *fresh = calloc(nnodes ? nnodes : 1, sizeof(*fresh));
+	uint64_t *changed = calloc(GUARD_WORDS(nnodes) + 1, sizeof(*changed));
 
-	if (!fresh || !requests_drop(g)) {
+	if (!fresh || !changed || !requests_drop(g)) {
 		free(fresh);
+		free(changed);
 		return false;
 	}
 	nodes_free(g);
 	g->nodes = fresh;
+	g->changed = changed;
 	g->nnodes = nnodes;
 	g->looked = false;
 	return true;
 }
 
-/* Node `i`'s answer forgotten by every request kept. */
-static void answers_forget(struct guard *g, size_t i)
+/* The answers for the nodes in g->changed forgotten by every request
+ * kept: once a request for each word that changed (a look at 65,536
+ * changed nodes with 1,024 requests kept is 1,024 words a request), and
+ * g->changed cleared. */
+static void answers_forget(struct guard *g)
 {
-	uint64_t keep = ~(1ULL << (i % 64));
+	size_t words = GUARD_WORDS(g->nnodes), k = 0;
 	struct lh_entry *e;
 
+	/* the words that changed, listed once for all the requests */
+	size_t *at = malloc(words * sizeof(*at));
+
+	for (size_t w = 0; at && w < words; w++)
+		if (g->changed[w])
+			at[k++] = w;
 	lh_foreach(g->requests, e)
 	{
 		struct guard_req *r = (struct guard_req *)lh_entry_v(e);
 
-		if (r->known)
-			r->known[i / 64] &= keep;
+		if (!r->known)
+			continue;
+		if (at)
+			for (size_t j = 0; j < k; j++)
+				r->known[at[j]] &= ~g->changed[at[j]];
+		else /* out of memory: every word */
+			for (size_t w = 0; w < words; w++)
+				r->known[w] &= ~g->changed[w];
 	}
+	free(at);
+	memset(g->changed, 0, words * sizeof(*g->changed));
 }
 
-/* Reads node `i`'s Extra `extra` if it differs from the text last read;
- * 1 changed, 0 the same, -1 out of memory (the node is left unread). */
+/* Reads node `i`'s Extra `extra` if it differs from the text last read
+ * (marked in g->changed); 1 changed, 0 the same, -1 out of memory (the
+ * node is left unread: kept off until read). */
 static int node_read(struct guard *g, size_t i, const char *extra)
 {
 	struct node_seen *s = &g->nodes[i];
-	char *copy;
+	xc_error_t err = { 0 };
+	char *copy = NULL;
 
 	if (s->read && !extra == !s->text &&
 	    (!extra || !strcmp(extra, s->text)))
 		return 0;
-	answers_forget(g, i);
+	g->changed[i / 64] |= 1ULL << (i % 64);
 	node_forget(s);
 	if (extra && !(copy = strdup(extra)))
 		return -1;
-	s->text = extra ? copy : NULL;
-	s->read = true;
 	if (extra)
 		s->extra = xc_extra_load(extra, strlen(extra), &g->limits, NULL,
-					 NULL);
+					 &err);
+	if (err.code == XC_E_NOMEM) {
+		free(copy);
+		return -1;
+	}
+	s->text = copy;
+	s->read = true;
 	return 1;
 }
 
@@ -222,7 +257,34 @@ long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,
 				changed += r;
 		}
 	}
+	if (changed || nomem)
+		answers_forget(g);
 	return nomem ? -1 : changed;
+}
+
+bool guard_set_limits(struct guard *g, const xc_limits_t *limits)
+{
+	xc_limits_t in_force = xc_limits_in_force(limits);
+
+	if (in_force.max_request_length == g->limits.max_request_length &&
+	    in_force.max_depth == g->limits.max_depth &&
+	    in_force.max_extra_length == g->limits.max_extra_length &&
+	    in_force.max_extra_depth == g->limits.max_extra_depth &&
+	    in_force.max_flux_length == g->limits.max_flux_length)
+		return true;
+	if (!requests_drop(g))
+		return false;
+	g->limits = in_force;
+	/* every node parsed again with them at the next look */
+	for (size_t i = 0; i < g->nnodes; i++)
+		node_forget(&g->nodes[i]);
+	g->looked = false;
+	return true;
+}
+
+size_t guard_evaluated(const struct guard *g)
+{
+	return g->evaluated;
 }
 
 struct guard_req *guard_request(struct guard *g, const char *text)
@@ -314,6 +376,7 @@ size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
 				continue;
 			}
 			r->known[w] |= m;
+			g->evaluated++;
 			if (satisfies(g, r, i))
 				r->fails[w] &= ~m;
 			else

@@ -41,12 +41,6 @@
 #define GUARD_MAX_REQUESTS 1024
 #define GUARD_MAX_JOB_NODES 4096
 #define GUARD_MAX_JOBS 4096
-/* How long a look at every node is believed when nothing says a node
- * changed (seconds): from 24.11 a slurmd registration may set a node's
- * Extra without moving last_node_update (validate_node_specs(),
- * src/slurmctld/node_mgr.c 24.11.5 line 3412). */
-#define GUARD_LOOK_MAX_AGE 1
-
 /* Sets of nodes are words: node i is bit (i % 64) of word i / 64, as in
  * Slurm's bitstr_t past its two header words on a little-endian host
  * (src/common/bitstring.c, 22.05.8 and 24.11.5: _bit_word(), _bit_mask()). */
@@ -72,15 +66,20 @@ enum guard_look {
 
 /* What to look at, for a node table of `nnodes` nodes whose last change
  * Slurm stamped `updated` (last_node_update: seconds, set by every
- * update_node() and every node state change), at `now` (seconds).  No
- * node changed since the last look at every node when `updated` is the
- * stamp seen then and that look came in a later second than it (an
- * update in the same second leaves the stamp as it was) and is at most
- * GUARD_LOOK_MAX_AGE old: GUARD_LOOK_NONE.  A new stamp, another node
- * count or an older look: GUARD_LOOK_ALL.  A look at every node in the
- * stamp's own second: GUARD_LOOK_CANDIDATES until that second ends. */
+ * update_node() and every node state change), at `now` (seconds).
+ * GUARD_LOOK_ALL: the first look, another node count, a new stamp, a
+ * clock set back, or a look made in the stamp's own second (an update
+ * later in that second left the stamp as it was) once that second has
+ * passed.  GUARD_LOOK_NONE: no stamped change since a look made after
+ * the stamp's second, when every change of Extra is stamped (`unstamped`
+ * false: Slurm 22.05, where only update_node() and a restart set it).
+ * GUARD_LOOK_CANDIDATES otherwise: within the stamp's second, and always
+ * where a change of Extra may come unstamped (`unstamped`: from 24.11 a
+ * slurmd registration sets it, validate_node_specs(),
+ * src/slurmctld/node_mgr.c 24.11.5 line 3412). */
 enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
-				  long long updated, long long now);
+				  long long updated, long long now,
+				  bool unstamped);
 
 /* Compares the Extra of the nodes in `which` (words over `nnodes`; NULL:
  * all of them) with the text last read: extra_of(i, arg) is node i's
@@ -94,13 +93,21 @@ enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
 long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,
 		const char *(*extra_of)(size_t i, void *arg), void *arg);
 
+/* New limits (extra.conf read again): when they differ, every request
+ * and node is parsed again with them at the next look; the jobs kept
+ * stay.  False when out of memory (the old limits stay). */
+bool guard_set_limits(struct guard *g, const xc_limits_t *limits);
+
+/* How many answers (a request on a node) the guard has evaluated. */
+size_t guard_evaluated(const struct guard *g);
+
 /* Records a look at every node, at `now`, with Slurm's stamp `updated`. */
 void guard_looked_all(struct guard *g, long long updated, long long now);
 
 /* The request `text` (NUL-terminated), parsed once while it is kept (at
  * most GUARD_MAX_REQUESTS; past it every one is dropped, and parsed
- * again when next placed); borrowed until the next guard_request() or
- * guard_look() call.  NULL for an invalid request (the caller then keeps
+ * again when next placed); borrowed until the next guard_request(),
+ * guard_set_limits(), or guard_look() with another node count.  NULL for an invalid request (the caller then keeps
  * no node off, as the thread: doc/design.md), or before any look, or out
  * of memory (not kept: parsed again next time). */
 struct guard_req *guard_request(struct guard *g, const char *text);

@@ -163,23 +163,31 @@ Test(guard, kept_requests_are_bounded)
 Test(guard, a_look_follows_the_stamp)
 {
 	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
-	cr_assert_eq(guard_look_needed(g, TABLE, 100, 100), GUARD_LOOK_ALL);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 100, false),
+		     GUARD_LOOK_ALL);
 	guard_looked_all(g, 100, 100);
 	/* an update later in second 100 would leave the stamp at 100 */
-	cr_assert_eq(guard_look_needed(g, TABLE, 100, 100),
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 100, false),
 		     GUARD_LOOK_CANDIDATES);
 	/* second 101: a look now settles second 100 */
-	cr_assert_eq(guard_look_needed(g, TABLE, 100, 101), GUARD_LOOK_ALL);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 101, false),
+		     GUARD_LOOK_ALL);
 	guard_looked_all(g, 100, 101);
-	cr_assert_eq(guard_look_needed(g, TABLE, 100, 101), GUARD_LOOK_NONE);
-	cr_assert_eq(guard_look_needed(g, TABLE, 100, 102), GUARD_LOOK_NONE);
-	/* a new stamp, another node count, an old look, a clock set back */
-	cr_assert_eq(guard_look_needed(g, TABLE, 102, 102), GUARD_LOOK_ALL);
-	cr_assert_eq(guard_look_needed(g, TABLE + 1, 100, 102), GUARD_LOOK_ALL);
-	cr_assert_eq(
-		guard_look_needed(g, TABLE, 100, 101 + 1 + GUARD_LOOK_MAX_AGE),
-		GUARD_LOOK_ALL);
-	cr_assert_eq(guard_look_needed(g, TABLE, 100, 99), GUARD_LOOK_ALL);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 101, false),
+		     GUARD_LOOK_NONE);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 5000, false),
+		     GUARD_LOOK_NONE);
+	/* where Slurm sets Extra without a stamp (24.11's registrations):
+	 * every placement compares its candidates */
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 101, true),
+		     GUARD_LOOK_CANDIDATES);
+	/* a new stamp, another node count, a clock set back */
+	cr_assert_eq(guard_look_needed(g, TABLE, 102, 102, false),
+		     GUARD_LOOK_ALL);
+	cr_assert_eq(guard_look_needed(g, TABLE + 1, 100, 102, false),
+		     GUARD_LOOK_ALL);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 99, false),
+		     GUARD_LOOK_ALL);
 }
 
 /* The answers for a request are kept per node: a look at a node that did
@@ -190,7 +198,7 @@ Test(guard, answers_kept_until_the_node_changes)
 {
 	uint64_t cand[GUARD_WORDS(TABLE)] = { 0 }, off[GUARD_WORDS(TABLE)];
 	struct guard_req *gpu, *big;
-	size_t left;
+	size_t left, evaluated;
 
 	for (int i = 0; i < TABLE; i++)
 		table[i] = (i % 2) ? "{\"gpu\":true,\"mem\":64}"
@@ -203,19 +211,96 @@ Test(guard, answers_kept_until_the_node_changes)
 	cr_assert_eq(left, 4 + 20);
 	cr_assert_eq(off[0], 0x55);
 	cr_assert_eq(off[GUARD_WORDS(TABLE) - 1] >> (TABLE % 64), 0);
-	/* node 1 stops matching: read again, answered again */
+	cr_assert_eq(guard_evaluated(g), 48);
+	/* asked again, nothing changed: the kept answers, none evaluated */
+	cr_assert_eq(guard_look(g, TABLE, cand, extra_of, NULL), 0);
+	cr_assert_eq(guard_verdict(g, gpu, cand, off, &left), 24);
+	cr_assert_eq(guard_evaluated(g), 48);
+	/* node 1 stops matching: read again, answered again, alone */
 	table[1] = "{\"gpu\":false}";
 	reads = 0;
 	cr_assert_eq(guard_look(g, TABLE, cand, extra_of, NULL), 1);
 	cr_assert_eq(reads, 8 + 40);
 	cr_assert_eq(guard_verdict(g, gpu, cand, off, &left), 25);
 	cr_assert_eq(off[0], 0x57);
+	cr_assert_eq(guard_evaluated(g), 49);
 	/* another request sees the same node as it is now */
 	big = guard_request(g, "mem>=512");
 	gpu = guard_request(g, "gpu=true");
+	evaluated = guard_evaluated(g);
 	cr_assert_eq(guard_verdict(g, big, cand, off, &left), 24);
 	cr_assert_eq(off[0], 0xaa);
+	cr_assert_eq(guard_evaluated(g), evaluated + 48);
 	cr_assert_eq(guard_verdict(g, gpu, cand, off, &left), 25);
+	memset(table, 0, sizeof(table));
+}
+
+/* A placement's answer: among the job's nodes (pool) those Slurm may
+ * choose now (cand) are kept off when they fail; the ones it may not
+ * choose count only among those left that satisfy the request. */
+Test(guard, kept_off_only_where_slurm_may_choose)
+{
+	uint64_t pool[GUARD_WORDS(TABLE)] = { 0 },
+		 cand[GUARD_WORDS(TABLE)] = { 0 }, off[GUARD_WORDS(TABLE)];
+	uint32_t list[TABLE];
+	struct guard_req *r;
+	size_t left;
+
+	for (int i = 0; i < 8; i++)
+		table[i] = (i < 4) ? "{\"ok\":1}" : "{\"ok\":0}";
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	r = guard_request(g, "ok=1");
+	pool[0] = 0xff;	       /* nodes 0-7 */
+	cand[0] = 0x3c;	       /* 2-5: the others down or drained */
+	pool[15] = 1ULL << 39; /* node 999, no Extra, not available */
+	cr_assert_eq(guard_keep_off(g, r, pool, cand, off, list, &left), 2);
+	cr_assert_eq(list[0], 4);
+	cr_assert_eq(list[1], 5);
+	cr_assert_eq(off[0], 0x30);
+	cr_assert_eq(off[15], 0);
+	cr_assert_eq(left, 4); /* 0-3 */
+	memset(table, 0, sizeof(table));
+}
+
+/* Another node count (22.05's reconfigure) drops every request with
+ * its answers, sized by the old count; new limits parse every node and
+ * request again and keep the jobs. */
+Test(guard, a_new_node_count_or_new_limits)
+{
+	uint64_t cand[GUARD_WORDS(2 * TABLE)], off[GUARD_WORDS(2 * TABLE)];
+	struct bits b = { 0 };
+	struct guard_taken t = { -1 };
+	uint32_t added[] = { 3 };
+	xc_limits_t tight = { .max_extra_length = 8 };
+	struct guard_req *r;
+	size_t left;
+
+	table[0] = "{\"ok\":1}";
+	cr_assert_eq(guard_look(g, 10, NULL, extra_of, NULL), 10);
+	cr_assert_not_null(guard_request(g, "ok=1"));
+	cr_assert_eq(guard_requests_kept(g), 1);
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	cr_assert_eq(guard_requests_kept(g), 0);
+	r = guard_request(g, "ok=1");
+	memset(cand, 0xff, sizeof(cand));
+	cr_assert_eq(guard_verdict(g, r, cand, off, &left), TABLE - 1);
+	cr_assert_eq(left, 1);
+	/* limits: the same ones keep everything, tighter ones parse anew */
+	b.b[3] = true;
+	cr_assert_eq(guard_job_left(g, &ops, 10, &t, &b, 1, added, 1), 1);
+	cr_assert(guard_set_limits(g, NULL));
+	cr_assert_eq(guard_requests_kept(g), 1);
+	cr_assert(guard_set_limits(g, &tight));
+	cr_assert_eq(guard_requests_kept(g), 0);
+	cr_assert_eq(guard_jobs_kept(g), 1);
+	cr_assert_eq(guard_look_needed(g, TABLE, 1, 2, false), GUARD_LOOK_ALL);
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	r = guard_request(g, "ok=1");
+	/* {"ok":1} is 8 bytes: within; a longer Extra would not be read */
+	cr_assert_eq(guard_verdict(g, r, cand, off, &left), TABLE - 1);
+	table[0] = "{\"ok\": 1}";
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), 1);
+	cr_assert_eq(guard_verdict(g, r, cand, off, &left), TABLE);
 	memset(table, 0, sizeof(table));
 }
 
