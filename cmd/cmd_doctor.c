@@ -145,6 +145,99 @@ static void setting(int state, const char *what, const char *why,
 			    : check);
 }
 
+/* What burst_buffer_extra.so says it was built against
+ * (ctld/burst_buffer_extra.c, built_against[]). */
+#define GUARD_MARK "slurm-extra guard: Slurm "
+#define GUARD_FILE "burst_buffer_extra.so"
+/* The plugin file read for it, at most (it is about 350 KiB). */
+#define GUARD_FILE_MAX (64L << 20)
+
+/* What the guard's file `path` was built against, into `built` ("X.Y.Z;
+ * tree DIR"): 1 read, 0 no such file here, -1 a file without the mark
+ * (or not readable). */
+static int guard_mark(const char *path, char *built, size_t bsize)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	const char *m;
+	size_t n;
+
+	*built = '\0';
+	if (!f)
+		return errno == ENOENT ? 0 : -1;
+	if (!(buf = malloc(GUARD_FILE_MAX))) {
+		fclose(f);
+		return -1;
+	}
+	n = fread(buf, 1, GUARD_FILE_MAX - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if ((m = memmem(buf, n, GUARD_MARK, strlen(GUARD_MARK))))
+		snprintf(built, bsize, "%s", m + strlen(GUARD_MARK));
+	free(buf);
+	return m ? 1 : -1;
+}
+
+/* The guard at placement (doc/design.md "The guard at placement"):
+ * whether BurstBufferType names it, and whether PluginDir holds a file
+ * built against the Slurm slurmctld runs.  slurmctld tries PluginDir's
+ * directories in turn, passes over a file built for another version and
+ * loads the first built for its own (plugin_load_and_link(),
+ * src/common/plugin.c); none, and a BurstBufferType naming it stops
+ * slurmctld at start ("failed to initialize burst buffer plugin",
+ * src/slurmctld/controller.c). */
+static void guard_setting(const slurm_conf_t *conf)
+{
+	char path[4096], first[4096] = "", built[512], other[512] = "";
+	const char *running = conf->version ? conf->version : "";
+	bool on = has_word(conf->bb_type, "extra"), unmarked = false;
+	const char *dir = conf->plugindir;
+
+	while (dir && *dir) {
+		size_t len = strcspn(dir, ":");
+		int r;
+
+		snprintf(path, sizeof(path), "%.*s/%s", (int)len, dir,
+			 GUARD_FILE);
+		dir += len + (dir[len] == ':');
+		if (!(r = guard_mark(path, built, sizeof(built))))
+			continue;
+		if (r < 0) {
+			unmarked = true;
+			continue;
+		}
+		if ((int)strcspn(built, ";") == (int)strlen(running) &&
+		    !strncmp(built, running, strlen(running))) {
+			printf("the guard at placement: %s built against Slurm %s (slurmctld runs %s%s%s)\n",
+			       path, built, running,
+			       *first ? "; it passes over " : "", first);
+			setting(on, "BurstBufferType=burst_buffer/extra",
+				"the guard at placement keeps a job off a node whose Extra stopped satisfying it before the thread's next round (no window, no check at start needed)",
+				NULL);
+			return;
+		}
+		if (!*first) {
+			snprintf(first, sizeof(first), "%s", path);
+			snprintf(other, sizeof(other), "%.*s",
+				 (int)strcspn(built, ";"), built);
+		}
+	}
+	if (*first) {
+		printf("  set   %s: built against Slurm %s, slurmctld runs %s: slurmctld %s; rebuild it against this Slurm's source tree (contrib/slurm-source.sh, configure --with-slurm-source)\n",
+		       first, other, running,
+		       on ? "stops at its next start (it loads a plugin only into the version it was built for)"
+			  : "would not load it");
+		return;
+	}
+	setting(-1, "BurstBufferType=burst_buffer/extra", NULL,
+		unmarked
+			? "PluginDir here holds a " GUARD_FILE
+			  " that does not say which Slurm it was built against: rebuild it"
+		: on ? "set, and no " GUARD_FILE
+		       " in PluginDir here: run slurm-extra doctor on slurmctld's host"
+		     : "the guard at placement is not installed here (built with configure --with-slurm-source, doc/install.md); it makes a job's placement exact when a node's Extra changes between the thread's rounds");
+}
+
 /* The check at start as slurmctld runs it: this program as PROLOG_NAME,
  * with only slurmctld's variables (no SLURM_CONF: job_common_env_vars(),
  * src/slurmctld/job_mgr.c) and SLURM_EXTRA_PROLOG_PROBE, which makes it
@@ -366,6 +459,7 @@ int cmd_doctor(const struct opts *o)
 			check);
 		if (state > 0)
 			probe_check(conf);
+		guard_setting(conf);
 		setting(delay && strtol(delay, NULL, 10) == 0,
 			"SchedulerParameters=batch_sched_delay=0",
 			"waiting jobs start within about a second of a node coming to match",

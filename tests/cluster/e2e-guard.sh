@@ -17,7 +17,10 @@
 #      matching just before the srun.
 #
 # And with the guard: the burst buffers Slurm shows are those of Slurm
-# alone (none), and the user's own --exclude stays theirs.
+# alone (none), and the user's own --exclude stays theirs.  Last, a guard
+# built for another Slurm than slurmctld runs (an upgrade before the
+# rebuild): slurm-extra doctor names it, and slurmctld stops at start
+# with Slurm's own message, neither crashing nor hanging.
 # Needs root, `make install` of a build configured --with-slurm-source
 # (burst_buffer_extra.so in Slurm's plugin directory) and `make check`.
 # Closes with "guard: N passed, M failed".
@@ -34,7 +37,7 @@ export XC_PROLOG_CTLD=0 XC_REFRESH=15
 found=0
 for f in /usr/lib/*/slurm-wlm/burst_buffer_extra.so /usr/lib*/slurm/burst_buffer_extra.so \
 	${XC_PLUGIN_DIR:+"${XC_PLUGIN_DIR%%:*}"/burst_buffer_extra.so}; do
-	[ -f "$f" ] && found=1
+	[ -f "$f" ] && found=1 && GUARD_SO=$f
 done
 if [ "$found" = 0 ]; then
 	if [ "${XC_GUARD_REQUIRED:-0}" = 1 ]; then
@@ -153,5 +156,80 @@ wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "the job ran withi
 expect "it ran on n4, the one node neither excluded nor at 0" "$(ran_on exclude)" n4
 expect "its ExcNodeList is the user's" "$(field "$id" ExcNodeList)" "n[1-2]"
 expect "no error of the guard in slurmctld's log" "$(grep -c 'error: .*burst_buffer/extra' "$LOG")" 0
+bash "$CLUSTER" stop >/dev/null 2>&1
+
+# other_build SO OUT OLD NEW: a copy of SO that says it was built for
+# Slurm NEW (X.Y.Z) where SO says OLD: its plugin_version (found through
+# its dynamic symbols and sections) and the mark slurm-extra doctor reads,
+# as a build against another Slurm's tree says it.
+other_build() {
+	perl -e '
+		my ($so, $out, $old, $new) = @ARGV;
+		my ($M, $m, $u) = split /\./, $new;
+		open(my $f, "<:raw", $so) or die "$so: $!";
+		my $b = do { local $/; <$f> };
+		close $f;
+		my ($addr) = map { hex } (`readelf -sW $so` =~
+			/^\s*\d+:\s+([0-9a-f]+)\s+\d+\s+OBJECT\s+\S+\s+\S+\s+\S+\s+plugin_version$/m);
+		defined $addr or die "no plugin_version in $so";
+		my $done = 0;
+		for (split /\n/, `readelf -SW $so`) {
+			next unless /\]\s+\S+\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)/;
+			my ($a, $o, $s) = (hex $1, hex $2, hex $3);
+			next unless $a && $addr >= $a && $addr < $a + $s;
+			substr($b, $o + $addr - $a, 4) = pack("V", ($M << 16) + ($m << 8) + $u);
+			$done = 1;
+			last;
+		}
+		$done or die "no section holds plugin_version";
+		$b =~ s/slurm-extra guard: Slurm \Q$old\E;/slurm-extra guard: Slurm $new;/ or die "no mark";
+		open(my $g, ">:raw", $out) or die "$out: $!";
+		print $g $b;
+		close $g or die;
+	' "$@"
+}
+
+echo "# a guard built for another Slurm (Slurm upgraded, the guard not rebuilt)"
+# PluginDir: a directory of links to every plugin installed (a list of
+# directories would let slurmctld pass over the file and load the next
+# one's: plugin_load_and_link(), src/common/plugin.c)
+PLUG=$(mktemp -d /tmp/xc-guard-plugins.XXXXXX)
+chmod 755 "$PLUG"
+ln -s "$(dirname "$GUARD_SO")"/* "$PLUG"/
+XC_PLUGIN_DIR="$PLUG" XC_BURST_BUFFER=burst_buffer/extra \
+	cluster_start "rm -rf '$OUT' '$PLUG'" >/dev/null
+running_v=$(scontrol show config | grep -oP '^SLURM_VERSION\s*=\s*\K\S+')
+other_v="${running_v%.*}.$(((${running_v##*.} + 1) % 10))"
+doc=$(as_user slurm-extra doctor 2>&1)
+expect_has "doctor: the guard, built for the Slurm slurmctld runs" "$doc" "  ok    BurstBufferType=burst_buffer/extra"
+expect_has "doctor: which Slurm the guard was built against" "$doc" \
+	"the guard at placement: $PLUG/burst_buffer_extra.so built against Slurm $running_v; tree "
+# replaced as a package upgrade does (a new file renamed over the link):
+# the running slurmctld keeps the file it loaded
+if other_build "$GUARD_SO" "$PLUG/.guard-other" "$running_v" "$other_v" &&
+	mv -f "$PLUG/.guard-other" "$PLUG/burst_buffer_extra.so"; then
+	doc=$(as_user slurm-extra doctor 2>&1)
+	expect_has "doctor: a guard built for Slurm $other_v is named, with what slurmctld will do" "$doc" \
+		"  set   $PLUG/burst_buffer_extra.so: built against Slurm $other_v, slurmctld runs $running_v: slurmctld stops at its next start"
+	from=$(log_lines)
+	bash "$CLUSTER" ctld-stop >/dev/null 2>&1
+	slurmctld 2>/dev/null
+	# Slurm's own gate: an orderly stop at start, named in its log (no
+	# crash, no hang)
+	wait_for 30 eval '! pgrep -x slurmctld >/dev/null' || not_ok "slurmctld stopped within 30 s of starting with it"
+	tail -n +"$((from + 1))" "$LOG" >"$OUT/mismatch.log"
+	expect_has "slurmctld says the guard is for another version" "$(cat "$OUT/mismatch.log")" \
+		"Incompatible Slurm plugin $PLUG/burst_buffer_extra.so version"
+	expect_has "and stops at start, as with any BurstBufferType it cannot load" "$(cat "$OUT/mismatch.log")" \
+		"fatal: failed to initialize burst buffer plugin"
+	expect "no crash: no signal in its log" "$(grep -ciE 'segfault|signal 11|abort' "$OUT/mismatch.log")" 0
+	ln -sf "$GUARD_SO" "$PLUG/burst_buffer_extra.so"
+	bash "$CLUSTER" ctld-start >/dev/null 2>&1
+	expect "the right file back, slurmctld starts with the guard" \
+		"$(scontrol ping 2>&1 | grep -c UP)/$(scontrol show config | grep -oP '^BurstBufferType\s*=\s*\K\S+')" \
+		1/burst_buffer/extra
+else
+	not_ok "a copy of the guard built for Slurm $other_v could be made (readelf, perl)"
+fi
 
 summary guard
