@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -153,44 +154,71 @@ static void setting(int state, const char *what, const char *why,
 #define GUARD_FILE_MAX (64L << 20)
 
 /* What the guard's file `path` was built against, into `built` ("X.Y.Z;
- * tree DIR"): 1 read, 0 no such file here, -1 a file without the mark
- * (or not readable). */
+ * tree DIR"), read as slurmctld finds it (plugin_load_and_link(),
+ * src/common/plugin.c: a path that is not a regular file is not there):
+ * 1 read, 0 no such regular file, -1 one this caller cannot read, -2 one
+ * without the mark (or larger than a plugin: GUARD_FILE_MAX). */
 static int guard_mark(const char *path, char *built, size_t bsize)
 {
-	FILE *f = fopen(path, "rb");
+	struct stat st;
 	char *buf;
 	const char *m;
-	size_t n;
+	ssize_t n;
+	size_t got = 0;
+	int fd;
 
 	*built = '\0';
-	if (!f)
-		return errno == ENOENT ? 0 : -1;
-	if (!(buf = malloc(GUARD_FILE_MAX))) {
-		fclose(f);
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_size > GUARD_FILE_MAX)
+		return -2;
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > GUARD_FILE_MAX ||
+	    !(buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
 		return -1;
 	}
-	n = fread(buf, 1, GUARD_FILE_MAX - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if ((m = memmem(buf, n, GUARD_MARK, strlen(GUARD_MARK))))
-		snprintf(built, bsize, "%s", m + strlen(GUARD_MARK));
+	while (got < (size_t)st.st_size &&
+	       (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	if ((m = memmem(buf, got, GUARD_MARK, strlen(GUARD_MARK))))
+		snprintf(built, bsize, "%.*s",
+			 (int)strnlen(m + strlen(GUARD_MARK),
+				      got - (size_t)(m - buf) -
+					      strlen(GUARD_MARK)),
+			 m + strlen(GUARD_MARK));
 	free(buf);
-	return m ? 1 : -1;
+	return m ? 1 : -2;
+}
+
+/* Whether version text `a` ("X.Y.Z...") is the same major.minor.micro as
+ * `b`: what slurmctld compares (SLURM_VERSION_NUMBER, src/common/
+ * plugin.c), whatever follows (a release: "24.11.0-0rc1"). */
+static bool same_version(const char *a, const char *b)
+{
+	int x[3], y[3];
+
+	return sscanf(a, "%d.%d.%d", &x[0], &x[1], &x[2]) == 3 &&
+	       sscanf(b, "%d.%d.%d", &y[0], &y[1], &y[2]) == 3 &&
+	       x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
 /* The guard at placement (doc/design.md "The guard at placement"):
- * whether BurstBufferType names it, and whether PluginDir holds a file
- * built against the Slurm slurmctld runs.  slurmctld tries PluginDir's
- * directories in turn, passes over a file built for another version and
- * loads the first built for its own (plugin_load_and_link(),
- * src/common/plugin.c); none, and a BurstBufferType naming it stops
- * slurmctld at start ("failed to initialize burst buffer plugin",
- * src/slurmctld/controller.c). */
+ * whether BurstBufferType names it, and what slurmctld would load for it
+ * from PluginDir on this host: it tries the directories in turn, passes
+ * over a file built for another version and loads the first built for
+ * its own (plugin_load_and_link(), src/common/plugin.c); none, and a
+ * BurstBufferType naming it stops slurmctld at start ("failed to
+ * initialize burst buffer plugin", src/slurmctld/controller.c). */
 static void guard_setting(const slurm_conf_t *conf)
 {
 	char path[4096], first[4096] = "", built[512], other[512] = "";
 	const char *running = conf->version ? conf->version : "";
-	bool on = has_word(conf->bb_type, "extra"), unmarked = false;
+	bool on = has_word(conf->bb_type, "extra");
 	const char *dir = conf->plugindir;
 
 	while (dir && *dir) {
@@ -203,14 +231,25 @@ static void guard_setting(const slurm_conf_t *conf)
 		if (!(r = guard_mark(path, built, sizeof(built))))
 			continue;
 		if (r < 0) {
-			unmarked = true;
-			continue;
+			/* slurmctld tries this one next: nothing to say of
+			 * what it does with it */
+			printf("  check %s: slurmctld tries it%s, and it %s: rebuild it, or run slurm-extra doctor as root or SlurmUser\n",
+			       path,
+			       *first ? " after passing over the one for another version"
+				      : " first",
+			       r == -1 ? "cannot be read here"
+				       : "does not say which Slurm it was built against");
+			return;
 		}
-		if ((int)strcspn(built, ";") == (int)strlen(running) &&
-		    !strncmp(built, running, strlen(running))) {
-			printf("the guard at placement: %s built against Slurm %s (slurmctld runs %s%s%s)\n",
-			       path, built, running,
-			       *first ? "; it passes over " : "", first);
+		if (same_version(built, running)) {
+			fputs("the guard at placement: ", stdout);
+			put_text(stdout, path);
+			fputs(" on this host, built against Slurm ", stdout);
+			put_text(stdout, built);
+			printf(" (slurmctld runs %s%s", running,
+			       *first ? "; it passes over " : "");
+			put_text(stdout, first);
+			fputs(")\n", stdout);
 			setting(on, "BurstBufferType=burst_buffer/extra",
 				"the guard at placement keeps a job off a node whose Extra stopped satisfying it before the thread's next round (no window, no check at start needed)",
 				NULL);
@@ -223,19 +262,20 @@ static void guard_setting(const slurm_conf_t *conf)
 		}
 	}
 	if (*first) {
-		printf("  set   %s: built against Slurm %s, slurmctld runs %s: slurmctld %s; rebuild it against this Slurm's source tree (contrib/slurm-source.sh, configure --with-slurm-source)\n",
-		       first, other, running,
+		fputs("  set   ", stdout);
+		put_text(stdout, first);
+		fputs(": built against Slurm ", stdout);
+		put_text(stdout, other);
+		printf(", slurmctld runs %s: slurmctld %s; rebuild it against this Slurm's source tree (contrib/slurm-source.sh, configure --with-slurm-source)\n",
+		       running,
 		       on ? "stops at its next start (it loads a plugin only into the version it was built for)"
 			  : "would not load it");
 		return;
 	}
 	setting(-1, "BurstBufferType=burst_buffer/extra", NULL,
-		unmarked
-			? "PluginDir here holds a " GUARD_FILE
-			  " that does not say which Slurm it was built against: rebuild it"
-		: on ? "set, and no " GUARD_FILE
-		       " in PluginDir here: run slurm-extra doctor on slurmctld's host"
-		     : "the guard at placement is not installed here (built with configure --with-slurm-source, doc/install.md); it makes a job's placement exact when a node's Extra changes between the thread's rounds");
+		on ? "set, and no " GUARD_FILE
+		     " in PluginDir here: run slurm-extra doctor on slurmctld's host"
+		   : "the guard at placement is not installed here (built with configure --with-slurm-source, doc/install.md); it makes a job's placement exact when a node's Extra changes between the thread's rounds");
 }
 
 /* The check at start as slurmctld runs it: this program as PROLOG_NAME,
@@ -459,12 +499,15 @@ int cmd_doctor(const struct opts *o)
 			check);
 		if (state > 0)
 			probe_check(conf);
-		guard_setting(conf);
 		setting(delay && strtol(delay, NULL, 10) == 0,
 			"SchedulerParameters=batch_sched_delay=0",
 			"waiting jobs start within about a second of a node coming to match",
 			NULL);
 	}
+	/* where the plugin filters, and wherever BurstBufferType names the
+	 * guard (a file for another Slurm stops slurmctld in every mode) */
+	if ((plugin && !own) || has_word(conf->bb_type, "extra"))
+		guard_setting(conf);
 
 	/* Which filter (doc/benchmarks.md): Slurm's own evaluates every
 	 * pending request on every node in each scheduling pass. */

@@ -28,10 +28,12 @@
 #include "config.h" /* Slurm's, from the configured tree */
 
 #include <sys/prctl.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "slurm/slurm.h"
 #include "src/common/bitstring.h"
@@ -100,7 +102,44 @@ static bool slurm_filters(void)
 static struct guard *guard;
 static bool said_nomem;
 static unsigned said_undecided; /* the reasons said, a bit each */
-static uint32_t *scratch;	/* node indices, node_record_count of them */
+
+/* What the guard's placements cost, logged once a minute at most
+ * (SlurmctldDebug=verbose; doc/benchmarks.md "The guard at placement"):
+ * the attempts of jobs with a request, their time, the looks. */
+#define STATS_EVERY_S 60
+static struct {
+	uint64_t attempts, ns, ns_max, looks[3];
+	time_t since;
+} stats;
+
+static uint64_t ns_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* The minute's figures into the log, and afresh. */
+static void stats_log(time_t now)
+{
+	if (!stats.since)
+		stats.since = now;
+	if (now - stats.since < STATS_EVERY_S)
+		return;
+	if (stats.attempts)
+		verbose("%s: %" PRIu64
+			" placement attempts of jobs with a request in %ld s: %.1f us each on average, %.1f us at most; looks at every node %" PRIu64
+			", at the candidates %" PRIu64 ", none %" PRIu64,
+			plugin_type, stats.attempts, (long)(now - stats.since),
+			(double)stats.ns / 1e3 / (double)stats.attempts,
+			(double)stats.ns_max / 1e3, stats.looks[GUARD_LOOK_ALL],
+			stats.looks[GUARD_LOOK_CANDIDATES],
+			stats.looks[GUARD_LOOK_NONE]);
+	memset(&stats, 0, sizeof(stats));
+	stats.since = now;
+}
+static uint32_t *scratch; /* node indices, node_record_count of them */
 static uint64_t *pool, *cand, *off; /* node sets, as words */
 static size_t scratch_len;
 
@@ -409,7 +448,8 @@ static void undecided(enum undecided why)
 
 /* From 24.11 a slurmd registration sets a node's Extra without a stamp
  * of its own (validate_node_specs(), src/slurmctld/node_mgr.c 24.11.5
- * line 3412); 22.05 sets it only in update_node() and at a restart. */
+ * line 3412); 22.05 sets it only in update_node(), at a restart and at a
+ * reconfigure (read_config.c, stamped by init_node_conf()). */
 #define EXTRA_UNSTAMPED (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
 
 /* The guard for one job (doc/design.md "The guard at placement"): takes
@@ -442,10 +482,12 @@ static bool guard_job(job_record_t *job_ptr)
 	char feature[SX_FEATURE_LEN + 1];
 	bool placeable = true;
 	time_t now = time(NULL);
+	uint64_t t0 = 0;
 
 	(void)guard_jobs_sweep(guard, &bits_ops, job_gone, NULL, 4);
 	if (!details || !(text = request_of(job_ptr, &st)))
 		goto out;
+	t0 = ns_now();
 	words = GUARD_WORDS(nnodes);
 	if (!nnodes)
 		goto out; /* no node: nothing to keep off */
@@ -460,6 +502,7 @@ static bool guard_job(job_record_t *job_ptr)
 	}
 	look = guard_look_needed(guard, nnodes, last_node_update, now,
 				 EXTRA_UNSTAMPED);
+	stats.looks[look]++;
 	if (look == GUARD_LOOK_ALL) {
 		if (guard_look(guard, nnodes, NULL, extra_at, NULL) < 0) {
 			undecided(UNDECIDED_NOMEM_LOOK);
@@ -486,9 +529,12 @@ static bool guard_job(job_record_t *job_ptr)
 		undecided(UNDECIDED_LAYOUT);
 		goto out;
 	}
-	/* out of memory there: the nodes not read are kept off */
+	/* out of memory there: the nodes not read are kept off.  Where a
+	 * change may come unstamped, the whole pool: its nodes Slurm may not
+	 * choose now count among those left */
 	if (look == GUARD_LOOK_CANDIDATES)
-		(void)guard_look(guard, nnodes, cand, extra_at, NULL);
+		(void)guard_look(guard, nnodes, EXTRA_UNSTAMPED ? pool : cand,
+				 extra_at, NULL);
 	n = guard_keep_off(guard, req, pool, cand, off, scratch, &left);
 	/* Kept off, the job must still have as many nodes as it asks for
 	 * that satisfy its request (Slurm would fail or hold a job whose
@@ -523,6 +569,14 @@ static bool guard_job(job_record_t *job_ptr)
 	}
 out:
 	sx_job_state_free(&st);
+	if (t0) {
+		uint64_t ns = ns_now() - t0;
+
+		stats.attempts++;
+		stats.ns += ns;
+		stats.ns_max = ns > stats.ns_max ? ns : stats.ns_max;
+	}
+	stats_log(now);
 	return placeable;
 }
 
@@ -579,23 +633,15 @@ extern int bb_p_state_pack(uid_t uid, buf_t *buffer, uint16_t protocol_version)
 	return SLURM_SUCCESS;
 }
 
-/* slurmctld calls this at `scontrol reconfigure` and at every removal of
- * an association or a QOS (bb_g_reconfig(), src/slurmctld/controller.c
- * 24.11.5 lines 1875, 1910, 3798), serialized with the stage-in test by
- * the burst buffer interface's context lock: extra.conf's limits read
- * again (the thread's are too); what the guard keeps of the jobs stays,
- * the nodes and requests are parsed again only when the limits changed.
- * A guard that stood aside at load stays aside. */
+/* slurmctld calls this at every removal of an association or a QOS and
+ * (22.05) at `scontrol reconfigure` (bb_g_reconfig(),
+ * src/slurmctld/controller.c 24.11.5 lines 1875, 1910, 3798): nothing to
+ * do.  The guard keeps extra.conf's limits as init() read them, as
+ * job_submit/extra keeps its own (read at its init(): a change of
+ * extra.conf takes a restart of slurmctld for both, so that they judge
+ * alike). */
 extern int bb_p_reconfig(void)
 {
-	struct plugin_config cfg;
-
-	if (!guard)
-		return SLURM_SUCCESS;
-	config_now(&cfg);
-	if (!guard_set_limits(guard, &cfg.limits))
-		error("%s: out of memory: extra.conf's new limits are not in force in the guard",
-		      plugin_type);
 	return SLURM_SUCCESS;
 }
 

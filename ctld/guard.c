@@ -262,26 +262,6 @@ long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,
 	return nomem ? -1 : changed;
 }
 
-bool guard_set_limits(struct guard *g, const xc_limits_t *limits)
-{
-	xc_limits_t in_force = xc_limits_in_force(limits);
-
-	if (in_force.max_request_length == g->limits.max_request_length &&
-	    in_force.max_depth == g->limits.max_depth &&
-	    in_force.max_extra_length == g->limits.max_extra_length &&
-	    in_force.max_extra_depth == g->limits.max_extra_depth &&
-	    in_force.max_flux_length == g->limits.max_flux_length)
-		return true;
-	if (!requests_drop(g))
-		return false;
-	g->limits = in_force;
-	/* every node parsed again with them at the next look */
-	for (size_t i = 0; i < g->nnodes; i++)
-		node_forget(&g->nodes[i]);
-	g->looked = false;
-	return true;
-}
-
 size_t guard_evaluated(const struct guard *g)
 {
 	return g->evaluated;

@@ -27,7 +27,10 @@
  *    other node that does not match off, so these are the nodes whose
  *    Extra changed since it last updated the job: few).
  *
- * Not thread-safe: the caller serializes (slurmctld's job write lock).
+ * Not thread-safe: the caller serializes (slurmctld calls the burst
+ * buffer plugin under the interface's context lock, g_context_lock,
+ * src/interfaces/burst_buffer.c 24.11.5, src/slurmctld/burst_buffer.c
+ * 22.05.8).
  */
 #ifndef SLURM_EXTRA_GUARD_H
 #define SLURM_EXTRA_GUARD_H
@@ -93,11 +96,6 @@ enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
 long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,
 		const char *(*extra_of)(size_t i, void *arg), void *arg);
 
-/* New limits (extra.conf read again): when they differ, every request
- * and node is parsed again with them at the next look; the jobs kept
- * stay.  False when out of memory (the old limits stay). */
-bool guard_set_limits(struct guard *g, const xc_limits_t *limits);
-
 /* How many answers (a request on a node) the guard has evaluated. */
 size_t guard_evaluated(const struct guard *g);
 
@@ -106,8 +104,8 @@ void guard_looked_all(struct guard *g, long long updated, long long now);
 
 /* The request `text` (NUL-terminated), parsed once while it is kept (at
  * most GUARD_MAX_REQUESTS; past it every one is dropped, and parsed
- * again when next placed); borrowed until the next guard_request(),
- * guard_set_limits(), or guard_look() with another node count.  NULL for an invalid request (the caller then keeps
+ * again when next placed); borrowed until the next guard_request(), or
+ * guard_look() with another node count.  NULL for an invalid request (the caller then keeps
  * no node off, as the thread: doc/design.md), or before any look, or out
  * of memory (not kept: parsed again next time). */
 struct guard_req *guard_request(struct guard *g, const char *text);

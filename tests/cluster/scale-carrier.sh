@@ -23,6 +23,9 @@
 #   constraint; the row waits until every job is carried by its feature
 #   (or, its request satisfied nowhere, excluded from every node), and in
 #   the churn times each flip to the plugin's feature update of s1.
+# - guard: plugin, and the guard at placement (BurstBufferType=
+#   burst_buffer/extra, built --with-slurm-source): its figures, logged
+#   once a minute, printed after the table.
 # - features: a node feature per distinct request, on the nodes that
 #   satisfy it; each job asks for its request's feature (--constraint).
 #   Set with `scontrol update node Features=F ActiveFeatures=F`: without
@@ -176,14 +179,16 @@ answered() {
 
 # run MODE: one controller, one row.
 run() {
-	local mode=$1 plugins=JobSubmitPlugins=extra params= conf=${XC_EXTRA_CONF:-}
+	local mode=$1 plugins=JobSubmitPlugins=extra params= conf=${XC_EXTRA_CONF:-} bb=
 	case $mode in
 	features | active) plugins= ;;
 	own) params=SchedulerParameters=extra_constraints ;;
 	exclude) conf="$conf Carrier=exclusions" ;;
 	plugin) conf="$conf Carrier=features" ;;
+	guard) conf="$conf Carrier=features" bb=BurstBufferType=burst_buffer/extra ;;
 	esac
-	XC_EXTRA_CONF=$conf scale_start_backfill scale-carrier.sh "$NODES" "$plugins" "$params" || { echo "  ($mode)"; return 1; }
+	XC_EXTRA_CONF=$conf scale_start_backfill scale-carrier.sh "$NODES" "$plugins" "$params" "$bb" ||
+		{ echo "  ($mode)"; return 1; }
 	case $mode in
 	features) set_features Features || { echo "  $mode: setting the features failed"; return 1; } ;;
 	active) set_features ActiveFeatures || { echo "  $mode: setting the features failed"; return 1; } ;;
@@ -215,7 +220,7 @@ run() {
 		wait_for 900 eval '[ "$(squeue -h -t PD -o %x | grep -c "^s")" -ge '"$JOBS"' ]' ||
 			{ echo "  $mode: not every job had its ExcNodeList after 15 minutes"; return 1; }
 	fi
-	if [ "$mode" = plugin ]; then
+	if [ "$mode" = plugin ] || [ "$mode" = guard ]; then
 		wait_for 900 settled "$JOBS" ||
 			{ echo "  $mode: not every job carried by its feature after 15 minutes"; return 1; }
 	fi
@@ -238,7 +243,7 @@ run() {
 			scontrol update nodename=s1 features="$f" activefeatures="$f"
 			;;
 		active) scontrol update nodename=s1 activefeatures="$([ "$gpu" = true ] && echo "$all")" ;;
-		plugin) # the plugin's answer: s1's features follow (or not)
+		plugin | guard) # the plugin's answer: s1's features follow (or not)
 			f0=$(date +%s%N)
 			# after a flip not answered, s1 already shows what this
 			# one asks: not a measure of it
@@ -280,13 +285,18 @@ run() {
 			t = $0; sub(/.*total_time:/, "", t); sub(/ .*/, "", t); sum += t}
 			END {printf "%.1f%%", sum / 1e4 / w}' <<<"$out")" \
 		"$(rpc "$out" REQUEST_NODE_INFO_SINGLE)" >>"$NOTES"
-	if [ "$mode" = plugin ]; then
-		printf '%s\n' "${lag[@]}" | sort -n | awk '$1 == "late" {late++; next} $1 == "error" {err++; next}
+	if [ "$mode" = guard ]; then
+		# the guard's own figures, once a minute in slurmctld's log
+		tail -n +"$((from + 1))" "$LOG" | grep -oP 'burst_buffer/extra: \K[0-9]+ placement attempts .*' |
+			sed 's/^/    guard: /' >>"$NOTES"
+	fi
+	if [ "$mode" = plugin ] || [ "$mode" = guard ]; then
+		printf '%s\n' "${lag[@]}" | sort -n | awk -v mode="$mode" '$1 == "late" {late++; next} $1 == "error" {err++; next}
 			$1 == "after-late" {skip++; next}
 			{v[++n] = $1; over += $1 > 1000}
 			END {
-				printf "    plugin: from a flip to the feature update of s1, median %s, longest %s (polled every 50 ms), %d flips answered after 1 s, %d not before the next flip (and %d after those, not measured), %d unreadable\n",
-					n ? v[int((n + 1) / 2)] " ms" : "-", n ? v[n] " ms" : "-", over, late, skip, err
+				printf "    %s: from a flip to the feature update of s1, median %s, longest %s (polled every 50 ms), %d flips answered after 1 s, %d not before the next flip (and %d after those, not measured), %d unreadable\n",
+					mode, n ? v[int((n + 1) / 2)] " ms" : "-", n ? v[n] " ms" : "-", over, late, skip, err
 			}' >>"$NOTES"
 		printf '%s\n' "${lag[@]}" | grep -q '^error$' &&
 			{ echo "  $mode: s1's features could not be read during the churn (slurm-helper)"; scale_stop; return 1; }
