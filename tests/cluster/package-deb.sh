@@ -21,7 +21,8 @@ deb=$(ls "$DIR"/slurm-extra_"$version"_*.deb)
 
 echo "# make uninstall, then the package"
 if [ -f "$SRC/Makefile" ]; then make -s -C "$SRC" uninstall; fi
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb"
+# --reinstall: a tree rebuilt at the same version replaces the files
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --reinstall "$deb"
 
 echo "# what it holds"
 dpkg-deb -f "$deb" Depends
