@@ -1,0 +1,532 @@
+/*
+ * guard_slurm.c - the guard at placement in Slurm's own records
+ * (doc/design.md "The guard at placement"): for one job slurmctld is
+ * about to place, the nodes of its partitions Slurm may give it, read as
+ * words, and those whose Extra does not satisfy its request now kept off
+ * in its excluded nodes (guard_slurm.h).  What the guard keeps between
+ * placements is guard.c's; the plugin's entry points are
+ * burst_buffer_extra.c's.  Never a lock taken here: slurmctld holds the
+ * job and node write locks (select_nodes()).
+ */
+#include "config.h" /* Slurm's, from the configured tree */
+
+#include <sys/prctl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/slurmctld/slurmctld.h"
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#include "src/common/node_features.h"
+#endif
+
+#include "carrier.h"
+#include "guard.h"
+#include "job_state.h"
+#include "plugin_config.h"
+
+#include "guard_slurm.h"
+
+/* (the version gate: burst_buffer_extra.c) */
+#ifdef SLURM_BIGENDIAN
+#error "the guard reads Slurm's node sets as little-endian words"
+#endif
+
+extern const char plugin_type[]; /* burst_buffer_extra.c's */
+
+#define STATE_MARK "slurm-extra: "
+
+static struct guard *guard;
+static bool said_nomem;
+static unsigned said_undecided; /* the reasons said, a bit each */
+
+/* What the guard's placements cost, logged once a minute at most
+ * (SlurmctldDebug=verbose; doc/benchmarks.md "The guard at placement"):
+ * the attempts of jobs with a request, their time, the looks. */
+#define STATS_EVERY_S 60
+static struct {
+	uint64_t attempts, ns, ns_max, looks[3];
+	time_t since;
+} stats;
+
+static uint64_t ns_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* The minute's figures into the log, and afresh. */
+static void stats_log(time_t now)
+{
+	if (!stats.since)
+		stats.since = now;
+	if (now - stats.since < STATS_EVERY_S)
+		return;
+	if (stats.attempts)
+		verbose("%s: %" PRIu64
+			" placement attempts of jobs with a request in %ld s: %.1f us each on average, %.1f us at most; looks at every node %" PRIu64
+			", at the candidates %" PRIu64 ", none %" PRIu64,
+			plugin_type, stats.attempts, (long)(now - stats.since),
+			(double)stats.ns / 1e3 / (double)stats.attempts,
+			(double)stats.ns_max / 1e3, stats.looks[GUARD_LOOK_ALL],
+			stats.looks[GUARD_LOOK_CANDIDATES],
+			stats.looks[GUARD_LOOK_NONE]);
+	memset(&stats, 0, sizeof(stats));
+	stats.since = now;
+}
+static uint32_t *scratch; /* node indices, node_record_count of them */
+static uint64_t *pool, *cand, *off; /* node sets, as words */
+static size_t scratch_len;
+
+/* Slurm's bitstr_t as words: the magic and the size head them
+ * (src/common/bitstring.c 22.05.8 and 24.11.5: BITSTR_MAGIC,
+ * BITSTR_OVERHEAD 2, _bit_word(), _bit_mask(); checked in init() and on
+ * every set read).  NULL for a set not laid out so, or not `n` nodes. */
+#define BITSTR_MAGIC_ 0x42434445
+static const uint64_t *words_of(bitstr_t *b, int64_t n)
+{
+	if (!b || b[0] != BITSTR_MAGIC_ || b[1] != n || bit_size(b) != n)
+		return NULL;
+	return (const uint64_t *)(b + 2);
+}
+
+/* Whether Slurm's node sets are laid out as words_of() reads them. */
+static bool words_laid_out(void)
+{
+	bitstr_t *b = bit_alloc(130);
+	const uint64_t *w;
+	bool ok;
+
+	bit_set(b, 67);
+	w = words_of(b, 130);
+	ok = w && !w[0] && w[1] == (1ULL << 3) && !w[2];
+	FREE_NULL_BITMAP(b);
+	return ok;
+}
+
+static void complain(const char *message)
+{
+	error("%s: %s", plugin_type, message);
+}
+
+/* A guard with extra.conf's limits as the file says now (the thread's
+ * are read the same way); NULL when out of memory. */
+static void config_now(struct plugin_config *cfg)
+{
+	char path[4096];
+
+	plugin_config_path(path, sizeof(path));
+	if (plugin_config_read(cfg, path, complain) < 0)
+		plugin_config_defaults(cfg);
+}
+
+int guard_slurm_load(void)
+{
+	struct plugin_config cfg;
+
+	if (!words_laid_out()) {
+		error("%s: Slurm's node sets are not laid out as this build reads them: the guard stands aside (rebuild against this Slurm's source tree)",
+		      plugin_type);
+		return SLURM_SUCCESS;
+	}
+	config_now(&cfg);
+	if (!(guard = guard_create(&cfg.limits)))
+		return SLURM_ERROR;
+	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
+		plugin_type);
+	return SLURM_SUCCESS;
+}
+
+void guard_slurm_unload(void)
+{
+	guard_destroy(guard);
+	guard = NULL;
+	free(scratch);
+	free(pool);
+	free(cand);
+	free(off);
+	scratch = NULL;
+	pool = cand = off = NULL;
+	scratch_len = 0;
+}
+
+/* The request job_submit/extra filters `job_ptr` by, or NULL: from
+ * Slurm 23.02 the job's own Extra (an update of it is the request's), on
+ * 22.05 the request= of the state the plugin keeps in the AdminComment
+ * (job_state.h).  A job without the plugin's state has none.  *st is the
+ * caller's to free. */
+static const char *request_of(job_record_t *job_ptr, struct sx_job_state *st)
+{
+	if (!job_ptr->admin_comment ||
+	    !strstr(job_ptr->admin_comment, STATE_MARK))
+		return NULL;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	(void)st;
+	return (job_ptr->extra && job_ptr->extra[0]) ? job_ptr->extra : NULL;
+#else
+	if (!sx_job_state_parse(job_ptr->admin_comment, st))
+		return NULL;
+	return (st->request && st->request[0]) ? st->request : NULL;
+#endif
+}
+
+/* The plugin's feature the job goes by, into `name`: the last name of
+ * its constraint when it is one of the plugin's (sx_feature_is_ours(); the
+ * carrier ANDs it in at the end, carried.h); false when it is not: then
+ * the job goes by its ExcNodeList.  Names end at Slurm's operators
+ * (carrier.h). */
+static bool carried_by(const char *features, char name[SX_FEATURE_LEN + 1])
+{
+	size_t len = features ? strlen(features) : 0, at = len;
+
+	while (at && !strchr("&|*[](),", features[at - 1]))
+		at--;
+	if (!sx_feature_is_ours(features + at, len - at))
+		return false;
+	memcpy(name, features + at, SX_FEATURE_LEN);
+	name[SX_FEATURE_LEN] = '\0';
+	return true;
+}
+
+/* A job Slurm no longer has: a requeued one keeps its bitmap (22.05
+ * does not rebuild it at a requeue), so a job is forgotten only once its
+ * record is gone. */
+static bool job_gone(uint32_t job_id, void *arg)
+{
+	(void)arg;
+	return !find_job_record(job_id);
+}
+
+/* Whether this is backfill's thread ("bckfl": backfill_agent(),
+ * src/plugins/sched/backfill/backfill.c, 22.05.8 and 24.11.5): its
+ * _start_job() places the job with a copy of the excluded nodes ORed
+ * with its reservations and puts the bitmap back afterwards, so what the
+ * guard sets there is gone with the copy: nothing to record, and nothing
+ * in that copy is taken back (it holds backfill's bits too). */
+static bool in_backfill(void)
+{
+	char name[17] = "";
+
+	return !prctl(PR_GET_NAME, name, 0, 0, 0) && !strcmp(name, "bckfl");
+}
+
+/* What Slurm rebuilds a job's excluded nodes from: its ExcNodeList text,
+ * and from 24.11 its required nodes (_update_job() ORs their complement
+ * in, src/slurmctld/job_mgr.c 24.11.5 line 13583) and node count. */
+static unsigned long long
+rebuilt_from(const char *exc_nodes, const char *req_nodes, uint32_t min_nodes)
+{
+	return xc_text_hash(exc_nodes) ^
+	       (xc_text_hash(req_nodes) * 0x9e3779b97f4a7c15ULL) ^ min_nodes;
+}
+
+static void *bits_copy(const void *bits)
+{
+	return bit_copy((bitstr_t *)bits);
+}
+
+static bool bits_equal(const void *a, const void *b)
+{
+	return bit_size((bitstr_t *)a) == bit_size((bitstr_t *)b) &&
+	       bit_equal((bitstr_t *)a, (bitstr_t *)b);
+}
+
+static void bits_free(void *bits)
+{
+	bitstr_t *b = bits;
+
+	FREE_NULL_BITMAP(b);
+}
+
+static const struct guard_bits_ops bits_ops = { bits_copy, bits_equal,
+						bits_free };
+
+static void bits_clear(void *bits, uint32_t node, void *arg)
+{
+	(void)arg;
+	if (node < (uint32_t)bit_size((bitstr_t *)bits))
+		bit_clear((bitstr_t *)bits, node);
+}
+
+/* Whether node set `f` is the feature named `key`. */
+static int feature_named(void *f, void *key)
+{
+	return ((node_feature_t *)f)->name &&
+	       !strcmp(((node_feature_t *)f)->name, key);
+}
+
+/* Node i's Extra now, for guard_look() (the node write lock held). */
+static const char *extra_at(size_t i, void *arg)
+{
+	node_record_t *node_ptr = node_record_table_ptr[i];
+
+	(void)arg;
+	return node_ptr ? node_ptr->extra : NULL;
+}
+
+/* The nodes the job could be given, as words: into `pool` the nodes of
+ * its partitions not excluded (and having its feature, when it goes by
+ * one: Slurm's own feature test keeps the others off), into `cand` those
+ * of them Slurm may choose now (avail_node_bitmap: select_nodes() ANDs
+ * it into every choice, _pick_best_nodes(), node_scheduler.c 22.05.8
+ * lines 1723, 1824, 1889).  False when a set is not as words_of() reads
+ * it (the node table being rebuilt): Slurm decides. */
+static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
+			  const char *feature, size_t words)
+{
+	int64_t nnodes = node_record_count;
+	const uint64_t *avail = words_of(avail_node_bitmap, nnodes), *w;
+	const uint64_t *ex = NULL, *feat = NULL;
+	part_record_t *part_ptr;
+
+	if (!avail || (exc && !(ex = words_of(exc, nnodes))))
+		return false;
+	memset(pool, 0, words * sizeof(*pool));
+	if (job_ptr->part_ptr_list) {
+		void *it = list_iterator_create(job_ptr->part_ptr_list);
+		bool ok = true;
+
+		while (ok && (part_ptr = list_next(it))) {
+			if (!part_ptr->node_bitmap)
+				continue;
+			if (!(w = words_of(part_ptr->node_bitmap, nnodes)))
+				ok = false;
+			for (size_t k = 0; ok && k < words; k++)
+				pool[k] |= w[k];
+		}
+		list_iterator_destroy(it);
+		if (!ok)
+			return false;
+	} else if (job_ptr->part_ptr && job_ptr->part_ptr->node_bitmap) {
+		if (!(w = words_of(job_ptr->part_ptr->node_bitmap, nnodes)))
+			return false;
+		memcpy(pool, w, words * sizeof(*pool));
+	}
+	if (feature) {
+		node_feature_t *f =
+			active_feature_list
+				? list_find_first(active_feature_list,
+						  feature_named,
+						  (void *)feature)
+				: NULL;
+
+		/* no node has it: none can carry the job */
+		if (!f || !f->node_bitmap)
+			memset(pool, 0, words * sizeof(*pool));
+		else if (!(feat = words_of(f->node_bitmap, nnodes)))
+			return false;
+	}
+	for (size_t k = 0; k < words; k++) {
+		if (ex)
+			pool[k] &= ~ex[k];
+		if (feat)
+			pool[k] &= feat[k];
+		cand[k] = pool[k] & avail[k];
+	}
+	return true;
+}
+
+/* The scratch sets for `nnodes` nodes; false when out of memory. */
+static bool scratch_for(size_t nnodes)
+{
+	size_t words = GUARD_WORDS(nnodes);
+	uint32_t *grown;
+	uint64_t *p, *c, *o;
+
+	if (scratch_len >= nnodes)
+		return true;
+	if (!(grown = realloc(scratch, nnodes * sizeof(*grown))))
+		return false;
+	scratch = grown;
+	p = calloc(words, sizeof(*p));
+	c = calloc(words, sizeof(*c));
+	o = calloc(words, sizeof(*o));
+	if (!p || !c || !o) {
+		free(p);
+		free(c);
+		free(o);
+		return false;
+	}
+	free(pool);
+	free(cand);
+	free(off);
+	pool = p;
+	cand = c;
+	off = o;
+	scratch_len = nnodes;
+	return true;
+}
+
+/* Why the guard let Slurm decide a placement (said once each). */
+enum undecided {
+	UNDECIDED_NOMEM = 1,
+	UNDECIDED_NOMEM_LOOK = 2,
+	UNDECIDED_REBUILT = 4,
+	UNDECIDED_LAYOUT = 8,
+};
+
+static void undecided(enum undecided why)
+{
+	if (said_undecided & why)
+		return;
+	said_undecided |= why;
+	error("%s: %s: Slurm places such jobs as if the guard were not there (said once)",
+	      plugin_type,
+	      why == UNDECIDED_NOMEM ? "out of memory"
+	      : why == UNDECIDED_NOMEM_LOOK
+		      ? "out of memory reading the nodes' Extra"
+	      : why == UNDECIDED_REBUILT
+		      ? "a job's excluded nodes and the node table differ in size (the table being rebuilt)"
+		      : "a node set not laid out as this build reads it");
+}
+
+/* From 24.11 a slurmd registration sets a node's Extra without a stamp
+ * of its own (validate_node_specs(), src/slurmctld/node_mgr.c 24.11.5
+ * line 3412); 22.05 sets it only in update_node(), at a restart and at a
+ * reconfigure (read_config.c, stamped by init_node_conf()). */
+#define EXTRA_UNSTAMPED (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
+
+/* The guard for one job (doc/design.md "The guard at placement"): takes
+ * back the bits it set at the job's last placement (only from a bitmap
+ * equal to the one it left: guard.h), then keeps off every node Slurm
+ * may give the job now (not otherwise excluded, available, in its
+ * partitions, with its feature when it goes by one) whose Extra does not
+ * satisfy its request now, by setting their bits.  What it reads of the
+ * nodes' Extra costs what changed (guard_look_needed()); the answers are
+ * kept per request and node (guard_verdict()).  Returns false when that
+ * would leave the job fewer nodes satisfying its request than it asks
+ * for: then it sets none, and the caller lets the job wait this once
+ * (Slurm 22.05 fails a submission whose nodes are all excluded, and
+ * Slurm's own filter lets such a job wait: src/slurmctld/job_mgr.c
+ * job_allocate()), until the thread's next round keeps it waiting its
+ * own way. */
+static bool guard_job(job_record_t *job_ptr)
+{
+	struct sx_job_state st = { 0 };
+	/* 22.05's struct job_details, 24.11's job_details_t */
+	__typeof__(job_ptr->details) details = job_ptr->details;
+	struct guard_taken taken = { -1 };
+	unsigned long long text_hash;
+	bool backfill = in_backfill();
+	size_t need, nnodes = (size_t)node_record_count, words, n, left = 0;
+	enum guard_look look;
+	struct guard_req *req;
+	const char *text;
+	bitstr_t *exc;
+	char feature[SX_FEATURE_LEN + 1];
+	bool placeable = true;
+	time_t now = time(NULL);
+	uint64_t t0 = 0;
+
+	(void)guard_jobs_sweep(guard, &bits_ops, job_gone, NULL, 4);
+	if (!details || !(text = request_of(job_ptr, &st)))
+		goto out;
+	t0 = ns_now();
+	words = GUARD_WORDS(nnodes);
+	if (!nnodes)
+		goto out; /* no node: nothing to keep off */
+	if (!scratch_for(nnodes)) {
+		undecided(UNDECIDED_NOMEM);
+		goto out;
+	}
+	if ((exc = details->exc_node_bitmap) &&
+	    bit_size(exc) != node_record_count) {
+		undecided(UNDECIDED_REBUILT);
+		goto out;
+	}
+	look = guard_look_needed(guard, nnodes, last_node_update, now,
+				 EXTRA_UNSTAMPED);
+	stats.looks[look]++;
+	if (look == GUARD_LOOK_ALL) {
+		if (guard_look(guard, nnodes, NULL, extra_at, NULL) < 0) {
+			undecided(UNDECIDED_NOMEM_LOOK);
+			goto out;
+		}
+		guard_looked_all(guard, last_node_update, now);
+	}
+	/* an invalid request (the limits shrank since) keeps nothing off,
+	 * as the thread; out of memory, the same this once */
+	if (!(req = guard_request(guard, text)))
+		goto out;
+	text_hash = rebuilt_from(details->exc_nodes, details->req_nodes,
+				 details->min_nodes);
+	if (exc && !backfill)
+		(void)guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
+					  job_ptr->array_job_id, exc, text_hash,
+					  &taken, bits_clear, NULL);
+	if (!candidates_of(job_ptr, exc,
+			   carried_by(details->features, feature) ? feature
+								  : NULL,
+			   words)) {
+		/* (never once init() found the layout: the bits taken
+		 * back above are then Slurm's to decide without) */
+		undecided(UNDECIDED_LAYOUT);
+		goto out;
+	}
+	/* out of memory there: the nodes not read are kept off.  Where a
+	 * change may come unstamped, the whole pool: its nodes Slurm may not
+	 * choose now count among those left */
+	if (look == GUARD_LOOK_CANDIDATES)
+		(void)guard_look(guard, nnodes, EXTRA_UNSTAMPED ? pool : cand,
+				 extra_at, NULL);
+	n = guard_keep_off(guard, req, pool, cand, off, scratch, &left);
+	/* Kept off, the job must still have as many nodes as it asks for
+	 * that satisfy its request (Slurm would fail or hold a job whose
+	 * nodes cannot hold it: doc/design.md), and the guard must be able to
+	 * take its bits back; else it sets none and the job waits this
+	 * once. */
+	need = details->min_nodes ? details->min_nodes : 1;
+	if (n &&
+	    (left < need ||
+	     (!backfill && !guard_job_can_record(guard, job_ptr->job_id, n)))) {
+		verbose("%s: %pJ: %zu node(s) no longer satisfy its request and %zu do: it waits this once",
+			plugin_type, job_ptr, n, left);
+		placeable = false;
+		n = 0;
+	}
+	if (n) {
+		if (!exc)
+			exc = details->exc_node_bitmap =
+				bit_alloc(node_record_count);
+		for (size_t k = 0; k < n; k++)
+			bit_set(exc, scratch[k]);
+		verbose("%s: %pJ: %zu node(s) no longer satisfy its request: kept off at this placement%s",
+			plugin_type, job_ptr, n, backfill ? " (backfill)" : "");
+	}
+	if (exc && !backfill &&
+	    guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken, exc,
+			   text_hash, scratch, n) < 0 &&
+	    !said_nomem) {
+		said_nomem = true; /* once: the bits stay until a rebuild */
+		error("%s: out of memory: %pJ keeps %zu node(s) off until Slurm rebuilds its excluded nodes",
+		      plugin_type, job_ptr, n);
+	}
+out:
+	sx_job_state_free(&st);
+	if (t0) {
+		uint64_t ns = ns_now() - t0;
+
+		stats.attempts++;
+		stats.ns += ns;
+		stats.ns_max = ns > stats.ns_max ? ns : stats.ns_max;
+	}
+	stats_log(now);
+	return placeable;
+}
+
+int guard_slurm_place(struct job_record *job_ptr)
+{
+	if (!guard)
+		return 1;
+	return guard_job(job_ptr) ? 1 : 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * guard_slurm.h - the guard at placement in Slurm's own records
+ * (guard_slurm.c; doc/design.md "The guard at placement"), for the
+ * burst_buffer plugin's entry points (burst_buffer_extra.c).  Built only
+ * against the configured source tree of the exact Slurm it runs in.
+ */
+#ifndef SLURM_EXTRA_GUARD_SLURM_H
+#define SLURM_EXTRA_GUARD_SLURM_H
+
+struct job_record; /* Slurm's job_record_t */
+
+/* At the plugin's init(): the guard, with extra.conf's limits as read now
+ * (kept until slurmctld restarts, as job_submit/extra keeps its own).
+ * SLURM_SUCCESS, also when Slurm's node sets are not laid out as the
+ * guard reads them (it then stands aside, said in the log); SLURM_ERROR
+ * out of memory. */
+int guard_slurm_load(void);
+
+/* At the plugin's fini(): all it holds freed. */
+void guard_slurm_unload(void);
+
+/* The stage-in test of pending `job_ptr` at a placement (the job and
+ * node write locks held by select_nodes()): 1, "staged in", with the
+ * nodes Slurm may give it whose Extra does not satisfy its request now
+ * set in its excluded nodes; 0 when that would leave it fewer nodes
+ * satisfying its request than it asks for (it waits, reason
+ * BurstBufferStageIn).  1 with nothing set for a job without a request,
+ * or when the guard stands aside. */
+int guard_slurm_place(struct job_record *job_ptr);
+
+#endif
