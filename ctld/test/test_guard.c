@@ -290,6 +290,58 @@ Test(guard, a_new_node_count)
 	memset(table, 0, sizeof(table));
 }
 
+/* A look reads the nodes of `which` and no other, whatever their number
+ * and place (read a batch at a time, across words; bits past the node
+ * count ignored): a node outside it keeps what it read before. */
+static bool asked[TABLE];
+
+static const char *extra_marked(size_t i, void *arg)
+{
+	(void)arg;
+	cr_assert_lt(i, TABLE);
+	cr_assert_not(asked[i], "node %zu read twice in one look", i);
+	asked[i] = true;
+	return table[i];
+}
+
+Test(guard, a_look_reads_the_nodes_asked_for)
+{
+	uint64_t which[GUARD_WORDS(TABLE)];
+	static const char *const text[] = { "{\"ok\":1}", "{\"ok\":2}" };
+
+	for (size_t i = 0; i < TABLE; i++)
+		table[i] = text[0];
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_marked, NULL), TABLE);
+	for (size_t i = 0; i < TABLE; i++)
+		cr_assert(asked[i], "node %zu not read by a full look", i);
+	for (unsigned seed = 1; seed <= 20; seed++) {
+		size_t want = 0, got;
+
+		srand(seed);
+		memset(asked, 0, sizeof(asked));
+		for (size_t w = 0; w < GUARD_WORDS(TABLE); w++)
+			which[w] = seed % 5 == 0 ? ~0ULL
+						 : ((uint64_t)rand() << 33 ^
+						    (uint64_t)rand() << 11 ^
+						    (uint64_t)rand());
+		/* every node changes; the look is asked for some */
+		for (size_t i = 0; i < TABLE; i++) {
+			table[i] = table[i] == text[0] ? text[1] : text[0];
+			want += which[i / 64] >> (i % 64) & 1;
+		}
+		got = (size_t)guard_look(g, TABLE, which, extra_marked, NULL);
+		for (size_t i = 0; i < TABLE; i++)
+			cr_assert_eq(asked[i], which[i / 64] >> (i % 64) & 1,
+				     "seed %u node %zu", seed, i);
+		cr_assert_eq(got, want, "seed %u", seed);
+		/* the others, changed too, are read at the next full look */
+		memset(asked, 0, sizeof(asked));
+		cr_assert_eq(guard_look(g, TABLE, NULL, extra_marked, NULL),
+			     TABLE - want, "seed %u", seed);
+	}
+	memset(table, 0, sizeof(table));
+}
+
 /* The guard's bits come back out of the bitmap it left, and only those:
  * a node the user excluded stays excluded. */
 Test(guard, its_own_bits_are_taken_back)
