@@ -232,15 +232,24 @@ kept_off() {
 # submit ARGS...: prints the job id, or the error text with status 1
 submit() { sbatch --parsable -o /dev/null "$@" --wrap 'echo $SLURMD_NODENAME' 2>&1; }
 
-# job_on NAME EXPECTED_EXC NODE... -- ARGS...: submit, check the nodes it
-# is kept off (kept_off: its ExcNodeList, or with the feature carrier its
-# feature's absence too), wait, check the node it ran on is one of NODE...
+# job_on NAME EXPECTED_EXC NODE... -- ARGS...: submit it held (the
+# user's own hold), check the nodes it is kept off (kept_off: its
+# ExcNodeList, or with the feature carrier its feature's absence too),
+# release it, wait, check the node it ran on is one of NODE...
+# Held, since the feature carrier's answer is on the nodes only while a
+# pending job wants it: the plugin's thread takes a feature off every node
+# at the first round in which no pending job names it.  A job submitted
+# while its request's feature is still on the nodes (just after another
+# job with the same request ran: the name is still known, and job_submit()
+# gives it to the job at once) can start within a second (26.05), and a
+# check that reads the nodes after the next round (RefreshInterval=1) finds
+# the feature on none of them, for good.
 job_on() {
 	local name=$1 exc=$2 nodes=() id
 	shift 2
 	while [ "$1" != "--" ]; do nodes+=("$1"); shift; done
 	shift
-	if ! id=$(submit "$@"); then
+	if ! id=$(submit -H "$@"); then
 		not_ok "$name: accepted" "$id"
 		return
 	fi
@@ -250,6 +259,7 @@ job_on() {
 	got=$(kept_off "$id")
 	[ "$got" = "$exc" ] || wait_for 20 eval 'got=$(kept_off "$id"); [ "$got" = "$exc" ]' || true
 	expect "$name: kept off" "$got" "$exc"
+	scontrol release "$id"
 	expect "$name: completed" "$(wait_job "$id")" COMPLETED
 	expect_in "$name: ran on a matching node" "$(field "$id" NodeList)" "${nodes[@]}"
 }
