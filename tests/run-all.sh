@@ -225,13 +225,24 @@ if [ ${#CHROOT_MAKERS[@]} -gt 0 ]; then
 	for pid in "${CHROOT_MAKERS[@]}"; do wait "$pid" || true; done
 	cat "$LOGS"/*-chroot.log
 fi
-for t in e2e-cluster e2e-facts e2e-users e2e-fault e2e-slurm-filter e2e-churn carrier-grammar e2e-carrier e2e-prefer e2e-hostile; do
+guard_required=0
+[ "${XC_SLURM_SOURCE:-}" = "" ] || guard_required=1
+# With the guard at placement built, the suites marked $G below run with
+# it loaded (BurstBufferType=burst_buffer/extra), the others and the
+# Debian suites without: the filter with and without the guard, in one
+# CI's time.
+GUARD=() G=
+if [ "$guard_required" = 1 ]; then
+	GUARD=(XC_BURST_BUFFER=burst_buffer/extra) G=-guard
+fi
+for t in e2e-cluster e2e-facts e2e-users e2e-slurm-filter e2e-churn carrier-grammar e2e-hostile; do
 	cluster "$t"
+done
+for t in e2e-fault e2e-carrier e2e-prefer; do
+	cluster "$t:$t$G" "${GUARD[@]}"
 done
 # the guard at placement, built by setup (XC_SLURM_SOURCE): its own test,
 # and the churn with the guard alone, no check at start behind it
-guard_required=0
-[ "${XC_SLURM_SOURCE:-}" = "" ] || guard_required=1
 cluster e2e-guard XC_GUARD_REQUIRED=$guard_required
 if [ "$guard_required" = 1 ]; then
 	cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra
@@ -240,9 +251,9 @@ fi
 cluster e2e-wait XC_PROLOG_CTLD=0
 # the other carrier, each job's ExcNodeList (extra.conf(5) Carrier=): the
 # placement, the waits and the users' matrix again
-cluster e2e-cluster:e2e-cluster-exclusions XC_EXTRA_CONF=Carrier=exclusions
-cluster e2e-wait:e2e-wait-exclusions XC_PROLOG_CTLD=0 XC_EXTRA_CONF=Carrier=exclusions
-cluster e2e-users:e2e-users-exclusions XC_EXTRA_CONF=Carrier=exclusions
+cluster e2e-cluster:e2e-cluster-exclusions$G XC_EXTRA_CONF=Carrier=exclusions "${GUARD[@]}"
+cluster e2e-wait:e2e-wait-exclusions$G XC_PROLOG_CTLD=0 XC_EXTRA_CONF=Carrier=exclusions "${GUARD[@]}"
+cluster e2e-users:e2e-users-exclusions$G XC_EXTRA_CONF=Carrier=exclusions "${GUARD[@]}"
 cluster e2e-users:e2e-users-slurm XC_USERS_MODE=slurm
 cluster load XC_LOAD_JOBS="${XC_LOAD_JOBS:-200}" XC_LOAD_WARMUPS="${XC_LOAD_WARMUPS:-1}"
 

@@ -49,18 +49,26 @@ PACKAGES=slurm-wlm,libslurm-dev,curl,xz-utils,gpgv,libmunge-dev,munge,libjansson
 # is printed, not checked); an
 # entry with @SUITE runs in that suite alone unless named as a TEST (the
 # preferences where the plugin filters: their code is the same on 24.11
-# and 26.05, and each run takes 100 s).
+# and 26.05, and each run takes 100 s).  Where the guard at placement is
+# built (trixie), the users' matrix, the faults, the carrier and the
+# preferences run with it loaded (GUARD_IF_BUILT: where it is not built,
+# they run without it, under their own name); sid, which cannot build it,
+# runs them without: the filter with and without the guard, in one CI's
+# time.
 PLAN=(
 	"cluster e2e-cluster"
 	"cluster e2e-wait XC_PROLOG_CTLD=0"
-	"cluster e2e-users"
+	"cluster e2e-users @sid"
+	"cluster e2e-users:e2e-users-guard GUARD_IF_BUILT @trixie"
 	"cluster-slurm e2e-users:e2e-users-slurm XC_USERS_MODE=slurm"
 	"cluster-slurm e2e-slurm-filter"
 	"cluster e2e-facts"
-	"cluster e2e-fault"
+	"cluster e2e-fault @sid"
+	"cluster e2e-fault:e2e-fault-guard GUARD_IF_BUILT @trixie"
 	"cluster e2e-churn"
-	"cluster e2e-carrier"
-	"cluster e2e-prefer @trixie"
+	"cluster e2e-carrier @sid"
+	"cluster e2e-carrier:e2e-carrier-guard GUARD_IF_BUILT @trixie"
+	"cluster e2e-prefer:e2e-prefer-guard GUARD_IF_BUILT @trixie"
 	"cluster-slurm e2e-prefer:e2e-prefer-slurm XC_PREFER_MODE=slurm"
 	"cluster e2e-hostile"
 	"cluster e2e-guard"
@@ -127,6 +135,14 @@ inside() {
 			case " $env_words " in
 			*" XC_BURST_BUFFER="*) # the guard's: only where it is built
 				[ -n "${SLURM_SOURCE:-}" ] || continue ;;
+			*" GUARD_IF_BUILT "*) # with the guard where it is built
+				if [ -n "${SLURM_SOURCE:-}" ]; then
+					env_words=${env_words/GUARD_IF_BUILT/XC_BURST_BUFFER=burst_buffer\/extra}
+				else
+					env_words=${env_words/GUARD_IF_BUILT/}
+					name=${name%-guard}
+				fi
+				;;
 			esac
 			case " $env_words " in
 			*" @"*) # (named as a TEST, it runs in any suite)
