@@ -84,6 +84,7 @@ static void stats_log(time_t now)
 	memset(&stats, 0, sizeof(stats));
 	stats.since = now;
 }
+
 static uint32_t *scratch; /* node indices, node_record_count of them */
 static uint64_t *pool, *cand, *off; /* node sets, as words */
 static size_t scratch_len;
@@ -119,8 +120,9 @@ static void complain(const char *message)
 	error("%s: %s", plugin_type, message);
 }
 
-/* A guard with extra.conf's limits as the file says now (the thread's
- * are read the same way); NULL when out of memory. */
+/* extra.conf as the file says now into `cfg` (the thread reads it the
+ * same way); the defaults when it cannot be read, each bad line said in
+ * the log. */
 static void config_now(struct plugin_config *cfg)
 {
 	char path[4096];

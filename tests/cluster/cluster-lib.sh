@@ -232,8 +232,8 @@ kept_off() {
 # submit ARGS...: prints the job id, or the error text with status 1
 submit() { sbatch --parsable -o /dev/null "$@" --wrap 'echo $SLURMD_NODENAME' 2>&1; }
 
-# job_on NAME EXPECTED_EXC NODE... -- ARGS...: submit it held (the
-# user's own hold), check the nodes it is kept off (kept_off: its
+# job_on NAME EXPECTED_EXC NODE... -- ARGS...: submit it held (sbatch
+# -H, by whoever runs the test), check the nodes it is kept off (kept_off: its
 # ExcNodeList, or with the feature carrier its feature's absence too),
 # release it, wait, check the node it ran on is one of NODE...
 # Held, since the feature carrier's answer is on the nodes only while a
