@@ -1,6 +1,8 @@
 /*
  * test_prefer.c - the preferences' rule on its own (slurm/prefer.h): when
- * a wait lasts, what prefer_choose() picks and until when, and the bounds
+ * a wait lasts, which tier prefer_pick_tiers() (the one picker: the
+ * thread's, job_submit()'s, the guard's) and prefer_choose() pick and
+ * until when, and the bounds
  * on what is read of a job_desc's SPANK environment.
  */
 #include <stdbool.h>
@@ -66,6 +68,131 @@ Test(prefer, a_wait_from_the_end_of_time_does_not_wrap)
 	cr_assert_eq(pick.until, PREFER_TIME_MAX);
 	cr_assert_str_eq(effective, "(gpu=true)&(x=1)");
 	free(effective);
+}
+
+/* Each tier's count for prefer_pick_tiers(): rc (1 counted, 0 narrows
+ * nothing, -1 out of memory), its nodes and free nodes; the calls made. */
+struct counts {
+	int rc[SX_MAX_PREFER];
+	size_t nodes[SX_MAX_PREFER], free_nodes[SX_MAX_PREFER];
+	unsigned calls;
+};
+
+static int count_table(void *ctx, unsigned tier, size_t *n, size_t *n_free)
+{
+	struct counts *c = ctx;
+
+	c->calls++;
+	*n = c->nodes[tier];
+	*n_free = c->free_nodes[tier];
+	return c->rc[tier];
+}
+
+/* A state with request "r" and three tiers, wait `wait` (s). */
+static struct sx_job_state three_tiers(long wait)
+{
+	static char *tier[] = { "a=1", "b=1", "c=1" };
+	struct sx_job_state st = {
+		.request = "r=1", .prefer = tier, .n_prefer = 3, .wait = wait
+	};
+
+	return st;
+}
+
+/* The rule with a wait: the strongest tier with a usable node, free or
+ * not, until EligibleTime + the wait; a tier that narrows nothing is
+ * passed over; the wait over, the request alone and no tier counted. */
+Test(prefer, with_a_wait_the_strongest_tier_with_a_node)
+{
+	struct sx_job_state st = three_tiers(600);
+	struct counts c = { .rc = { 1, 0, 1 }, .nodes = { 0, 5, 2 } };
+	struct prefer_pick pick;
+
+	cr_assert_eq(prefer_pick_tiers(&st, 1000, 1100, count_table, &c, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 3, "tier 1 has no node, tier 2 is invalid");
+	cr_assert_eq(pick.nodes, 2);
+	cr_assert_eq(pick.until, 1600);
+	cr_assert(pick.waiting);
+	cr_assert_eq(c.calls, 3);
+
+	c = (struct counts){ .rc = { 1, 1, 1 }, .nodes = { 1, 5, 2 } };
+	cr_assert_eq(prefer_pick_tiers(&st, 1000, 1100, count_table, &c, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 1, "no free node needed with a wait");
+	cr_assert_eq(c.calls, 1, "the weaker tiers are not counted");
+
+	c = (struct counts){ .rc = { 1, 1, 1 }, .nodes = { 0, 0, 0 } };
+	cr_assert_eq(prefer_pick_tiers(&st, 1000, 1100, count_table, &c, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 0, "no tier has a node: the request alone");
+	cr_assert(pick.waiting);
+
+	c = (struct counts){ .rc = { 1, 1, 1 }, .nodes = { 4, 4, 4 } };
+	cr_assert_eq(prefer_pick_tiers(&st, 1000, 1600, count_table, &c, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 0, "the wait is over");
+	cr_assert_not(pick.waiting);
+	cr_assert_eq(c.calls, 0);
+
+	cr_assert_eq(
+		prefer_pick_tiers(&st, 0, 99999999, count_table, &c, &pick), 0);
+	cr_assert_eq(pick.tier, 1, "not eligible yet: the wait has not begun");
+	cr_assert_eq(pick.until, 0);
+
+	c = (struct counts){ .rc = { -1, 1, 1 }, .nodes = { 4, 4, 4 } };
+	cr_assert_eq(prefer_pick_tiers(&st, 1000, 1100, count_table, &c, &pick),
+		     -1);
+}
+
+/* The rule with no wait: a tier counts while one of its nodes is free,
+ * for PREFER_NOW_S from EligibleTime, and a job not eligible yet is not
+ * narrowed. */
+Test(prefer, with_no_wait_a_free_node_for_a_short_while)
+{
+	struct sx_job_state st = three_tiers(0);
+	struct counts c = { .rc = { 1, 1, 1 },
+			    .nodes = { 3, 2, 1 },
+			    .free_nodes = { 0, 1, 1 } };
+	struct prefer_pick pick;
+
+	cr_assert_eq(prefer_pick_tiers(&st, 1000, 1000 + PREFER_NOW_S - 1,
+				       count_table, &c, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 2, "tier 1 has nodes, none of them free");
+	cr_assert_eq(pick.nodes, 2, "its nodes, free or not");
+	cr_assert_eq(pick.until, 1000 + PREFER_NOW_S);
+
+	cr_assert_eq(prefer_pick_tiers(&st, 1000, 1000 + PREFER_NOW_S,
+				       count_table, &c, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 0);
+	cr_assert_not(pick.waiting);
+
+	cr_assert_eq(prefer_pick_tiers(&st, 0, 1000, count_table, &c, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 0, "held or dependent: not narrowed");
+	cr_assert_not(pick.waiting);
+}
+
+/* A job without preferences, or without a request, is never narrowed and
+ * nothing is counted. */
+Test(prefer, no_tier_no_pick)
+{
+	struct sx_job_state st = three_tiers(600);
+	struct counts c = { .rc = { 1, 1, 1 }, .nodes = { 1, 1, 1 } };
+	struct prefer_pick pick;
+
+	st.n_prefer = 0;
+	cr_assert_eq(prefer_pick_tiers(&st, 1000, 1100, count_table, &c, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 0);
+	st = three_tiers(600);
+	st.request = NULL;
+	cr_assert_eq(prefer_pick_tiers(&st, 1000, 1100, count_table, &c, &pick),
+		     0);
+	cr_assert_eq(pick.tier, 0);
+	cr_assert_eq(c.calls, 0);
 }
 
 /* The preferences' variable holding `n` bytes of tiers (one tier ended
