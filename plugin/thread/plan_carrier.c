@@ -44,7 +44,8 @@ static int strip_also(char **own, const char *name)
 
 int plan_carrier(const struct carry *c, const struct known_jobs *prev,
 		 uint64_t round, const slurm_job_info_t *job,
-		 struct memo_request *req, struct plan_carried *cd)
+		 struct memo_request *req, const char *stale,
+		 struct plan_carried *cd)
 {
 	const struct known_job *k = known_job_find(prev, job->job_id);
 	const char *name;
@@ -66,6 +67,10 @@ int plan_carrier(const struct carry *c, const struct known_jobs *prev,
 	if (!carries && k && *k->feature && strcmp(k->feature, name) != 0 &&
 	    (strip_also(&own_f, k->feature) < 0 ||
 	     strip_also(&own_p, k->feature) < 0))
+		goto out;
+	/* the feature job_submit() gave it for another of its tiers */
+	if (!carries && stale && *stale && strcmp(stale, name) != 0 &&
+	    (strip_also(&own_f, stale) < 0 || strip_also(&own_p, stale) < 0))
 		goto out;
 	may = carry_may(c, req, &known, &cd->count) &&
 	      !(job->req_nodes && *job->req_nodes);

@@ -39,12 +39,16 @@ void plan_carrier_free(struct plan_carried *cd);
  * while it has it already.  Otherwise by its ExcNodeList, the feature
  * taken out of its constraint and --prefer if they have it (also under a
  * NodeFeatures plugin, which sets no feature of the plugin's).  The
- * feature of the request the job had at its last plan is taken out too.
- * 0, or -1 when out of memory (*cd empty).
+ * feature of the request the job had at its last plan is taken out too,
+ * and `stale` (NULL or "" for none): the feature at the end of its
+ * constraint of another request it may have gone by (refilter.c
+ * stale_feature(): the one job_submit() gave it for another of its
+ * tiers, before any plan).  0, or -1 when out of memory (*cd empty).
  */
 int plan_carrier(const struct carry *c, const struct known_jobs *prev,
 		 uint64_t round, const slurm_job_info_t *job,
-		 struct memo_request *req, struct plan_carried *cd);
+		 struct memo_request *req, const char *stale,
+		 struct plan_carried *cd);
 
 /*
  * Whether `job`, carried by its feature (cd, plan_carrier's), which Slurm

@@ -15,6 +15,7 @@
 #include "memo.h"
 #include "plan_carrier.h"
 #include "plan_prefer.h"
+#include "prefer.h"
 #include "refilter.h"
 #include "refilter_private.h"
 #include "thread.h"
@@ -194,6 +195,48 @@ static int start_run(struct planning *p, const struct item *it,
 	return 0;
 }
 
+/* The feature the job's constraint ends with when it is that of another
+ * request the job may have gone by than `it->req`: its request alone or
+ * one of its tiers' "(R)&(Pi)", into `out` ("" for none).  job_submit()
+ * gives a job with preferences the feature of the request it picked at
+ * submission, before the thread has planned it (known_job's feature is
+ * then none): a tier the thread picks since must take it out, not keep
+ * it as the user's own (the thread takes that feature off the nodes once
+ * no job goes by it, and the job would then wait, BadConstraints, for
+ * good).  Every text is one the round looks up anyway (plan_prefer.c);
+ * -1 when out of memory. */
+static int stale_feature(struct planning *p, const struct item *it,
+			 char out[SX_FEATURE_LEN + 1])
+{
+	const char *features = it->job->features;
+
+	out[0] = '\0';
+	if (!it->req || !it->st.n_prefer || !it->st.request || !features ||
+	    !*features)
+		return 0;
+	for (unsigned i = 0; i <= it->st.n_prefer && !out[0]; i++) {
+		char *text =
+			i ? prefer_compose(it->st.request, it->st.prefer[i - 1])
+			  : strdup(it->st.request);
+		struct memo_request *r = NULL;
+		char *own = NULL;
+		int rc = text ? memo_request_of(p->m, text, p->in->limits, &r)
+			      : -1;
+
+		free(text);
+		if (rc < 0)
+			return -1;
+		if (!r || !strcmp(r->feature, it->req->feature))
+			continue;
+		if (!(own = sx_constraint_own(features, r->feature)))
+			return -1;
+		if (strcmp(own, features) != 0)
+			memcpy(out, r->feature, SX_FEATURE_LEN + 1);
+		free(own);
+	}
+	return 0;
+}
+
 /* Plans item `it` of the current run: its filter (the run's own, or its
  * own with exclusions or required nodes of its own) compared with what
  * the job has, into the next update when anything changes.  A job carried
@@ -210,11 +253,12 @@ static int plan_item(struct planning *p, struct item *it, bool own_exc)
 	struct exc_recipe recipe;
 	struct plan_carried cd;
 	struct job_carrier jc = { 0 };
-	char *status = NULL;
+	char *status = NULL, stale[SX_FEATURE_LEN + 1];
 	int r;
 
-	if (plan_carrier(p->in->carry, p->in->prev, p->round, it->job, it->req,
-			 &cd) < 0)
+	if (stale_feature(p, it, stale) < 0 ||
+	    plan_carrier(p->in->carry, p->in->prev, p->round, it->job, it->req,
+			 stale, &cd) < 0)
 		return -1;
 	it->wants = cd.wants; /* paired with its request's carry_round */
 	if (it->adopted && *it->st.exclude &&

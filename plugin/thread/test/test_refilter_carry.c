@@ -8,7 +8,9 @@
  * ExcNodeList its user's own; a carried job then needs no update while
  * its request's nodes change but not its chance; with the carrier off the
  * feature is taken out of its constraint; a job Slurm set aside while its
- * feature was on no node is touched once its count rose.
+ * feature was on no node is touched once its count rose; a job with
+ * preferences given its request's feature at submission loses it when
+ * the thread picks a tier.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -290,4 +292,35 @@ Test(plan_carrier, a_node_change_the_feature_answers_needs_no_plan)
 	cr_expect(carry_covers(&c, &memo), "1 node: the same chance");
 	node_changed(3, "{\"gpu\":false}");
 	cr_expect_not(carry_covers(&c, &memo), "none: its status changes");
+}
+
+/* A job with preferences that job_submit() gave its request's feature
+ * (the thread has never planned it), whose first tier the thread then
+ * picks, a request whose feature slurmctld does not know yet: it goes by
+ * its ExcNodeList, its constraint without that feature (the thread takes
+ * a feature no job goes by off the nodes: kept, it would leave the job
+ * waiting for good), the user's own constraint kept. */
+Test(plan_carrier, a_tier_picked_after_submission_takes_its_feature_out)
+{
+	const char *tiers[] = { "gpu=true" };
+	char r_feature[SX_FEATURE_LEN + 1], have[64];
+	xc_expr_t *e = xc_parse(ANY, NULL, NULL);
+	char *canonical = e ? xc_format(e) : NULL;
+	const struct job_update *u;
+
+	cr_assert_not_null(canonical);
+	sx_feature_name(xc_text_hash(canonical), r_feature);
+	free(canonical);
+	xc_expr_destroy(e);
+	jobs = jobs_new(1);
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 600, time(NULL) - 10, "");
+	snprintf(have, sizeof(have), "ib&%s", r_feature);
+	jobs->job_array[0].features = strdup(have);
+	jobs->job_array[0].num_nodes = 1;
+	thread_round();
+	u = only_update(&p, 7);
+	cr_assert_str_eq(u->exc_nodes, "n[3-4]", "tier 1: gpu=true");
+	cr_assert_not_null(u->features, "its constraint is set");
+	cr_assert_str_eq(u->features, "ib", "the user's own alone");
+	cr_assert(strstr(u->admin_comment, "preferring tier 1 of 1"));
 }
