@@ -22,6 +22,7 @@ struct guard_req {
 	xc_expr_t *expr; /* NULL: invalid (kept so, parsed once) */
 	uint64_t *known; /* nodes whose answer is kept */
 	uint64_t *fails; /* of those, the ones that do not satisfy it */
+	size_t leaves;	 /* what evaluating it on a node costs (>= 1) */
 };
 
 /* A state the guard left a job's excluded nodes in. */
@@ -47,6 +48,7 @@ struct guard {
 	long long seen, looked_at; /* Slurm's stamp then, and when */
 	size_t evaluated;	   /* answers evaluated (tests, bench) */
 	struct lh_table *requests; /* text -> struct guard_req * (key owned) */
+	struct lh_table *tiers;	   /* the same, for the tiers counted */
 	struct job_rec *jobs;	   /* open addressing by id, 0 = free */
 	size_t jobs_cap, jobs_n, sweep_at;
 	uint64_t clock;			  /* counts the states written */
@@ -78,7 +80,10 @@ struct guard *guard_create(const xc_limits_t *limits)
 	if (!g)
 		return NULL;
 	g->limits = xc_limits_in_force(limits);
-	if (!(g->requests = lh_kchar_table_new(64, request_free))) {
+	if (!(g->requests = lh_kchar_table_new(64, request_free)) ||
+	    !(g->tiers = lh_kchar_table_new(64, request_free))) {
+		if (g->requests)
+			lh_table_free(g->requests);
 		free(g);
 		return NULL;
 	}
@@ -109,23 +114,30 @@ void guard_destroy(struct guard *g)
 		return;
 	nodes_free(g);
 	lh_table_free(g->requests);
+	lh_table_free(g->tiers);
 	for (size_t k = 0; k < g->jobs_cap; k++)
 		job_clear(g, &g->jobs[k]);
 	free(g->jobs);
 	free(g);
 }
 
-/* Drops every request kept (their answers with them); false when out of
- * memory (the old table is kept). */
-static bool requests_drop(struct guard *g)
+/* Drops every request kept in *table (their answers with them); false
+ * when out of memory (the old table is kept). */
+static bool table_drop(struct lh_table **table)
 {
 	struct lh_table *fresh = lh_kchar_table_new(64, request_free);
 
 	if (!fresh)
 		return false;
-	lh_table_free(g->requests);
-	g->requests = fresh;
+	lh_table_free(*table);
+	*table = fresh;
 	return true;
+}
+
+/* Drops every request and tier kept; false when out of memory. */
+static bool requests_drop(struct guard *g)
+{
+	return table_drop(&g->requests) && table_drop(&g->tiers);
 }
 
 enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
@@ -188,18 +200,20 @@ static void answers_forget(struct guard *g)
 	for (size_t w = 0; at && w < words; w++)
 		if (g->changed[w])
 			at[k++] = w;
-	lh_foreach(g->requests, e)
-	{
-		struct guard_req *r = (struct guard_req *)lh_entry_v(e);
+	for (int t = 0; t < 2; t++) {
+		lh_foreach(t ? g->tiers : g->requests, e)
+		{
+			struct guard_req *r = (struct guard_req *)lh_entry_v(e);
 
-		if (!r->known)
-			continue;
-		if (at)
-			for (size_t j = 0; j < k; j++)
-				r->known[at[j]] &= ~g->changed[at[j]];
-		else /* out of memory: every word */
-			for (size_t w = 0; w < words; w++)
-				r->known[w] &= ~g->changed[w];
+			if (!r->known)
+				continue;
+			if (at)
+				for (size_t j = 0; j < k; j++)
+					r->known[at[j]] &= ~g->changed[at[j]];
+			else /* out of memory: every word */
+				for (size_t w = 0; w < words; w++)
+					r->known[w] &= ~g->changed[w];
+		}
 	}
 	free(at);
 	memset(g->changed, 0, words * sizeof(*g->changed));
@@ -267,7 +281,21 @@ size_t guard_evaluated(const struct guard *g)
 	return g->evaluated;
 }
 
-struct guard_req *guard_request(struct guard *g, const char *text)
+/* How many leaves `e` has (what evaluating it on one node costs). */
+static size_t leaves_of(const xc_expr_t *e)
+{
+	size_t n = 0, count = xc_expr_count(e);
+
+	if (!count)
+		return 1;
+	for (size_t i = 0; i < count; i++)
+		n += leaves_of(xc_expr_child(e, i));
+	return n;
+}
+
+/* guard_request() in *table (the requests', or the tiers'). */
+static struct guard_req *request_in(struct guard *g, struct lh_table **table,
+				    const char *text)
 {
 	struct guard_req *r;
 	size_t words = GUARD_WORDS(g->nnodes);
@@ -276,11 +304,12 @@ struct guard_req *guard_request(struct guard *g, const char *text)
 
 	if (!g->nnodes)
 		return NULL;
-	if (lh_table_lookup_ex(g->requests, text, (void **)&r))
+	if (lh_table_lookup_ex(*table, text, (void **)&r))
 		return r->expr ? r : NULL;
-	/* Bounded: past the limit every request is parsed and evaluated
-	 * afresh from the jobs placed next (a placement parses one). */
-	if (g->requests->count >= GUARD_MAX_REQUESTS && !requests_drop(g))
+	/* Bounded: past the limit every request of the table is parsed and
+	 * evaluated afresh from the jobs placed next (a placement parses
+	 * one, and its tiers). */
+	if ((*table)->count >= GUARD_MAX_REQUESTS && !table_drop(table))
 		return NULL;
 	if (!(r = calloc(1, sizeof(*r))))
 		return NULL;
@@ -294,12 +323,24 @@ struct guard_req *guard_request(struct guard *g, const char *text)
 		req_free(r);
 		return NULL;
 	}
-	if (lh_table_insert(g->requests, key, r) < 0) {
+	if (lh_table_insert(*table, key, r) < 0) {
 		free(key);
 		req_free(r);
 		return NULL;
 	}
+	if (r->expr)
+		r->leaves = leaves_of(r->expr);
 	return r->expr ? r : NULL;
+}
+
+struct guard_req *guard_request(struct guard *g, const char *text)
+{
+	return request_in(g, &g->requests, text);
+}
+
+struct guard_req *guard_tier(struct guard *g, const char *text)
+{
+	return request_in(g, &g->tiers, text);
 }
 
 /* Whether node `i`, as last read, satisfies `r` (evaluated now). */
@@ -332,8 +373,11 @@ bool guard_req_matches(struct guard *g, struct guard_req *r, size_t i)
 	return r && i < g->nnodes && satisfies(g, r, i);
 }
 
-size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
-		     uint64_t *off, size_t *left)
+/* guard_verdict(), evaluating at most *budget answers not kept (each
+ * taken from it); false when that was not enough (`off` and *left then
+ * partial; the answers evaluated are kept). */
+static bool verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
+		    uint64_t *off, size_t *left, size_t *n_off, size_t *budget)
 {
 	size_t n = 0, ok = 0;
 
@@ -355,8 +399,11 @@ size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
 				r->fails[w] |= m;
 				continue;
 			}
+			if (*budget < r->leaves)
+				return false; /* those evaluated are kept */
 			r->known[w] |= m;
 			g->evaluated++;
+			*budget -= r->leaves;
 			if (satisfies(g, r, i))
 				r->fails[w] &= ~m;
 			else
@@ -367,7 +414,36 @@ size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
 		ok += (size_t)__builtin_popcountll(c & ~r->fails[w]);
 	}
 	*left = ok;
+	*n_off = n;
+	return true;
+}
+
+size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
+		     uint64_t *off, size_t *left)
+{
+	size_t n = 0, budget = SIZE_MAX;
+
+	(void)verdict(g, r, cand, off, left, &n, &budget);
 	return n;
+}
+
+int guard_count(struct guard *g, const char *text, const uint64_t *usable,
+		const uint64_t *free, uint64_t *scratch, size_t *budget,
+		size_t *nodes, size_t *free_nodes)
+{
+	struct guard_req *r = request_in(g, &g->tiers, text);
+	size_t ok = 0, n_off, n_free = 0;
+
+	if (!r)
+		return 0;
+	if (!verdict(g, r, usable, scratch, &ok, &n_off, budget))
+		return -1;
+	for (size_t w = 0; free && w < GUARD_WORDS(g->nnodes); w++)
+		n_free += (size_t)__builtin_popcountll(usable[w] & ~scratch[w] &
+						       free[w]);
+	*nodes = ok;
+	*free_nodes = n_free;
+	return 1;
 }
 
 /* The slot of job `id`, or the free slot it would take; NULL when the
@@ -575,5 +651,5 @@ size_t guard_jobs_kept(const struct guard *g)
 
 size_t guard_requests_kept(const struct guard *g)
 {
-	return (size_t)g->requests->count;
+	return (size_t)(g->requests->count + g->tiers->count);
 }

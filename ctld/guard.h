@@ -119,6 +119,36 @@ struct guard_req *guard_request(struct guard *g, const char *text);
 size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
 		     uint64_t *off, size_t *left);
 
+/* One tier of a job's preferences counted at a placement (the pick is
+ * slurm/prefer.h's prefer_pick_tiers(), the rule of doc/design.md
+ * "Preferences"): into *nodes how many nodes of `usable` (words over the
+ * last look's node count: the job's partitions less its excluded nodes)
+ * satisfy request `text` ("(R)&(P)", prefer_compose()), into *free_nodes
+ * how many of those are in `free` (words; NULL: none known free).
+ * `scratch`: as many words, overwritten.  Every node of `usable` must have
+ * been looked at since it last changed.  The tiers are kept apart from
+ * the requests, as many (past GUARD_MAX_REQUESTS every tier is dropped,
+ * no request), so that tiers never drop another job's request; a
+ * request's pointer stays good.  Each answer not kept costs *budget the
+ * tier's leaves: what does not fit is not evaluated.  1 when counted; 0
+ * when `text` is not a valid request, or out of memory (the tier
+ * narrows nothing this once); -1 when the budget ran out first (the
+ * answers evaluated are kept: a later placement goes on from there). */
+int guard_count(struct guard *g, const char *text, const uint64_t *usable,
+		const uint64_t *free, uint64_t *scratch, size_t *budget,
+		size_t *nodes, size_t *free_nodes);
+
+/* Tier `text` as guard_count() keeps it (its answers there), for the
+ * placement's verdict once it is picked: guard_request() in the tiers'
+ * table.  NULL as guard_request(). */
+struct guard_req *guard_tier(struct guard *g, const char *text);
+
+/* What the tiers of every placement may cost in one second, in leaves
+ * evaluated on a node (one a node's text compared): a few milliseconds
+ * of slurmctld's time a second at most (doc/benchmarks.md "The guard at
+ * placement"), whatever its users' preferences say. */
+#define GUARD_TIER_BUDGET 32768
+
 /* One placement's answer (guard_verdict() on `pool`): the nodes of `cand`
  * (a subset of `pool`, the nodes Slurm may choose now) that fail `r`,
  * into `off` (words) and `list` (their indices, room for every node);

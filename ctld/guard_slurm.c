@@ -32,6 +32,7 @@
 #include "guard.h"
 #include "job_state.h"
 #include "plugin_config.h"
+#include "prefer.h"
 
 #include "guard_slurm.h"
 
@@ -54,6 +55,7 @@ static unsigned said_undecided; /* the reasons said, a bit each */
 #define STATS_EVERY_S 60
 static struct {
 	uint64_t attempts, ns, ns_max, looks[3];
+	uint64_t tiers_over; /* placements that picked no tier: the budget */
 	time_t since;
 } stats;
 
@@ -75,18 +77,19 @@ static void stats_log(time_t now)
 	if (stats.attempts)
 		verbose("%s: %" PRIu64
 			" placement attempts of jobs with a request in %ld s: %.1f us each on average, %.1f us at most; looks at every node %" PRIu64
-			", at the candidates %" PRIu64 ", none %" PRIu64,
+			", at the candidates %" PRIu64 ", none %" PRIu64
+			"; preferences not picked for the second's budget %" PRIu64,
 			plugin_type, stats.attempts, (long)(now - stats.since),
 			(double)stats.ns / 1e3 / (double)stats.attempts,
 			(double)stats.ns_max / 1e3, stats.looks[GUARD_LOOK_ALL],
 			stats.looks[GUARD_LOOK_CANDIDATES],
-			stats.looks[GUARD_LOOK_NONE]);
+			stats.looks[GUARD_LOOK_NONE], stats.tiers_over);
 	memset(&stats, 0, sizeof(stats));
 	stats.since = now;
 }
 
 static uint32_t *scratch; /* node indices, node_record_count of them */
-static uint64_t *pool, *cand, *off; /* node sets, as words */
+static uint64_t *pool, *cand, *off, *usable; /* node sets, as words */
 static size_t scratch_len;
 
 /* Slurm's bitstr_t as words: the magic and the size head them
@@ -157,23 +160,28 @@ void guard_slurm_unload(void)
 	free(pool);
 	free(cand);
 	free(off);
+	free(usable);
 	scratch = NULL;
-	pool = cand = off = NULL;
+	pool = cand = off = usable = NULL;
 	scratch_len = 0;
 }
 
 /* The request job_submit/extra filters `job_ptr` by, or NULL: from
  * Slurm 23.02 the job's own Extra (an update of it is the request's), on
  * 22.05 the request= of the state the plugin keeps in the AdminComment
- * (job_state.h).  A job without the plugin's state has none.  *st is the
- * caller's to free. */
+ * (job_state.h).  A job without the plugin's state has none.  *st gets
+ * the state when it names preferences (on 22.05 always), the caller's
+ * to free. */
 static const char *request_of(job_record_t *job_ptr, struct sx_job_state *st)
 {
 	if (!job_ptr->admin_comment ||
 	    !strstr(job_ptr->admin_comment, STATE_MARK))
 		return NULL;
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-	(void)st;
+	/* (prefer= may be the admin's own words too: the state says) */
+	if (strstr(job_ptr->admin_comment, "prefer=") &&
+	    !sx_job_state_parse(job_ptr->admin_comment, st))
+		memset(st, 0, sizeof(*st));
 	return (job_ptr->extra && job_ptr->extra[0]) ? job_ptr->extra : NULL;
 #else
 	if (!sx_job_state_parse(job_ptr->admin_comment, st))
@@ -276,9 +284,10 @@ static const char *extra_at(size_t i, void *arg)
 	return node_ptr ? node_ptr->extra : NULL;
 }
 
-/* The nodes the job could be given, as words: into `pool` the nodes of
- * its partitions not excluded (and having its feature, when it goes by
- * one: Slurm's own feature test keeps the others off), into `cand` those
+/* The nodes the job could be given, as words: into `usable` the nodes
+ * of its partitions not excluded, into `pool` those of them having its
+ * feature, when it goes by one (Slurm's own feature test keeps the
+ * others off), into `cand` those
  * of them Slurm may choose now (avail_node_bitmap: select_nodes() ANDs
  * it into every choice, _pick_best_nodes(), node_scheduler.c 22.05.8
  * lines 1723, 1824, 1889).  False when a set is not as words_of() reads
@@ -331,6 +340,7 @@ static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
 	for (size_t k = 0; k < words; k++) {
 		if (ex)
 			pool[k] &= ~ex[k];
+		usable[k] = pool[k];
 		if (feat)
 			pool[k] &= feat[k];
 		cand[k] = pool[k] & avail[k];
@@ -343,7 +353,7 @@ static bool scratch_for(size_t nnodes)
 {
 	size_t words = GUARD_WORDS(nnodes);
 	uint32_t *grown;
-	uint64_t *p, *c, *o;
+	uint64_t *p, *c, *o, *u;
 
 	if (scratch_len >= nnodes)
 		return true;
@@ -353,18 +363,22 @@ static bool scratch_for(size_t nnodes)
 	p = calloc(words, sizeof(*p));
 	c = calloc(words, sizeof(*c));
 	o = calloc(words, sizeof(*o));
-	if (!p || !c || !o) {
+	u = calloc(words, sizeof(*u));
+	if (!p || !c || !o || !u) {
 		free(p);
 		free(c);
 		free(o);
+		free(u);
 		return false;
 	}
 	free(pool);
 	free(cand);
 	free(off);
+	free(usable);
 	pool = p;
 	cand = c;
 	off = o;
+	usable = u;
 	scratch_len = nnodes;
 	return true;
 }
@@ -392,6 +406,104 @@ static void undecided(enum undecided why)
 		      : "a node set not laid out as this build reads it");
 }
 
+/* A job with preferences and a wait, at a placement: its state with its
+ * request as the guard reads it (request_of()), for prefer_pick_tiers(). */
+struct tiers {
+	const struct sx_job_state *st;
+	const char *request;
+};
+
+/* What the tiers may still cost this second (GUARD_TIER_BUDGET), and
+ * which second that is; placements past it pick no tier. */
+static size_t tier_budget;
+static time_t tier_budget_at;
+
+/* prefer_count_fn: tier i of the job, "(R)&(Pi)", on the nodes of its
+ * partitions it did not exclude (`usable`), within the placement's
+ * budget (-1 past it: no tier picked this once).  No node is counted
+ * free: the guard counts tiers only for a job with a wait, where any
+ * node counts (tiers_apply()). */
+static int tier_count(void *arg, unsigned i, size_t *n, size_t *n_free)
+{
+	const struct tiers *t = arg;
+	int rc;
+	char *text = prefer_compose(t->request, t->st->prefer[i]);
+
+	if (!text)
+		return -1;
+	rc = guard_count(guard, text, usable, NULL, off, &tier_budget, n,
+			 n_free);
+	free(text);
+	return rc;
+}
+
+/* Whether the guard picks among the job's preferences (doc/design.md
+ * "Preferences"; the rule: prefer_pick_tiers(), slurm/prefer.h): a job
+ * with preferences and a wait, while its wait lasts (from EligibleTime,
+ * details->begin_time, as the thread reads it: eligible_time of
+ * slurm_load_jobs()).  A job with no wait is narrowed for free nodes
+ * (idle or mixed), which the guard does not read: it goes by what the
+ * thread carries, the guard by its request alone. */
+static bool tiers_apply(const struct sx_job_state *with, time_t eligible,
+			time_t now)
+{
+	return with->n_prefer && with->wait > 0 &&
+	       prefer_waiting(with, eligible, now);
+}
+
+/* The tier the thread carries the job by, as its status says ("preferring
+ * tier i of n": prefer_note(), slurm/prefer.h); 0 for none. */
+static unsigned carried_tier(const struct sx_job_state *st)
+{
+	static const char mark[] = "preferring tier ";
+	const char *at = st->status ? strstr(st->status, mark) : NULL;
+	unsigned long i;
+
+	if (!at)
+		return 0;
+	i = strtoul(at + sizeof(mark) - 1, NULL, 10);
+	return i <= st->n_prefer ? (unsigned)i : 0;
+}
+
+/* The request a job with state `with` (its request as request_of()
+ * reads it), eligible at `eligible`, goes by at this placement, while its
+ * wait lasts (tiers_apply()): "(R)&(Pi)" for the strongest tier that a
+ * node of its partitions it did not exclude satisfies now, when `picks`;
+ * else (the tiers' cost past this second's budget), or when that pick is
+ * weaker than the tier `carried` (carried_tier()) of a job the thread's
+ * ExcNodeList carries (`by_list`: its list is among the excluded nodes, so
+ * a tier whose nodes it keeps off counts none), the tier carried.  The
+ * request alone when the tier is 0.  *tier: the tier.  NULL as
+ * guard_request(). */
+static struct guard_req *effective_of(const struct sx_job_state *with,
+				      time_t eligible, time_t now, bool picks,
+				      unsigned carried, bool by_list,
+				      unsigned *tier)
+{
+	struct tiers t = { with, with->request };
+	struct prefer_pick pick;
+	struct guard_req *r = NULL;
+	unsigned want = carried;
+	char *text;
+
+	*tier = 0;
+	if (picks) {
+		if (prefer_pick_tiers(with, eligible, now, tier_count, &t,
+				      &pick) < 0)
+			stats.tiers_over++; /* the budget, or memory */
+		else if (!by_list || !carried ||
+			 (pick.tier && pick.tier <= carried))
+			want = pick.tier;
+	}
+	if (want &&
+	    (text = prefer_compose(with->request, with->prefer[want - 1]))) {
+		if ((r = guard_tier(guard, text)))
+			*tier = want;
+		free(text);
+	}
+	return r ? r : guard_request(guard, with->request);
+}
+
 /* From 24.11 a slurmd registration sets a node's Extra without a stamp
  * of its own (validate_node_specs(), src/slurmctld/node_mgr.c 24.11.5
  * line 3412); 22.05 sets it only in update_node(), at a restart and at a
@@ -414,7 +526,7 @@ static void undecided(enum undecided why)
  * own way. */
 static bool guard_job(job_record_t *job_ptr)
 {
-	struct sx_job_state st = { 0 };
+	struct sx_job_state st = { 0 }, with;
 	/* 22.05's struct job_details, 24.11's job_details_t */
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	struct guard_taken taken = { -1 };
@@ -426,9 +538,12 @@ static bool guard_job(job_record_t *job_ptr)
 	const char *text;
 	bitstr_t *exc;
 	char feature[SX_FEATURE_LEN + 1];
-	bool placeable = true;
+	bool placeable = true, picks, waits, feature_by;
+	unsigned carried = 0;
 	time_t now = time(NULL);
 	uint64_t t0 = 0;
+	unsigned tier = 0;
+	char with_tier[40] = "";
 
 	(void)guard_jobs_sweep(guard, &bits_ops, job_gone, NULL, 4);
 	if (!details || !(text = request_of(job_ptr, &st)))
@@ -466,21 +581,57 @@ static bool guard_job(job_record_t *job_ptr)
 		(void)guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
 					  job_ptr->array_job_id, exc, text_hash,
 					  &taken, bits_clear, NULL);
-	if (!candidates_of(job_ptr, exc,
-			   carried_by(details->features, feature) ? feature
-								  : NULL,
-			   words)) {
+	feature_by = carried_by(details->features, feature);
+	if (!candidates_of(job_ptr, exc, feature_by ? feature : NULL, words)) {
 		/* (never once init() found the layout: the bits taken
 		 * back above are then Slurm's to decide without) */
 		undecided(UNDECIDED_LAYOUT);
 		goto out;
 	}
+	with = st;
+	with.request = (char *)text;
+	if ((waits = tiers_apply(&with, details->begin_time, now))) {
+		carried = carried_tier(&st);
+		if (now != tier_budget_at) {
+			tier_budget = GUARD_TIER_BUDGET;
+			tier_budget_at = now;
+		}
+	}
+	picks = waits && tier_budget;
+	if (picks && look == GUARD_LOOK_CANDIDATES) {
+		/* the texts a tier counts beyond those read anyway, one each
+		 * from the budget: past it no tier is picked */
+		const uint64_t *read = EXTRA_UNSTAMPED ? pool : cand;
+		size_t more = 0;
+
+		for (size_t k = 0; k < words; k++)
+			more += (size_t)__builtin_popcountll(usable[k] &
+							     ~read[k]);
+		if (more > tier_budget)
+			picks = false;
+		else
+			tier_budget -= more;
+	}
+	if (waits && !picks)
+		stats.tiers_over++;
 	/* out of memory there: the nodes not read are kept off.  Where a
 	 * change may come unstamped, the whole pool: its nodes Slurm may not
-	 * choose now count among those left */
+	 * choose now count among those left; with preferences, every node
+	 * a tier counts (`usable` holds `pool`) */
 	if (look == GUARD_LOOK_CANDIDATES)
-		(void)guard_look(guard, nnodes, EXTRA_UNSTAMPED ? pool : cand,
+		(void)guard_look(guard, nnodes,
+				 picks		   ? usable
+				 : EXTRA_UNSTAMPED ? pool
+						   : cand,
 				 extra_at, NULL);
+	/* the request it goes by now (`req` may be gone with another node
+	 * count: guard_request()) */
+	if (!(req = effective_of(&with, details->begin_time, now, picks,
+				 carried, !feature_by, &tier)))
+		goto out;
+	if (tier)
+		snprintf(with_tier, sizeof(with_tier), " and its preference %u",
+			 tier);
 	n = guard_keep_off(guard, req, pool, cand, off, scratch, &left);
 	/* Kept off, the job must still have as many nodes as it asks for
 	 * that satisfy its request (Slurm would fail or hold a job whose
@@ -491,8 +642,8 @@ static bool guard_job(job_record_t *job_ptr)
 	if (n &&
 	    (left < need ||
 	     (!backfill && !guard_job_can_record(guard, job_ptr->job_id, n)))) {
-		verbose("%s: %pJ: %zu node(s) no longer satisfy its request and %zu do: it waits this once",
-			plugin_type, job_ptr, n, left);
+		verbose("%s: %pJ: %zu node(s) no longer satisfy its request%s and %zu do: it waits this once",
+			plugin_type, job_ptr, n, with_tier, left);
 		placeable = false;
 		n = 0;
 	}
@@ -502,8 +653,9 @@ static bool guard_job(job_record_t *job_ptr)
 				bit_alloc(node_record_count);
 		for (size_t k = 0; k < n; k++)
 			bit_set(exc, scratch[k]);
-		verbose("%s: %pJ: %zu node(s) no longer satisfy its request: kept off at this placement%s",
-			plugin_type, job_ptr, n, backfill ? " (backfill)" : "");
+		verbose("%s: %pJ: %zu node(s) no longer satisfy its request%s: kept off at this placement%s",
+			plugin_type, job_ptr, n, with_tier,
+			backfill ? " (backfill)" : "");
 	}
 	if (exc && !backfill &&
 	    guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken, exc,

@@ -262,6 +262,112 @@ Test(guard, kept_off_only_where_slurm_may_choose)
 	memset(table, 0, sizeof(table));
 }
 
+/* A tier of a job's preferences is counted on the nodes it may use, those
+ * free among them apart, each answer evaluated once (taken from the
+ * budget) and kept until the node changes; an invalid tier counts
+ * nothing. */
+Test(guard, a_tier_counted_on_the_usable_nodes)
+{
+	uint64_t usable[GUARD_WORDS(TABLE)] = { 0 },
+		 free_[GUARD_WORDS(TABLE)] = { 0 }, scratch[GUARD_WORDS(TABLE)];
+	size_t n = 99, n_free = 99, budget = 100;
+
+	for (int i = 0; i < 8; i++)
+		table[i] = (i % 2) ? "{\"ok\":1,\"ib\":\"p1\"}" : "{\"ok\":1}";
+	table[900] = "{\"ok\":1,\"ib\":\"p1\"}";
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	usable[0] = 0x3f;	/* 0-5: 1, 3, 5 satisfy the tier */
+	usable[14] = 1ULL << 4; /* 900 */
+	free_[0] = 0x0a;	/* 1 and 3 free */
+	cr_assert_eq(guard_count(g, "(ok=1)&(ib=p1)", usable, free_, scratch,
+				 &budget, &n, &n_free),
+		     1);
+	cr_assert_eq(n, 4);
+	cr_assert_eq(n_free, 2);
+	cr_assert_eq(budget, 86, "7 usable nodes evaluated, 2 leaves each");
+	cr_assert_eq(guard_count(g, "(ok=1)&(ib=p1)", usable, NULL, scratch,
+				 &budget, &n, &n_free),
+		     1);
+	cr_assert_eq(n, 4);
+	cr_assert_eq(n_free, 0, "none known free");
+	cr_assert_eq(budget, 86, "the answers kept");
+	{
+		/* the tier picked, placed by the answers its count kept */
+		struct guard_req *t = guard_tier(g, "(ok=1)&(ib=p1)");
+		uint32_t list[TABLE];
+		size_t evaluated = guard_evaluated(g), left;
+
+		cr_assert_not_null(t);
+		cr_assert_eq(guard_keep_off(g, t, usable, usable, scratch, list,
+					    &left),
+			     3);
+		cr_assert_eq(left, 4);
+		cr_assert_eq(guard_evaluated(g), evaluated,
+			     "none evaluated again");
+	}
+	table[3] = "{\"ok\":1}";
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), 1);
+	cr_assert_eq(guard_count(g, "(ok=1)&(ib=p1)", usable, free_, scratch,
+				 &budget, &n, &n_free),
+		     1);
+	cr_assert_eq(n, 3, "node 3 changed: counted as it is now");
+	cr_assert_eq(n_free, 1);
+	cr_assert_lt(budget, 86, "evaluated again");
+	n = n_free = 7;
+	cr_assert_eq(guard_count(g, "(ok=1)&(", usable, free_, scratch, &budget,
+				 &n, &n_free),
+		     0);
+	cr_assert_eq(n, 7, "an invalid tier: nothing counted");
+	memset(table, 0, sizeof(table));
+}
+
+/* The tiers of one placement evaluate no more than its budget, counted
+ * in leaves:
+ * past it the count is refused (the caller picks no tier), the answers
+ * evaluated are kept, and later placements go on from there to the
+ * right count; the tiers kept never drop a request. */
+Test(guard, a_tiers_count_within_its_budget)
+{
+	uint64_t usable[GUARD_WORDS(TABLE)], scratch[GUARD_WORDS(TABLE)];
+	size_t n = 0, n_free, budget, calls = 0, evaluated;
+	int rc;
+
+	for (int i = 0; i < TABLE; i++)
+		table[i] = (i % 3) ? "{\"ok\":0}" : "{\"ok\":1}";
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	memset(usable, 0xff, sizeof(usable));
+	evaluated = guard_evaluated(g);
+	do {
+		budget = 100;
+		rc = guard_count(g, "ok=1|ok=2|ok=3", usable, NULL, scratch,
+				 &budget, &n, &n_free);
+		cr_assert(rc == 1 || rc == -1);
+		cr_assert_leq((guard_evaluated(g) - evaluated) * 3, 100,
+			      "no more than the budget a call, 3 leaves each");
+		evaluated = guard_evaluated(g);
+		calls++;
+	} while (rc < 0 && calls < 100);
+	cr_assert_eq(rc, 1);
+	cr_assert_gt(calls, 10,
+		     "1,000 nodes of 3 leaves take over 10 budgets of 100");
+	cr_assert_eq(n, (TABLE + 2) / 3, "nodes 0, 3, 6 ... satisfy it");
+	{
+		struct guard_req *r = guard_request(g, "ok=1");
+		char tier[32];
+
+		cr_assert_not_null(r);
+		for (int k = 0; k < 3 * GUARD_MAX_REQUESTS; k++) {
+			snprintf(tier, sizeof(tier), "(ok=1)&(t=%d)", k);
+			budget = 100;
+			(void)guard_count(g, tier, usable, NULL, scratch,
+					  &budget, &n, &n_free);
+		}
+		cr_assert_leq(guard_requests_kept(g), 2 * GUARD_MAX_REQUESTS);
+		cr_assert(guard_req_matches(g, r, 3), "the request kept");
+	}
+	memset(table, 0, sizeof(table));
+}
+
 /* Another node count (22.05's reconfigure) drops every request with
  * its answers, sized by the old count; the jobs kept stay. */
 Test(guard, a_new_node_count)

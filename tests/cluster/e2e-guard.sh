@@ -14,7 +14,14 @@
 #
 #   1. a batch job waiting; n2 stops matching and is freed at once;
 #   2. srun (an immediate allocation, job_allocate()): n2 free, stops
-#      matching just before the srun.
+#      matching just before the srun;
+#   3. a batch job preferring ib=p1 for 10 minutes, which no node has
+#      (so it goes by its request alone), every node busy; n1 comes to
+#      have ib=p1 and n2 is freed: the rule (doc/design.md "Preferences")
+#      now has it wait for n1, which the thread learns at its next round;
+#   4. a batch job preferring ib=p1, else ib=p2, for 10 minutes: n1 has
+#      ib=p1, n2 ib=p2, every node busy, so the thread carries it to n1;
+#      n1 loses ib=p1 and is freed: the rule now has it wait for n2.
 #
 # And with the guard: the burst buffers Slurm shows are those of Slurm
 # alone (none), and the user's own --exclude stays theirs.  Last, a guard
@@ -55,6 +62,7 @@ state() { field "$1" JobState; }
 all_ok() { for n in n1 n2 n3 n4; do set_extra "$n" '{"ok":1}'; done; }
 running() { for j in "$@"; do [ "$(state "$j")" = RUNNING ] || return 1; done; }
 ran_on() { cat "$OUT/$1" 2>/dev/null | tail -n 1; }
+admin_comment() { scontrol show job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
 
 # case_batch WHO: a batch job of the user, waiting for ok=1 (n1 at 0, the
 # other nodes busy); the thread's next round 15 s away, n2 stops matching
@@ -119,6 +127,63 @@ case_srun() {
 	RAN=$(ran_on "srun-$who")
 }
 
+# case_prefer WHO: case 3 above.  RAN: where the job ran.
+case_prefer() {
+	local who=$1 b1 b2 b3 b4 id
+	all_ok
+	b1=$(blocker n1) b2=$(blocker n2) b3=$(blocker n3) b4=$(blocker n4)
+	wait_for 20 running "$b1" "$b2" "$b3" "$b4" || not_ok "$who: waited 20 s for the four blockers"
+	id=$(as_user sbatch --parsable -o "$OUT/prefer-$who" --extra 'ok=1' \
+		--extra-prefer 'ib=p1' --extra-prefer-wait 10:00 --wrap 'echo $SLURMD_NODENAME')
+	expect "$who: the job with a preference is accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+	ok_round_now
+	expect_has "$who: the job's state names its preference" "$(admin_comment "$id")" "prefer=ib=p1"
+	expect "$who: no node has its preference: the thread says no tier narrows it" \
+		"$(admin_comment "$id" | grep -c 'preferring tier')" 0
+	set_extra n1 '{"ok":1,"ib":"p1"}'
+	scancel "$b2"
+	wait_for 8 eval '[ "$(state "$id")" != PENDING ]'
+	echo "  $who: $(state "$id") $(field "$id" Reason) on $(field "$id" NodeList)"
+	if [ "$who" = guard ]; then
+		expect "$who: the job waits for n1, its preference" "$(state "$id")" PENDING
+		expect_has "$who: slurmctld's log says the guard kept it off n2 by its preference" \
+			"$(grep -F "burst_buffer/extra: JobId=$id: " "$LOG")" "satisfy its request and its preference 1: kept off"
+		scancel "$b1"
+	fi
+	wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "$who: the job ran within 60 s"
+	scancel "$b1" "$b3" "$b4"
+	RAN=$(ran_on "prefer-$who")
+}
+
+# case_prefer_lost WHO: case 4 above.  RAN: where the job ran.
+case_prefer_lost() {
+	local who=$1 b1 b2 b3 b4 id
+	all_ok
+	set_extra n1 '{"ok":1,"ib":"p1"}'
+	set_extra n2 '{"ok":1,"ib":"p2"}'
+	b1=$(blocker n1) b2=$(blocker n2) b3=$(blocker n3) b4=$(blocker n4)
+	wait_for 20 running "$b1" "$b2" "$b3" "$b4" || not_ok "$who: waited 20 s for the four blockers"
+	id=$(as_user sbatch --parsable -o "$OUT/lost-$who" --extra 'ok=1' --extra-prefer 'ib=p1' \
+		--extra-prefer 'ib=p2' --extra-prefer-wait 10:00 --wrap 'echo $SLURMD_NODENAME')
+	expect "$who: the job with two preferences is accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+	ok_round_now
+	expect_has "$who: the thread narrows it to its first preference" \
+		"$(admin_comment "$id")" "preferring tier 1 of 2"
+	set_extra n1 '{"ok":1}'
+	scancel "$b1"
+	wait_for 8 eval '[ "$(state "$id")" != PENDING ]'
+	echo "  $who: $(state "$id") $(field "$id" Reason) on $(field "$id" NodeList)"
+	if [ "$who" = guard ]; then
+		expect "$who: the job waits for n2, its second preference" "$(state "$id")" PENDING
+		expect_has "$who: slurmctld's log says the guard kept it off n1 by its second preference" \
+			"$(grep -F "burst_buffer/extra: JobId=$id: " "$LOG")" "and 0 do: it waits this once"
+		scancel "$b2"
+	fi
+	wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "$who: the job ran within 60 s"
+	scancel "$b2" "$b3" "$b4"
+	RAN=$(ran_on "lost-$who")
+}
+
 echo "# without the guard (the reference: the thread's window)"
 XC_BURST_BUFFER= cluster_start "rm -rf '$OUT'" >/dev/null
 all_ok
@@ -130,6 +195,10 @@ case_batch thread
 expect "the batch job ran on n2, which had stopped matching (the window)" "$RAN" n2
 case_srun thread
 expect "srun ran on n2, which had stopped matching (the window)" "$RAN" n2
+case_prefer thread
+expect "the job preferring ib=p1 ran on n2, free, while n1 had come to have it (the window)" "$RAN" n2
+case_prefer_lost thread
+expect "the job preferring ib=p1, else ib=p2, ran on n1, which had lost ib=p1 (the window)" "$RAN" n1
 bash "$CLUSTER" stop >/dev/null 2>&1
 
 echo "# with the guard (BurstBufferType=burst_buffer/extra)"
@@ -145,6 +214,10 @@ case_batch guard
 expect "the batch job waited, then ran on n1, which came to match" "$RAN" n1
 case_srun guard
 expect "srun's job waited, then ran on n1, which came to match" "$RAN" n1
+case_prefer guard
+expect "the job preferring ib=p1 waited for n1, then ran there" "$RAN" n1
+case_prefer_lost guard
+expect "the job preferring ib=p1, else ib=p2, waited for n2, then ran there" "$RAN" n2
 
 echo "# the user's own --exclude stays theirs"
 all_ok
