@@ -129,11 +129,13 @@ size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
  * been looked at since it last changed.  The tiers are kept apart from
  * the requests, as many (past GUARD_MAX_REQUESTS every tier is dropped,
  * no request), so that tiers never drop another job's request; a
- * request's pointer stays good.  Each answer not kept costs *budget the
- * tier's leaves: what does not fit is not evaluated.  1 when counted; 0
- * when `text` is not a valid request, or out of memory (the tier
- * narrows nothing this once); -1 when the budget ran out first (the
- * answers evaluated are kept: a later placement goes on from there). */
+ * request's pointer stays good.  Each answer not kept costs *budget
+ * 1 + L/16 for a tier of L leaves (a node's record and text read, then
+ * each leaf: tests/bench/bench_guard): what does not fit is not
+ * evaluated.  1 when counted; 0 when `text` is not a valid request, or
+ * out of memory (the tier narrows nothing this once); -1 when the budget
+ * ran out first (the answers evaluated are kept: a later placement goes
+ * on from there). */
 int guard_count(struct guard *g, const char *text, const uint64_t *usable,
 		const uint64_t *free, uint64_t *scratch, size_t *budget,
 		size_t *nodes, size_t *free_nodes);
@@ -143,11 +145,11 @@ int guard_count(struct guard *g, const char *text, const uint64_t *usable,
  * table.  NULL as guard_request(). */
 struct guard_req *guard_tier(struct guard *g, const char *text);
 
-/* What the tiers of every placement may cost in one second, in leaves
- * evaluated on a node (one a node's text compared): a few milliseconds
- * of slurmctld's time a second at most (doc/benchmarks.md "The guard at
+/* What the tiers of every placement may cost in one second, in answers
+ * (guard_count(); a node's text compared counts one): some 3.5 ms of
+ * slurmctld's time a second at most (doc/benchmarks.md "The guard at
  * placement"), whatever its users' preferences say. */
-#define GUARD_TIER_BUDGET 32768
+#define GUARD_TIER_BUDGET 16384
 
 /* One placement's answer (guard_verdict() on `pool`): the nodes of `cand`
  * (a subset of `pool`, the nodes Slurm may choose now) that fail `r`,

@@ -17,6 +17,12 @@
  *    (GUARD_LOOK_CANDIDATES): every candidate's text compared;
  *  - a look at every node after a change (GUARD_LOOK_ALL), once a stamp,
  *    with the caches emptied first (it comes once a second at most);
+ *  - a job with 8 preferences and a wait, over its usable nodes (its
+ *    partitions', all 65,536 less a few): the tiers counted with their
+ *    answers kept (no change), the first pick of 8 tiers never seen
+ *    (every usable node evaluated for each tier up to the one picked)
+ *    undivided, and within the tiers' budget of a second, with cheap
+ *    tiers and with a user's worst (100 leaves each, satisfied by none);
  *  - for reference, what the guard did before: every candidate's text
  *    compared and the request evaluated on every candidate, each attempt
  *    (a request not kept, so every candidate is evaluated).
@@ -165,6 +171,105 @@ int main(void)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	printf("within the second of a change, and from 24.11 (every candidate's text compared): %.0f us an attempt\n",
 	       us_between(&a, &b) / rounds);
+
+	/* preferences: 8 tiers "(R)&(rack=K)", the last satisfied by nodes
+	 * (K < 500), the others by none (K >= 500), counted over the usable
+	 * nodes as the plugin does through prefer_pick_tiers() */
+	{
+		static uint64_t usable[GUARD_WORDS(NODES)],
+			scratch[GUARD_WORDS(NODES)];
+		char tier[64];
+		size_t nodes, n_free, picked = 0, budget;
+
+		memset(usable, 0xff, sizeof(usable));
+		for (size_t k = 0; k < 10; k++)
+			usable[k * 97] &= ~2ULL;
+		guard_looked_all(g, 4, 5);
+		t = 0;
+		for (int k = 0; k < 20; k++) {
+			clock_gettime(CLOCK_MONOTONIC, &a);
+			budget = SIZE_MAX; /* the cost undivided */
+			for (int i = 0; i < 8; i++) {
+				snprintf(tier, sizeof(tier),
+					 "(gpu=true)&(rack=%d)",
+					 i < 7 ? 1000 + k * 8 + i : k);
+				if (guard_count(g, tier, usable, NULL, scratch,
+						&budget, &nodes, &n_free) != 1)
+					return 1;
+				picked += i == 7 && nodes > 0;
+			}
+			clock_gettime(CLOCK_MONOTONIC, &b);
+			t += us_between(&a, &b);
+		}
+		printf("a job with 8 preferences never seen, the last picked (%zu of 20 with a node; 8 x %d usable nodes evaluated): %.0f us an attempt\n",
+		       picked, NODES - 10, t / 20);
+		/* a second's budget (GUARD_TIER_BUDGET answers) spent on 8
+		 * tiers never seen, cheap ones (2 leaves) and a user's worst
+		 * (100 leaves, no node satisfying them): a second's cost, and
+		 * how many seconds until the pick is made */
+		for (int heavy = 0; heavy < 2; heavy++) {
+			static char big[8][1200];
+			int seconds = 0, rc = -1;
+			double slowest = 0;
+
+			for (int i = 0; i < 8; i++) {
+				int at = snprintf(big[i], sizeof(big[i]),
+						  "(gpu=true)&(rack=%d",
+						  i < 7 ? 3000 + heavy * 100 + i
+							: 1);
+				for (int l = 0; heavy && l < 98; l++)
+					at += snprintf(big[i] + at,
+						       sizeof(big[i]) -
+							       (size_t)at,
+						       "|rack=%d", 5000 + l);
+				snprintf(big[i] + at,
+					 sizeof(big[i]) - (size_t)at, ")");
+			}
+			while (rc < 0 && seconds < 10000) {
+				struct timespec c, d;
+
+				budget = GUARD_TIER_BUDGET;
+				clock_gettime(CLOCK_MONOTONIC, &c);
+				for (int i = 0; i < 8; i++)
+					if ((rc = guard_count(g, big[i], usable,
+							      NULL, scratch,
+							      &budget, &nodes,
+							      &n_free)) != 1)
+						break;
+				clock_gettime(CLOCK_MONOTONIC, &d);
+				slowest = us_between(&c, &d) > slowest
+						  ? us_between(&c, &d)
+						  : slowest;
+				seconds++;
+			}
+			printf("8 tiers never seen of %d leaves within a second's budget (%d answers): %.0f us a second at most, picked after %d seconds\n",
+			       heavy ? 100 : 2, GUARD_TIER_BUDGET, slowest,
+			       seconds);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		for (int k = 0; k < rounds; k++) {
+			int j = k % 20;
+
+			if (guard_look_needed(g, NODES, 4, 6, false) !=
+			    GUARD_LOOK_NONE)
+				return 1;
+			budget = GUARD_TIER_BUDGET;
+			for (int i = 0; i < 8; i++) {
+				snprintf(tier, sizeof(tier),
+					 "(gpu=true)&(rack=%d)",
+					 i < 7 ? 1000 + j * 8 + i : j);
+				if (guard_count(g, tier, usable, NULL, scratch,
+						&budget, &nodes, &n_free) != 1)
+					return 1;
+			}
+			if (!(r = guard_tier(g, tier)))
+				return 1;
+			n += guard_keep_off(g, r, pool, cand, off, list, &left);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		printf("the same jobs again, nothing changed (8 tiers counted, answers kept): %.1f us an attempt\n",
+		       us_between(&a, &b) / rounds);
+	}
 
 	/* before: the text of every candidate compared and every candidate
 	 * evaluated, each attempt */
