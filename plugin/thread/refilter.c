@@ -210,9 +210,15 @@ static int stale_feature(struct planning *p, const struct item *it,
 {
 	const char *features = it->job->features;
 
+	size_t len = features ? strlen(features) : 0, at = len;
+
 	out[0] = '\0';
-	if (!it->req || !it->st.n_prefer || !it->st.request || !features ||
-	    !*features)
+	if (!it->req || !it->st.n_prefer || !it->st.request || !len)
+		return 0;
+	/* first the cheap test: its last name is of the plugin's shape */
+	while (at && !strchr("&|*[](),", features[at - 1]))
+		at--;
+	if (!sx_feature_is_ours(features + at, len - at))
 		return 0;
 	for (unsigned i = 0; i <= it->st.n_prefer && !out[0]; i++) {
 		char *text =

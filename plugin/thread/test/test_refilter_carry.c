@@ -20,6 +20,7 @@
 #include "carry.h"
 #include "ctld.h"
 #include "memo.h"
+#include "prefer.h"
 #include "test_refilter_fixture.h"
 #include "thread.h"
 
@@ -28,6 +29,8 @@ static struct carry c;
 static node_info_t infos[4];
 static node_info_msg_t nmsg = { .record_count = 4, .node_array = infos };
 static struct known_jobs prev;
+/* The clock of thread_round()'s plans (0: as the other tests plan). */
+static time_t round_now;
 
 static void noop(void *arg)
 {
@@ -39,6 +42,7 @@ static void setup(void)
 	static const char *names[] = { "n1", "n2", "n3", "n4" };
 
 	round_setup();
+	round_now = 0;
 	/* the thread's: a job unchanged since its plan is kept, not planned */
 	cr_assert_eq(memo_init(&memo, 600), 0);
 	cr_assert_eq(carry_init(&c), 0);
@@ -68,6 +72,7 @@ static void thread_round(void)
 
 	plan_free(&p);
 	cr_assert_eq(refilter_plan(&(struct refilter_in){ .table = t,
+							  .now = round_now,
 							  .jobs = jobs,
 							  .prev = &prev,
 							  .memo = &memo,
@@ -323,4 +328,35 @@ Test(plan_carrier, a_tier_picked_after_submission_takes_its_feature_out)
 	cr_assert_not_null(u->features, "its constraint is set");
 	cr_assert_str_eq(u->features, "ib", "the user's own alone");
 	cr_assert(strstr(u->admin_comment, "preferring tier 1 of 1"));
+}
+
+/* The same when job_submit() gave it its first tier's feature and the
+ * thread, the wait over, goes by its request alone. */
+Test(plan_carrier, the_request_alone_takes_a_tiers_feature_out)
+{
+	const char *tiers[] = { "gpu=true" };
+	char tier_feature[SX_FEATURE_LEN + 1], have[64];
+	char *text = prefer_compose(ANY, tiers[0]);
+	xc_expr_t *e = text ? xc_parse(text, NULL, NULL) : NULL;
+	char *canonical = e ? xc_format(e) : NULL;
+	const struct job_update *u;
+
+	cr_assert_not_null(canonical);
+	sx_feature_name(xc_text_hash(canonical), tier_feature);
+	free(canonical);
+	free(text);
+	xc_expr_destroy(e);
+	jobs = jobs_new(1);
+	round_now = time(NULL);
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 600, round_now - 10000,
+		       "");
+	snprintf(have, sizeof(have), "ib&%s", tier_feature);
+	jobs->job_array[0].features = strdup(have);
+	jobs->job_array[0].num_nodes = 1;
+	thread_round();
+	u = only_update(&p, 7);
+	cr_assert_not_null(u->features, "its constraint is set");
+	cr_assert_str_eq(u->features, "ib", "the user's own alone");
+	cr_assert_null(strstr(u->admin_comment, "preferring tier"));
+	round_now = 0;
 }
