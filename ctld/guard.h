@@ -146,9 +146,9 @@ int guard_count(struct guard *g, const char *text, const uint64_t *usable,
 struct guard_req *guard_tier(struct guard *g, const char *text);
 
 /* What the tiers of every placement may cost in one second, in answers
- * (guard_count(); a node's text compared counts one): some 3.5 ms of
- * slurmctld's time a second at most (doc/benchmarks.md "The guard at
- * placement"), whatever its users' preferences say. */
+ * (guard_count(); a node's text compared counts one), whatever users'
+ * preferences say: 3.3-5.2 ms of one core a second measured
+ * (doc/benchmarks.md "The guard at placement"). */
 #define GUARD_TIER_BUDGET 16384
 
 /* One placement's answer (guard_verdict() on `pool`): the nodes of `cand`

@@ -285,7 +285,8 @@ static const char *extra_at(size_t i, void *arg)
 }
 
 /* The nodes the job could be given, as words: into `usable` the nodes
- * of its partitions not excluded, into `pool` those of them having its
+ * of its partitions not excluded (none when it goes by a feature no node
+ * has: nothing then to place it on), into `pool` those of them having its
  * feature, when it goes by one (Slurm's own feature test keeps the
  * others off), into `cand` those
  * of them Slurm may choose now (avail_node_bitmap: select_nodes() ANDs
@@ -456,10 +457,12 @@ static bool tiers_apply(const struct sx_job_state *with, time_t eligible,
 static unsigned carried_tier(const struct sx_job_state *st)
 {
 	static const char mark[] = "preferring tier ";
-	const char *at = st->status ? strstr(st->status, mark) : NULL;
+	const char *at = st->status;
 	unsigned long i;
 
-	if (!at)
+	/* (after a requeue's note, root's or SlurmUser's words) */
+	if (!at ||
+	    strncmp(at += sx_status_note_len(at), mark, sizeof(mark) - 1) != 0)
 		return 0;
 	i = strtoul(at + sizeof(mark) - 1, NULL, 10);
 	return i <= st->n_prefer ? (unsigned)i : 0;
@@ -470,9 +473,11 @@ static unsigned carried_tier(const struct sx_job_state *st)
  * wait lasts (tiers_apply()): "(R)&(Pi)" for the strongest tier that a
  * node of its partitions it did not exclude satisfies now, when `picks`;
  * else (the tiers' cost past this second's budget), or when that pick is
- * weaker than the tier `carried` (carried_tier()) of a job the thread's
- * ExcNodeList carries (`by_list`: its list is among the excluded nodes, so
- * a tier whose nodes it keeps off counts none), the tier carried.  The
+ * weaker than the tier `carried` (carried_tier()) where the excluded
+ * nodes hold more than the user's own (`by_list`: the thread's
+ * ExcNodeList, or in backfill its reservations and the guard's bits of
+ * the last placement, not taken back there), so that a tier whose nodes
+ * they keep off counts none, the tier carried.  The
  * request alone when the tier is 0.  *tier: the tier.  NULL as
  * guard_request(). */
 static struct guard_req *effective_of(const struct sx_job_state *with,
@@ -597,7 +602,7 @@ static bool guard_job(job_record_t *job_ptr)
 			tier_budget_at = now;
 		}
 	}
-	picks = waits && tier_budget;
+	picks = waits;
 	if (picks && look == GUARD_LOOK_CANDIDATES) {
 		/* the texts a tier counts beyond those read anyway, one each
 		 * from the budget: past it no tier is picked */
@@ -627,7 +632,7 @@ static bool guard_job(job_record_t *job_ptr)
 	/* the request it goes by now (`req` may be gone with another node
 	 * count: guard_request()) */
 	if (!(req = effective_of(&with, details->begin_time, now, picks,
-				 carried, !feature_by, &tier)))
+				 carried, !feature_by || backfill, &tier)))
 		goto out;
 	if (tier)
 		snprintf(with_tier, sizeof(with_tier), " and its preference %u",

@@ -321,8 +321,8 @@ Test(guard, a_tier_counted_on_the_usable_nodes)
 	memset(table, 0, sizeof(table));
 }
 
-/* The tiers of one placement evaluate no more than its budget, counted
- * in leaves:
+/* The tiers of one placement evaluate no more than its budget (an
+ * answer of L leaves costing 1 + L/16):
  * past it the count is refused (the caller picks no tier), the answers
  * evaluated are kept, and later placements go on from there to the
  * right count; the tiers kept never drop a request. */
@@ -388,7 +388,8 @@ Test(guard, a_new_node_count)
 	table[0] = "{\"ok\":1}";
 	cr_assert_eq(guard_look(g, 10, NULL, extra_of, NULL), 10);
 	cr_assert_not_null(guard_request(g, "ok=1"));
-	cr_assert_eq(guard_requests_kept(g), 1);
+	cr_assert_not_null(guard_tier(g, "(ok=1)&(ok=1)"));
+	cr_assert_eq(guard_requests_kept(g), 2, "a request and a tier");
 	b.b[3] = true;
 	cr_assert_eq(guard_job_left(g, &ops, 10, &t, &b, 1, added, 1), 1);
 	cr_assert_eq(guard_look_needed(g, TABLE, 1, 2, false), GUARD_LOOK_ALL);
@@ -397,6 +398,10 @@ Test(guard, a_new_node_count)
 	cr_assert_eq(guard_jobs_kept(g), 1);
 	r = guard_request(g, "ok=1");
 	memset(cand, 0xff, sizeof(cand));
+	cr_assert_eq(guard_verdict(g, r, cand, off, &left), TABLE - 1);
+	cr_assert_eq(left, 1);
+	/* the tier too, sized by the new count */
+	r = guard_tier(g, "(ok=1)&(ok=1)");
 	cr_assert_eq(guard_verdict(g, r, cand, off, &left), TABLE - 1);
 	cr_assert_eq(left, 1);
 	memset(table, 0, sizeof(table));
