@@ -83,11 +83,14 @@ said() { if [[ $2 =~ ^[0-9]+$ ]]; then sed -e "s/\b$2\b/J/g" <<<"$1"; else print
 # without accounting (doc/design.md "Slurm's own defects the plugin works
 # around"): 24.11 and 26.05 say "Resource temporarily unavailable" to
 # some asks (about 4 in 5 on 26.05), with or without the plugin
-# (doc/benchmarks.md).  Tried again for up to 60 s, as a user would.
+# (doc/benchmarks.md), and now and then another errno the RPC's thread
+# left ("Interrupted system call": once in trixie's Slurm-filter matrix,
+# the job not moved).  Tried again for up to 60 s, as a user would.
+stale_errno() { [[ $1 == *"Resource temporarily unavailable"* || $1 == *"Interrupted system call"* ]]; }
 do_action() {
 	local out rc end=$((SECONDS + 60))
 	one_action "$@"
-	while [[ $out == *"Resource temporarily unavailable"* ]] && [ "$SECONDS" -lt "$end" ]; do
+	while stale_errno "$out" && [ "$SECONDS" -lt "$end" ]; do
 		sleep 0.5
 		one_action "$@"
 	done
