@@ -299,6 +299,27 @@ Test(plan_carrier, a_node_change_the_feature_answers_needs_no_plan)
 	cr_expect_not(carry_covers(&c, &memo), "none: its status changes");
 }
 
+/* Job 7 of ANY with tier "gpu=true", a wait of 600 s from `eligible`,
+ * one node, its constraint "ib&" and the feature of request `text`
+ * (as job_submit() gives it). */
+static void prefer_job_with_feature_of(const char *text, time_t eligible)
+{
+	const char *tiers[] = { "gpu=true" };
+	char name[SX_FEATURE_LEN + 1], have[64];
+	xc_expr_t *e = xc_parse(text, NULL, NULL);
+	char *canonical = e ? xc_format(e) : NULL;
+
+	cr_assert_not_null(canonical);
+	sx_feature_name(xc_text_hash(canonical), name);
+	free(canonical);
+	xc_expr_destroy(e);
+	jobs = jobs_new(1);
+	job_prefer_set(&jobs->job_array[0], tiers, 1, 600, eligible, "");
+	snprintf(have, sizeof(have), "ib&%s", name);
+	jobs->job_array[0].features = strdup(have);
+	jobs->job_array[0].num_nodes = 1;
+}
+
 /* A job with preferences that job_submit() gave its request's feature
  * (the thread has never planned it), whose first tier the thread then
  * picks, a request whose feature slurmctld does not know yet: it goes by
@@ -307,21 +328,9 @@ Test(plan_carrier, a_node_change_the_feature_answers_needs_no_plan)
  * waiting for good), the user's own constraint kept. */
 Test(plan_carrier, a_tier_picked_after_submission_takes_its_feature_out)
 {
-	const char *tiers[] = { "gpu=true" };
-	char r_feature[SX_FEATURE_LEN + 1], have[64];
-	xc_expr_t *e = xc_parse(ANY, NULL, NULL);
-	char *canonical = e ? xc_format(e) : NULL;
 	const struct job_update *u;
 
-	cr_assert_not_null(canonical);
-	sx_feature_name(xc_text_hash(canonical), r_feature);
-	free(canonical);
-	xc_expr_destroy(e);
-	jobs = jobs_new(1);
-	job_prefer_set(&jobs->job_array[0], tiers, 1, 600, time(NULL) - 10, "");
-	snprintf(have, sizeof(have), "ib&%s", r_feature);
-	jobs->job_array[0].features = strdup(have);
-	jobs->job_array[0].num_nodes = 1;
+	prefer_job_with_feature_of(ANY, time(NULL) - 10);
 	thread_round();
 	u = only_update(&p, 7);
 	cr_assert_str_eq(u->exc_nodes, "n[3-4]", "tier 1: gpu=true");
@@ -334,25 +343,13 @@ Test(plan_carrier, a_tier_picked_after_submission_takes_its_feature_out)
  * thread, the wait over, goes by its request alone. */
 Test(plan_carrier, the_request_alone_takes_a_tiers_feature_out)
 {
-	const char *tiers[] = { "gpu=true" };
-	char tier_feature[SX_FEATURE_LEN + 1], have[64];
-	char *text = prefer_compose(ANY, tiers[0]);
-	xc_expr_t *e = text ? xc_parse(text, NULL, NULL) : NULL;
-	char *canonical = e ? xc_format(e) : NULL;
+	char *text = prefer_compose(ANY, "gpu=true");
 	const struct job_update *u;
 
-	cr_assert_not_null(canonical);
-	sx_feature_name(xc_text_hash(canonical), tier_feature);
-	free(canonical);
-	free(text);
-	xc_expr_destroy(e);
-	jobs = jobs_new(1);
+	cr_assert_not_null(text);
 	round_now = time(NULL);
-	job_prefer_set(&jobs->job_array[0], tiers, 1, 600, round_now - 10000,
-		       "");
-	snprintf(have, sizeof(have), "ib&%s", tier_feature);
-	jobs->job_array[0].features = strdup(have);
-	jobs->job_array[0].num_nodes = 1;
+	prefer_job_with_feature_of(text, round_now - 10000);
+	free(text);
 	thread_round();
 	u = only_update(&p, 7);
 	cr_assert_not_null(u->features, "its constraint is set");
