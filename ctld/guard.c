@@ -14,6 +14,9 @@ struct node_seen {
 	char *text;	   /* the Extra last read (NULL: none) */
 	xc_extra_t *extra; /* parsed, or NULL (unset, not an object ...) */
 	bool read;	   /* text was read since the node count was set */
+	bool stamped;	   /* stamp and read_at hold (guard_look_stamps()) */
+	long long stamp;   /* the node's own stamp at that read */
+	long long read_at; /* the second of that read */
 };
 
 /* A request and what it said of each node, while the node's Extra is the
@@ -49,7 +52,11 @@ struct guard {
 	size_t evaluated;	   /* answers evaluated (tests, bench) */
 	struct lh_table *requests; /* text -> struct guard_req * (key owned) */
 	struct lh_table *tiers;	   /* the same, for the tiers counted */
-	struct job_rec *jobs;	   /* open addressing by id, 0 = free */
+	size_t budget;		   /* the tiers' budget left ... */
+	long long budget_at;	   /* ... in this second */
+	bool budget_set;
+	long long read_max;   /* the latest second a node was read stamped */
+	struct job_rec *jobs; /* open addressing by id, 0 = free */
 	size_t jobs_cap, jobs_n, sweep_at;
 	uint64_t clock;			  /* counts the states written */
 	const struct guard_bits_ops *ops; /* what the kept copies are */
@@ -144,17 +151,19 @@ enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
 				  long long updated, long long now,
 				  bool unstamped)
 {
+	/* (a clock set back could meet a node's stamp as recorded: every
+	 * node then read afresh) */
 	if (!g->looked || nnodes != g->nnodes || updated != g->seen ||
-	    now < g->looked_at)
+	    now < g->looked_at || now < g->read_max)
 		return GUARD_LOOK_ALL;
 	/* the look came in the stamp's second (an update after it in that
 	 * second left the stamp as it was): a look now settles it */
 	if (g->looked_at <= g->seen && now > g->looked_at)
 		return GUARD_LOOK_ALL;
-	/* nothing stamped changed since; a change Slurm does not stamp is
-	 * seen only by comparing the texts */
-	if (g->looked_at > g->seen && !unstamped)
-		return GUARD_LOOK_NONE;
+	/* nothing stamped changed since; a change Slurm stamps only in the
+	 * node's own record is seen by its stamp */
+	if (g->looked_at > g->seen)
+		return unstamped ? GUARD_LOOK_REGISTERED : GUARD_LOOK_NONE;
 	return GUARD_LOOK_CANDIDATES;
 }
 
@@ -250,6 +259,15 @@ static int node_read(struct guard *g, size_t i, const char *extra)
 long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,
 		const char *(*extra_of)(size_t i, void *arg), void *arg)
 {
+	return guard_look_stamps(g, nnodes, which, extra_of, NULL, arg, 0,
+				 false);
+}
+
+long guard_look_stamps(struct guard *g, size_t nnodes, const uint64_t *which,
+		       const char *(*extra_of)(size_t i, void *arg),
+		       long long (*stamp_of)(size_t i, void *arg), void *arg,
+		       long long now, bool skip)
+{
 	long changed = 0;
 	bool nomem = false;
 
@@ -262,13 +280,31 @@ long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,
 			size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
 			int r;
 
+			struct node_seen *n;
+			long long stamp = 0;
+
 			bits &= bits - 1;
 			if (i >= nnodes)
 				break;
-			if ((r = node_read(g, i, extra_of(i, arg))) < 0)
+			n = &g->nodes[i];
+			if (stamp_of) {
+				stamp = stamp_of(i, arg);
+				/* its own stamp as at a read in a later
+				 * second: nothing can have changed it */
+				if (skip && n->read && n->stamped &&
+				    stamp == n->stamp && stamp < n->read_at)
+					continue;
+			}
+			if ((r = node_read(g, i, extra_of(i, arg))) < 0) {
 				nomem = true;
-			else
-				changed += r;
+				continue;
+			}
+			changed += r;
+			n->stamped = stamp_of != NULL;
+			n->stamp = stamp;
+			n->read_at = now;
+			if (stamp_of && now > g->read_max)
+				g->read_max = now;
 		}
 	}
 	if (changed || nomem)
@@ -338,6 +374,26 @@ static struct guard_req *request_in(struct guard *g, struct lh_table **table,
 struct guard_req *guard_request(struct guard *g, const char *text)
 {
 	return request_in(g, &g->requests, text);
+}
+
+size_t *guard_tiers_budget(struct guard *g, long long now)
+{
+	if (!g->budget_set || now != g->budget_at) {
+		g->budget = GUARD_TIER_BUDGET;
+		g->budget_at = now;
+		g->budget_set = true;
+	}
+	return &g->budget;
+}
+
+unsigned guard_tier_applied(bool counted, unsigned picked, unsigned carried,
+			    bool by_list)
+{
+	if (!counted)
+		return carried;
+	if (by_list && carried && (!picked || picked > carried))
+		return carried;
+	return picked;
 }
 
 struct guard_req *guard_tier(struct guard *g, const char *text)

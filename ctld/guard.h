@@ -65,6 +65,8 @@ enum guard_look {
 	GUARD_LOOK_NONE,       /* no node's Extra can have changed */
 	GUARD_LOOK_CANDIDATES, /* the job's candidate nodes */
 	GUARD_LOOK_ALL,	       /* every node, then guard_looked_all() */
+	GUARD_LOOK_REGISTERED, /* the job's candidate nodes whose own stamp
+				  moved (guard_look_stamps(), `skip`) */
 };
 
 /* What to look at, for a node table of `nnodes` nodes whose last change
@@ -76,10 +78,12 @@ enum guard_look {
  * passed.  GUARD_LOOK_NONE: no stamped change since a look made after
  * the stamp's second, when every change of Extra is stamped (`unstamped`
  * false: Slurm 22.05, where only update_node() and a restart set it).
- * GUARD_LOOK_CANDIDATES otherwise: within the stamp's second, and always
- * where a change of Extra may come unstamped (`unstamped`: from 24.11 a
- * slurmd registration sets it, validate_node_specs(),
- * src/slurmctld/node_mgr.c 24.11.5 line 3412). */
+ * GUARD_LOOK_CANDIDATES otherwise: within the stamp's second.  Where a
+ * change of Extra may come without the table's stamp (`unstamped`: from
+ * 24.11 a slurmd registration sets it, validate_node_specs(),
+ * src/slurmctld/node_mgr.c 24.11.5 line 3412, with the node's own stamp,
+ * its last_response, line 3645, on every path after),
+ * GUARD_LOOK_REGISTERED in place of GUARD_LOOK_NONE. */
 enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
 				  long long updated, long long now,
 				  bool unstamped);
@@ -95,6 +99,20 @@ enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
  * not call guard_looked_all()). */
 long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,
 		const char *(*extra_of)(size_t i, void *arg), void *arg);
+
+/* guard_look(), with each node's own stamp: stamp_of(i, arg), a time in
+ * seconds that every change of the node's Extra not stamped in the
+ * table's moves to the second it came in (NULL: none).  Each node read
+ * records its stamp and `now`, the second of the look (seconds).  With
+ * `skip`, a node whose stamp is as recorded and earlier than the second
+ * of that read is not read: a change since would have moved it (one in
+ * the read's own second could leave it as it was, so then it is read).
+ * For GUARD_LOOK_REGISTERED; the other looks record the stamps, `skip`
+ * false (the table's stamp covers changes the node's does not). */
+long guard_look_stamps(struct guard *g, size_t nnodes, const uint64_t *which,
+		       const char *(*extra_of)(size_t i, void *arg),
+		       long long (*stamp_of)(size_t i, void *arg), void *arg,
+		       long long now, bool skip);
 
 /* How many answers (a request on a node) the guard has evaluated. */
 size_t guard_evaluated(const struct guard *g);
@@ -150,6 +168,22 @@ struct guard_req *guard_tier(struct guard *g, const char *text);
  * preferences say: 3.3-5.2 ms of one core a second measured
  * (doc/benchmarks.md "The guard at placement"). */
 #define GUARD_TIER_BUDGET 16384
+
+/* The tiers' budget left in second `now` (seconds): GUARD_TIER_BUDGET
+ * again at each new second, what guard_count() and the caller took from
+ * it within one; for guard_count() to take from. */
+size_t *guard_tiers_budget(struct guard *g, long long now);
+
+/* The tier a job with preferences goes by at a placement while its wait
+ * lasts (doc/design.md "Preferences there"), 0 for its request alone:
+ * `picked`, the tier prefer_pick_tiers() picked, when `counted` (it
+ * could count every tier it needed within the budget); else `carried`,
+ * the tier the thread carries (its status).  Where the job's excluded
+ * nodes hold more than its user's own (`by_list`: the thread's list,
+ * backfill's reservations), never weaker than `carried`: a tier whose
+ * nodes they keep off counted none. */
+unsigned guard_tier_applied(bool counted, unsigned picked, unsigned carried,
+			    bool by_list);
 
 /* One placement's answer (guard_verdict() on `pool`): the nodes of `cand`
  * (a subset of `pool`, the nodes Slurm may choose now) that fail `r`,

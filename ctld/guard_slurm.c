@@ -54,7 +54,7 @@ static unsigned said_undecided; /* the reasons said, a bit each */
  * the attempts of jobs with a request, their time, the looks. */
 #define STATS_EVERY_S 60
 static struct {
-	uint64_t attempts, ns, ns_max, looks[3];
+	uint64_t attempts, ns, ns_max, looks[4];
 	uint64_t tiers_over; /* placements that picked no tier: the budget */
 	time_t since;
 } stats;
@@ -77,12 +77,15 @@ static void stats_log(time_t now)
 	if (stats.attempts)
 		verbose("%s: %" PRIu64
 			" placement attempts of jobs with a request in %ld s: %.1f us each on average, %.1f us at most; looks at every node %" PRIu64
-			", at the candidates %" PRIu64 ", none %" PRIu64
+			", at the candidates %" PRIu64
+			", at those whose own stamp moved %" PRIu64
+			", none %" PRIu64
 			"; preferences not picked for the second's budget %" PRIu64,
 			plugin_type, stats.attempts, (long)(now - stats.since),
 			(double)stats.ns / 1e3 / (double)stats.attempts,
 			(double)stats.ns_max / 1e3, stats.looks[GUARD_LOOK_ALL],
 			stats.looks[GUARD_LOOK_CANDIDATES],
+			stats.looks[GUARD_LOOK_REGISTERED],
 			stats.looks[GUARD_LOOK_NONE], stats.tiers_over);
 	memset(&stats, 0, sizeof(stats));
 	stats.since = now;
@@ -412,12 +415,8 @@ static void undecided(enum undecided why)
 struct tiers {
 	const struct sx_job_state *st;
 	const char *request;
+	time_t now;
 };
-
-/* What the tiers may still cost this second (GUARD_TIER_BUDGET), and
- * which second that is; placements past it pick no tier. */
-static size_t tier_budget;
-static time_t tier_budget_at;
 
 /* prefer_count_fn: tier i of the job, "(R)&(Pi)", on the nodes of its
  * partitions it did not exclude (`usable`), within the placement's
@@ -432,8 +431,8 @@ static int tier_count(void *arg, unsigned i, size_t *n, size_t *n_free)
 
 	if (!text)
 		return -1;
-	rc = guard_count(guard, text, usable, NULL, off, &tier_budget, n,
-			 n_free);
+	rc = guard_count(guard, text, usable, NULL, off,
+			 guard_tiers_budget(guard, t->now), n, n_free);
 	free(text);
 	return rc;
 }
@@ -485,21 +484,18 @@ static struct guard_req *effective_of(const struct sx_job_state *with,
 				      unsigned carried, bool by_list,
 				      unsigned *tier)
 {
-	struct tiers t = { with, with->request };
-	struct prefer_pick pick;
+	struct tiers t = { with, with->request, now };
+	struct prefer_pick pick = { 0 };
 	struct guard_req *r = NULL;
-	unsigned want = carried;
+	bool counted = false;
+	unsigned want;
 	char *text;
 
 	*tier = 0;
-	if (picks) {
-		if (prefer_pick_tiers(with, eligible, now, tier_count, &t,
-				      &pick) < 0)
-			stats.tiers_over++; /* the budget, or memory */
-		else if (!by_list || !carried ||
-			 (pick.tier && pick.tier <= carried))
-			want = pick.tier;
-	}
+	if (picks && !(counted = prefer_pick_tiers(with, eligible, now,
+						   tier_count, &t, &pick) == 0))
+		stats.tiers_over++; /* the budget, or memory */
+	want = guard_tier_applied(counted, pick.tier, carried, by_list);
 	if (want &&
 	    (text = prefer_compose(with->request, with->prefer[want - 1]))) {
 		if ((r = guard_tier(guard, text)))
@@ -509,11 +505,25 @@ static struct guard_req *effective_of(const struct sx_job_state *with,
 	return r ? r : guard_request(guard, with->request);
 }
 
-/* From 24.11 a slurmd registration sets a node's Extra without a stamp
- * of its own (validate_node_specs(), src/slurmctld/node_mgr.c 24.11.5
- * line 3412); 22.05 sets it only in update_node(), at a restart and at a
- * reconfigure (read_config.c, stamped by init_node_conf()). */
+/* From 24.11 a slurmd registration sets a node's Extra without the
+ * table's stamp (validate_node_specs(), src/slurmctld/node_mgr.c 24.11.5
+ * line 3412), and then, on every path, the node's own last_response to
+ * the second it began (line 3645); 22.05 sets Extra only in
+ * update_node(), at a restart and at a reconfigure (read_config.c,
+ * stamped by init_node_conf()). */
 #define EXTRA_UNSTAMPED (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
+
+/* Node i's own stamp, for guard_look_stamps(): its last_response. */
+static long long stamp_at(size_t i, void *arg)
+{
+	node_record_t *node_ptr = node_record_table_ptr[i];
+
+	(void)arg;
+	return node_ptr ? (long long)node_ptr->last_response : 0;
+}
+
+/* The stamp a look records and may skip by (none on 22.05). */
+#define STAMP_OF (EXTRA_UNSTAMPED ? stamp_at : NULL)
 
 /* The guard for one job (doc/design.md "The guard at placement"): takes
  * back the bits it set at the job's last placement (only from a bitmap
@@ -545,6 +555,7 @@ static bool guard_job(job_record_t *job_ptr)
 	char feature[SX_FEATURE_LEN + 1];
 	bool placeable = true, picks, waits, feature_by;
 	unsigned carried = 0;
+	size_t *budget = NULL;
 	time_t now = time(NULL);
 	uint64_t t0 = 0;
 	unsigned tier = 0;
@@ -570,7 +581,8 @@ static bool guard_job(job_record_t *job_ptr)
 				 EXTRA_UNSTAMPED);
 	stats.looks[look]++;
 	if (look == GUARD_LOOK_ALL) {
-		if (guard_look(guard, nnodes, NULL, extra_at, NULL) < 0) {
+		if (guard_look_stamps(guard, nnodes, NULL, extra_at, STAMP_OF,
+				      NULL, now, false) < 0) {
 			undecided(UNDECIDED_NOMEM_LOOK);
 			goto out;
 		}
@@ -597,13 +609,11 @@ static bool guard_job(job_record_t *job_ptr)
 	with.request = (char *)text;
 	if ((waits = tiers_apply(&with, details->begin_time, now))) {
 		carried = carried_tier(&st);
-		if (now != tier_budget_at) {
-			tier_budget = GUARD_TIER_BUDGET;
-			tier_budget_at = now;
-		}
+		budget = guard_tiers_budget(guard, now);
 	}
 	picks = waits;
-	if (picks && look == GUARD_LOOK_CANDIDATES) {
+	if (picks &&
+	    (look == GUARD_LOOK_CANDIDATES || look == GUARD_LOOK_REGISTERED)) {
 		/* the texts a tier counts beyond those read anyway, one each
 		 * from the budget: past it no tier is picked */
 		const uint64_t *read = EXTRA_UNSTAMPED ? pool : cand;
@@ -612,10 +622,10 @@ static bool guard_job(job_record_t *job_ptr)
 		for (size_t k = 0; k < words; k++)
 			more += (size_t)__builtin_popcountll(usable[k] &
 							     ~read[k]);
-		if (more > tier_budget)
+		if (more > *budget)
 			picks = false;
 		else
-			tier_budget -= more;
+			*budget -= more;
 	}
 	if (waits && !picks)
 		stats.tiers_over++;
@@ -623,12 +633,13 @@ static bool guard_job(job_record_t *job_ptr)
 	 * change may come unstamped, the whole pool: its nodes Slurm may not
 	 * choose now count among those left; with preferences, every node
 	 * a tier counts (`usable` holds `pool`) */
-	if (look == GUARD_LOOK_CANDIDATES)
-		(void)guard_look(guard, nnodes,
-				 picks		   ? usable
-				 : EXTRA_UNSTAMPED ? pool
-						   : cand,
-				 extra_at, NULL);
+	if (look == GUARD_LOOK_CANDIDATES || look == GUARD_LOOK_REGISTERED)
+		(void)guard_look_stamps(guard, nnodes,
+					picks		  ? usable
+					: EXTRA_UNSTAMPED ? pool
+							  : cand,
+					extra_at, STAMP_OF, NULL, now,
+					look == GUARD_LOOK_REGISTERED);
 	/* the request it goes by now (`req` may be gone with another node
 	 * count: guard_request()) */
 	if (!(req = effective_of(&with, details->begin_time, now, picks,

@@ -177,10 +177,15 @@ Test(guard, a_look_follows_the_stamp)
 		     GUARD_LOOK_NONE);
 	cr_assert_eq(guard_look_needed(g, TABLE, 100, 5000, false),
 		     GUARD_LOOK_NONE);
-	/* where Slurm sets Extra without a stamp (24.11's registrations):
-	 * every placement compares its candidates */
+	/* where Slurm sets Extra without the table's stamp (24.11's
+	 * registrations): the candidates whose own stamp moved; within the
+	 * table stamp's second, every candidate */
 	cr_assert_eq(guard_look_needed(g, TABLE, 100, 101, true),
+		     GUARD_LOOK_REGISTERED);
+	guard_looked_all(g, 103, 103);
+	cr_assert_eq(guard_look_needed(g, TABLE, 103, 103, true),
 		     GUARD_LOOK_CANDIDATES);
+	guard_looked_all(g, 100, 101);
 	/* a new stamp, another node count, a clock set back */
 	cr_assert_eq(guard_look_needed(g, TABLE, 102, 102, false),
 		     GUARD_LOOK_ALL);
@@ -618,4 +623,101 @@ Test(guard, records_are_bounded)
 		0);
 	cr_assert_eq(guard_jobs_kept(g), GUARD_MAX_JOBS);
 	free(many);
+}
+
+/* The tiers' budget is one a second: what is taken within a second stays
+ * taken, a new second (or a clock set back) gives it whole again. */
+Test(guard, the_tiers_budget_is_a_seconds)
+{
+	size_t *b = guard_tiers_budget(g, 100);
+
+	cr_assert_eq(*b, GUARD_TIER_BUDGET);
+	*b -= 1000;
+	cr_assert_eq(*guard_tiers_budget(g, 100), GUARD_TIER_BUDGET - 1000);
+	cr_assert_eq(*guard_tiers_budget(g, 101), GUARD_TIER_BUDGET);
+	*guard_tiers_budget(g, 101) = 0;
+	cr_assert_eq(*guard_tiers_budget(g, 99), GUARD_TIER_BUDGET);
+}
+
+/* The tier applied: the pick when every tier it needed was counted, else
+ * the tier carried; where the excluded nodes hold more than the user's
+ * own, never weaker than the tier carried. */
+Test(guard, the_tier_applied)
+{
+	cr_assert_eq(guard_tier_applied(true, 2, 1, false), 2,
+		     "the feature carries: the pick, weaker or not");
+	cr_assert_eq(guard_tier_applied(true, 0, 1, false), 0);
+	cr_assert_eq(guard_tier_applied(true, 1, 2, false), 1);
+	cr_assert_eq(guard_tier_applied(false, 0, 2, false), 2,
+		     "not counted: the tier carried");
+	cr_assert_eq(guard_tier_applied(false, 0, 0, true), 0);
+	cr_assert_eq(guard_tier_applied(true, 2, 1, true), 1,
+		     "by the list: never weaker than carried");
+	cr_assert_eq(guard_tier_applied(true, 0, 1, true), 1);
+	cr_assert_eq(guard_tier_applied(true, 1, 2, true), 1,
+		     "by the list: a stronger tier picked");
+	cr_assert_eq(guard_tier_applied(true, 3, 0, true), 3,
+		     "nothing carried: the pick");
+}
+
+/* A node's own stamp: node i's, as the test sets it. */
+static long long stamps[TABLE];
+
+static long long stamp_at(size_t i, void *arg)
+{
+	(void)arg;
+	return stamps[i];
+}
+
+/* With its own stamp (24.11's registrations move last_response), a node
+ * is read again only when the stamp moved, or is the second of the last
+ * read (a change later in that second could leave it as it was); the
+ * other looks read every node asked for and record the stamps. */
+Test(guard, a_nodes_own_stamp)
+{
+	uint64_t which[GUARD_WORDS(TABLE)] = { 0 };
+	struct guard_req *r;
+
+	memset(stamps, 0, sizeof(stamps));
+	table[1] = "{\"ok\":1}";
+	table[2] = "{\"ok\":1}";
+	which[0] = 0x6; /* nodes 1 and 2 */
+	cr_assert_eq(guard_look_stamps(g, TABLE, NULL, extra_of, stamp_at, NULL,
+				       100, false),
+		     TABLE);
+	stamps[2] = 100; /* a registration in the second of the read */
+	reads = 0;
+	cr_assert_eq(guard_look_stamps(g, TABLE, which, extra_of, stamp_at,
+				       NULL, 100, true),
+		     0);
+	cr_assert_eq(reads, 1, "node 2's stamp moved: read; node 1 not");
+	/* node 2 changes later in second 100: its stamp stays 100 */
+	table[2] = "{\"ok\":0}";
+	reads = 0;
+	cr_assert_eq(guard_look_stamps(g, TABLE, which, extra_of, stamp_at,
+				       NULL, 101, true),
+		     1, "its stamp is its read's second: read again");
+	cr_assert_eq(reads, 1);
+	r = guard_request(g, "ok=1");
+	cr_assert_not(guard_req_matches(g, r, 2));
+	reads = 0;
+	cr_assert_eq(guard_look_stamps(g, TABLE, which, extra_of, stamp_at,
+				       NULL, 102, true),
+		     0);
+	cr_assert_eq(reads, 0, "read in 101, stamped 100: nothing to read");
+	/* a change with no stamp of the node's (an admin's update: the
+	 * table's stamp) is read by a look that does not skip */
+	table[1] = "{\"ok\":0}";
+	reads = 0;
+	cr_assert_eq(guard_look_stamps(g, TABLE, which, extra_of, stamp_at,
+				       NULL, 102, false),
+		     1);
+	cr_assert_eq(reads, 2);
+	/* a clock set back behind a read: every node read afresh */
+	guard_looked_all(g, 100, 101);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 101, true),
+		     GUARD_LOOK_ALL);
+	cr_assert_eq(guard_look_needed(g, TABLE, 100, 103, true),
+		     GUARD_LOOK_REGISTERED);
+	memset(table, 0, sizeof(table));
 }

@@ -43,18 +43,18 @@ SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # build, the package and the tests need (contrib/local-cluster.sh's list).
 PACKAGES=slurm-wlm,libslurm-dev,curl,xz-utils,gpgv,libmunge-dev,munge,libjansson-dev,libjson-c-dev,libcriterion-dev,libhwloc-dev,autoconf,automake,libtool,pkg-config,make,gcc,build-essential,jq,debhelper,dpkg-dev,procps,git
 # CATEGORY NAME[:LOG] [ENV...] [@SUITE]: as tests/run-all.sh's step 7,
-# trimmed of the second carrier (the carriers' code does not depend on the
-# Slurm version: bookworm runs both) and with the same load (200
-# submissions after one warm-up: the warm-ups settle the RSS figure, which
-# is printed, not checked); an
-# entry with @SUITE runs in that suite alone unless named as a TEST (the
-# preferences where the plugin filters: their code is the same on 24.11
-# and 26.05, and each run takes 100 s).  Where the guard at placement is
-# built (trixie), the users' matrix, the faults, the carrier and the
-# preferences run with it loaded (GUARD_IF_BUILT: where it is not built,
-# they run without it, under their own name); sid, which cannot build it,
-# runs them without: the filter with and without the guard, in one CI's
-# time.
+# trimmed of the second carrier (the carriers' code does not depend on
+# the Slurm version: bookworm runs both) and with the same load (200
+# submissions after one warm-up: the warm-ups settle the RSS figure,
+# which is printed, not checked); an entry with @SUITE runs in that
+# suite alone unless named as a TEST (the preferences where the plugin
+# filters: their code is the same on 24.11 and 26.05, and each run takes
+# 100 s). Where the guard at placement is built (trixie), the users'
+# matrix, the facts (a slurmd registering with --extra: the guard's look
+# by the nodes' own stamps), the faults, the carrier and the preferences
+# run with it loaded (GUARD_IF_BUILT: where it is not built, they run
+# without it, under their own name); sid, which cannot build it, runs
+# them without: the filter with and without the guard, in one CI's time.
 PLAN=(
 	"cluster e2e-cluster"
 	"cluster e2e-wait XC_PROLOG_CTLD=0"
@@ -62,7 +62,8 @@ PLAN=(
 	"cluster e2e-users:e2e-users-guard GUARD_IF_BUILT @trixie"
 	"cluster-slurm e2e-users:e2e-users-slurm XC_USERS_MODE=slurm"
 	"cluster-slurm e2e-slurm-filter"
-	"cluster e2e-facts"
+	"cluster e2e-facts @sid"
+	"cluster e2e-facts:e2e-facts-guard GUARD_IF_BUILT @trixie"
 	"cluster e2e-fault @sid"
 	"cluster e2e-fault:e2e-fault-guard GUARD_IF_BUILT @trixie"
 	"cluster e2e-churn"
