@@ -1,68 +1,15 @@
 /*
  * guard.c - what the guard at placement keeps between placements
- * (guard.h): the nodes' Extra as last read, the requests parsed, the bits
- * it set in each job's excluded nodes.
+ * (guard.h): the nodes' Extra as last read, the requests and tiers
+ * parsed with their answers; the bits it set in each job's excluded nodes
+ * are guard_jobs.c's.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/linkhash.h>
 
-#include "guard.h"
-
-struct node_seen {
-	char *text;	   /* the Extra last read (NULL: none) */
-	xc_extra_t *extra; /* parsed, or NULL (unset, not an object ...) */
-	bool read;	   /* text was read since the node count was set */
-	bool stamped;	   /* stamp and read_at hold (guard_look_stamps()) */
-	long long stamp;   /* the node's own stamp at that read */
-	long long read_at; /* the second of that read */
-};
-
-/* A request and what it said of each node, while the node's Extra is the
- * one it was evaluated on. */
-struct guard_req {
-	xc_expr_t *expr; /* NULL: invalid (kept so, parsed once) */
-	uint64_t *known; /* nodes whose answer is kept */
-	uint64_t *fails; /* of those, the ones that do not satisfy it */
-	size_t cost; /* what evaluating it on a node costs (guard_count()) */
-};
-
-/* A state the guard left a job's excluded nodes in. */
-struct left {
-	void *bits;		 /* a copy, NULL: none */
-	unsigned long long text; /* hash of the ExcNodeList then */
-	uint64_t written;	 /* when (the guard's own counter) */
-	size_t n;
-	uint32_t *nodes; /* what the guard had added */
-};
-
-struct job_rec {
-	uint32_t id; /* 0: a free slot */
-	struct left left[2];
-};
-
-struct guard {
-	xc_limits_t limits;
-	struct node_seen *nodes; /* nnodes of them */
-	size_t nnodes;
-	uint64_t *changed;	   /* a look's changed nodes, words */
-	bool looked;		   /* a look at every node recorded */
-	long long seen, looked_at; /* Slurm's stamp then, and when */
-	size_t evaluated;	   /* answers evaluated (tests, bench) */
-	struct lh_table *requests; /* text -> struct guard_req * (key owned) */
-	struct lh_table *tiers;	   /* the same, for the tiers counted */
-	size_t budget;		   /* the tiers' budget left ... */
-	long long budget_at;	   /* ... in this second */
-	bool budget_set;
-	long long read_max;   /* the latest second a node was read stamped */
-	struct job_rec *jobs; /* open addressing by id, 0 = free */
-	size_t jobs_cap, jobs_n, sweep_at;
-	uint64_t clock;			  /* counts the states written */
-	const struct guard_bits_ops *ops; /* what the kept copies are */
-};
-
-static void job_clear(struct guard *g, struct job_rec *r);
+#include "guard_private.h"
 
 static void req_free(struct guard_req *r)
 {
@@ -123,7 +70,7 @@ void guard_destroy(struct guard *g)
 	lh_table_free(g->requests);
 	lh_table_free(g->tiers);
 	for (size_t k = 0; k < g->jobs_cap; k++)
-		job_clear(g, &g->jobs[k]);
+		guard_job_clear(g, &g->jobs[k]);
 	free(g->jobs);
 	free(g);
 }
@@ -502,209 +449,6 @@ int guard_count(struct guard *g, const char *text, const uint64_t *usable,
 	*nodes = ok;
 	*free_nodes = n_free;
 	return 1;
-}
-
-/* The slot of job `id`, or the free slot it would take; NULL when the
- * table has no slots yet. */
-static struct job_rec *job_slot(const struct guard *g, uint32_t id)
-{
-	if (!g->jobs_cap)
-		return NULL;
-	for (size_t k = (id * 2654435761u) & (g->jobs_cap - 1);;
-	     k = (k + 1) & (g->jobs_cap - 1))
-		if (g->jobs[k].id == id || !g->jobs[k].id)
-			return &g->jobs[k];
-}
-
-static void left_clear(struct guard *g, struct left *l)
-{
-	if (l->bits)
-		g->ops->free(l->bits);
-	free(l->nodes);
-	memset(l, 0, sizeof(*l));
-}
-
-/* Frees what slot `r` holds, leaving it as it is in the table. */
-static void job_clear(struct guard *g, struct job_rec *r)
-{
-	for (int s = 0; s < 2; s++)
-		left_clear(g, &r->left[s]);
-}
-
-/* Removes the record in slot `r` (backward-shift deletion, so that every
- * other record stays reachable from its home slot). */
-static void job_remove(struct guard *g, struct job_rec *r)
-{
-	size_t hole = (size_t)(r - g->jobs), k = hole;
-
-	job_clear(g, r);
-	memset(r, 0, sizeof(*r));
-	g->jobs_n--;
-	for (;;) {
-		size_t home;
-
-		k = (k + 1) & (g->jobs_cap - 1);
-		if (!g->jobs[k].id)
-			return;
-		home = (g->jobs[k].id * 2654435761u) & (g->jobs_cap - 1);
-		/* moves back unless its home lies in (hole, k] */
-		if ((k > hole) ? (home <= hole || home > k)
-			       : (home <= hole && home > k)) {
-			g->jobs[hole] = g->jobs[k];
-			memset(&g->jobs[k], 0, sizeof(g->jobs[k]));
-			hole = k;
-		}
-	}
-}
-
-static int jobs_grow(struct guard *g)
-{
-	size_t cap = g->jobs_cap ? 2 * g->jobs_cap : 64;
-	struct job_rec *old = g->jobs, *grown = calloc(cap, sizeof(*grown));
-	size_t oldcap = g->jobs_cap;
-
-	if (!grown)
-		return -1;
-	g->jobs = grown;
-	g->jobs_cap = cap;
-	for (size_t k = 0; k < oldcap; k++)
-		if (old[k].id)
-			*job_slot(g, old[k].id) = old[k];
-	free(old);
-	g->sweep_at = 0;
-	return 0;
-}
-
-/* The state of `r` that `bits` (text hash `text`) is, or -1. */
-static int matching(const struct guard *g, const struct job_rec *r,
-		    const void *bits, unsigned long long text)
-{
-	for (int s = 0; r && r->id && s < 2; s++)
-		if (r->left[s].bits && r->left[s].text == text &&
-		    g->ops->equal(r->left[s].bits, bits))
-			return s;
-	return -1;
-}
-
-size_t guard_job_take_back(struct guard *g, const struct guard_bits_ops *ops,
-			   uint32_t job_id, uint32_t alt_id, void *bits,
-			   unsigned long long text, struct guard_taken *t,
-			   void (*clear)(void *bits, uint32_t node, void *arg),
-			   void *arg)
-{
-	struct job_rec *r = job_id ? job_slot(g, job_id) : NULL;
-	int s;
-
-	g->ops = ops;
-	t->slot = -1;
-	if ((s = matching(g, r, bits, text)) < 0 && alt_id &&
-	    alt_id != job_id) {
-		/* an array's next record, given the bitmap as it was left:
-		 * its bits go, the record stays the other job's */
-		struct job_rec *a = job_slot(g, alt_id);
-		int as = matching(g, a, bits, text);
-
-		if (as >= 0) {
-			for (size_t k = 0; k < a->left[as].n; k++)
-				clear(bits, a->left[as].nodes[k], arg);
-			return a->left[as].n;
-		}
-		return 0;
-	}
-	if (s < 0)
-		return 0;
-	t->slot = s;
-	for (size_t k = 0; k < r->left[s].n; k++)
-		clear(bits, r->left[s].nodes[k], arg);
-	return r->left[s].n;
-}
-
-bool guard_job_can_record(const struct guard *g, uint32_t job_id, size_t n)
-{
-	const struct job_rec *r = job_id ? job_slot(g, job_id) : NULL;
-
-	if (!job_id || n > GUARD_MAX_JOB_NODES)
-		return false;
-	return (r && r->id) || g->jobs_n < GUARD_MAX_JOBS;
-}
-
-int guard_job_left(struct guard *g, const struct guard_bits_ops *ops,
-		   uint32_t job_id, const struct guard_taken *t,
-		   const void *bits, unsigned long long text,
-		   const uint32_t *nodes, size_t n)
-{
-	struct job_rec *r = job_id ? job_slot(g, job_id) : NULL;
-	struct left *l;
-	int s = t->slot;
-
-	g->ops = ops;
-	if (!job_id)
-		return -1;
-	if (!n) {
-		/* nothing of the guard's in this bitmap now; a state it
-		 * left before that did not match is one Slurm rebuilt or
-		 * threw away */
-		if (r && r->id)
-			job_remove(g, r);
-		return 1;
-	}
-	if (!guard_job_can_record(g, job_id, n))
-		return 0;
-	if (!r || !r->id) {
-		if (g->jobs_n >= GUARD_MAX_JOBS)
-			return 0;
-		if (2 * (g->jobs_n + 1) > g->jobs_cap) {
-			if (jobs_grow(g) < 0)
-				return -1;
-		}
-		r = job_slot(g, job_id);
-		r->id = job_id;
-		g->jobs_n++;
-	}
-	/* the state taken back is replaced; else the one written longer
-	 * ago (a backfill copy's, or one Slurm rebuilt since) */
-	if (s < 0)
-		s = r->left[0].written <= r->left[1].written ? 0 : 1;
-	l = &r->left[s];
-	left_clear(g, l);
-	if (!(l->bits = ops->copy(bits)) ||
-	    !(l->nodes = malloc(n * sizeof(*l->nodes)))) {
-		job_remove(g, r);
-		return -1;
-	}
-	memcpy(l->nodes, nodes, n * sizeof(*l->nodes));
-	l->n = n;
-	l->text = text;
-	l->written = ++g->clock;
-	return 1;
-}
-
-size_t guard_jobs_sweep(struct guard *g, const struct guard_bits_ops *ops,
-			bool (*gone)(uint32_t, void *), void *arg, size_t max)
-{
-	size_t forgotten = 0;
-
-	g->ops = ops;
-	for (size_t looked = 0;
-	     g->jobs_n && looked < max && looked < g->jobs_cap; looked++) {
-		struct job_rec *r;
-
-		if (g->sweep_at >= g->jobs_cap)
-			g->sweep_at = 0;
-		r = &g->jobs[g->sweep_at];
-		if (r->id && gone(r->id, arg)) {
-			job_remove(g, r); /* the slot may hold another now */
-			forgotten++;
-			continue;
-		}
-		g->sweep_at++;
-	}
-	return forgotten;
-}
-
-size_t guard_jobs_kept(const struct guard *g)
-{
-	return g->jobs_n;
 }
 
 size_t guard_requests_kept(const struct guard *g)

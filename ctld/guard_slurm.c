@@ -30,6 +30,7 @@
 
 #include "carrier.h"
 #include "guard.h"
+#include "guard_tiers.h"
 #include "job_state.h"
 #include "plugin_config.h"
 #include "prefer.h"
@@ -410,101 +411,6 @@ static void undecided(enum undecided why)
 		      : "a node set not laid out as this build reads it");
 }
 
-/* A job with preferences and a wait, at a placement: its state with its
- * request as the guard reads it (request_of()), for prefer_pick_tiers(). */
-struct tiers {
-	const struct sx_job_state *st;
-	const char *request;
-	time_t now;
-};
-
-/* prefer_count_fn: tier i of the job, "(R)&(Pi)", on the nodes of its
- * partitions it did not exclude (`usable`), within the placement's
- * budget (-1 past it: no tier picked this once).  No node is counted
- * free: the guard counts tiers only for a job with a wait, where any
- * node counts (tiers_apply()). */
-static int tier_count(void *arg, unsigned i, size_t *n, size_t *n_free)
-{
-	const struct tiers *t = arg;
-	int rc;
-	char *text = prefer_compose(t->request, t->st->prefer[i]);
-
-	if (!text)
-		return -1;
-	rc = guard_count(guard, text, usable, NULL, off,
-			 guard_tiers_budget(guard, t->now), n, n_free);
-	free(text);
-	return rc;
-}
-
-/* Whether the guard picks among the job's preferences (doc/design.md
- * "Preferences"; the rule: prefer_pick_tiers(), slurm/prefer.h): a job
- * with preferences and a wait, while its wait lasts (from EligibleTime,
- * details->begin_time, as the thread reads it: eligible_time of
- * slurm_load_jobs()).  A job with no wait is narrowed for free nodes
- * (idle or mixed), which the guard does not read: it goes by what the
- * thread carries, the guard by its request alone. */
-static bool tiers_apply(const struct sx_job_state *with, time_t eligible,
-			time_t now)
-{
-	return with->n_prefer && with->wait > 0 &&
-	       prefer_waiting(with, eligible, now);
-}
-
-/* The tier the thread carries the job by, as its status says ("preferring
- * tier i of n": prefer_note(), slurm/prefer.h); 0 for none. */
-static unsigned carried_tier(const struct sx_job_state *st)
-{
-	static const char mark[] = "preferring tier ";
-	const char *at = st->status;
-	unsigned long i;
-
-	/* (after a requeue's note, root's or SlurmUser's words) */
-	if (!at ||
-	    strncmp(at += sx_status_note_len(at), mark, sizeof(mark) - 1) != 0)
-		return 0;
-	i = strtoul(at + sizeof(mark) - 1, NULL, 10);
-	return i <= st->n_prefer ? (unsigned)i : 0;
-}
-
-/* The request a job with state `with` (its request as request_of()
- * reads it), eligible at `eligible`, goes by at this placement, while its
- * wait lasts (tiers_apply()): "(R)&(Pi)" for the strongest tier that a
- * node of its partitions it did not exclude satisfies now, when `picks`;
- * else (the tiers' cost past this second's budget), or when that pick is
- * weaker than the tier `carried` (carried_tier()) where the excluded
- * nodes hold more than the user's own (`by_list`: the thread's
- * ExcNodeList, or in backfill its reservations and the guard's bits of
- * the last placement, not taken back there), so that a tier whose nodes
- * they keep off counts none, the tier carried.  The
- * request alone when the tier is 0.  *tier: the tier.  NULL as
- * guard_request(). */
-static struct guard_req *effective_of(const struct sx_job_state *with,
-				      time_t eligible, time_t now, bool picks,
-				      unsigned carried, bool by_list,
-				      unsigned *tier)
-{
-	struct tiers t = { with, with->request, now };
-	struct prefer_pick pick = { 0 };
-	struct guard_req *r = NULL;
-	bool counted = false;
-	unsigned want;
-	char *text;
-
-	*tier = 0;
-	if (picks && !(counted = prefer_pick_tiers(with, eligible, now,
-						   tier_count, &t, &pick) == 0))
-		stats.tiers_over++; /* the budget, or memory */
-	want = guard_tier_applied(counted, pick.tier, carried, by_list);
-	if (want &&
-	    (text = prefer_compose(with->request, with->prefer[want - 1]))) {
-		if ((r = guard_tier(guard, text)))
-			*tier = want;
-		free(text);
-	}
-	return r ? r : guard_request(guard, with->request);
-}
-
 /* From 24.11 a slurmd registration sets a node's Extra without the
  * table's stamp (validate_node_specs(), src/slurmctld/node_mgr.c 24.11.5
  * line 3412), and then, on every path, the node's own last_response to
@@ -553,7 +459,7 @@ static bool guard_job(job_record_t *job_ptr)
 	const char *text;
 	bitstr_t *exc;
 	char feature[SX_FEATURE_LEN + 1];
-	bool placeable = true, picks, waits, feature_by;
+	bool placeable = true, picks, waits, feature_by, over;
 	unsigned carried = 0;
 	size_t *budget = NULL;
 	time_t now = time(NULL);
@@ -607,8 +513,8 @@ static bool guard_job(job_record_t *job_ptr)
 	}
 	with = st;
 	with.request = (char *)text;
-	if ((waits = tiers_apply(&with, details->begin_time, now))) {
-		carried = carried_tier(&st);
+	if ((waits = guard_tiers_apply(&with, details->begin_time, now))) {
+		carried = guard_carried_tier(&st);
 		budget = guard_tiers_budget(guard, now);
 	}
 	picks = waits;
@@ -642,8 +548,11 @@ static bool guard_job(job_record_t *job_ptr)
 					look == GUARD_LOOK_REGISTERED);
 	/* the request it goes by now (`req` may be gone with another node
 	 * count: guard_request()) */
-	if (!(req = effective_of(&with, details->begin_time, now, picks,
-				 carried, !feature_by || backfill, &tier)))
+	req = guard_effective(guard, &with, details->begin_time, now, picks,
+			      carried, !feature_by || backfill, usable, off,
+			      &tier, &over);
+	stats.tiers_over += over;
+	if (!req)
 		goto out;
 	if (tier)
 		snprintf(with_tier, sizeof(with_tier), " and its preference %u",
