@@ -194,24 +194,6 @@ static const char *request_of(job_record_t *job_ptr, struct sx_job_state *st)
 #endif
 }
 
-/* The plugin's feature the job goes by, into `name`: the last name of
- * its constraint when it is one of the plugin's (sx_feature_is_ours(); the
- * carrier ANDs it in at the end, carried.h); false when it is not: then
- * the job goes by its ExcNodeList.  Names end at Slurm's operators
- * (carrier.h). */
-static bool carried_by(const char *features, char name[SX_FEATURE_LEN + 1])
-{
-	size_t len = features ? strlen(features) : 0, at = len;
-
-	while (at && !strchr("&|*[](),", features[at - 1]))
-		at--;
-	if (!sx_feature_is_ours(features + at, len - at))
-		return false;
-	memcpy(name, features + at, SX_FEATURE_LEN);
-	name[SX_FEATURE_LEN] = '\0';
-	return true;
-}
-
 /* A job Slurm no longer has: a requeued one keeps its bitmap (22.05
  * does not rebuild it at a requeue), so a job is forgotten only once its
  * record is gone. */
@@ -504,7 +486,9 @@ static bool guard_job(job_record_t *job_ptr)
 		(void)guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
 					  job_ptr->array_job_id, exc, text_hash,
 					  &taken, bits_clear, NULL);
-	feature_by = carried_by(details->features, feature);
+	/* the feature it goes by, ANDed in last (carried.h); else its
+	 * ExcNodeList */
+	feature_by = sx_constraint_last_ours(details->features, feature);
 	if (!candidates_of(job_ptr, exc, feature_by ? feature : NULL, words)) {
 		/* (never once init() found the layout: the bits taken
 		 * back above are then Slurm's to decide without) */

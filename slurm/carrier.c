@@ -93,6 +93,20 @@ bool sx_constraint_names_ours(const char *features)
 	return false;
 }
 
+bool sx_constraint_last_ours(const char *features,
+			     char name[SX_FEATURE_LEN + 1])
+{
+	size_t len = features ? strlen(features) : 0, at = len;
+
+	while (at && !is_operator(features[at - 1]))
+		at--;
+	if (!sx_feature_is_ours(features + at, len - at))
+		return false;
+	memcpy(name, features + at, SX_FEATURE_LEN);
+	name[SX_FEATURE_LEN] = '\0';
+	return true;
+}
+
 char *sx_node_features(const char *current, const char *const *ours, size_t n)
 {
 	size_t cap = (current ? strlen(current) : 0) + 1;

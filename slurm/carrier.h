@@ -93,6 +93,13 @@ char *sx_constraint_own(const char *features, const char *feature);
  * not take that part for its own. */
 bool sx_constraint_names_ours(const char *features);
 
+/* Whether the last name of constraint `features` (may be NULL) is one of
+ * the plugin's (sx_feature_is_ours(): the carrier ANDs its feature in at
+ * the end, sx_constraint_with()); the name into `name` when it is.  Names
+ * end at Slurm's operators. */
+bool sx_constraint_last_ours(const char *features,
+			     char name[SX_FEATURE_LEN + 1]);
+
 /* A node's feature list: the tokens of `current` (its available or its
  * active features, comma-separated as Slurm prints them; NULL for none)
  * that are not the plugin's, in their order, then the `n` names of `ours`

@@ -209,36 +209,28 @@ static int stale_feature(struct planning *p, const struct item *it,
 			 char out[SX_FEATURE_LEN + 1])
 {
 	const char *features = it->job->features;
-
-	size_t len = features ? strlen(features) : 0, at = len;
+	char last[SX_FEATURE_LEN + 1];
 
 	out[0] = '\0';
-	if (!it->req || !it->st.n_prefer || !it->st.request || !len)
-		return 0;
-	/* first the cheap test: its last name is of the plugin's shape */
-	while (at && !strchr("&|*[](),", features[at - 1]))
-		at--;
-	if (!sx_feature_is_ours(features + at, len - at))
+	/* first the cheap test: its last name is the plugin's, not the
+	 * feature of the request it goes by now */
+	if (!it->req || !it->st.n_prefer || !it->st.request ||
+	    !sx_constraint_last_ours(features, last) ||
+	    !strcmp(last, it->req->feature))
 		return 0;
 	for (unsigned i = 0; i <= it->st.n_prefer && !out[0]; i++) {
 		char *text =
 			i ? prefer_compose(it->st.request, it->st.prefer[i - 1])
 			  : strdup(it->st.request);
 		struct memo_request *r = NULL;
-		char *own = NULL;
 		int rc = text ? memo_request_of(p->m, text, p->in->limits, &r)
 			      : -1;
 
 		free(text);
 		if (rc < 0)
 			return -1;
-		if (!r || !strcmp(r->feature, it->req->feature))
-			continue;
-		if (!(own = sx_constraint_own(features, r->feature)))
-			return -1;
-		if (strcmp(own, features) != 0)
-			memcpy(out, r->feature, SX_FEATURE_LEN + 1);
-		free(own);
+		if (r && !strcmp(r->feature, last))
+			memcpy(out, last, SX_FEATURE_LEN + 1);
 	}
 	return 0;
 }

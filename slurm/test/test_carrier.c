@@ -193,3 +193,23 @@ ROW_TEST(features, node, struct node_row, node_rows)
 	cr_assert_str_eq(out, row->out);
 	free(out);
 }
+
+/* The plugin's feature a job goes by is the last name of its constraint,
+ * when that is of the plugin's shape; one elsewhere is the user's. */
+Test(features, the_last_name_is_ours)
+{
+	char f[SX_FEATURE_LEN + 1], got[SX_FEATURE_LEN + 1], c[64];
+
+	sx_feature_name(0x0123456789abcdefULL, f);
+	cr_assert(sx_constraint_last_ours(f, got));
+	cr_assert_str_eq(got, f);
+	snprintf(c, sizeof(c), "[a|b]&%s", f);
+	cr_assert(sx_constraint_last_ours(c, got));
+	cr_assert_str_eq(got, f);
+	snprintf(c, sizeof(c), "%s&ib", f);
+	cr_assert_not(sx_constraint_last_ours(c, got), "ours, not last");
+	snprintf(c, sizeof(c), "ib&x%s", f);
+	cr_assert_not(sx_constraint_last_ours(c, got), "not a whole name");
+	cr_assert_not(sx_constraint_last_ours(NULL, got));
+	cr_assert_not(sx_constraint_last_ours("", got));
+}
