@@ -65,6 +65,25 @@ static long long stamp_at(size_t i, void *arg)
 	return table[i]->last_response;
 }
 
+/* Counts the 8 tiers of job k, "(gpu=true)&(rack=K)": the first 7 with
+ * a rack no node has, the last rack k; *nodes: the last tier's usable
+ * nodes.  0, or -1 when a count fails. */
+static int count_tiers(struct guard *g, int k, const uint64_t *usable,
+		       uint64_t *scratch, size_t *budget, size_t *nodes)
+{
+	char tier[64];
+	size_t n_free;
+
+	for (int i = 0; i < 8; i++) {
+		snprintf(tier, sizeof(tier), "(gpu=true)&(rack=%d)",
+			 i < 7 ? 1000 + k * 8 + i : k);
+		if (guard_count(g, tier, usable, NULL, scratch, budget, nodes,
+				&n_free) != 1)
+			return -1;
+	}
+	return 0;
+}
+
 static double us_between(const struct timespec *a, const struct timespec *b)
 {
 	return (double)(b->tv_sec - a->tv_sec) * 1e6 +
@@ -220,20 +239,16 @@ int main(void)
 		memset(usable, 0xff, sizeof(usable));
 		for (size_t k = 0; k < 10; k++)
 			usable[k * 97] &= ~2ULL;
-		guard_looked_all(g, 4, 5);
+		guard_looked_all(g, 4,
+				 1000); /* after the stamped looks above */
 		t = 0;
 		for (int k = 0; k < 20; k++) {
 			clock_gettime(CLOCK_MONOTONIC, &a);
 			budget = SIZE_MAX; /* the cost undivided */
-			for (int i = 0; i < 8; i++) {
-				snprintf(tier, sizeof(tier),
-					 "(gpu=true)&(rack=%d)",
-					 i < 7 ? 1000 + k * 8 + i : k);
-				if (guard_count(g, tier, usable, NULL, scratch,
-						&budget, &nodes, &n_free) != 1)
-					return 1;
-				picked += i == 7 && nodes > 0;
-			}
+			if (count_tiers(g, k, usable, scratch, &budget,
+					&nodes) < 0)
+				return 1;
+			picked += nodes > 0;
 			clock_gettime(CLOCK_MONOTONIC, &b);
 			t += us_between(&a, &b);
 		}
@@ -286,18 +301,14 @@ int main(void)
 		for (int k = 0; k < rounds; k++) {
 			int j = k % 20;
 
-			if (guard_look_needed(g, NODES, 4, 6, false) !=
+			if (guard_look_needed(g, NODES, 4, 1001, false) !=
 			    GUARD_LOOK_NONE)
 				return 1;
 			budget = GUARD_TIER_BUDGET;
-			for (int i = 0; i < 8; i++) {
-				snprintf(tier, sizeof(tier),
-					 "(gpu=true)&(rack=%d)",
-					 i < 7 ? 1000 + j * 8 + i : j);
-				if (guard_count(g, tier, usable, NULL, scratch,
-						&budget, &nodes, &n_free) != 1)
-					return 1;
-			}
+			if (count_tiers(g, j, usable, scratch, &budget,
+					&nodes) < 0)
+				return 1;
+			snprintf(tier, sizeof(tier), "(gpu=true)&(rack=%d)", j);
 			if (!(r = guard_tier(g, tier)))
 				return 1;
 			n += guard_keep_off(g, r, pool, cand, off, list, &left);
