@@ -454,6 +454,15 @@ static long long stamp_at(size_t i, void *arg)
 	return stamps[i];
 }
 
+/* A look at the nodes of `which` with their own stamps, in second `now`,
+ * `reads` counting the texts it asked for. */
+static long look_at(const uint64_t *which, long long now, bool skip)
+{
+	reads = 0;
+	return guard_look_stamps(g, TABLE, which, extra_of, stamp_at, NULL, now,
+				 skip);
+}
+
 /* With its own stamp (24.11's registrations move last_response), a node
  * is read again only when the stamp moved, or is the second of the last
  * read (a change later in that second could leave it as it was); the
@@ -471,32 +480,21 @@ Test(guard, a_nodes_own_stamp)
 				       100, false),
 		     TABLE);
 	stamps[2] = 100; /* a registration in the second of the read */
-	reads = 0;
-	cr_assert_eq(guard_look_stamps(g, TABLE, which, extra_of, stamp_at,
-				       NULL, 100, true),
-		     0);
+	cr_assert_eq(look_at(which, 100, true), 0);
 	cr_assert_eq(reads, 1, "node 2's stamp moved: read; node 1 not");
 	/* node 2 changes later in second 100: its stamp stays 100 */
 	table[2] = "{\"ok\":0}";
-	reads = 0;
-	cr_assert_eq(guard_look_stamps(g, TABLE, which, extra_of, stamp_at,
-				       NULL, 101, true),
-		     1, "its stamp is its read's second: read again");
+	cr_assert_eq(look_at(which, 101, true), 1,
+		     "its stamp is its read's second: read again");
 	cr_assert_eq(reads, 1);
 	r = guard_request(g, "ok=1");
 	cr_assert_not(guard_req_matches(g, r, 2));
-	reads = 0;
-	cr_assert_eq(guard_look_stamps(g, TABLE, which, extra_of, stamp_at,
-				       NULL, 102, true),
-		     0);
+	cr_assert_eq(look_at(which, 102, true), 0);
 	cr_assert_eq(reads, 0, "read in 101, stamped 100: nothing to read");
 	/* a change with no stamp of the node's (an admin's update: the
 	 * table's stamp) is read by a look that does not skip */
 	table[1] = "{\"ok\":0}";
-	reads = 0;
-	cr_assert_eq(guard_look_stamps(g, TABLE, which, extra_of, stamp_at,
-				       NULL, 102, false),
-		     1);
+	cr_assert_eq(look_at(which, 102, false), 1);
 	cr_assert_eq(reads, 2);
 	/* a clock set back behind a read: every node read afresh */
 	guard_looked_all(g, 100, 101);
