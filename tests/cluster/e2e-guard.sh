@@ -127,6 +127,24 @@ case_srun() {
 	RAN=$(ran_on "srun-$who")
 }
 
+# prefer_outcome WHO ID BLOCKER WAITS KEPT LOGGED: what came of job ID of
+# cases 3 and 4 once the node changed: placed at once by the thread alone;
+# with the guard still waiting (WAITS), slurmctld's log saying the guard
+# kept it KEPT (its line holding LOGGED), then BLOCKER cancelled to free
+# the node it waits for.  Either way it ran within 60 s.
+prefer_outcome() {
+	local who=$1 id=$2
+	wait_for 8 eval '[ "$(state "$id")" != PENDING ]'
+	echo "  $who: $(state "$id") $(field "$id" Reason) on $(field "$id" NodeList)"
+	if [ "$who" = guard ]; then
+		expect "$who: the job waits $4" "$(state "$id")" PENDING
+		expect_has "$who: slurmctld's log says the guard kept it $5" \
+			"$(grep -F "burst_buffer/extra: JobId=$id: " "$LOG")" "$6"
+		scancel "$3"
+	fi
+	wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "$who: the job ran within 60 s"
+}
+
 # case_prefer WHO: case 3 above.  RAN: where the job ran.
 case_prefer() {
 	local who=$1 b1 b2 b3 b4 id
@@ -142,15 +160,8 @@ case_prefer() {
 		"$(admin_comment "$id" | grep -c 'preferring tier')" 0
 	set_extra n1 '{"ok":1,"ib":"p1"}'
 	scancel "$b2"
-	wait_for 8 eval '[ "$(state "$id")" != PENDING ]'
-	echo "  $who: $(state "$id") $(field "$id" Reason) on $(field "$id" NodeList)"
-	if [ "$who" = guard ]; then
-		expect "$who: the job waits for n1, its preference" "$(state "$id")" PENDING
-		expect_has "$who: slurmctld's log says the guard kept it off n2 by its preference" \
-			"$(grep -F "burst_buffer/extra: JobId=$id: " "$LOG")" "satisfy its request and its preference 1: kept off"
-		scancel "$b1"
-	fi
-	wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "$who: the job ran within 60 s"
+	prefer_outcome "$who" "$id" "$b1" "for n1, its preference" "off n2 by its preference" \
+		"satisfy its request and its preference 1: kept off"
 	scancel "$b1" "$b3" "$b4"
 	RAN=$(ran_on "prefer-$who")
 }
@@ -171,15 +182,8 @@ case_prefer_lost() {
 		"$(admin_comment "$id")" "preferring tier 1 of 2"
 	set_extra n1 '{"ok":1}'
 	scancel "$b1"
-	wait_for 8 eval '[ "$(state "$id")" != PENDING ]'
-	echo "  $who: $(state "$id") $(field "$id" Reason) on $(field "$id" NodeList)"
-	if [ "$who" = guard ]; then
-		expect "$who: the job waits for n2, its second preference" "$(state "$id")" PENDING
-		expect_has "$who: slurmctld's log says the guard kept it off n1 by its second preference" \
-			"$(grep -F "burst_buffer/extra: JobId=$id: " "$LOG")" "and 0 do: it waits this once"
-		scancel "$b2"
-	fi
-	wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "$who: the job ran within 60 s"
+	prefer_outcome "$who" "$id" "$b2" "for n2, its second preference" \
+		"off n1 by its second preference" "and 0 do: it waits this once"
 	scancel "$b2" "$b3" "$b4"
 	RAN=$(ran_on "lost-$who")
 }
