@@ -323,14 +323,57 @@ struct guard_req *guard_request(struct guard *g, const char *text)
 	return request_in(g, &g->requests, text);
 }
 
-size_t *guard_tiers_budget(struct guard *g, long long now)
+/* The budget of second `now`, whole again at a new one. */
+static void budget_of(struct guard *g, long long now)
 {
 	if (!g->budget_set || now != g->budget_at) {
 		g->budget = GUARD_TIER_BUDGET;
 		g->budget_at = now;
 		g->budget_set = true;
+		memset(g->users, 0, sizeof(g->users));
 	}
-	return &g->budget;
+}
+
+/* User `uid`'s slot in this second: its own, a free one after it, or,
+ * every slot taken by others, the one it hashes to (shared). */
+static size_t user_slot(const struct guard *g, uint32_t uid)
+{
+	size_t at = uid % GUARD_TIER_USERS;
+
+	for (size_t k = 0; k < GUARD_TIER_USERS; k++) {
+		size_t i = (at + k) % GUARD_TIER_USERS;
+
+		if (!g->users[i].spent || g->users[i].uid == uid)
+			return i;
+	}
+	return at;
+}
+
+size_t guard_tiers_allowance(struct guard *g, uint32_t uid, long long now)
+{
+	size_t spent;
+
+	budget_of(g, now);
+	spent = g->users[user_slot(g, uid)].spent;
+	if (spent >= GUARD_TIER_USER_SHARE)
+		return 0;
+	return GUARD_TIER_USER_SHARE - spent < g->budget
+		       ? GUARD_TIER_USER_SHARE - spent
+		       : g->budget;
+}
+
+void guard_tiers_spend(struct guard *g, uint32_t uid, long long now,
+		       size_t spent)
+{
+	size_t i;
+
+	budget_of(g, now);
+	if (!spent)
+		return;
+	i = user_slot(g, uid);
+	g->users[i].uid = uid;
+	g->users[i].spent += spent;
+	g->budget -= spent < g->budget ? spent : g->budget;
 }
 
 unsigned guard_tier_applied(bool counted, unsigned picked, unsigned carried,

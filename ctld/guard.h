@@ -169,10 +169,28 @@ struct guard_req *guard_tier(struct guard *g, const char *text);
  * (doc/benchmarks.md "The guard at placement"). */
 #define GUARD_TIER_BUDGET 16384
 
-/* The tiers' budget left in second `now` (seconds): GUARD_TIER_BUDGET
- * again at each new second, what guard_count() and the caller took from
- * it within one; for guard_count() to take from. */
-size_t *guard_tiers_budget(struct guard *g, long long now);
+/* What the tiers of one user's jobs may take of it in one second: a
+ * quarter, so that one user's preferences never spend what the others'
+ * need (it takes four users to spend it all). */
+#define GUARD_TIER_USER_SHARE (GUARD_TIER_BUDGET / 4)
+
+/* The users whose spending a second is told apart; past as many in one
+ * second, users share a share (uid modulo the slots). */
+#define GUARD_TIER_USERS 64
+
+/* What a placement of a job of user `uid` may take for its tiers in
+ * second `now` (seconds), in answers: the least of what is left of the
+ * second's budget for all (GUARD_TIER_BUDGET) and of the user's share
+ * (GUARD_TIER_USER_SHARE); both whole again at each new second, or a
+ * clock set back.  For guard_count() to take from; what was taken then
+ * goes to guard_tiers_spend(). */
+size_t guard_tiers_allowance(struct guard *g, uint32_t uid, long long now);
+
+/* Takes `spent` answers (at most what guard_tiers_allowance() gave for
+ * the same `uid` and `now`) from the second's budget and from the
+ * user's share. */
+void guard_tiers_spend(struct guard *g, uint32_t uid, long long now,
+		       size_t spent);
 
 /* The tier a job with preferences goes by at a placement while its wait
  * lasts (doc/design.md "Preferences there"), 0 for its request alone:

@@ -55,6 +55,10 @@ struct guard {
 	size_t budget;		   /* the tiers' budget left ... */
 	long long budget_at;	   /* ... in this second */
 	bool budget_set;
+	struct {
+		uint32_t uid;
+		size_t spent;	   /* 0: a free slot */
+	} users[GUARD_TIER_USERS]; /* ... and what each user took of it */
 	long long read_max;   /* the latest second a node was read stamped */
 	struct job_rec *jobs; /* open addressing by id, 0 = free */
 	size_t jobs_cap, jobs_n, sweep_at;

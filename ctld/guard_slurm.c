@@ -443,7 +443,7 @@ static bool guard_job(job_record_t *job_ptr)
 	char feature[SX_FEATURE_LEN + 1];
 	bool placeable = true, picks, waits, feature_by, over;
 	unsigned carried = 0;
-	size_t *budget = NULL;
+	size_t allowed = 0, budget = 0;
 	time_t now = time(NULL);
 	uint64_t t0 = 0;
 	unsigned tier = 0;
@@ -499,7 +499,9 @@ static bool guard_job(job_record_t *job_ptr)
 	with.request = (char *)text;
 	if ((waits = guard_tiers_apply(&with, details->begin_time, now))) {
 		carried = guard_carried_tier(&st);
-		budget = guard_tiers_budget(guard, now);
+		/* one user's tiers never take what the others' need */
+		allowed = budget =
+			guard_tiers_allowance(guard, job_ptr->user_id, now);
 	}
 	picks = waits;
 	if (picks &&
@@ -512,10 +514,10 @@ static bool guard_job(job_record_t *job_ptr)
 		for (size_t k = 0; k < words; k++)
 			more += (size_t)__builtin_popcountll(usable[k] &
 							     ~read[k]);
-		if (more > *budget)
+		if (more > budget)
 			picks = false;
 		else
-			*budget -= more;
+			budget -= more;
 	}
 	if (waits && !picks)
 		stats.tiers_over++;
@@ -534,7 +536,10 @@ static bool guard_job(job_record_t *job_ptr)
 	 * count: guard_request()) */
 	req = guard_effective(guard, &with, details->begin_time, now, picks,
 			      carried, !feature_by || backfill, usable, off,
-			      &tier, &over);
+			      &budget, &tier, &over);
+	if (waits)
+		guard_tiers_spend(guard, job_ptr->user_id, now,
+				  allowed - budget);
 	stats.tiers_over += over;
 	if (!req)
 		goto out;

@@ -18,11 +18,12 @@ struct tiers {
 	time_t now;
 	const uint64_t *usable; /* the nodes a tier counts */
 	uint64_t *scratch;
+	size_t *budget; /* what the placement may still take */
 };
 
 /* prefer_count_fn: tier i of the job, "(R)&(Pi)", on the nodes of its
- * partitions it did not exclude (`usable`), within the placement's
- * budget (-1 past it: no tier picked this once).  No node is counted
+ * partitions it did not exclude (`usable`), within what the placement
+ * may take (-1 past it: no tier picked this once).  No node is counted
  * free: the guard counts tiers only for a job with a wait, where any
  * node counts (guard_tiers_apply()). */
 static int tier_count(void *arg, unsigned i, size_t *n, size_t *n_free)
@@ -33,8 +34,8 @@ static int tier_count(void *arg, unsigned i, size_t *n, size_t *n_free)
 
 	if (!text)
 		return -1;
-	rc = guard_count(t->g, text, t->usable, NULL, t->scratch,
-			 guard_tiers_budget(t->g, t->now), n, n_free);
+	rc = guard_count(t->g, text, t->usable, NULL, t->scratch, t->budget, n,
+			 n_free);
 	free(text);
 	return rc;
 }
@@ -65,9 +66,11 @@ struct guard_req *guard_effective(struct guard *g,
 				  time_t eligible, time_t now, bool picks,
 				  unsigned carried, bool by_list,
 				  const uint64_t *usable, uint64_t *scratch,
-				  unsigned *tier, bool *over)
+				  size_t *budget, unsigned *tier, bool *over)
 {
-	struct tiers t = { g, with, with->request, now, usable, scratch };
+	struct tiers t = {
+		g, with, with->request, now, usable, scratch, budget
+	};
 	struct prefer_pick pick = { 0 };
 	struct guard_req *r = NULL;
 	bool counted = false;

@@ -33,8 +33,9 @@ unsigned guard_carried_tier(const struct sx_job_state *st);
  * it), eligible at `eligible`, goes by at this placement while its wait
  * lasts: when `picks`, "(R)&(Pi)" for the strongest tier that a node of
  * `usable` (words: its partitions less its excluded nodes) satisfies
- * now, counted within the tiers' budget of the second
- * (guard_tiers_budget()); the tier applied is guard_tier_applied()'s
+ * now, counted within `budget` (what the placement may take:
+ * guard_tiers_allowance(), less what it took); the tier applied is
+ * guard_tier_applied()'s
  * (`carried`: guard_carried_tier(); `by_list`: its excluded nodes hold
  * more than its user's own).  The request alone for tier 0.  `scratch`:
  * words, overwritten.  *tier: the tier; *over: the tiers could not all
@@ -44,6 +45,6 @@ struct guard_req *guard_effective(struct guard *g,
 				  time_t eligible, time_t now, bool picks,
 				  unsigned carried, bool by_list,
 				  const uint64_t *usable, uint64_t *scratch,
-				  unsigned *tier, bool *over);
+				  size_t *budget, unsigned *tier, bool *over);
 
 #endif

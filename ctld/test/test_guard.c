@@ -411,17 +411,60 @@ Test(guard, a_look_reads_the_nodes_asked_for)
 }
 
 /* The tiers' budget is one a second: what is taken within a second stays
- * taken, a new second (or a clock set back) gives it whole again. */
-Test(guard, the_tiers_budget_is_a_seconds)
+ * taken, a new second (or a clock set back) gives it whole again; one
+ * user takes at most a quarter of it, so that it takes four users to
+ * spend it all. */
+Test(guard, the_tiers_budget_is_a_seconds_and_shared)
 {
-	size_t *b = guard_tiers_budget(g, 100);
+	const size_t share = GUARD_TIER_USER_SHARE;
 
-	cr_assert_eq(*b, GUARD_TIER_BUDGET);
-	*b -= 1000;
-	cr_assert_eq(*guard_tiers_budget(g, 100), GUARD_TIER_BUDGET - 1000);
-	cr_assert_eq(*guard_tiers_budget(g, 101), GUARD_TIER_BUDGET);
-	*guard_tiers_budget(g, 101) = 0;
-	cr_assert_eq(*guard_tiers_budget(g, 99), GUARD_TIER_BUDGET);
+	cr_assert_eq(GUARD_TIER_BUDGET, 4 * share);
+	cr_assert_eq(guard_tiers_allowance(g, 1000, 100), share);
+	guard_tiers_spend(g, 1000, 100, 1000);
+	cr_assert_eq(guard_tiers_allowance(g, 1000, 100), share - 1000);
+	guard_tiers_spend(g, 1000, 100, share - 1000);
+	cr_assert_eq(guard_tiers_allowance(g, 1000, 100), 0,
+		     "one user past its share");
+	/* the others keep theirs, until the budget for all runs out */
+	cr_assert_eq(guard_tiers_allowance(g, 1001, 100), share);
+	guard_tiers_spend(g, 1001, 100, share);
+	guard_tiers_spend(g, 1002, 100, share - 10);
+	cr_assert_eq(guard_tiers_allowance(g, 1003, 100), share);
+	cr_assert_eq(guard_tiers_allowance(g, 1002, 100), 10);
+	guard_tiers_spend(g, 1003, 100, share);
+	cr_assert_eq(guard_tiers_allowance(g, 1004, 100), 10,
+		     "the budget left for all");
+	guard_tiers_spend(g, 1004, 100, 10);
+	cr_assert_eq(guard_tiers_allowance(g, 1002, 100), 0);
+	/* a new second, or a clock set back: whole again */
+	cr_assert_eq(guard_tiers_allowance(g, 1000, 101), share);
+	guard_tiers_spend(g, 1000, 101, share);
+	cr_assert_eq(guard_tiers_allowance(g, 1000, 99), share);
+}
+
+/* Past GUARD_TIER_USERS users in one second, a user shares a share with
+ * another, never gets more than one: told apart by uid, never by slot. */
+Test(guard, users_past_the_slots_share_a_share)
+{
+	uint32_t uid;
+
+	for (uid = 0; uid < GUARD_TIER_USERS; uid++)
+		guard_tiers_spend(g, uid, 100, 1);
+	/* uid GUARD_TIER_USERS hashes to uid 0's slot */
+	cr_assert_eq(guard_tiers_allowance(g, uid, 100),
+		     GUARD_TIER_USER_SHARE - 1);
+	guard_tiers_spend(g, uid, 100, GUARD_TIER_USER_SHARE - 1);
+	cr_assert_eq(guard_tiers_allowance(g, 0, 100), 0);
+	cr_assert_eq(guard_tiers_allowance(g, 1, 100),
+		     GUARD_TIER_USER_SHARE - 1);
+	/* uid 0 and uid 1 told apart when each has its own slot */
+	cr_assert_eq(guard_tiers_allowance(g, 2, 101), GUARD_TIER_USER_SHARE);
+	guard_tiers_spend(g, 2 + GUARD_TIER_USERS, 101, 5);
+	cr_assert_eq(
+		guard_tiers_allowance(g, 2, 101), GUARD_TIER_USER_SHARE,
+		"a slot taken by another uid is passed over while one is free");
+	cr_assert_eq(guard_tiers_allowance(g, 2 + GUARD_TIER_USERS, 101),
+		     GUARD_TIER_USER_SHARE - 5);
 }
 
 /* The tier applied: the pick when every tier it needed was counted, else
