@@ -25,6 +25,12 @@
 #      a node that was at 0 from before the job was placed to the script's
 #      start (must be 0), and, as a user would count them, jobs whose script started
 #      while their node was at 0 (a flip after placement: printed).
+#      XC_CHURN_SRUN=1: the jobs are interactive, `srun --extra ok=1` of the
+#      same user all waiting at once, which Slurm cannot requeue: a job
+#      placed on a node at 0 is lost (killed by the check, srun failing);
+#      counted from srun's exit statuses and asserted 0 where nothing may
+#      place a job there (the guard with no check behind it, or Slurm's
+#      own filter).
 #
 # The cluster runs with AuthInfo=cred_expire=20 (XC_CRED_EXPIRE), so that
 # Slurm holds requeued jobs back 21 s rather than 121 s.
@@ -171,12 +177,26 @@ fi
 slurm_filters || wait_refresh
 JOBS=${XC_CHURN_JOBS:-150}
 SECONDS_=${XC_CHURN_SECONDS:-100}
-ids=()
-for i in $(seq "$JOBS"); do
-	ids+=("$(as_user sbatch --parsable -o /dev/null --extra 'ok=1' \
-		--wrap "echo \$SLURM_JOB_ID \$SLURMD_NODENAME \$(date +%s.%N) >>$OUT/starts; sleep 1")")
-done
-expect "$JOBS jobs accepted" "$(printf '%s\n' "${ids[@]}" | grep -cE '^[0-9]+$')" "$JOBS"
+SRUN=${XC_CHURN_SRUN:-0}
+START='echo $SLURM_JOB_ID $SLURMD_NODENAME $(date +%s.%N) >>'"$OUT"'/starts; sleep 1'
+ids=() pids=()
+if [ "$SRUN" = 1 ]; then
+	# each srun waits for its allocation as a user's would; its status
+	# and what it said go to $OUT/srun.I
+	for i in $(seq "$JOBS"); do
+		as_user srun --extra 'ok=1' -J xcchurn -t 2 bash -c "$START" \
+			>"$OUT/srun.$i" 2>&1 &
+		pids+=("$!")
+	done
+	wait_for 60 eval '[ "$(squeue -h -u "$USER1" -n xcchurn | wc -l)" -ge "$((JOBS - 4))" ] || [ "$(wc -l <"$OUT/starts" 2>/dev/null || echo 0)" -gt 0 ]' ||
+		not_ok "the srun jobs reach slurmctld within 60 s"
+else
+	for i in $(seq "$JOBS"); do
+		ids+=("$(as_user sbatch --parsable -o /dev/null --extra 'ok=1' \
+			--wrap "$START")")
+	done
+	expect "$JOBS jobs accepted" "$(printf '%s\n' "${ids[@]}" | grep -cE '^[0-9]+$')" "$JOBS"
+fi
 # The flips: "before after node value" a line, times in s since the epoch.
 : >"$OUT/flips"
 declare -A val=([n1]=1 [n2]=1 [n3]=1 [n4]=1)
@@ -206,6 +226,19 @@ echo "  $(wc -l <"$OUT/flips") flips"
 # Requeued jobs wait cred_expire + 1 s before Slurm starts them again.
 wait_for $((HOLD_BACK + 300)) queue_empty ||
 	not_ok "every job ended within $((HOLD_BACK + 300)) s of the churn"
+lost=0
+if [ "$SRUN" = 1 ]; then
+	# srun's statuses: a job that failed is lost (the check killed it,
+	# or Slurm did); its job id from what srun said, or none
+	for i in "${!pids[@]}"; do
+		wait_for 30 eval "! kill -0 ${pids[$i]} 2>/dev/null" ||
+			{ not_ok "srun $((i + 1)) ended within 30 s of the queue"; kill "${pids[$i]}" 2>/dev/null; }
+		wait "${pids[$i]}" || { lost=$((lost + 1)); tail -1 "$OUT/srun.$((i + 1))" | sed 's/^/    /'; }
+	done
+	mapfile -t ids < <(awk '{ print $1 }' "$OUT/starts" | sort -un)
+	echo "  srun jobs lost (srun failed): $lost of $JOBS"
+	echo "churn_srun_lost $lost" >>"${XC_CHURN_FIGURES:-/dev/null}"
+fi
 # Each job: its state, StartTime (s), restarts.
 for id in "${ids[@]}"; do
 	s=$(scontrol show job "$id" 2>/dev/null)
@@ -213,9 +246,15 @@ for id in "${ids[@]}"; do
 	start=$(grep -oP 'StartTime=\K\S+' <<<"$s")
 	echo "$id $st $(date -d "$start" +%s 2>/dev/null || echo 0) $(grep -oP 'Restarts=\K\S+' <<<"$s")"
 done >"$OUT/jobs"
-expect "every job completed (none lost)" "$(awk '$2 != "COMPLETED"' "$OUT/jobs")" ""
+if [ "$SRUN" = 1 ]; then
+	# (a lost job never ran its script: the others must have completed)
+	expect "every srun job that ran its script completed" "$(awk '$2 != "COMPLETED"' "$OUT/jobs")" ""
+	expect "every job's script ran at most once" "$(awk '{ print $1 }' "$OUT/starts" | sort | uniq -d; wc -l <"$OUT/starts")" "$((JOBS - lost))"
+else
+	expect "every job completed (none lost)" "$(awk '$2 != "COMPLETED"' "$OUT/jobs")" ""
+	expect "every job's script ran once" "$(awk '{ print $1 }' "$OUT/starts" | sort | uniq -d; wc -l <"$OUT/starts")" "$JOBS"
+fi
 expect "every job's StartTime read" "$(awk '$3 == 0' "$OUT/jobs")" ""
-expect "every job's script ran once" "$(awk '{ print $1 }' "$OUT/starts" | sort | uniq -d; wc -l <"$OUT/starts")" "$JOBS"
 requeued=$(awk '$4 > 0' "$OUT/jobs" | wc -l)
 # The count: per start "id node t", the node's value by the flips.
 # wrong: at 0 at the script's start; before: and had gone to 0 (the
@@ -239,6 +278,9 @@ echo "  jobs requeued by the check: $requeued"
 echo "churn_wrong $wrong" >>"${XC_CHURN_FIGURES:-/dev/null}"
 echo "churn_before $before" >>"${XC_CHURN_FIGURES:-/dev/null}"
 echo "churn_requeued $requeued" >>"${XC_CHURN_FIGURES:-/dev/null}"
+if [ "$SRUN" = 1 ] && { slurm_filters || { [ "$CHECK" = 0 ] && [ -n "${XC_BURST_BUFFER:-}" ]; }; }; then
+	expect "no srun job lost (nothing places one on a node at 0)" "$lost" 0
+fi
 if [ "$CHECK" = 1 ]; then
 	expect "no job started on a node that had stopped satisfying it before placement" "$before" 0
 	expect "the check could tell for every job (nothing unchecked in its log)" \
