@@ -7,7 +7,10 @@
 # database does not know) and %_unitdir defined as RHEL's
 # systemd-rpm-macros define it.  Then lists what the package installs and
 # requires, and fails unless it holds every file the spec names and
-# requires exactly the Slurm it was built against.  Closes with
+# requires exactly the Slurm it was built against.  Where the tree was
+# configured with --with-slurm-source=DIR (or SLURM_SOURCE=DIR says so),
+# the RPM is built with `--define 'slurm_source DIR'` and must hold the
+# guard at placement, burst_buffer_extra.so, too.  Closes with
 # "built: FILE".  Needs a configured tree (make dist) and rpm's rpmbuild.
 set -euo pipefail
 
@@ -25,9 +28,13 @@ make -s -C "$SRC" dist >/dev/null
 mv "$SRC"/slurm-extra-*.tar.gz "$DIR/"
 tarball=$(ls "$DIR"/slurm-extra-*.tar.gz)
 
-echo "# rpmbuild -ta --nodeps $(basename "$tarball")"
+# the Slurm source tree the tree was configured with, if any
+SLURM_SOURCE=${SLURM_SOURCE-$(sed -n 's/^SLURM_SOURCE_DIR = //p' "$SRC/Makefile")}
+with=()
+[ -z "$SLURM_SOURCE" ] || with=(--define "slurm_source $SLURM_SOURCE")
+echo "# rpmbuild -ta --nodeps ${with[*]} $(basename "$tarball")"
 rpmbuild -ta --nodeps --define "_topdir $DIR/top" \
-	--define '_unitdir /usr/lib/systemd/system' "$tarball"
+	--define '_unitdir /usr/lib/systemd/system' "${with[@]}" "$tarball"
 rpm=$(ls "$DIR"/top/RPMS/*/slurm-extra-[0-9]*.rpm)
 
 echo "# what it installs"
@@ -42,7 +49,8 @@ for f in /job_submit_extra.so /spank_extra.so /usr/bin/slurm-extra \
 	/usr/lib/systemd/system/slurm-extra-facts.timer \
 	/usr/share/bash-completion/completions/slurm-extra \
 	/man1/slurm-extra.1 /man5/extra.conf.5 /man8/job_submit_extra.8 \
-	/man8/spank_extra.8 /examples/extra.conf /examples/plugstack.conf; do
+	/man8/spank_extra.8 /examples/extra.conf /examples/plugstack.conf \
+	${SLURM_SOURCE:+/burst_buffer_extra.so}; do
 	grep -qE -- "$(sed 's/\./\\./g' <<<"$f")(\.gz)?\$" <<<"$files" ||
 		{ echo "no $f in the package" >&2; exit 1; }
 done
