@@ -487,7 +487,24 @@ int cmd_doctor(const struct opts *o)
 	setting(plugin, "JobSubmitPlugins=extra",
 		"every request is checked at submission, with errors that point at the mistake (and slurmctld 23.11.0-23.11.6 dies on a request with an unbalanced ')')",
 		NULL);
-	if (plugin && !own) {
+	if (plugin && !own && has_word(conf->bb_type, "extra")) {
+		/* beside the guard at placement, the check at start keeps off
+		 * only a job the guard could not decide for (its log says
+		 * so), and kills an interactive one whose node's Extra
+		 * changed after its placement, which Slurm's own filter lets
+		 * run (tests/cluster/e2e-churn.sh, doc/design.md "The guard
+		 * at placement") */
+		int state = prolog_state(conf, &prolog_other);
+
+		if (state > 0)
+			printf("  check PrologSlurmctld=%s: not needed beside the guard at placement, and it kills an srun job whose node's Extra changed after its placement (Slurm's own filter lets it run): remove it\n",
+			       PROLOG_NAME);
+		else if (state < 0)
+			printf("  check PrologSlurmctld is %s: beside the guard at placement it need not run %s (which kills an srun job whose node's Extra changed after its placement)\n",
+			       prolog_other ? prolog_other : "", PROLOG_NAME);
+		else
+			printf("  ok    PrologSlurmctld: no check at start, none needed beside the guard at placement\n");
+	} else if (plugin && !own) {
 		int state = prolog_state(conf, &prolog_other);
 
 		snprintf(
@@ -499,6 +516,8 @@ int cmd_doctor(const struct opts *o)
 			check);
 		if (state > 0)
 			probe_check(conf);
+	}
+	if (plugin && !own) {
 		setting(delay && strtol(delay, NULL, 10) == 0,
 			"SchedulerParameters=batch_sched_delay=0",
 			"waiting jobs start within about a second of a node coming to match",

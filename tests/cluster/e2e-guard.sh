@@ -282,6 +282,8 @@ running_v=$(scontrol show config | grep -oP '^SLURM_VERSION\s*=\s*\K\S+')
 other_v="${running_v%.*}.$((${running_v##*.} ^ 1))"
 doc=$(as_user slurm-extra doctor 2>&1)
 expect_has "doctor: the guard, built for the Slurm slurmctld runs" "$doc" "  ok    BurstBufferType=burst_buffer/extra"
+expect_has "doctor: no check at start, none needed beside the guard" "$doc" \
+	"  ok    PrologSlurmctld: no check at start, none needed beside the guard at placement"
 expect_has "doctor: which Slurm the guard was built against" "$doc" \
 	"the guard at placement: $PLUG/burst_buffer_extra.so on this host, built against Slurm $running_v; tree "
 # replaced as a package upgrade does (a new file renamed over the link):
