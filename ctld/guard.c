@@ -371,9 +371,18 @@ void guard_tiers_spend(struct guard *g, uint32_t uid, long long now,
 	if (!spent)
 		return;
 	i = user_slot(g, uid);
-	g->users[i].uid = uid;
+	/* (a slot is taken for the second: a uid sharing it never takes it
+	 * from its owner, so that none gets past a share) */
+	if (!g->users[i].spent)
+		g->users[i].uid = uid;
 	g->users[i].spent += spent;
 	g->budget -= spent < g->budget ? spent : g->budget;
+}
+
+size_t guard_tiers_left(struct guard *g, long long now)
+{
+	budget_of(g, now);
+	return g->budget;
 }
 
 unsigned guard_tier_applied(bool counted, unsigned picked, unsigned carried,
@@ -479,10 +488,18 @@ int guard_count(struct guard *g, const char *text, const uint64_t *usable,
 		const uint64_t *free, uint64_t *scratch, size_t *budget,
 		size_t *nodes, size_t *free_nodes)
 {
-	struct guard_req *r = request_in(g, &g->tiers, text);
-	size_t ok = 0, n_off, n_free = 0;
+	struct guard_req *r;
+	size_t ok = 0, n_off, n_free = 0, parse;
 
-	if (!r)
+	/* a tier not kept yet: its parse comes out of the budget first
+	 * (a text's 16 bytes cost about an answer) */
+	if (g->nnodes && !lh_table_lookup_ex(g->tiers, text, NULL)) {
+		parse = 1 + strlen(text) / 16;
+		if (*budget < parse)
+			return -1;
+		*budget -= parse;
+	}
+	if (!(r = request_in(g, &g->tiers, text)))
 		return 0;
 	if (!verdict(g, r, usable, scratch, &ok, &n_off, budget))
 		return -1;

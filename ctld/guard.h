@@ -147,10 +147,11 @@ size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
  * been looked at since it last changed.  The tiers are kept apart from
  * the requests, as many (past GUARD_MAX_REQUESTS every tier is dropped,
  * no request), so that tiers never drop another job's request; a
- * request's pointer stays good.  Each answer not kept costs *budget
+ * request's pointer stays good.  A tier not kept yet costs *budget
+ * 1 + its length/16 for its parse, first; each answer not kept costs
  * 1 + L/16 for a tier of L leaves (a node's record and text read, then
- * each leaf: tests/bench/bench_guard): what does not fit is not
- * evaluated.  1 when counted; 0 when `text` is not a valid request, or
+ * each leaf: tests/bench/bench_guard): what does not fit is not parsed
+ * or evaluated; *budget is lowered by what was.  1 when counted; 0 when `text` is not a valid request, or
  * out of memory (the tier narrows nothing this once); -1 when the budget
  * ran out first (the answers evaluated are kept: a later placement goes
  * on from there). */
@@ -175,22 +176,32 @@ struct guard_req *guard_tier(struct guard *g, const char *text);
 #define GUARD_TIER_USER_SHARE (GUARD_TIER_BUDGET / 4)
 
 /* The users whose spending a second is told apart; past as many in one
- * second, users share a share (uid modulo the slots). */
+ * second, a user shares the share of the user whose slot its uid
+ * hashes to (uid modulo the slots): the two together get one share. */
 #define GUARD_TIER_USERS 64
 
 /* What a placement of a job of user `uid` may take for its tiers in
  * second `now` (seconds), in answers: the least of what is left of the
  * second's budget for all (GUARD_TIER_BUDGET) and of the user's share
  * (GUARD_TIER_USER_SHARE); both whole again at each new second, or a
- * clock set back.  For guard_count() to take from; what was taken then
- * goes to guard_tiers_spend(). */
+ * clock set back.  Never fails; 0 once either is spent.  For
+ * guard_count() to take from; what was taken then goes to
+ * guard_tiers_spend(). */
 size_t guard_tiers_allowance(struct guard *g, uint32_t uid, long long now);
 
-/* Takes `spent` answers (at most what guard_tiers_allowance() gave for
- * the same `uid` and `now`) from the second's budget and from the
- * user's share. */
+/* Takes `spent` answers from the second's budget (down to 0 at most)
+ * and adds them to what user `uid` spent in second `now`, past its
+ * share if need be (the texts one placement compared:
+ * guard_tiers_left()); the user then gets nothing more that second. */
 void guard_tiers_spend(struct guard *g, uint32_t uid, long long now,
 		       size_t spent);
+
+/* What is left of the second's budget for all in second `now`: what a
+ * placement may compare of its tiers' texts (one answer each) beyond
+ * its user's share, so that a partition of more nodes than a share
+ * still has its tiers picked, at most one placement of the user's a
+ * second. */
+size_t guard_tiers_left(struct guard *g, long long now);
 
 /* The tier a job with preferences goes by at a placement while its wait
  * lasts (doc/design.md "Preferences there"), 0 for its request alone:

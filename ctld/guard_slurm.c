@@ -443,7 +443,7 @@ static bool guard_job(job_record_t *job_ptr)
 	char feature[SX_FEATURE_LEN + 1];
 	bool placeable = true, picks, waits, feature_by, over;
 	unsigned carried = 0;
-	size_t allowed = 0, budget = 0;
+	size_t allowed = 0, budget = 0, compared = 0, for_answers = 0;
 	time_t now = time(NULL);
 	uint64_t t0 = 0;
 	unsigned tier = 0;
@@ -503,22 +503,29 @@ static bool guard_job(job_record_t *job_ptr)
 		allowed = budget =
 			guard_tiers_allowance(guard, job_ptr->user_id, now);
 	}
-	picks = waits;
+	/* (a user past its share this second picks none) */
+	picks = waits && allowed;
 	if (picks &&
 	    (look == GUARD_LOOK_CANDIDATES || look == GUARD_LOOK_REGISTERED)) {
 		/* the texts a tier counts beyond those read anyway, one each
-		 * from the budget: past it no tier is picked */
+		 * from the second's budget for all (past it no tier is
+		 * picked), and from the user's share, which they may
+		 * overspend: a partition larger than a share has its tiers
+		 * picked, once a second for the user */
 		const uint64_t *read = EXTRA_UNSTAMPED ? pool : cand;
 		size_t more = 0;
 
 		for (size_t k = 0; k < words; k++)
 			more += (size_t)__builtin_popcountll(usable[k] &
 							     ~read[k]);
-		if (more > budget)
+		if (more > guard_tiers_left(guard, now)) {
 			picks = false;
-		else
-			budget -= more;
+		} else {
+			compared = more;
+			budget = budget > more ? budget - more : 0;
+		}
 	}
+	for_answers = budget;
 	if (waits && !picks)
 		stats.tiers_over++;
 	/* out of memory there: the nodes not read are kept off.  Where a
@@ -539,7 +546,7 @@ static bool guard_job(job_record_t *job_ptr)
 			      &budget, &tier, &over);
 	if (waits)
 		guard_tiers_spend(guard, job_ptr->user_id, now,
-				  allowed - budget);
+				  compared + (for_answers - budget));
 	stats.tiers_over += over;
 	if (!req)
 		goto out;

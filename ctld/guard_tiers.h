@@ -33,8 +33,9 @@ unsigned guard_carried_tier(const struct sx_job_state *st);
  * it), eligible at `eligible`, goes by at this placement while its wait
  * lasts: when `picks`, "(R)&(Pi)" for the strongest tier that a node of
  * `usable` (words: its partitions less its excluded nodes) satisfies
- * now, counted within `budget` (what the placement may take:
- * guard_tiers_allowance(), less what it took); the tier applied is
+ * now, counted within *budget (what the placement may still take:
+ * guard_tiers_allowance(), less what it took; lowered by what the
+ * counts cost, guard_count()); the tier applied is
  * guard_tier_applied()'s
  * (`carried`: guard_carried_tier(); `by_list`: its excluded nodes hold
  * more than its user's own).  The request alone for tier 0.  `scratch`:

@@ -235,13 +235,15 @@ Test(guard, a_tier_counted_on_the_usable_nodes)
 		     1);
 	cr_assert_eq(n, 4);
 	cr_assert_eq(n_free, 2);
-	cr_assert_eq(budget, 93, "7 usable nodes evaluated, 1 each");
+	cr_assert_eq(
+		budget, 92,
+		"its parse (14 bytes: 1), 7 usable nodes evaluated, 1 each");
 	cr_assert_eq(guard_count(g, "(ok=1)&(ib=p1)", usable, NULL, scratch,
 				 &budget, &n, &n_free),
 		     1);
 	cr_assert_eq(n, 4);
 	cr_assert_eq(n_free, 0, "none known free");
-	cr_assert_eq(budget, 93, "the answers kept");
+	cr_assert_eq(budget, 92, "the tier and its answers kept");
 	{
 		/* the tier picked, placed by the answers its count kept */
 		struct guard_req *t = guard_tier(g, "(ok=1)&(ib=p1)");
@@ -410,6 +412,36 @@ Test(guard, a_look_reads_the_nodes_asked_for)
 	memset(table, 0, sizeof(table));
 }
 
+/* A tier not kept yet is parsed only when its parse fits in the budget
+ * (1 + its length/16), which it takes first; kept, it costs nothing. */
+Test(guard, a_tiers_parse_comes_out_of_the_budget)
+{
+	uint64_t usable[GUARD_WORDS(TABLE)] = { 0 },
+		 scratch[GUARD_WORDS(TABLE)];
+	const char *tier = "(ok=1)&(ib=p1|ib=p2|ib=p3|ib=p4)"; /* 32 bytes */
+	size_t n = 0, n_free = 0, budget = 2, kept;
+
+	table[0] = "{\"ok\":1,\"ib\":\"p1\"}";
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	usable[0] = 1;
+	kept = guard_requests_kept(g);
+	cr_assert_eq(guard_count(g, tier, usable, NULL, scratch, &budget, &n,
+				 &n_free),
+		     -1);
+	cr_assert_eq(budget, 2, "3 for its parse do not fit in 2");
+	cr_assert_eq(guard_requests_kept(g), kept, "not parsed");
+	budget = 4;
+	cr_assert_eq(guard_count(g, tier, usable, NULL, scratch, &budget, &n,
+				 &n_free),
+		     1);
+	cr_assert_eq(budget, 0, "3 for its parse, 1 for the one answer");
+	cr_assert_eq(n, 1);
+	cr_assert_eq(guard_count(g, tier, usable, NULL, scratch, &budget, &n,
+				 &n_free),
+		     1, "kept: nothing to pay");
+	cr_assert_eq(n, 1);
+}
+
 /* The tiers' budget is one a second: what is taken within a second stays
  * taken, a new second (or a clock set back) gives it whole again; one
  * user takes at most a quarter of it, so that it takes four users to
@@ -442,29 +474,54 @@ Test(guard, the_tiers_budget_is_a_seconds_and_shared)
 	cr_assert_eq(guard_tiers_allowance(g, 1000, 99), share);
 }
 
-/* Past GUARD_TIER_USERS users in one second, a user shares a share with
- * another, never gets more than one: told apart by uid, never by slot. */
+/* Past GUARD_TIER_USERS users in one second, a user shares the share of
+ * the user whose slot its uid hashes to: the two together never get
+ * more than one share, and the slot stays its owner's. */
 Test(guard, users_past_the_slots_share_a_share)
 {
-	uint32_t uid;
+	const size_t share = GUARD_TIER_USER_SHARE;
+	const uint32_t far = GUARD_TIER_USERS; /* hashes to slot 0 */
 
-	for (uid = 0; uid < GUARD_TIER_USERS; uid++)
+	/* uid 0 in slot 0, uid `far` in the next free one (1), uids 2 to
+	 * 63 in theirs: every slot taken */
+	guard_tiers_spend(g, 0, 100, 1);
+	guard_tiers_spend(g, far, 100, 2000);
+	for (uint32_t uid = 2; uid < GUARD_TIER_USERS; uid++)
 		guard_tiers_spend(g, uid, 100, 1);
-	/* uid GUARD_TIER_USERS hashes to uid 0's slot */
-	cr_assert_eq(guard_tiers_allowance(g, uid, 100),
-		     GUARD_TIER_USER_SHARE - 1);
-	guard_tiers_spend(g, uid, 100, GUARD_TIER_USER_SHARE - 1);
+	/* uid 1 finds no slot: it shares slot 1, which stays uid `far`'s */
+	cr_assert_eq(guard_tiers_allowance(g, 1, 100), share - 2000);
+	guard_tiers_spend(g, 1, 100, 1);
+	cr_assert_eq(guard_tiers_allowance(g, far, 100), share - 2001,
+		     "uid far still finds its slot, with what uid 1 spent");
+	cr_assert_eq(guard_tiers_allowance(g, 1, 100), share - 2001);
+	cr_assert_eq(guard_tiers_allowance(g, 0, 100), share - 1);
+	/* a later uid hashing to slot 0 shares uid 0's share */
+	guard_tiers_spend(g, 2 * far, 100, share - 1);
 	cr_assert_eq(guard_tiers_allowance(g, 0, 100), 0);
-	cr_assert_eq(guard_tiers_allowance(g, 1, 100),
-		     GUARD_TIER_USER_SHARE - 1);
-	/* uid 0 and uid 1 told apart when each has its own slot */
-	cr_assert_eq(guard_tiers_allowance(g, 2, 101), GUARD_TIER_USER_SHARE);
-	guard_tiers_spend(g, 2 + GUARD_TIER_USERS, 101, 5);
+	cr_assert_eq(guard_tiers_allowance(g, 2 * far, 100), 0);
+	/* while a slot is free, uids 2 and 66 are told apart */
+	cr_assert_eq(guard_tiers_allowance(g, 2, 101), share);
+	guard_tiers_spend(g, 2 + far, 101, 5);
 	cr_assert_eq(
-		guard_tiers_allowance(g, 2, 101), GUARD_TIER_USER_SHARE,
+		guard_tiers_allowance(g, 2, 101), share,
 		"a slot taken by another uid is passed over while one is free");
-	cr_assert_eq(guard_tiers_allowance(g, 2 + GUARD_TIER_USERS, 101),
-		     GUARD_TIER_USER_SHARE - 5);
+	cr_assert_eq(guard_tiers_allowance(g, 2 + far, 101), share - 5);
+}
+
+/* The texts one placement compares may take a user past its share,
+ * within what is left of the second's budget for all; the user then
+ * gets nothing more that second. */
+Test(guard, a_placement_may_overspend_its_users_share)
+{
+	cr_assert_eq(guard_tiers_left(g, 100), GUARD_TIER_BUDGET);
+	guard_tiers_spend(g, 7, 100, GUARD_TIER_USER_SHARE + 100);
+	cr_assert_eq(guard_tiers_left(g, 100),
+		     GUARD_TIER_BUDGET - GUARD_TIER_USER_SHARE - 100);
+	cr_assert_eq(guard_tiers_allowance(g, 7, 100), 0);
+	guard_tiers_spend(g, 8, 100, GUARD_TIER_BUDGET);
+	cr_assert_eq(guard_tiers_left(g, 100), 0, "spent down to 0, no lower");
+	cr_assert_eq(guard_tiers_allowance(g, 9, 100), 0);
+	cr_assert_eq(guard_tiers_left(g, 101), GUARD_TIER_BUDGET);
 }
 
 /* The tier applied: the pick when every tier it needed was counted, else

@@ -303,6 +303,49 @@ int main(void)
 			       heavy ? 100 : 2, GUARD_TIER_USER_SHARE,
 			       GUARD_TIER_BUDGET, slowest, seconds);
 		}
+		/* the whole budget of one second: four users, each with 8
+		 * tiers of 100 leaves never seen, that no node satisfies,
+		 * spending their shares (the bound on the tiers' time under
+		 * slurmctld's locks, a second) */
+		{
+			static char worst[8][1200];
+			struct timespec c, d;
+			size_t spent = 0;
+
+			clock_gettime(CLOCK_MONOTONIC, &c);
+			for (uint32_t u = 0; u < 4; u++) {
+				size_t allowed = guard_tiers_allowance(
+					g, 3000 + u, 9000);
+
+				budget = allowed;
+				for (int i = 0; i < 8; i++) {
+					int at = snprintf(worst[i],
+							  sizeof(worst[i]),
+							  "(gpu=true)&(rack=%u",
+							  7000 + u * 8 + i);
+
+					for (int l = 0; l < 98; l++)
+						at += snprintf(
+							worst[i] + at,
+							sizeof(worst[i]) -
+								(size_t)at,
+							"|rack=%d", 8000 + l);
+					snprintf(worst[i] + at,
+						 sizeof(worst[i]) - (size_t)at,
+						 ")");
+					if (guard_count(g, worst[i], usable,
+							NULL, scratch, &budget,
+							&nodes, &n_free) != 1)
+						break;
+				}
+				guard_tiers_spend(g, 3000 + u, 9000,
+						  allowed - budget);
+				spent += allowed - budget;
+			}
+			clock_gettime(CLOCK_MONOTONIC, &d);
+			printf("four users' shares in one second, each user's worst (8 tiers of 100 leaves never seen): %zu of %d answers spent, %.0f us\n",
+			       spent, GUARD_TIER_BUDGET, us_between(&c, &d));
+		}
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		for (int k = 0; k < rounds; k++) {
 			int j = k % 20;
