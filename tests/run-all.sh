@@ -242,11 +242,11 @@ for t in e2e-fault e2e-carrier e2e-prefer; do
 	cluster "$t:$t$G" "${GUARD[@]}"
 done
 # the guard at placement, built by setup (XC_SLURM_SOURCE): its own test,
-# and the churn with the guard alone, no check at start behind it, the
-# jobs interactive (srun: none may be lost; the batch churn with the
-# guard runs in trixie's suite)
+# and the churn with the guard alone, no check at start behind it, batch
+# jobs and interactive ones (srun: none may be lost)
 cluster e2e-guard XC_GUARD_REQUIRED=$guard_required
 if [ "$guard_required" = 1 ]; then
+	cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra
 	cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra
 fi
 # the thread's own window, without the check at start behind it

@@ -75,6 +75,7 @@ PLAN=(
 	"cluster e2e-guard"
 	"cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra @trixie"
 	"cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra @trixie"
+	"cluster-slurm e2e-churn:e2e-churn-srun-slurm XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 @trixie"
 	"cluster-slurm e2e-hostile:e2e-hostile-slurm XC_HOSTILE_MODE=slurm"
 	"cluster load XC_LOAD_JOBS=200 XC_LOAD_WARMUPS=1"
 )
