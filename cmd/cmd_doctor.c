@@ -213,8 +213,10 @@ static bool same_version(const char *a, const char *b)
  * over a file built for another version and loads the first built for
  * its own (plugin_load_and_link(), src/common/plugin.c); none, and a
  * BurstBufferType naming it stops slurmctld at start ("failed to
- * initialize burst buffer plugin", src/slurmctld/controller.c). */
-static void guard_setting(const slurm_conf_t *conf)
+ * initialize burst buffer plugin", src/slurmctld/controller.c).  Says
+ * what it finds; true when slurmctld would load a guard built for the
+ * version it runs. */
+static bool guard_setting(const slurm_conf_t *conf)
 {
 	char path[4096], first[4096] = "", built[512], other[512] = "";
 	const char *running = conf->version ? conf->version : "";
@@ -239,7 +241,7 @@ static void guard_setting(const slurm_conf_t *conf)
 				      : " first",
 			       r == -1 ? "cannot be read here"
 				       : "does not say which Slurm it was built against");
-			return;
+			return false;
 		}
 		if (same_version(built, running)) {
 			fputs("the guard at placement: ", stdout);
@@ -253,7 +255,7 @@ static void guard_setting(const slurm_conf_t *conf)
 			setting(on, "BurstBufferType=burst_buffer/extra",
 				"the guard at placement keeps a job off a node whose Extra stopped satisfying it before the thread's next round (no window, no check at start needed)",
 				NULL);
-			return;
+			return true;
 		}
 		if (!*first) {
 			snprintf(first, sizeof(first), "%s", path);
@@ -270,12 +272,13 @@ static void guard_setting(const slurm_conf_t *conf)
 		       running,
 		       on ? "stops at its next start (it loads a plugin only into the version it was built for)"
 			  : "would not load it");
-		return;
+		return false;
 	}
 	setting(-1, "BurstBufferType=burst_buffer/extra", NULL,
 		on ? "set, and no " GUARD_FILE
 		     " in PluginDir here: run slurm-extra doctor on slurmctld's host"
 		   : "the guard at placement is not installed here (built with configure --with-slurm-source, doc/install.md); it makes a job's placement exact when a node's Extra changes between the thread's rounds");
+	return false;
 }
 
 /* The check at start as slurmctld runs it: this program as PROLOG_NAME,
@@ -395,7 +398,7 @@ int cmd_doctor(const struct opts *o)
 	node_info_msg_t *nodes = NULL;
 	job_info_msg_t *jobs = NULL;
 	uint32_t with_extra = 0, pending = 0, requests = 0, planned = 0;
-	bool plugin, own, can_own;
+	bool plugin, own, can_own, guard_loads = false;
 	const char *prolog_other;
 	char check[1024];
 	char buf[64], last[512];
@@ -487,17 +490,22 @@ int cmd_doctor(const struct opts *o)
 	setting(plugin, "JobSubmitPlugins=extra",
 		"every request is checked at submission, with errors that point at the mistake (and slurmctld 23.11.0-23.11.6 dies on a request with an unbalanced ')')",
 		NULL);
-	if (plugin && !own && has_word(conf->bb_type, "extra")) {
+	/* where the plugin filters, and wherever BurstBufferType names the
+	 * guard (a file for another Slurm stops slurmctld in every mode) */
+	if ((plugin && !own) || has_word(conf->bb_type, "extra"))
+		guard_loads =
+			guard_setting(conf) && has_word(conf->bb_type, "extra");
+	if (plugin && !own && guard_loads) {
 		/* beside the guard at placement, the check at start keeps off
 		 * only a job the guard could not decide for (its log says
-		 * so), and kills an interactive one whose node's Extra
-		 * changed after its placement, which Slurm's own filter lets
-		 * run (tests/cluster/e2e-churn.sh, doc/design.md "The guard
-		 * at placement") */
+		 * so), and stops a job whose node's Extra changed after its
+		 * placement, which Slurm's own filter lets run: it kills an
+		 * interactive one (tests/cluster/e2e-churn.sh, doc/design.md
+		 * "The guard at placement") */
 		int state = prolog_state(conf, &prolog_other);
 
 		if (state > 0)
-			printf("  check PrologSlurmctld=%s: not needed beside the guard at placement, and it kills an srun job whose node's Extra changed after its placement (Slurm's own filter lets it run): remove it\n",
+			printf("  set   PrologSlurmctld=%s: not needed beside the guard at placement, and it kills an srun job (requeues a batch job) whose node's Extra changed after its placement, which Slurm's own filter lets run: remove it\n",
 			       PROLOG_NAME);
 		else if (state < 0)
 			printf("  check PrologSlurmctld is %s: beside the guard at placement it need not run %s (which kills an srun job whose node's Extra changed after its placement)\n",
@@ -523,10 +531,6 @@ int cmd_doctor(const struct opts *o)
 			"waiting jobs start within about a second of a node coming to match",
 			NULL);
 	}
-	/* where the plugin filters, and wherever BurstBufferType names the
-	 * guard (a file for another Slurm stops slurmctld in every mode) */
-	if ((plugin && !own) || has_word(conf->bb_type, "extra"))
-		guard_setting(conf);
 
 	/* Which filter (doc/benchmarks.md): Slurm's own evaluates every
 	 * pending request on every node in each scheduling pass. */

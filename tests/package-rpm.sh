@@ -34,7 +34,7 @@ with=()
 [ -z "$SLURM_SOURCE" ] || with=(--define "slurm_source $SLURM_SOURCE")
 echo "# rpmbuild -ta --nodeps ${with[*]} $(basename "$tarball")"
 rpmbuild -ta --nodeps --define "_topdir $DIR/top" \
-	--define '_unitdir /usr/lib/systemd/system' "${with[@]}" "$tarball"
+	--define '_unitdir /usr/lib/systemd/system' ${with[@]+"${with[@]}"} "$tarball"
 rpm=$(ls "$DIR"/top/RPMS/*/slurm-extra-[0-9]*.rpm)
 
 echo "# what it installs"
