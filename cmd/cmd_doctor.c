@@ -214,9 +214,10 @@ static bool same_version(const char *a, const char *b)
  * its own (plugin_load_and_link(), src/common/plugin.c); none, and a
  * BurstBufferType naming it stops slurmctld at start ("failed to
  * initialize burst buffer plugin", src/slurmctld/controller.c).  Says
- * what it finds; true when slurmctld would load a guard built for the
- * version it runs. */
-static bool guard_setting(const slurm_conf_t *conf)
+ * what it finds: 1 when slurmctld would load a guard built for the
+ * version it runs, 0 when it would not, -1 when this host cannot tell
+ * (a file it cannot read, or none here: not slurmctld's host). */
+static int guard_setting(const slurm_conf_t *conf)
 {
 	char path[4096], first[4096] = "", built[512], other[512] = "";
 	const char *running = conf->version ? conf->version : "";
@@ -241,7 +242,7 @@ static bool guard_setting(const slurm_conf_t *conf)
 				      : " first",
 			       r == -1 ? "cannot be read here"
 				       : "does not say which Slurm it was built against");
-			return false;
+			return r == -1 && on ? -1 : 0;
 		}
 		if (same_version(built, running)) {
 			fputs("the guard at placement: ", stdout);
@@ -255,7 +256,7 @@ static bool guard_setting(const slurm_conf_t *conf)
 			setting(on, "BurstBufferType=burst_buffer/extra",
 				"the guard at placement keeps a job off a node whose Extra stopped satisfying it before the thread's next round (no window, no check at start needed)",
 				NULL);
-			return true;
+			return on ? 1 : 0;
 		}
 		if (!*first) {
 			snprintf(first, sizeof(first), "%s", path);
@@ -272,13 +273,13 @@ static bool guard_setting(const slurm_conf_t *conf)
 		       running,
 		       on ? "stops at its next start (it loads a plugin only into the version it was built for)"
 			  : "would not load it");
-		return false;
+		return 0;
 	}
 	setting(-1, "BurstBufferType=burst_buffer/extra", NULL,
 		on ? "set, and no " GUARD_FILE
 		     " in PluginDir here: run slurm-extra doctor on slurmctld's host"
 		   : "the guard at placement is not installed here (built with configure --with-slurm-source, doc/install.md); it makes a job's placement exact when a node's Extra changes between the thread's rounds");
-	return false;
+	return on ? -1 : 0;
 }
 
 /* The check at start as slurmctld runs it: this program as PROLOG_NAME,
@@ -398,7 +399,8 @@ int cmd_doctor(const struct opts *o)
 	node_info_msg_t *nodes = NULL;
 	job_info_msg_t *jobs = NULL;
 	uint32_t with_extra = 0, pending = 0, requests = 0, planned = 0;
-	bool plugin, own, can_own, guard_loads = false;
+	bool plugin, own, can_own;
+	int guard_loads = 0;
 	const char *prolog_other;
 	char check[1024];
 	char buf[64], last[512];
@@ -493,9 +495,10 @@ int cmd_doctor(const struct opts *o)
 	/* where the plugin filters, and wherever BurstBufferType names the
 	 * guard (a file for another Slurm stops slurmctld in every mode) */
 	if ((plugin && !own) || has_word(conf->bb_type, "extra"))
-		guard_loads =
-			guard_setting(conf) && has_word(conf->bb_type, "extra");
-	if (plugin && !own && guard_loads) {
+		guard_loads = guard_setting(conf);
+	if (plugin && !own && guard_loads < 0) {
+		printf("  check PrologSlurmctld: keep the check at start until the guard at placement loads, then remove it (run slurm-extra doctor on slurmctld's host, as root or SlurmUser, to tell)\n");
+	} else if (plugin && !own && guard_loads > 0) {
 		/* beside the guard at placement, the check at start keeps off
 		 * only a job the guard could not decide for (its log says
 		 * so), and stops a job whose node's Extra changed after its
@@ -505,7 +508,7 @@ int cmd_doctor(const struct opts *o)
 		int state = prolog_state(conf, &prolog_other);
 
 		if (state > 0)
-			printf("  set   PrologSlurmctld=%s: not needed beside the guard at placement, and it kills an srun job (requeues a batch job) whose node's Extra changed after its placement, which Slurm's own filter lets run: remove it\n",
+			printf("  check PrologSlurmctld=%s: not needed beside the guard at placement, and it kills an srun job (requeues a batch job) whose node's Extra changed after its placement, which Slurm's own filter lets run: remove it\n",
 			       PROLOG_NAME);
 		else if (state < 0)
 			printf("  check PrologSlurmctld is %s: beside the guard at placement it need not run %s (which kills an srun job whose node's Extra changed after its placement)\n",

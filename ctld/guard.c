@@ -385,6 +385,24 @@ size_t guard_tiers_left(struct guard *g, long long now)
 	return g->budget;
 }
 
+bool guard_tiers_compare(struct guard *g, size_t allowed, size_t more,
+			 long long now, size_t *budget, size_t *compared)
+{
+	*compared = 0;
+	if (more <= *budget) {
+		*budget -= more;
+	} else if (allowed == GUARD_TIER_USER_SHARE &&
+		   more <= guard_tiers_left(g, now) / 2) {
+		/* past the share, once a second for a user who took none
+		 * of it yet, and never more than half of what is left */
+		*budget = 0;
+	} else {
+		return false;
+	}
+	*compared = more;
+	return true;
+}
+
 unsigned guard_tier_applied(bool counted, unsigned picked, unsigned carried,
 			    bool by_list)
 {

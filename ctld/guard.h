@@ -166,13 +166,14 @@ struct guard_req *guard_tier(struct guard *g, const char *text);
 
 /* What the tiers of every placement may cost in one second, in answers
  * (guard_count(); a node's text compared counts one), whatever users'
- * preferences say: 3.3-5.2 ms of one core a second measured
+ * preferences say: 2.2-3.6 ms of one core a second measured
  * (doc/benchmarks.md "The guard at placement"). */
 #define GUARD_TIER_BUDGET 16384
 
 /* What the tiers of one user's jobs may take of it in one second: a
- * quarter, so that one user's preferences never spend what the others'
- * need (it takes four users to spend it all). */
+ * quarter (it takes four users to spend it all; past it only as
+ * guard_tiers_compare() lets one placement, never the others' last
+ * half). */
 #define GUARD_TIER_USER_SHARE (GUARD_TIER_BUDGET / 4)
 
 /* The users whose spending a second is told apart; past as many in one
@@ -191,17 +192,26 @@ size_t guard_tiers_allowance(struct guard *g, uint32_t uid, long long now);
 
 /* Takes `spent` answers from the second's budget (down to 0 at most)
  * and adds them to what user `uid` spent in second `now`, past its
- * share if need be (the texts one placement compared:
- * guard_tiers_left()); the user then gets nothing more that second. */
+ * share if need be (guard_tiers_compare()); once past its share, the
+ * user gets nothing more that second. */
 void guard_tiers_spend(struct guard *g, uint32_t uid, long long now,
 		       size_t spent);
 
-/* What is left of the second's budget for all in second `now`: what a
- * placement may compare of its tiers' texts (one answer each) beyond
- * its user's share, so that a partition of more nodes than a share
- * still has its tiers picked, at most one placement of the user's a
- * second. */
+/* What is left of the second's budget for all in second `now`. */
 size_t guard_tiers_left(struct guard *g, long long now);
+
+/* Whether a placement whose tiers must first compare `more` node texts
+ * (one answer each) may pick them in second `now`: `allowed`, what
+ * guard_tiers_allowance() gave its user; *budget, what is left of it,
+ * lowered by the compares (to 0 at most).  Within the allowance, yes;
+ * past it, only for a user who took nothing of its share yet this
+ * second (`allowed` a whole share), and only for at most half of what
+ * is left for all: a partition of more nodes than a share still has
+ * its tiers picked (their answers kept), once a second a user, never
+ * taking the others' last half.  *compared: what to charge
+ * (guard_tiers_spend()), 0 when not. */
+bool guard_tiers_compare(struct guard *g, size_t allowed, size_t more,
+			 long long now, size_t *budget, size_t *compared);
 
 /* The tier a job with preferences goes by at a placement while its wait
  * lasts (doc/design.md "Preferences there"), 0 for its request alone:

@@ -499,31 +499,24 @@ static bool guard_job(job_record_t *job_ptr)
 	with.request = (char *)text;
 	if ((waits = guard_tiers_apply(&with, details->begin_time, now))) {
 		carried = guard_carried_tier(&st);
-		/* one user's tiers never take what the others' need */
+		/* a user's tiers take at most its share a second */
 		allowed = budget =
 			guard_tiers_allowance(guard, job_ptr->user_id, now);
 	}
-	/* (a user past its share this second picks none) */
-	picks = waits && allowed;
+	picks = waits;
 	if (picks &&
 	    (look == GUARD_LOOK_CANDIDATES || look == GUARD_LOOK_REGISTERED)) {
 		/* the texts a tier counts beyond those read anyway, one each
-		 * from the second's budget for all (past it no tier is
-		 * picked), and from the user's share, which they may
-		 * overspend: a partition larger than a share has its tiers
-		 * picked, once a second for the user */
+		 * (guard_tiers_compare()): past what the user may take, no
+		 * tier is picked */
 		const uint64_t *read = EXTRA_UNSTAMPED ? pool : cand;
 		size_t more = 0;
 
 		for (size_t k = 0; k < words; k++)
 			more += (size_t)__builtin_popcountll(usable[k] &
 							     ~read[k]);
-		if (more > guard_tiers_left(guard, now)) {
-			picks = false;
-		} else {
-			compared = more;
-			budget = budget > more ? budget - more : 0;
-		}
+		picks = guard_tiers_compare(guard, allowed, more, now, &budget,
+					    &compared);
 	}
 	for_answers = budget;
 	if (waits && !picks)

@@ -508,9 +508,57 @@ Test(guard, users_past_the_slots_share_a_share)
 	cr_assert_eq(guard_tiers_allowance(g, 2 + far, 101), share - 5);
 }
 
-/* The texts one placement compares may take a user past its share,
- * within what is left of the second's budget for all; the user then
- * gets nothing more that second. */
+/* The texts a placement compares come out of its user's allowance;
+ * past it, once a second for a user who took nothing yet, and at most
+ * half of what is left for all. */
+Test(guard, the_texts_compared_within_what_a_user_may_take)
+{
+	const size_t share = GUARD_TIER_USER_SHARE;
+	size_t budget, compared;
+
+	budget = guard_tiers_allowance(g, 7, 100);
+	cr_assert(guard_tiers_compare(g, share, 100, 100, &budget, &compared));
+	cr_assert_eq(budget, share - 100);
+	cr_assert_eq(compared, 100);
+	/* past the allowance, the user untouched: allowed, budget to 0 */
+	budget = share;
+	cr_assert(guard_tiers_compare(g, share, share + 1, 100, &budget,
+				      &compared));
+	cr_assert_eq(budget, 0);
+	cr_assert_eq(compared, share + 1);
+	/* not past half of what is left for all */
+	budget = share;
+	cr_assert_not(guard_tiers_compare(g, share, GUARD_TIER_BUDGET / 2 + 1,
+					  100, &budget, &compared));
+	cr_assert_eq(budget, share, "nothing taken");
+	cr_assert_eq(compared, 0);
+	/* a user who took some of its share already: within it only */
+	guard_tiers_spend(g, 7, 100, 10);
+	budget = guard_tiers_allowance(g, 7, 100);
+	cr_assert_eq(budget, share - 10);
+	cr_assert_not(
+		guard_tiers_compare(g, budget, share, 100, &budget, &compared));
+	cr_assert(guard_tiers_compare(g, budget, share - 10, 100, &budget,
+				      &compared));
+	cr_assert_eq(budget, 0);
+	/* every user overspending once: each takes at most half of what is
+	 * left, so the others keep some */
+	for (uint32_t u = 20; u < 24; u++) {
+		size_t left = guard_tiers_left(g, 100), more = left / 2;
+
+		budget = guard_tiers_allowance(g, u, 100);
+		if (budget < share)
+			break;
+		cr_assert(guard_tiers_compare(g, share, more, 100, &budget,
+					      &compared));
+		guard_tiers_spend(g, u, 100, compared);
+		cr_assert_eq(guard_tiers_left(g, 100), left - more);
+		cr_assert_gt(guard_tiers_left(g, 100), 0);
+	}
+}
+
+/* What a user overspent goes out of the second's budget for all (down
+ * to 0) and leaves the user nothing more that second. */
 Test(guard, a_placement_may_overspend_its_users_share)
 {
 	cr_assert_eq(guard_tiers_left(g, 100), GUARD_TIER_BUDGET);
