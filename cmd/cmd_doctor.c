@@ -507,10 +507,12 @@ int cmd_doctor(const struct opts *o)
 		 * "The guard at placement") */
 		int state = prolog_state(conf, &prolog_other);
 
-		if (state > 0)
+		if (state > 0) {
 			printf("  check PrologSlurmctld=%s: not needed beside the guard at placement, and it kills an srun job (requeues a batch job) whose node's Extra changed after its placement, which Slurm's own filter lets run: remove it\n",
 			       PROLOG_NAME);
-		else if (state < 0)
+			/* kept anyway, what it reads */
+			probe_check(conf);
+		} else if (state < 0)
 			printf("  check PrologSlurmctld is %s: beside the guard at placement it need not run %s (which kills an srun job whose node's Extra changed after its placement)\n",
 			       prolog_other ? prolog_other : "", PROLOG_NAME);
 		else
