@@ -1,7 +1,8 @@
 /*
  * guard_fixture.h - what the guard's unit tests share (test_guard.c,
- * test_guard_jobs.c): a guard made before each test and freed after it,
- * and a job's excluded nodes as a plain array of flags.
+ * test_guard_jobs.c, test_guard_budget.c): a guard made before each test
+ * and freed after it, and a job's excluded nodes as a plain array of
+ * flags.
  */
 #ifndef SLURM_EXTRA_GUARD_FIXTURE_H
 #define SLURM_EXTRA_GUARD_FIXTURE_H
