@@ -276,9 +276,12 @@ static size_t leaves_of(const xc_expr_t *e)
 	return n;
 }
 
-/* guard_request() in *table (the requests', or the tiers'). */
+/* guard_request() in *table (the requests', or the tiers'); with
+ * `budget` (non-NULL), a new entry's parse paid from it first (`over`:
+ * set when it did not fit, nothing parsed). */
 static struct guard_req *request_in(struct guard *g, struct lh_table **table,
-				    const char *text)
+				    const char *text, size_t *budget,
+				    bool *over)
 {
 	struct guard_req *r;
 	size_t words = GUARD_WORDS(g->nnodes);
@@ -289,6 +292,17 @@ static struct guard_req *request_in(struct guard *g, struct lh_table **table,
 		return NULL;
 	if (lh_table_lookup_ex(*table, text, (void **)&r))
 		return r->expr ? r : NULL;
+	/* a tier not kept yet: its parse comes out of `budget` first (a
+	 * text's 16 bytes cost about an answer); past it, *over */
+	if (budget) {
+		size_t parse = 1 + strlen(text) / 16;
+
+		if (*budget < parse) {
+			*over = true;
+			return NULL;
+		}
+		*budget -= parse;
+	}
 	/* Bounded: past the limit every request of the table is parsed and
 	 * evaluated afresh from the jobs placed next (a placement parses
 	 * one, and its tiers). */
@@ -320,7 +334,7 @@ static struct guard_req *request_in(struct guard *g, struct lh_table **table,
 
 struct guard_req *guard_request(struct guard *g, const char *text)
 {
-	return request_in(g, &g->requests, text);
+	return request_in(g, &g->requests, text, NULL, NULL);
 }
 
 /* The budget of second `now`, whole again at a new one. */
@@ -415,7 +429,7 @@ unsigned guard_tier_applied(bool counted, unsigned picked, unsigned carried,
 
 struct guard_req *guard_tier(struct guard *g, const char *text)
 {
-	return request_in(g, &g->tiers, text);
+	return request_in(g, &g->tiers, text, NULL, NULL);
 }
 
 /* Whether node `i`, as last read, satisfies `r` (evaluated now). */
@@ -507,18 +521,11 @@ int guard_count(struct guard *g, const char *text, const uint64_t *usable,
 		size_t *nodes, size_t *free_nodes)
 {
 	struct guard_req *r;
-	size_t ok = 0, n_off, n_free = 0, parse;
+	size_t ok = 0, n_off, n_free = 0;
+	bool over = false;
 
-	/* a tier not kept yet: its parse comes out of the budget first
-	 * (a text's 16 bytes cost about an answer) */
-	if (g->nnodes && !lh_table_lookup_ex(g->tiers, text, NULL)) {
-		parse = 1 + strlen(text) / 16;
-		if (*budget < parse)
-			return -1;
-		*budget -= parse;
-	}
-	if (!(r = request_in(g, &g->tiers, text)))
-		return 0;
+	if (!(r = request_in(g, &g->tiers, text, budget, &over)))
+		return over ? -1 : 0;
 	if (!verdict(g, r, usable, scratch, &ok, &n_off, budget))
 		return -1;
 	for (size_t w = 0; free && w < GUARD_WORDS(g->nnodes); w++)
