@@ -136,6 +136,7 @@ static bool nodes_resize(struct guard *g, size_t nnodes)
 	nodes_free(g);
 	g->nodes = fresh;
 	g->changed = changed;
+	g->changes += GUARD_CHANGE_LOG + 1; /* every node, for the look */
 	g->nnodes = nnodes;
 	g->looked = false;
 	return true;
@@ -188,6 +189,7 @@ static int node_read(struct guard *g, size_t i, const char *extra)
 	    (!extra || !strcmp(extra, s->text)))
 		return 0;
 	g->changed[i / 64] |= 1ULL << (i % 64);
+	g->change_log[g->changes++ % GUARD_CHANGE_LOG] = (uint32_t)i;
 	node_forget(s);
 	if (extra && !(copy = strdup(extra)))
 		return -1;
@@ -257,6 +259,23 @@ long guard_look_stamps(struct guard *g, size_t nnodes, const uint64_t *which,
 	if (changed || nomem)
 		answers_forget(g);
 	return nomem ? -1 : changed;
+}
+
+uint64_t guard_changes(const struct guard *g)
+{
+	return g->changes;
+}
+
+bool guard_changed_since(const struct guard *g, uint64_t since, uint64_t *which)
+{
+	if (since > g->changes || g->changes - since > GUARD_CHANGE_LOG)
+		return false;
+	for (uint64_t c = since; c < g->changes; c++) {
+		uint32_t i = g->change_log[c % GUARD_CHANGE_LOG];
+
+		which[i / 64] |= 1ULL << (i % 64);
+	}
+	return true;
 }
 
 size_t guard_evaluated(const struct guard *g)
@@ -473,6 +492,10 @@ static bool verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
 	for (size_t w = 0; w < GUARD_WORDS(g->nnodes); w++) {
 		uint64_t c = cand[w], unknown = c & ~r->known[w];
 
+		if (!c) { /* (the look's few changed nodes: most words) */
+			off[w] = 0;
+			continue;
+		}
 		while (unknown) {
 			size_t i = w * 64 + (size_t)__builtin_ctzll(unknown);
 			uint64_t m = 1ULL << (i % 64);
@@ -514,6 +537,15 @@ size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
 
 	(void)verdict(g, r, cand, off, left, &n, &budget);
 	return n;
+}
+
+bool guard_verdict_within(struct guard *g, struct guard_req *r,
+			  const uint64_t *cand, uint64_t *off, size_t *left,
+			  size_t *budget)
+{
+	size_t n = 0;
+
+	return verdict(g, r, cand, off, left, &n, budget);
 }
 
 int guard_count(struct guard *g, const char *text, const uint64_t *usable,

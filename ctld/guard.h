@@ -114,6 +114,21 @@ long guard_look_stamps(struct guard *g, size_t nnodes, const uint64_t *which,
 		       long long (*stamp_of)(size_t i, void *arg), void *arg,
 		       long long now, bool skip);
 
+/* The node changes remembered for guard_changed_since(). */
+#define GUARD_CHANGE_LOG 256
+
+/* How many node changes the looks so far found, whoever looked (a
+ * placement at its candidates, the look at every node): a count that
+ * only grows (another node count adds more than GUARD_CHANGE_LOG). */
+uint64_t guard_changes(const struct guard *g);
+
+/* Sets in `which` (words over the node count; not cleared first) the
+ * nodes found changed since guard_changes() said `since`.  False when
+ * more than GUARD_CHANGE_LOG changes came since (the log lost some):
+ * every node may have changed. */
+bool guard_changed_since(const struct guard *g, uint64_t since,
+			 uint64_t *which);
+
 /* How many answers (a request on a node) the guard has evaluated. */
 size_t guard_evaluated(const struct guard *g);
 
@@ -136,6 +151,15 @@ struct guard_req *guard_request(struct guard *g, const char *text);
  * Returns how many nodes fail. */
 size_t guard_verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
 		     uint64_t *off, size_t *left);
+
+/* guard_verdict() evaluating at most *budget answers not kept (each
+ * costs the request's cost, guard_count()'s unit; taken from *budget):
+ * false when that was not enough (`off` and *left then partial; the
+ * answers evaluated are kept, so a later call goes on from there).  For
+ * the look (look.h), which answers every request over every node. */
+bool guard_verdict_within(struct guard *g, struct guard_req *r,
+			  const uint64_t *cand, uint64_t *off, size_t *left,
+			  size_t *budget);
 
 /* One tier of a job's preferences counted at a placement (the pick is
  * slurm/prefer.h's prefer_pick_tiers(), the rule of doc/design.md

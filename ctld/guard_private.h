@@ -62,8 +62,10 @@ struct guard {
 	long long read_max;   /* the latest second a node was read stamped */
 	struct job_rec *jobs; /* open addressing by id, 0 = free */
 	size_t jobs_cap, jobs_n, sweep_at;
-	uint64_t clock;			  /* counts the states written */
-	const struct guard_bits_ops *ops; /* what the kept copies are */
+	uint64_t clock;			       /* counts the states written */
+	uint64_t changes;		       /* node changes found, ever */
+	uint32_t change_log[GUARD_CHANGE_LOG]; /* the last ones' nodes */
+	const struct guard_bits_ops *ops;      /* what the kept copies are */
 };
 
 /* Frees what job slot `r` holds, leaving it as it is in the table
