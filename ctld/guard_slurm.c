@@ -10,7 +10,6 @@
  */
 #include "config.h" /* Slurm's, from the configured tree */
 
-#include <sys/prctl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,17 +33,11 @@
 #include "job_state.h"
 #include "plugin_config.h"
 #include "prefer.h"
+#include "records.h"
 
 #include "guard_slurm.h"
 
-/* (the version gate: burst_buffer_extra.c) */
-#ifdef SLURM_BIGENDIAN
-#error "the guard reads Slurm's node sets as little-endian words"
-#endif
-
 extern const char plugin_type[]; /* burst_buffer_extra.c's */
-
-#define STATE_MARK "slurm-extra: "
 
 static struct guard *guard;
 static bool said_nomem;
@@ -96,32 +89,6 @@ static uint32_t *scratch; /* node indices, node_record_count of them */
 static uint64_t *pool, *cand, *off, *usable; /* node sets, as words */
 static size_t scratch_len;
 
-/* Slurm's bitstr_t as words: the magic and the size head them
- * (src/common/bitstring.c 22.05.8 and 24.11.5: BITSTR_MAGIC,
- * BITSTR_OVERHEAD 2, _bit_word(), _bit_mask(); checked in init() and on
- * every set read).  NULL for a set not laid out so, or not `n` nodes. */
-#define BITSTR_MAGIC_ 0x42434445
-static const uint64_t *words_of(bitstr_t *b, int64_t n)
-{
-	if (!b || b[0] != BITSTR_MAGIC_ || b[1] != n || bit_size(b) != n)
-		return NULL;
-	return (const uint64_t *)(b + 2);
-}
-
-/* Whether Slurm's node sets are laid out as words_of() reads them. */
-static bool words_laid_out(void)
-{
-	bitstr_t *b = bit_alloc(130);
-	const uint64_t *w;
-	bool ok;
-
-	bit_set(b, 67);
-	w = words_of(b, 130);
-	ok = w && !w[0] && w[1] == (1ULL << 3) && !w[2];
-	FREE_NULL_BITMAP(b);
-	return ok;
-}
-
 static void complain(const char *message)
 {
 	error("%s: %s", plugin_type, message);
@@ -143,7 +110,7 @@ int guard_slurm_load(void)
 {
 	struct plugin_config cfg;
 
-	if (!words_laid_out()) {
+	if (!records_words_laid_out()) {
 		error("%s: Slurm's node sets are not laid out as this build reads them: the guard stands aside (rebuild against this Slurm's source tree)",
 		      plugin_type);
 		return SLURM_SUCCESS;
@@ -170,30 +137,6 @@ void guard_slurm_unload(void)
 	scratch_len = 0;
 }
 
-/* The request job_submit/extra filters `job_ptr` by, or NULL: from
- * Slurm 23.02 the job's own Extra (an update of it is the request's), on
- * 22.05 the request= of the state the plugin keeps in the AdminComment
- * (job_state.h).  A job without the plugin's state has none.  *st gets
- * the state when it names preferences (on 22.05 always), the caller's
- * to free. */
-static const char *request_of(job_record_t *job_ptr, struct sx_job_state *st)
-{
-	if (!job_ptr->admin_comment ||
-	    !strstr(job_ptr->admin_comment, STATE_MARK))
-		return NULL;
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-	/* (prefer= may be the admin's own words too: the state says) */
-	if (strstr(job_ptr->admin_comment, "prefer=") &&
-	    !sx_job_state_parse(job_ptr->admin_comment, st))
-		memset(st, 0, sizeof(*st));
-	return (job_ptr->extra && job_ptr->extra[0]) ? job_ptr->extra : NULL;
-#else
-	if (!sx_job_state_parse(job_ptr->admin_comment, st))
-		return NULL;
-	return (st->request && st->request[0]) ? st->request : NULL;
-#endif
-}
-
 /* A job Slurm no longer has: a requeued one keeps its bitmap (22.05
  * does not rebuild it at a requeue), so a job is forgotten only once its
  * record is gone. */
@@ -201,29 +144,6 @@ static bool job_gone(uint32_t job_id, void *arg)
 {
 	(void)arg;
 	return !find_job_record(job_id);
-}
-
-/* Whether this is backfill's thread ("bckfl": backfill_agent(),
- * src/plugins/sched/backfill/backfill.c, 22.05.8 and 24.11.5): its
- * _start_job() places the job with a copy of the excluded nodes ORed
- * with its reservations and puts the bitmap back afterwards, so what the
- * guard sets there is gone with the copy: nothing to record, and nothing
- * in that copy is taken back (it holds backfill's bits too). */
-static bool in_backfill(void)
-{
-	char name[17] = "";
-
-	return !prctl(PR_GET_NAME, name, 0, 0, 0) && !strcmp(name, "bckfl");
-}
-
-/* What Slurm rebuilds a job's excluded nodes from: its ExcNodeList text,
- * and from 24.11 its required nodes (_update_job() ORs their complement
- * in, src/slurmctld/job_mgr.c 24.11.5 line 13583) and node count. */
-static unsigned long long
-rebuilt_from(const char *exc_nodes, const char *req_nodes, uint32_t min_nodes)
-{
-	return xc_text_hash(exc_nodes) ^
-	       (xc_text_hash(req_nodes) * 0x9e3779b97f4a7c15ULL) ^ min_nodes;
 }
 
 static void *bits_copy(const void *bits)
@@ -261,15 +181,6 @@ static int feature_named(void *f, void *key)
 	       !strcmp(((node_feature_t *)f)->name, key);
 }
 
-/* Node i's Extra now, for guard_look() (the node write lock held). */
-static const char *extra_at(size_t i, void *arg)
-{
-	node_record_t *node_ptr = node_record_table_ptr[i];
-
-	(void)arg;
-	return node_ptr ? node_ptr->extra : NULL;
-}
-
 /* The nodes the job could be given, as words: into `usable` the nodes
  * of its partitions not excluded (none when it goes by a feature no node
  * has: nothing then to place it on), into `pool` those of them having its
@@ -277,17 +188,17 @@ static const char *extra_at(size_t i, void *arg)
  * others off), into `cand` those
  * of them Slurm may choose now (avail_node_bitmap: select_nodes() ANDs
  * it into every choice, _pick_best_nodes(), node_scheduler.c 22.05.8
- * lines 1723, 1824, 1889).  False when a set is not as words_of() reads
+ * lines 1723, 1824, 1889).  False when a set is not as records_words() reads
  * it (the node table being rebuilt): Slurm decides. */
 static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
 			  const char *feature, size_t words)
 {
 	int64_t nnodes = node_record_count;
-	const uint64_t *avail = words_of(avail_node_bitmap, nnodes), *w;
+	const uint64_t *avail = records_words(avail_node_bitmap, nnodes), *w;
 	const uint64_t *ex = NULL, *feat = NULL;
 	part_record_t *part_ptr;
 
-	if (!avail || (exc && !(ex = words_of(exc, nnodes))))
+	if (!avail || (exc && !(ex = records_words(exc, nnodes))))
 		return false;
 	memset(pool, 0, words * sizeof(*pool));
 	if (job_ptr->part_ptr_list) {
@@ -297,7 +208,7 @@ static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
 		while (ok && (part_ptr = list_next(it))) {
 			if (!part_ptr->node_bitmap)
 				continue;
-			if (!(w = words_of(part_ptr->node_bitmap, nnodes)))
+			if (!(w = records_words(part_ptr->node_bitmap, nnodes)))
 				ok = false;
 			for (size_t k = 0; ok && k < words; k++)
 				pool[k] |= w[k];
@@ -306,7 +217,8 @@ static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
 		if (!ok)
 			return false;
 	} else if (job_ptr->part_ptr && job_ptr->part_ptr->node_bitmap) {
-		if (!(w = words_of(job_ptr->part_ptr->node_bitmap, nnodes)))
+		if (!(w = records_words(job_ptr->part_ptr->node_bitmap,
+					nnodes)))
 			return false;
 		memcpy(pool, w, words * sizeof(*pool));
 	}
@@ -321,7 +233,7 @@ static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
 		/* no node has it: none can carry the job */
 		if (!f || !f->node_bitmap)
 			memset(pool, 0, words * sizeof(*pool));
-		else if (!(feat = words_of(f->node_bitmap, nnodes)))
+		else if (!(feat = records_words(f->node_bitmap, nnodes)))
 			return false;
 	}
 	for (size_t k = 0; k < words; k++) {
@@ -393,26 +305,6 @@ static void undecided(enum undecided why)
 		      : "a node set not laid out as this build reads it");
 }
 
-/* From 24.11 a slurmd registration sets a node's Extra without the
- * table's stamp (validate_node_specs(), src/slurmctld/node_mgr.c 24.11.5
- * line 3412), and then, on every path, the node's own last_response to
- * the second it began (line 3645); 22.05 sets Extra only in
- * update_node(), at a restart and at a reconfigure (read_config.c,
- * stamped by init_node_conf()). */
-#define EXTRA_UNSTAMPED (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
-
-/* Node i's own stamp, for guard_look_stamps(): its last_response. */
-static long long stamp_at(size_t i, void *arg)
-{
-	node_record_t *node_ptr = node_record_table_ptr[i];
-
-	(void)arg;
-	return node_ptr ? (long long)node_ptr->last_response : 0;
-}
-
-/* The stamp a look records and may skip by (none on 22.05). */
-#define STAMP_OF (EXTRA_UNSTAMPED ? stamp_at : NULL)
-
 /* The guard for one job (doc/design.md "The guard at placement"): takes
  * back the bits it set at the job's last placement (only from a bitmap
  * equal to the one it left: guard.h), then keeps off every node Slurm
@@ -434,7 +326,7 @@ static bool guard_job(job_record_t *job_ptr)
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	struct guard_taken taken = { -1 };
 	unsigned long long text_hash;
-	bool backfill = in_backfill();
+	bool backfill = records_in_backfill();
 	size_t need, nnodes = (size_t)node_record_count, words, n, left = 0;
 	enum guard_look look;
 	struct guard_req *req;
@@ -450,7 +342,7 @@ static bool guard_job(job_record_t *job_ptr)
 	char with_tier[40] = "";
 
 	(void)guard_jobs_sweep(guard, &bits_ops, job_gone, NULL, 4);
-	if (!details || !(text = request_of(job_ptr, &st)))
+	if (!details || !(text = records_request_of(job_ptr, &st)))
 		goto out;
 	t0 = ns_now();
 	words = GUARD_WORDS(nnodes);
@@ -466,11 +358,11 @@ static bool guard_job(job_record_t *job_ptr)
 		goto out;
 	}
 	look = guard_look_needed(guard, nnodes, last_node_update, now,
-				 EXTRA_UNSTAMPED);
+				 records_extra_unstamped);
 	stats.looks[look]++;
 	if (look == GUARD_LOOK_ALL) {
-		if (guard_look_stamps(guard, nnodes, NULL, extra_at, STAMP_OF,
-				      NULL, now, false) < 0) {
+		if (guard_look_stamps(guard, nnodes, NULL, records_extra_at,
+				      records_stamp_of, NULL, now, false) < 0) {
 			undecided(UNDECIDED_NOMEM_LOOK);
 			goto out;
 		}
@@ -480,8 +372,8 @@ static bool guard_job(job_record_t *job_ptr)
 	 * as the thread; out of memory, the same this once */
 	if (!(req = guard_request(guard, text)))
 		goto out;
-	text_hash = rebuilt_from(details->exc_nodes, details->req_nodes,
-				 details->min_nodes);
+	text_hash = records_rebuilt_from(details->exc_nodes, details->req_nodes,
+					 details->min_nodes);
 	if (exc && !backfill)
 		(void)guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
 					  job_ptr->array_job_id, exc, text_hash,
@@ -509,7 +401,7 @@ static bool guard_job(job_record_t *job_ptr)
 		/* the texts a tier counts beyond those read anyway, one each
 		 * (guard_tiers_compare()): past what the user may take, no
 		 * tier is picked */
-		const uint64_t *read = EXTRA_UNSTAMPED ? pool : cand;
+		const uint64_t *read = records_extra_unstamped ? pool : cand;
 		size_t more = 0;
 
 		for (size_t k = 0; k < words; k++)
@@ -527,10 +419,11 @@ static bool guard_job(job_record_t *job_ptr)
 	 * a tier counts (`usable` holds `pool`) */
 	if (look == GUARD_LOOK_CANDIDATES || look == GUARD_LOOK_REGISTERED)
 		(void)guard_look_stamps(guard, nnodes,
-					picks		  ? usable
-					: EXTRA_UNSTAMPED ? pool
-							  : cand,
-					extra_at, STAMP_OF, NULL, now,
+					picks			  ? usable
+					: records_extra_unstamped ? pool
+								  : cand,
+					records_extra_at, records_stamp_of,
+					NULL, now,
 					look == GUARD_LOOK_REGISTERED);
 	/* the request it goes by now (`req` may be gone with another node
 	 * count: guard_request()) */

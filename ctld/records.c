@@ -1,0 +1,105 @@
+/*
+ * records.c - what the ctld wing reads of slurmctld's own records
+ * (records.h).
+ */
+#include "config.h" /* Slurm's, from the configured tree */
+
+#include <sys/prctl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "src/common/bitstring.h"
+#include "src/common/node_conf.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "records.h"
+#include "xc.h"
+
+#ifdef SLURM_BIGENDIAN
+#error "the ctld wing reads Slurm's node sets as little-endian words"
+#endif
+
+#define STATE_MARK "slurm-extra: "
+#define BITSTR_MAGIC_ 0x42434445
+
+uint64_t *records_words(void *v, int64_t n)
+{
+	bitstr_t *b = v;
+
+	if (!b || b[0] != BITSTR_MAGIC_ || b[1] != n || bit_size(b) != n)
+		return NULL;
+	return (uint64_t *)(b + 2);
+}
+
+bool records_words_laid_out(void)
+{
+	bitstr_t *b = bit_alloc(130);
+	const uint64_t *w;
+	bool ok;
+
+	bit_set(b, 67);
+	w = records_words(b, 130);
+	ok = w && !w[0] && w[1] == (1ULL << 3) && !w[2];
+	FREE_NULL_BITMAP(b);
+	return ok;
+}
+
+const char *records_request_of(void *v, struct sx_job_state *st)
+{
+	job_record_t *job_ptr = v;
+
+	memset(st, 0, sizeof(*st));
+	if (!job_ptr->admin_comment ||
+	    !strstr(job_ptr->admin_comment, STATE_MARK))
+		return NULL;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	/* (prefer= may be the admin's own words too: the state says) */
+	if (strstr(job_ptr->admin_comment, "prefer=") &&
+	    !sx_job_state_parse(job_ptr->admin_comment, st))
+		memset(st, 0, sizeof(*st));
+	return (job_ptr->extra && job_ptr->extra[0]) ? job_ptr->extra : NULL;
+#else
+	if (!sx_job_state_parse(job_ptr->admin_comment, st))
+		return NULL;
+	return (st->request && st->request[0]) ? st->request : NULL;
+#endif
+}
+
+unsigned long long records_rebuilt_from(const char *exc_nodes,
+					const char *req_nodes,
+					uint32_t min_nodes)
+{
+	return xc_text_hash(exc_nodes) ^
+	       (xc_text_hash(req_nodes) * 0x9e3779b97f4a7c15ULL) ^ min_nodes;
+}
+
+bool records_in_backfill(void)
+{
+	char name[17] = "";
+
+	return !prctl(PR_GET_NAME, name, 0, 0, 0) && !strcmp(name, "bckfl");
+}
+
+const char *records_extra_at(size_t i, void *arg)
+{
+	node_record_t *node_ptr = node_record_table_ptr[i];
+
+	(void)arg;
+	return node_ptr ? node_ptr->extra : NULL;
+}
+
+const bool records_extra_unstamped =
+	SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0);
+
+static long long stamp_at(size_t i, void *arg)
+{
+	node_record_t *node_ptr = node_record_table_ptr[i];
+
+	(void)arg;
+	return node_ptr ? (long long)node_ptr->last_response : 0;
+}
+
+long long (*const records_stamp_of)(size_t i, void *arg) =
+	SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0) ? stamp_at : NULL;

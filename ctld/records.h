@@ -1,0 +1,68 @@
+/*
+ * records.h - what the ctld wing reads of slurmctld's own records, for
+ * the guard at placement (guard_slurm.c) and the look (look_slurm.c):
+ * node sets as words, each node's Extra and stamp, a job's request and
+ * what Slurm rebuilds its excluded nodes from.  Built only against the
+ * configured source tree of the exact Slurm it runs in; every function
+ * is called with the locks its comment names held by the caller.
+ */
+#ifndef SLURM_EXTRA_RECORDS_H
+#define SLURM_EXTRA_RECORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job_state.h"
+
+/* Slurm's bitstr_t as words: the magic and the size head them
+ * (src/common/bitstring.c 22.05.8 and 24.11.5: BITSTR_MAGIC,
+ * BITSTR_OVERHEAD 2, _bit_word(), _bit_mask(); checked at load and on
+ * every set read).  NULL for a set not laid out so, or not `n` nodes.
+ * `b` is a bitstr_t *. */
+uint64_t *records_words(void *b, int64_t n);
+
+/* Whether Slurm's node sets are laid out as records_words() reads them
+ * (checked once, at the plugin's init()). */
+bool records_words_laid_out(void);
+
+/* The request job_submit/extra filters `job_ptr` (a job_record_t *) by,
+ * or NULL: from Slurm 23.02 the job's own Extra (an update of it is the
+ * request's), on 22.05 the request= of the state the plugin keeps in
+ * the AdminComment (job_state.h).  A job without the plugin's state has
+ * none.  *st gets the state when it names preferences (on 22.05 always),
+ * the caller's to free with sx_job_state_free(); zeroed otherwise.  The
+ * job read lock held. */
+const char *records_request_of(void *job_ptr, struct sx_job_state *st);
+
+/* A hash of what Slurm rebuilds a job's excluded nodes from: its
+ * ExcNodeList text, and from 24.11 its required nodes (_update_job()
+ * ORs their complement in, src/slurmctld/job_mgr.c 24.11.5 line 13583)
+ * and node count. */
+unsigned long long records_rebuilt_from(const char *exc_nodes,
+					const char *req_nodes,
+					uint32_t min_nodes);
+
+/* Whether this is backfill's thread ("bckfl": backfill_agent(),
+ * src/plugins/sched/backfill/backfill.c, 22.05.8 and 24.11.5): its
+ * _start_job() places the job with a copy of the excluded nodes ORed
+ * with its reservations and puts the bitmap back afterwards. */
+bool records_in_backfill(void);
+
+/* Node i's Extra now (NUL-terminated, NULL for none), for guard_look();
+ * the node read lock held. */
+const char *records_extra_at(size_t i, void *arg);
+
+/* From 24.11 a slurmd registration sets a node's Extra without the
+ * table's stamp (validate_node_specs(), src/slurmctld/node_mgr.c 24.11.5
+ * line 3412), and then, on every path, the node's own last_response to
+ * the second it began (line 3645); 22.05 sets Extra only in
+ * update_node(), at a restart and at a reconfigure (read_config.c,
+ * stamped by init_node_conf()). */
+extern const bool records_extra_unstamped;
+
+/* The stamp a look records and may skip by (guard_look_stamps(): node
+ * i's last_response), NULL on 22.05; the node read lock held. */
+extern long long (*const records_stamp_of)(size_t i, void *arg);
+
+#endif
