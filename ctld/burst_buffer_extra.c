@@ -39,6 +39,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "guard_slurm.h"
+#include "look_slurm.h"
 
 /* The entry points and the records read here were checked against Slurm
  * 22.05.8 and 24.11.5 (their burst_buffer interface's syms[], the
@@ -84,11 +85,14 @@ static bool slurm_filters(void)
 
 extern int init(void)
 {
-	return guard_slurm_load();
+	int rc = guard_slurm_load();
+
+	return rc == SLURM_SUCCESS ? look_slurm_start() : rc;
 }
 
 extern int fini(void)
 {
+	look_slurm_stop(); /* before the guard it reads is freed */
 	guard_slurm_unload();
 	return SLURM_SUCCESS;
 }

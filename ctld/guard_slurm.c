@@ -36,6 +36,7 @@
 #include "records.h"
 
 #include "guard_slurm.h"
+#include "look_slurm.h"
 
 extern const char plugin_type[]; /* burst_buffer_extra.c's */
 
@@ -342,6 +343,9 @@ static bool guard_job(job_record_t *job_ptr)
 	char with_tier[40] = "";
 
 	(void)guard_jobs_sweep(guard, &bits_ops, job_gone, NULL, 4);
+	/* the job's own excluded nodes, without the look's (look_slurm.h) */
+	if (!backfill)
+		look_slurm_restore(job_ptr);
 	if (!details || !(text = records_request_of(job_ptr, &st)))
 		goto out;
 	t0 = ns_now();
@@ -490,4 +494,25 @@ int guard_slurm_place(struct job_record *job_ptr)
 	if (!guard)
 		return 1;
 	return guard_job(job_ptr) ? 1 : 0;
+}
+
+struct guard *guard_slurm_guard(void)
+{
+	return guard;
+}
+
+void guard_slurm_hand_over(struct job_record *job_ptr,
+			   unsigned long long text_hash)
+{
+	struct guard_taken taken = { -1 };
+	bitstr_t *exc =
+		job_ptr->details ? job_ptr->details->exc_node_bitmap : NULL;
+
+	if (!guard || !exc)
+		return;
+	if (guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
+				job_ptr->array_job_id, exc, text_hash, &taken,
+				bits_clear, NULL))
+		(void)guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken,
+				     exc, text_hash, NULL, 0);
 }

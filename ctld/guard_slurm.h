@@ -28,4 +28,15 @@ void guard_slurm_unload(void);
  * or when the guard stands aside. */
 int guard_slurm_place(struct job_record *job_ptr);
 
+/* For the look (look_slurm.c), the job write and node read locks held:
+ * the guard (NULL when it stands aside: no layout, not loaded). */
+struct guard *guard_slurm_guard(void);
+
+/* Takes the bits the guard set at `job_ptr`'s last placement out of its
+ * excluded nodes (only from the set exactly as it left it: guard.h) and
+ * forgets them, so that what the set holds beyond Slurm's own is the
+ * look's: `text_hash`, records_rebuilt_from() of the job now. */
+void guard_slurm_hand_over(struct job_record *job_ptr,
+			   unsigned long long text_hash);
+
 #endif

@@ -23,6 +23,19 @@
 #      ib=p1, n2 ib=p2, every node busy, so the thread carries it to n1;
 #      n1 loses ib=p1 and is freed: the rule now has it wait for n2.
 #
+#   5. backfill's plan (the look, doc/design.md "The look"): a batch job
+#      waiting for ok=1, every node busy, n1 the one match, so backfill
+#      plans it on n1; n1 stops matching: with the guard's look backfill
+#      plans it nowhere within seconds, where the thread alone leaves the
+#      plan on n1 until its next round.  Then n2 comes to match and is
+#      freed, and the job runs there.
+#   6. no node satisfies a waiting job's request any more (n1, busy, the
+#      one match, stops matching): with the look every node is kept off
+#      its plans, yet Slurm must not hold it as never runnable (22.05's
+#      _schedule() does so for a job whose nodes are all excluded: the
+#      guard judges each placement by the job's own set); n2 comes to
+#      match, free, and the job runs there within a minute.
+#
 # And with the guard: the burst buffers Slurm shows are those of Slurm
 # alone (none), and the user's own --exclude stays theirs.  Last, a guard
 # built for another Slurm than slurmctld runs (an upgrade before the
@@ -40,6 +53,8 @@ USER1=${XC_GUARD_USER:-xcuser1}
 OUT=$(mktemp -d /tmp/xc-guard.XXXXXX)
 chmod 1777 "$OUT"
 export XC_PROLOG_CTLD=0 XC_REFRESH=15
+# backfill plans every second (case 5 reads its plan)
+export XC_SCHED_PARAMS=batch_sched_delay=0,bf_interval=1
 
 found=0
 for f in /usr/lib/*/slurm-wlm/burst_buffer_extra.so /usr/lib*/slurm/burst_buffer_extra.so \
@@ -188,6 +203,66 @@ case_prefer_lost() {
 	RAN=$(ran_on "lost-$who")
 }
 
+# case_plan WHO: case 5 above.  PLANNED: the node backfill plans the job
+# on 5 s after the change (SchedNodeList); RAN: where the job ran.
+case_plan() {
+	local who=$1 b1 b2 b3 b4 id
+	all_ok
+	set_extra n2 '{"ok":0}'
+	set_extra n3 '{"ok":0}'
+	set_extra n4 '{"ok":0,"round":0}'
+	# n2's job ends first, then n1's: backfill plans by their limits
+	b1=$(sbatch --parsable -o /dev/null -w n1 -t 20 --wrap 'sleep 1200')
+	b2=$(sbatch --parsable -o /dev/null -w n2 -t 10 --wrap 'sleep 600')
+	b3=$(sbatch --parsable -o /dev/null -w n3 -t 30 --wrap 'sleep 1800')
+	b4=$(sbatch --parsable -o /dev/null -w n4 -t 30 --wrap 'sleep 1800')
+	wait_for 20 running "$b1" "$b2" "$b3" "$b4" || not_ok "$who: waited 20 s for the four blockers"
+	id=$(as_user sbatch --parsable -o "$OUT/plan-$who" --extra 'ok=1' -t 1 \
+		--wrap 'echo $SLURMD_NODENAME')
+	expect "$who: the batch job is accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+	# the thread's round, then its next 15 s away
+	XC_ROUND=$((XC_ROUND + 1))
+	set_extra n4 "{\"ok\":0,\"round\":$XC_ROUND}"
+	wait_for 70 plugin_has_current_data || not_ok "$who: the plugin loaded the current node data within 70 s"
+	wait_for 15 eval '[ "$(field "$id" SchedNodeList)" = n1 ]'
+	expect "$who: backfill plans it on n1, the one match" "$(field "$id" SchedNodeList)" n1
+	set_extra n1 '{"ok":0}'
+	sleep 5
+	PLANNED=$(field "$id" SchedNodeList)
+	PLANNED=${PLANNED:-none}
+	stale=$(plugin_has_current_data && echo no || echo yes)
+	echo "  $who: 5 s after the change, planned on $PLANNED; the thread's table stale: $stale"
+	set_extra n2 '{"ok":1}'
+	scancel "$b2"
+	wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "$who: the job ran within 60 s"
+	scancel "$b1" "$b3" "$b4"
+	RAN=$(ran_on "plan-$who")
+}
+
+# case_none WHO: case 6 above.  RAN: where the job ran.
+case_none() {
+	local who=$1 b1 id
+	all_ok
+	set_extra n2 '{"ok":0}'
+	set_extra n3 '{"ok":0}'
+	b1=$(blocker n1)
+	wait_for 20 running "$b1" || not_ok "$who: waited 20 s for the blocker"
+	ok_round_now
+	id=$(as_user sbatch --parsable -o "$OUT/none-$who" --extra 'ok=1' -t 1 -x n4 \
+		--wrap 'echo $SLURMD_NODENAME')
+	expect "$who: the batch job is accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+	sleep 3
+	set_extra n1 '{"ok":0}'
+	sleep 8
+	echo "  $who: with no node matching: $(state "$id") $(field "$id" Reason), priority $(field "$id" Priority)"
+	expect "$who: the job waits, not held as never runnable (priority 0, BadConstraints)" \
+		"$(state "$id")/$([ "$(field "$id" Priority)" != 0 ] && echo unheld)" PENDING/unheld
+	set_extra n2 '{"ok":1}'
+	wait_for 60 eval '[ "$(state "$id")" = COMPLETED ]' || not_ok "$who: the job ran within 60 s of n2 matching"
+	scancel "$b1"
+	RAN=$(ran_on "none-$who")
+}
+
 echo "# without the guard (the reference: the thread's window)"
 XC_BURST_BUFFER= cluster_start "rm -rf '$OUT'" >/dev/null
 all_ok
@@ -203,6 +278,11 @@ case_prefer thread
 expect "the job preferring ib=p1 ran on n2, free, while n1 had come to have it (the window)" "$RAN" n2
 case_prefer_lost thread
 expect "the job preferring ib=p1, else ib=p2, ran on n1, which had lost ib=p1 (the window)" "$RAN" n1
+case_plan thread
+expect "backfill still planned the job on n1, which had stopped matching (the window)" "$PLANNED" n1
+expect "then it ran on n2, which came to match" "$RAN" n2
+case_none thread
+expect "the job no node satisfied for a while ran on n2 once it matched" "$RAN" n2
 bash "$CLUSTER" stop >/dev/null 2>&1
 
 echo "# with the guard (BurstBufferType=burst_buffer/extra)"
@@ -222,6 +302,11 @@ case_prefer guard
 expect "the job preferring ib=p1 waited for n1, then ran there" "$RAN" n1
 case_prefer_lost guard
 expect "the job preferring ib=p1, else ib=p2, waited for n2, then ran there" "$RAN" n2
+case_plan guard
+expect "backfill no longer planned the job on n1, 5 s after it stopped matching" "$PLANNED" none
+expect "then it ran on n2, which came to match" "$RAN" n2
+case_none guard
+expect "the job no node satisfied for a while ran on n2 once it matched" "$RAN" n2
 
 echo "# the user's own --exclude stays theirs"
 all_ok

@@ -1,0 +1,603 @@
+/*
+ * look.c - each waiting job's excluded nodes kept as its base | its
+ * request's failing nodes (look.h; doc/design.md "The look").
+ */
+#include <json-c/linkhash.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guard.h" /* GUARD_WORDS */
+#include "look.h"
+#include "xc.h"
+
+struct look_req {
+	char *text;	  /* NULL: a free slot */
+	uint64_t *fail;	  /* words */
+	size_t nfail;	  /* how many nodes fail */
+	uint64_t version; /* counts the changes of `fail` */
+	uint64_t lost;	  /* the latest version the log no longer holds */
+	uint64_t seen;	  /* the last round it was met in */
+	uint32_t gen;	  /* counts the slot's requests */
+	uint64_t changes; /* the caller's count at its last answers */
+	size_t logged;	  /* entries ever logged */
+	struct {
+		uint64_t version;
+		uint32_t node;
+	} log[LOOK_LOG];
+};
+
+struct look_job {
+	uint32_t id; /* 0: a free slot */
+	int req;     /* -1: none applied yet */
+	uint32_t gen;
+	uint64_t version;
+	unsigned long long text;
+	int64_t sentinel; /* a node set that the base does not hold, -1 */
+	bool left;	  /* no room for its base: left to Slurm */
+	uint32_t nruns;	  /* the base as runs [start, end) ... */
+	uint32_t *runs;
+	uint64_t *dense; /* ... or whole */
+};
+
+struct look {
+	size_t nnodes, words;
+	struct look_req *reqs;
+	size_t max_reqs, nreqs;
+	struct lh_table *by_text; /* text -> slot + 1 */
+	uint64_t round;
+	struct look_job *jobs; /* open addressing by id */
+	size_t jobs_cap, jobs_n, dense_n;
+	uint64_t *scratch;	/* words */
+	uint64_t *which, *fail; /* words, for look_req_answer() */
+};
+
+struct look *look_create(size_t nnodes, size_t max_requests)
+{
+	struct look *lk = calloc(1, sizeof(*lk));
+
+	if (!lk)
+		return NULL;
+	lk->nnodes = nnodes;
+	lk->words = GUARD_WORDS(nnodes);
+	lk->max_reqs = max_requests ? max_requests : 1;
+	lk->reqs = calloc(lk->max_reqs, sizeof(*lk->reqs));
+	lk->by_text = lh_kchar_table_new(64, NULL);
+	lk->jobs_cap = 64;
+	lk->jobs = calloc(lk->jobs_cap, sizeof(*lk->jobs));
+	lk->scratch = calloc(lk->words ? lk->words : 1, sizeof(uint64_t));
+	lk->which = calloc(lk->words ? lk->words : 1, sizeof(uint64_t));
+	lk->fail = calloc(lk->words ? lk->words : 1, sizeof(uint64_t));
+	if (!lk->reqs || !lk->by_text || !lk->jobs || !lk->scratch ||
+	    !lk->which || !lk->fail) {
+		look_destroy(lk);
+		return NULL;
+	}
+	return lk;
+}
+
+static void job_base_free(struct look *lk, struct look_job *j)
+{
+	if (j->dense)
+		lk->dense_n--;
+	free(j->runs);
+	free(j->dense);
+	j->runs = NULL;
+	j->dense = NULL;
+	j->nruns = 0;
+}
+
+void look_destroy(struct look *lk)
+{
+	if (!lk)
+		return;
+	for (size_t i = 0; lk->reqs && i < lk->max_reqs; i++) {
+		free(lk->reqs[i].text);
+		free(lk->reqs[i].fail);
+	}
+	for (size_t i = 0; lk->jobs && i < lk->jobs_cap; i++)
+		job_base_free(lk, &lk->jobs[i]);
+	if (lk->by_text)
+		lh_table_free(lk->by_text);
+	free(lk->reqs);
+	free(lk->jobs);
+	free(lk->scratch);
+	free(lk->which);
+	free(lk->fail);
+	free(lk);
+}
+
+size_t look_nodes(const struct look *lk)
+{
+	return lk->nnodes;
+}
+
+void look_round(struct look *lk, uint64_t round)
+{
+	lk->round = round;
+}
+
+/* A slot for a new request: a free one, else one met in neither this
+ * round nor the last (its jobs are written whole when next met); -1. */
+static int req_slot(struct look *lk)
+{
+	int older = -1;
+
+	for (size_t i = 0; i < lk->max_reqs; i++) {
+		struct look_req *r = &lk->reqs[i];
+
+		if (!r->text)
+			return (int)i;
+		if (older < 0 && r->seen + 1 < lk->round)
+			older = (int)i;
+	}
+	if (older >= 0) {
+		struct look_req *r = &lk->reqs[older];
+
+		lh_table_delete(lk->by_text, r->text);
+		free(r->text);
+		r->text = NULL;
+		lk->nreqs--;
+	}
+	return older;
+}
+
+int look_req_seen(struct look *lk, const char *text, bool *fresh)
+{
+	void *v = NULL;
+	struct look_req *r;
+	int i;
+
+	*fresh = false;
+	if (lh_table_lookup_ex(lk->by_text, text, &v)) {
+		r = &lk->reqs[(uintptr_t)v - 1];
+		*fresh = r->seen != lk->round;
+		r->seen = lk->round;
+		return (int)((uintptr_t)v - 1);
+	}
+	if ((i = req_slot(lk)) < 0)
+		return -1;
+	r = &lk->reqs[i];
+	if (!r->fail &&
+	    !(r->fail = calloc(lk->words ? lk->words : 1, sizeof(uint64_t))))
+		return -1;
+	if (!(r->text = strdup(text)))
+		return -1;
+	if (lh_table_insert(lk->by_text, r->text, (void *)(uintptr_t)(i + 1))) {
+		free(r->text);
+		r->text = NULL;
+		return -1;
+	}
+	memset(r->fail, 0, lk->words * sizeof(uint64_t));
+	r->nfail = 0;
+	r->changes = 0;
+	r->gen++;
+	/* a new request's first answers are written whole into its jobs */
+	r->version = r->lost = 1;
+	r->logged = 0;
+	r->seen = lk->round;
+	lk->nreqs++;
+	*fresh = true;
+	return i;
+}
+
+uint64_t look_req_changes(const struct look *lk, int req)
+{
+	return lk->reqs[req].changes;
+}
+
+size_t look_req_update(struct look *lk, int req, const uint64_t *which,
+		       const uint64_t *fail, uint64_t changes)
+{
+	struct look_req *r = &lk->reqs[req];
+	size_t changed = 0;
+
+	for (size_t k = 0; k < lk->words; k++) {
+		uint64_t now, d;
+
+		if (which && !which[k])
+			continue;
+		now = which ? (r->fail[k] & ~which[k]) | (fail[k] & which[k])
+			    : fail[k];
+		if (!(d = r->fail[k] ^ now))
+			continue;
+		r->nfail += (size_t)__builtin_popcountll(now & d);
+		r->nfail -= (size_t)__builtin_popcountll(r->fail[k] & d);
+		changed += (size_t)__builtin_popcountll(d);
+		if (changed <= LOOK_LOG)
+			for (; d; d &= d - 1) {
+				size_t at = r->logged++ % LOOK_LOG;
+
+				if (r->logged > LOOK_LOG)
+					r->lost = r->log[at].version;
+				r->log[at].version = r->version + 1;
+				r->log[at].node =
+					(uint32_t)(k * 64 +
+						   (size_t)__builtin_ctzll(d));
+			}
+		r->fail[k] = now;
+	}
+	if (changed)
+		r->version++;
+	/* more than the log holds: every job is written whole */
+	if (changed > LOOK_LOG)
+		r->lost = r->version;
+	r->changes = changes;
+	return changed;
+}
+
+bool look_req_answer(struct look *lk, int req, struct guard *g,
+		     struct guard_req *r, size_t *budget)
+{
+	uint64_t now = guard_changes(g), since = lk->reqs[req].changes;
+	bool some;
+	size_t left;
+
+	if (since == now)
+		return true;
+	memset(lk->which, 0, lk->words * sizeof(*lk->which));
+	/* a request new to the look (0) is answered on every node */
+	some = since && guard_changed_since(g, since, lk->which);
+	if (!some)
+		memset(lk->which, 0xff, lk->words * sizeof(*lk->which));
+	if (lk->nnodes % 64)
+		lk->which[lk->words - 1] &= (1ULL << (lk->nnodes % 64)) - 1;
+	if (!guard_verdict_within(g, r, lk->which, lk->fail, &left, budget))
+		return false;
+	(void)look_req_update(lk, req, some ? lk->which : NULL, lk->fail, now);
+	return true;
+}
+
+/* -- the jobs ------------------------------------------------------------ */
+
+static size_t job_hash(uint32_t id, size_t cap)
+{
+	return ((size_t)id * 2654435761u) & (cap - 1);
+}
+
+static struct look_job *job_find(struct look *lk, uint32_t id)
+{
+	for (size_t i = job_hash(id, lk->jobs_cap);;
+	     i = (i + 1) & (lk->jobs_cap - 1)) {
+		if (lk->jobs[i].id == id)
+			return &lk->jobs[i];
+		if (!lk->jobs[i].id)
+			return NULL;
+	}
+}
+
+static bool jobs_grow(struct look *lk)
+{
+	size_t cap = lk->jobs_cap * 2;
+	struct look_job *old = lk->jobs, *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return false;
+	for (size_t i = 0; i < lk->jobs_cap; i++) {
+		size_t at;
+
+		if (!old[i].id)
+			continue;
+		for (at = job_hash(old[i].id, cap); t[at].id;
+		     at = (at + 1) & (cap - 1))
+			;
+		t[at] = old[i];
+	}
+	free(old);
+	lk->jobs = t;
+	lk->jobs_cap = cap;
+	return true;
+}
+
+static struct look_job *job_add(struct look *lk, uint32_t id)
+{
+	size_t at;
+
+	if ((lk->jobs_n + 1) * 2 > lk->jobs_cap && !jobs_grow(lk))
+		return NULL;
+	for (at = job_hash(id, lk->jobs_cap); lk->jobs[at].id;
+	     at = (at + 1) & (lk->jobs_cap - 1))
+		;
+	memset(&lk->jobs[at], 0, sizeof(lk->jobs[at]));
+	lk->jobs[at].id = id;
+	lk->jobs[at].req = -1;
+	lk->jobs[at].sentinel = -1;
+	lk->jobs_n++;
+	return &lk->jobs[at];
+}
+
+/* Removes slot `at`, moving the ones after it back (linear probing). */
+static void job_remove(struct look *lk, size_t at)
+{
+	size_t mask = lk->jobs_cap - 1, i = at;
+
+	job_base_free(lk, &lk->jobs[at]);
+	lk->jobs[at].id = 0;
+	lk->jobs_n--;
+	for (i = (i + 1) & mask; lk->jobs[i].id; i = (i + 1) & mask) {
+		struct look_job j = lk->jobs[i];
+		size_t to;
+
+		lk->jobs[i].id = 0;
+		for (to = job_hash(j.id, lk->jobs_cap); lk->jobs[to].id;
+		     to = (to + 1) & mask)
+			;
+		lk->jobs[to] = j;
+	}
+}
+
+/* Job j's base, expanded into the look's scratch words. */
+static const uint64_t *base_words(struct look *lk, const struct look_job *j)
+{
+	uint64_t *w = lk->scratch;
+
+	if (j->dense)
+		return j->dense;
+	memset(w, 0, lk->words * sizeof(*w));
+	for (uint32_t r = 0; r < j->nruns; r++)
+		for (uint32_t n = j->runs[2 * r]; n < j->runs[2 * r + 1]; n++) {
+			if (n % 64 == 0 && n + 64 <= j->runs[2 * r + 1]) {
+				w[n / 64] = ~0ULL;
+				n += 63;
+				continue;
+			}
+			w[n / 64] |= 1ULL << (n % 64);
+		}
+	return w;
+}
+
+static bool base_has(const struct look_job *j, uint32_t n)
+{
+	size_t lo = 0, hi = j->nruns;
+
+	if (j->dense)
+		return (j->dense[n / 64] >> (n % 64)) & 1;
+	while (lo < hi) { /* the runs are in order */
+		size_t mid = (lo + hi) / 2;
+
+		if (n < j->runs[2 * mid])
+			hi = mid;
+		else if (n >= j->runs[2 * mid + 1])
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+/* The set as found (NULL: none) is Slurm's own: job j's base.  False
+ * when it has more runs than kept and no room is left whole. */
+static bool base_capture(struct look *lk, struct look_job *j,
+			 const uint64_t *bits)
+{
+	uint32_t runs[2 * LOOK_MAX_RUNS];
+	uint32_t n = 0;
+	int64_t start = -1;
+
+	job_base_free(lk, j);
+	j->sentinel = -1;
+	if (!bits)
+		return true;
+	for (size_t i = 0; i < lk->nnodes; i++) {
+		bool set = (bits[i / 64] >> (i % 64)) & 1;
+
+		if (i % 64 == 0 && i + 64 <= lk->nnodes &&
+		    bits[i / 64] == (start < 0 ? 0 : ~0ULL)) {
+			i += 63; /* a word that changes nothing */
+			continue;
+		}
+		if (set && start < 0) {
+			start = (int64_t)i;
+		} else if (!set && start >= 0) {
+			if (n == LOOK_MAX_RUNS)
+				goto whole;
+			runs[2 * n] = (uint32_t)start;
+			runs[2 * n + 1] = (uint32_t)i;
+			n++;
+			start = -1;
+		}
+	}
+	if (start >= 0) {
+		if (n == LOOK_MAX_RUNS)
+			goto whole;
+		runs[2 * n] = (uint32_t)start;
+		runs[2 * n + 1] = (uint32_t)lk->nnodes;
+		n++;
+	}
+	if (n && !(j->runs = malloc(2 * n * sizeof(*j->runs))))
+		return false;
+	if (n)
+		memcpy(j->runs, runs, 2 * n * sizeof(*runs));
+	j->nruns = n;
+	return true;
+whole:
+	if (lk->dense_n >= LOOK_MAX_DENSE ||
+	    !(j->dense = malloc(lk->words * sizeof(*j->dense))))
+		return false;
+	memcpy(j->dense, bits, lk->words * sizeof(*j->dense));
+	lk->dense_n++;
+	return true;
+}
+
+static bool base_copy(struct look *lk, struct look_job *to,
+		      const struct look_job *from)
+{
+	job_base_free(lk, to);
+	to->sentinel = -1;
+	if (from->dense) {
+		if (lk->dense_n >= LOOK_MAX_DENSE ||
+		    !(to->dense = malloc(lk->words * sizeof(*to->dense))))
+			return false;
+		memcpy(to->dense, from->dense, lk->words * sizeof(*to->dense));
+		lk->dense_n++;
+	} else if (from->nruns) {
+		if (!(to->runs = malloc(2 * from->nruns * sizeof(*to->runs))))
+			return false;
+		memcpy(to->runs, from->runs,
+		       2 * from->nruns * sizeof(*to->runs));
+		to->nruns = from->nruns;
+	}
+	return true;
+}
+
+/* The first node of `r`'s failing ones that base `b` does not hold,
+ * -1. */
+static int64_t sentinel_of(const struct look *lk, const uint64_t *b,
+			   const struct look_req *r)
+{
+	for (size_t k = 0; k < lk->words; k++) {
+		uint64_t w = r->fail[k] & ~b[k];
+
+		if (w)
+			return (int64_t)(k * 64 + (size_t)__builtin_ctzll(w));
+	}
+	return -1;
+}
+
+static bool bit_of(const uint64_t *bits, int64_t n)
+{
+	return (bits[n / 64] >> (n % 64)) & 1;
+}
+
+static void write_whole(struct look *lk, struct look_job *j,
+			const struct look_req *r, uint64_t *bits)
+{
+	const uint64_t *b = base_words(lk, j);
+
+	for (size_t k = 0; k < lk->words; k++)
+		bits[k] = b[k] | r->fail[k];
+	j->sentinel = sentinel_of(lk, b, r);
+}
+
+enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
+			     int req, uint64_t *bits, unsigned long long text)
+{
+	struct look_req *r = &lk->reqs[req];
+	struct look_job *j = job_find(lk, job_id), *alt;
+	bool whole = false;
+
+	if (!j) {
+		if (!(j = job_add(lk, job_id)))
+			return LOOK_LEFT;
+		j->text = text;
+		/* an array task whose set is its array's as the look left it
+		 * takes the array's base (a rebuild from the same text would
+		 * give the same) */
+		alt = alt_id && alt_id != job_id ? job_find(lk, alt_id) : NULL;
+		if (alt && alt->text == text && !alt->left) {
+			if (!base_copy(lk, j, alt))
+				j->left = true;
+		} else if (!base_capture(lk, j, bits)) {
+			j->left = true;
+		}
+		whole = true;
+	} else if (j->text != text || (j->sentinel >= 0 &&
+				       (!bits || !bit_of(bits, j->sentinel)))) {
+		/* Slurm rebuilt the set: as found, it is the base */
+		j->text = text;
+		j->left = !base_capture(lk, j, bits);
+		whole = true;
+	}
+	if (j->left)
+		return LOOK_LEFT;
+	if (j->req != req || j->gen != r->gen || r->lost > j->version)
+		whole = true;
+	if (!bits) {
+		/* Slurm keeps none, so the base is empty */
+		if (!r->nfail) {
+			j->req = req;
+			j->gen = r->gen;
+			j->version = r->version;
+			return LOOK_SAME;
+		}
+		j->req = -1;
+		return LOOK_NEED_SET;
+	}
+	if (!whole && j->version == r->version)
+		return LOOK_SAME;
+	if (whole) {
+		write_whole(lk, j, r, bits);
+	} else {
+		/* the nodes changed since its version, newest first (each
+		 * set to what it is now: the order does not matter) */
+		size_t first = r->logged > LOOK_LOG ? r->logged - LOOK_LOG : 0;
+		bool lost_sentinel = false;
+
+		for (size_t e = r->logged; e > first; e--) {
+			size_t at = (e - 1) % LOOK_LOG;
+			uint32_t n = r->log[at].node;
+
+			if (r->log[at].version <= j->version)
+				break;
+			if (base_has(j, n))
+				continue;
+			if ((r->fail[n / 64] >> (n % 64)) & 1) {
+				bits[n / 64] |= 1ULL << (n % 64);
+				if (j->sentinel < 0)
+					j->sentinel = n;
+			} else {
+				bits[n / 64] &= ~(1ULL << (n % 64));
+				lost_sentinel |= (int64_t)n == j->sentinel;
+			}
+		}
+		if (lost_sentinel)
+			j->sentinel = sentinel_of(lk, base_words(lk, j), r);
+	}
+	j->req = req;
+	j->gen = r->gen;
+	j->version = r->version;
+	return whole ? LOOK_WRITTEN : LOOK_PATCHED;
+}
+
+bool look_job_restore(struct look *lk, uint32_t job_id, uint64_t *bits,
+		      unsigned long long text)
+{
+	struct look_job *j = job_find(lk, job_id);
+	const uint64_t *b;
+
+	if (!j || j->left || j->text != text || j->sentinel < 0 || !bits ||
+	    !bit_of(bits, j->sentinel))
+		return false;
+	b = base_words(lk, j);
+	memcpy(bits, b, lk->words * sizeof(*bits));
+	j->sentinel = -1;
+	j->req = -1; /* written whole next time */
+	return true;
+}
+
+void look_job_forget(struct look *lk, uint32_t job_id)
+{
+	struct look_job *j = job_find(lk, job_id);
+
+	if (j)
+		job_remove(lk, (size_t)(j - lk->jobs));
+}
+
+size_t look_sweep(struct look *lk, bool (*gone)(uint32_t, void *), void *arg)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < lk->jobs_cap;) {
+		if (lk->jobs[i].id && gone(lk->jobs[i].id, arg)) {
+			job_remove(lk, i);
+			n++;
+			continue; /* another may have moved into slot i */
+		}
+		i++;
+	}
+	return n;
+}
+
+size_t look_jobs_kept(const struct look *lk)
+{
+	return lk->jobs_n;
+}
+
+size_t look_requests_kept(const struct look *lk)
+{
+	return lk->nreqs;
+}
+
+size_t look_dense_kept(const struct look *lk)
+{
+	return lk->dense_n;
+}
