@@ -182,14 +182,18 @@ JOBS=${XC_CHURN_JOBS:-150}
 SECONDS_=${XC_CHURN_SECONDS:-100}
 SRUN=${XC_CHURN_SRUN:-0}
 START='echo $SLURM_JOB_ID $SLURMD_NODENAME $(date +%s.%N) >>'"$OUT"'/starts; sleep 1'
-ids=() pids=()
+ids=()
 if [ "$SRUN" = 1 ]; then
-	# each srun waits for its allocation as a user's would; its status
-	# and what it said go to $OUT/srun.I
+	# each srun waits for its allocation as a user's would; what it said
+	# goes to $OUT/srun.I, its status to $OUT/srun.I.rc (bash's own
+	# record of a background job's status is lost when its pid is
+	# reused by another child before `wait`)
 	for i in $(seq "$JOBS"); do
-		as_user srun --extra 'ok=1' -J xcchurn -t 2 bash -c "$START" \
-			>"$OUT/srun.$i" 2>&1 &
-		pids+=("$!")
+		{
+			as_user srun --extra 'ok=1' -J xcchurn -t 2 bash -c "$START" \
+				>"$OUT/srun.$i" 2>&1
+			echo $? >"$OUT/srun.$i.rc"
+		} &
 	done
 	# (every job in slurmctld's table before the churn: finished ones
 	# stay there MinJobAge, an hour on this cluster)
@@ -241,8 +245,11 @@ if [ "$SRUN" = 1 ]; then
 		not_ok "every srun ended within 60 s of the queue"
 		pkill --ns $$ --nslist mnt,net -u "$USER1" -x srun
 	}
-	for i in "${!pids[@]}"; do
-		wait "${pids[$i]}" || { lost=$((lost + 1)); tail -1 "$OUT/srun.$((i + 1))" | sed 's/^/    /'; }
+	wait_for 10 eval '[ "$(ls "$OUT"/srun.*.rc 2>/dev/null | wc -l)" -ge "$JOBS" ]' ||
+		not_ok "every srun's status was written within 10 s of its end"
+	for i in $(seq "$JOBS"); do
+		[ "$(cat "$OUT/srun.$i.rc" 2>/dev/null)" = 0 ] ||
+			{ lost=$((lost + 1)); tail -1 "$OUT/srun.$i" | sed 's/^/    /'; }
 	done
 	mapfile -t ids < <(awk '{ print $1 }' "$OUT/starts" | sort -un)
 	echo "  srun jobs lost (srun failed): $lost of $JOBS"
