@@ -24,8 +24,8 @@
 #   (or, its request satisfied nowhere, excluded from every node), and in
 #   the churn times each flip to the plugin's feature update of s1.
 # - guard: plugin, and the guard at placement (BurstBufferType=
-#   burst_buffer/extra, built --with-slurm-source): its figures, logged
-#   once a minute, printed after the table.
+#   burst_buffer/extra, built --with-slurm-source): its figures and its
+#   look's, logged once a minute, printed after the table.
 # - features: a node feature per distinct request, on the nodes that
 #   satisfy it; each job asks for its request's feature (--constraint).
 #   Set with `scontrol update node Features=F ActiveFeatures=F`: without
@@ -289,6 +289,9 @@ run() {
 		# the guard's own figures, once a minute in slurmctld's log
 		tail -n +"$((from + 1))" "$LOG" | grep -oP 'burst_buffer/extra: \K[0-9]+ placement attempts .*' |
 			sed 's/^/    guard: /' >>"$NOTES"
+		# and the look's (design.md "The look"): its holds of the locks
+		tail -n +"$((from + 1))" "$LOG" | grep -oP 'burst_buffer/extra: the look: \K[0-9]+ rounds.*' |
+			sed 's/^/    look: /' >>"$NOTES"
 	fi
 	if [ "$mode" = plugin ] || [ "$mode" = guard ]; then
 		printf '%s\n' "${lag[@]}" | sort -n | awk -v mode="$mode" '$1 == "late" {late++; next} $1 == "error" {err++; next}
