@@ -189,10 +189,13 @@ static int feature_named(void *f, void *key)
  * others off), into `cand` those
  * of them Slurm may choose now (avail_node_bitmap: select_nodes() ANDs
  * it into every choice, _pick_best_nodes(), node_scheduler.c 22.05.8
- * lines 1723, 1824, 1889).  False when a set is not as records_words() reads
- * it (the node table being rebuilt): Slurm decides. */
+ * lines 1723, 1824, 1889).  `own`: the job's own excluded nodes when
+ * `exc` holds the look's too (look_slurm_base()), read in their place.
+ * False when a set is not as records_words() reads it (the node table
+ * being rebuilt): Slurm decides. */
 static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
-			  const char *feature, size_t words)
+			  const uint64_t *own, const char *feature,
+			  size_t words)
 {
 	int64_t nnodes = node_record_count;
 	const uint64_t *avail = records_words(avail_node_bitmap, nnodes), *w;
@@ -201,6 +204,8 @@ static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
 
 	if (!avail || (exc && !(ex = records_words(exc, nnodes))))
 		return false;
+	if (own)
+		ex = own;
 	memset(pool, 0, words * sizeof(*pool));
 	if (job_ptr->part_ptr_list) {
 		void *it = list_iterator_create(job_ptr->part_ptr_list);
@@ -329,6 +334,8 @@ static bool guard_job(job_record_t *job_ptr)
 	unsigned long long text_hash;
 	bool backfill = records_in_backfill();
 	size_t need, nnodes = (size_t)node_record_count, words, n, left = 0;
+	size_t failing;
+	const uint64_t *ex;
 	enum guard_look look;
 	struct guard_req *req;
 	const char *text;
@@ -343,9 +350,6 @@ static bool guard_job(job_record_t *job_ptr)
 	char with_tier[40] = "";
 
 	(void)guard_jobs_sweep(guard, &bits_ops, job_gone, NULL, 4);
-	/* the job's own excluded nodes, without the look's (look_slurm.h) */
-	if (!backfill)
-		look_slurm_restore(job_ptr);
 	if (!details || !(text = records_request_of(job_ptr, &st)))
 		goto out;
 	t0 = ns_now();
@@ -385,7 +389,13 @@ static bool guard_job(job_record_t *job_ptr)
 	/* the feature it goes by, ANDed in last (carried.h); else its
 	 * ExcNodeList */
 	feature_by = sx_constraint_last_ours(details->features, feature);
-	if (!candidates_of(job_ptr, exc, feature_by ? feature : NULL, words)) {
+	/* judged by the job's own excluded nodes, without the look's
+	 * (look_slurm.h): a job none of whose nodes satisfies its request
+	 * waits, where Slurm 22.05 would hold one whose nodes are all
+	 * excluded (backfill's copy holds its reservations too: as it is) */
+	if (!candidates_of(job_ptr, exc,
+			   backfill ? NULL : look_slurm_base(job_ptr),
+			   feature_by ? feature : NULL, words)) {
 		/* (never once init() found the layout: the bits taken
 		 * back above are then Slurm's to decide without) */
 		undecided(UNDECIDED_LAYOUT);
@@ -444,17 +454,28 @@ static bool guard_job(job_record_t *job_ptr)
 		snprintf(with_tier, sizeof(with_tier), " and its preference %u",
 			 tier);
 	n = guard_keep_off(guard, req, pool, cand, off, scratch, &left);
+	failing = n;
 	/* Kept off, the job must still have as many nodes as it asks for
 	 * that satisfy its request (Slurm would fail or hold a job whose
 	 * nodes cannot hold it: doc/design.md), and the guard must be able to
 	 * take its bits back; else it sets none and the job waits this
 	 * once. */
 	need = details->min_nodes ? details->min_nodes : 1;
-	if (n &&
+	/* the nodes the look keeps off already are not the guard's to set
+	 * or take back */
+	if (n && exc && (ex = records_words(exc, node_record_count))) {
+		size_t kept = 0;
+
+		for (size_t k = 0; k < n; k++)
+			if (!((ex[scratch[k] / 64] >> (scratch[k] % 64)) & 1))
+				scratch[kept++] = scratch[k];
+		n = kept;
+	}
+	if (failing &&
 	    (left < need ||
 	     (!backfill && !guard_job_can_record(guard, job_ptr->job_id, n)))) {
 		verbose("%s: %pJ: %zu node(s) no longer satisfy its request%s and %zu do: it waits this once",
-			plugin_type, job_ptr, n, with_tier, left);
+			plugin_type, job_ptr, failing, with_tier, left);
 		placeable = false;
 		n = 0;
 	}
@@ -464,10 +485,11 @@ static bool guard_job(job_record_t *job_ptr)
 				bit_alloc(node_record_count);
 		for (size_t k = 0; k < n; k++)
 			bit_set(exc, scratch[k]);
-		verbose("%s: %pJ: %zu node(s) no longer satisfy its request%s: kept off at this placement%s",
-			plugin_type, job_ptr, n, with_tier,
-			backfill ? " (backfill)" : "");
 	}
+	if (placeable && failing)
+		verbose("%s: %pJ: %zu node(s) no longer satisfy its request%s: kept off at this placement%s",
+			plugin_type, job_ptr, failing, with_tier,
+			backfill ? " (backfill)" : "");
 	if (exc && !backfill &&
 	    guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken, exc,
 			   text_hash, scratch, n) < 0 &&

@@ -34,6 +34,7 @@ struct look_job {
 	unsigned long long text;
 	int64_t sentinel; /* a node set that the base does not hold, -1 */
 	bool left;	  /* no room for its base: left to Slurm */
+	bool given;	  /* its set is one the caller gave it for the look */
 	uint32_t nruns;	  /* the base as runs [start, end) ... */
 	uint32_t *runs;
 	uint64_t *dense; /* ... or whole */
@@ -95,7 +96,8 @@ void look_destroy(struct look *lk)
 		free(lk->reqs[i].fail);
 	}
 	for (size_t i = 0; lk->jobs && i < lk->jobs_cap; i++)
-		job_base_free(lk, &lk->jobs[i]);
+		if (lk->jobs[i].id)
+			job_base_free(lk, &lk->jobs[i]);
 	if (lk->by_text)
 		lh_table_free(lk->by_text);
 	free(lk->reqs);
@@ -207,7 +209,10 @@ size_t look_req_update(struct look *lk, int req, const uint64_t *which,
 			for (; d; d &= d - 1) {
 				size_t at = r->logged++ % LOOK_LOG;
 
-				if (r->logged > LOOK_LOG)
+				/* (only ever raised: an update past the log
+				 * left older entries behind it) */
+				if (r->logged > LOOK_LOG &&
+				    r->log[at].version > r->lost)
 					r->lost = r->log[at].version;
 				r->log[at].version = r->version + 1;
 				r->log[at].node =
@@ -311,13 +316,14 @@ static void job_remove(struct look *lk, size_t at)
 	size_t mask = lk->jobs_cap - 1, i = at;
 
 	job_base_free(lk, &lk->jobs[at]);
-	lk->jobs[at].id = 0;
+	memset(&lk->jobs[at], 0, sizeof(lk->jobs[at]));
 	lk->jobs_n--;
 	for (i = (i + 1) & mask; lk->jobs[i].id; i = (i + 1) & mask) {
 		struct look_job j = lk->jobs[i];
 		size_t to;
 
-		lk->jobs[i].id = 0;
+		/* (its base moves with it: the slot left holds none) */
+		memset(&lk->jobs[i], 0, sizeof(lk->jobs[i]));
 		for (to = job_hash(j.id, lk->jobs_cap); lk->jobs[to].id;
 		     to = (to + 1) & mask)
 			;
@@ -468,8 +474,19 @@ static void write_whole(struct look *lk, struct look_job *j,
 	j->sentinel = sentinel_of(lk, b, r);
 }
 
+/* Job j's base, from the set as found: none when Slurm's own set is
+ * empty by what it rebuilds it from (`own_empty`: so the look's or the
+ * guard's bits in a set are never taken for Slurm's); false when it
+ * cannot be kept. */
+static bool base_from(struct look *lk, struct look_job *j, const uint64_t *bits,
+		      bool own_empty)
+{
+	return base_capture(lk, j, own_empty ? NULL : bits);
+}
+
 enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
-			     int req, uint64_t *bits, unsigned long long text)
+			     int req, uint64_t *bits, unsigned long long text,
+			     bool own_empty)
 {
 	struct look_req *r = &lk->reqs[req];
 	struct look_job *j = job_find(lk, job_id), *alt;
@@ -483,10 +500,10 @@ enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
 		 * takes the array's base (a rebuild from the same text would
 		 * give the same) */
 		alt = alt_id && alt_id != job_id ? job_find(lk, alt_id) : NULL;
-		if (alt && alt->text == text && !alt->left) {
+		if (alt && alt->text == text && !alt->left && !own_empty) {
 			if (!base_copy(lk, j, alt))
 				j->left = true;
-		} else if (!base_capture(lk, j, bits)) {
+		} else if (!base_from(lk, j, bits, own_empty)) {
 			j->left = true;
 		}
 		whole = true;
@@ -494,7 +511,7 @@ enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
 				       (!bits || !bit_of(bits, j->sentinel)))) {
 		/* Slurm rebuilt the set: as found, it is the base */
 		j->text = text;
-		j->left = !base_capture(lk, j, bits);
+		j->left = !base_from(lk, j, bits, own_empty);
 		whole = true;
 	}
 	if (j->left)
@@ -548,20 +565,54 @@ enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
 	return whole ? LOOK_WRITTEN : LOOK_PATCHED;
 }
 
+const uint64_t *look_job_base(struct look *lk, uint32_t job_id,
+			      const uint64_t *bits, unsigned long long text)
+{
+	struct look_job *j = job_find(lk, job_id);
+
+	if (!j || j->left || j->text != text || j->sentinel < 0 || !bits ||
+	    !bit_of(bits, j->sentinel))
+		return NULL;
+	return base_words(lk, j);
+}
+
 bool look_job_restore(struct look *lk, uint32_t job_id, uint64_t *bits,
 		      unsigned long long text)
 {
 	struct look_job *j = job_find(lk, job_id);
-	const uint64_t *b;
+	const uint64_t *b = look_job_base(lk, job_id, bits, text);
 
-	if (!j || j->left || j->text != text || j->sentinel < 0 || !bits ||
-	    !bit_of(bits, j->sentinel))
+	if (!b)
 		return false;
-	b = base_words(lk, j);
 	memcpy(bits, b, lk->words * sizeof(*bits));
 	j->sentinel = -1;
 	j->req = -1; /* written whole next time */
 	return true;
+}
+
+bool look_job_kept(struct look *lk, uint32_t job_id)
+{
+	return job_find(lk, job_id) != NULL;
+}
+
+bool look_job_given(struct look *lk, uint32_t job_id)
+{
+	struct look_job *j = job_find(lk, job_id);
+
+	return j && j->given;
+}
+
+void look_job_set_given(struct look *lk, uint32_t job_id, bool given)
+{
+	struct look_job *j = job_find(lk, job_id);
+
+	if (!j)
+		return;
+	j->given = given;
+	if (!given) { /* its set taken away: none, nothing of the look's */
+		j->sentinel = -1;
+		j->req = -1;
+	}
 }
 
 void look_job_forget(struct look *lk, uint32_t job_id)

@@ -106,21 +106,42 @@ enum look_did {
 /* Sets job `job_id`'s excluded nodes `bits` (words over the node count,
  * NULL when Slurm keeps none) to its base | the answers of request `req`
  * (look_req_seen() this round).  `text`: a hash of what Slurm rebuilds
- * the set from; `alt_id`: the array's job id (0: none), whose base a new
- * task whose set is a copy takes.  Never clears a node of the base. */
+ * the set from; `own_empty`: what it rebuilds it from is empty (no
+ * ExcNodeList, from 24.11 no required nodes either), so the base is
+ * none whatever the set holds (the look's or the guard's bits in a copy
+ * are never taken for Slurm's); `alt_id`: the array's job id (0: none),
+ * whose base a new task whose set is a copy takes.  Never clears a node
+ * of the base. */
 enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
-			     int req, uint64_t *bits, unsigned long long text);
+			     int req, uint64_t *bits, unsigned long long text,
+			     bool own_empty);
 
-/* Puts job `job_id`'s base back into `bits` (words) when they still hold
- * the look's nodes as it left them (the same `text`, its sentinel set):
- * the set is then Slurm's own again, as at a placement the guard must
- * judge by (a job whose request no node satisfies now must not meet
- * every node excluded: Slurm 22.05 then holds it, _schedule(),
- * src/slurmctld/job_scheduler.c), or for a job that no longer has a
- * request.  The next look_job_apply() writes it whole.  True when it
- * did. */
+/* Job `job_id`'s base (words, the look's own: good until the next call
+ * into the look) when `bits` still hold the look's nodes as it left
+ * them (the same `text`, its sentinel set), else NULL (the set is
+ * Slurm's own, or the look sets none of it): what a placement judges by,
+ * so that a job whose request no node satisfies now never meets every
+ * node excluded (Slurm 22.05 then holds it, _schedule(),
+ * src/slurmctld/job_scheduler.c). */
+const uint64_t *look_job_base(struct look *lk, uint32_t job_id,
+			      const uint64_t *bits, unsigned long long text);
+
+/* Puts that base back into `bits`, for a job the look no longer carries
+ * (no request any more); the next look_job_apply() writes the set
+ * whole.  True when it did. */
 bool look_job_restore(struct look *lk, uint32_t job_id, uint64_t *bits,
 		      unsigned long long text);
+
+/* Whether job `job_id` is kept (look_job_apply() met it, and it was not
+ * forgotten since). */
+bool look_job_kept(struct look *lk, uint32_t job_id);
+
+/* Whether job `job_id`'s set is one the caller gave it for the look
+ * (LOOK_NEED_SET): look_job_set_given() after giving it; with `given`
+ * false, after taking it away (freed: the job has none again, nothing of
+ * the look's).  Nothing for a job not kept. */
+bool look_job_given(struct look *lk, uint32_t job_id);
+void look_job_set_given(struct look *lk, uint32_t job_id, bool given);
 
 /* Forgets job `job_id` (its base); nothing when not kept. */
 void look_job_forget(struct look *lk, uint32_t job_id);

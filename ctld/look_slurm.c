@@ -2,20 +2,27 @@
  * look_slurm.c - the look in slurmctld (look.h; doc/design.md "The
  * look"): a thread of burst_buffer/extra that, every LOOK_PERIOD_MS,
  * takes the job write and node read locks and, when a node's Extra or a
- * job changed since its last round, answers each waiting job's request
+ * job changed since its last walk, answers each waiting job's request
  * over every node from the guard's kept answers and sets the job's
  * excluded nodes to what Slurm made of them | the nodes that fail it.
- * Backfill's plans and the main scheduler then see the same answer the
- * guard enforces at the placement, a round after a change at most.
+ * Backfill's plans then see the answer the guard enforces at the
+ * placement.
  *
- * What a round may cost is bounded: at most LOOK_ANSWERS answers not
- * kept are evaluated while the locks are held (a request seen for the
- * first time, a node whose Extra changed; the rest is word operations);
- * what is left goes on after the locks are let go three times as long
- * as they were held (LOOK_BREATHE_MS at least): a quarter of the time.
- * A plugin thread may take slurmctld's locks (lock_slurmctld(),
+ * What one hold of the locks may cost is bounded (LOOK_BUDGET units: an
+ * answer evaluated, and for each job 1 + the bytes of its texts read /64
+ * + the words of its set written /64); a walk the budget cuts short
+ * goes on from the job it stopped at in the next hold, after the locks
+ * are let go three times as long as they were held (LOOK_BREATHE_MS at
+ * least): a quarter of the time at most.  The sets the look gives jobs
+ * that had none are Slurm's own bitmaps, which slurmctld packs into
+ * every answer about pending jobs (nodes/4 bytes a job): at most
+ * LOOK_SETS of them, to the jobs of the highest priority.  A plugin
+ * thread may take slurmctld's locks (lock_slurmctld(),
  * src/slurmctld/locks.h); fini() stops it before the guard is freed.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pthread_timedjoin_np() */
+#endif
 #include "config.h" /* Slurm's, from the configured tree */
 
 #include <inttypes.h>
@@ -44,30 +51,40 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 
 #define LOOK_PERIOD_MS 500
 #define LOOK_BREATHE_MS 5
-/* answers not kept evaluated under one hold of the locks: about 10 ms
- * of one core at 2 leaves a request (tests/bench/bench_guard) */
-#define LOOK_ANSWERS 65536
-/* the distinct requests the look carries: half the guard's table, so
- * that the placements' own requests and the look's never drop each
- * other's (guard_request()) */
+/* the work of one hold: 65,536 answers are some 4 ms of one core at two
+ * leaves a request (tests/bench/bench_look) */
+#define LOOK_BUDGET 65536
+/* the distinct requests the look carries: half the guard's table */
 #define LOOK_REQUESTS (GUARD_MAX_REQUESTS / 2)
-#define LOOK_SWEEP_EVERY 20 /* rounds */
+/* the sets it gives jobs that had none: 8 MiB at 65,536 nodes */
+#define LOOK_SETS 1024
+#define LOOK_SWEEP_EVERY 20 /* walks */
+#define LOOK_JOIN_S 10	    /* what fini() waits for the thread */
 #define STATS_EVERY_S 60
 
 static pthread_t thread;
-static bool running, stopping;
+static bool running;
+/* the thread's generation: a thread whose own is not this one stops */
+static uint64_t generation;
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 
-/* (the thread's own; guard state only under slurmctld's locks) */
+/* (the thread's own; shared with placements only under the job lock) */
 static struct look *lk;
-static uint64_t round_no;
+static uint64_t round_no, walks, changes_seen;
 static time_t walked_at;
-static uint64_t changes_seen;
-static bool pending_work, said[4];
+static bool walking, again, touched, said[5];
+static uint32_t resume_after; /* a walk goes on after this job (0: none) */
+
+/* The jobs that would take a set of the look's, or hold one. */
+struct cand {
+	uint32_t job_id, priority;
+};
+static struct cand *cands;
+static size_t ncands, cands_cap;
 
 static struct {
-	uint64_t rounds, holds, ns, ns_max, written, patched, left, set;
+	uint64_t holds, walks, ns, ns_max, written, patched, left, set, freed;
 	time_t since;
 } stats;
 
@@ -94,16 +111,16 @@ static void stats_log(time_t now)
 	if (now - stats.since < STATS_EVERY_S)
 		return;
 	if (stats.holds)
-		verbose("%s: the look: %" PRIu64 " rounds, %" PRIu64
+		verbose("%s: the look: %" PRIu64 " walks, %" PRIu64
 			" holds of the job write and node read locks in %ld s, %.2f ms each on average, %.2f ms at most; jobs' excluded nodes written whole %" PRIu64
 			", patched %" PRIu64 ", given a set %" PRIu64
-			", left to Slurm %" PRIu64
+			", a set taken back %" PRIu64 ", left to Slurm %" PRIu64
 			"; %zu jobs, %zu requests kept",
-			plugin_type, stats.rounds, stats.holds,
+			plugin_type, stats.walks, stats.holds,
 			(long)(now - stats.since),
 			(double)stats.ns / 1e6 / (double)stats.holds,
 			(double)stats.ns_max / 1e6, stats.written,
-			stats.patched, stats.set, stats.left,
+			stats.patched, stats.set, stats.freed, stats.left,
 			lk ? look_jobs_kept(lk) : 0,
 			lk ? look_requests_kept(lk) : 0);
 	memset(&stats, 0, sizeof(stats));
@@ -117,6 +134,7 @@ static bool look_for(size_t nnodes)
 		return true;
 	look_destroy(lk);
 	walked_at = 0;
+	walking = false;
 	return (lk = look_create(nnodes, LOOK_REQUESTS)) != NULL;
 }
 
@@ -126,12 +144,80 @@ static bool job_gone(uint32_t job_id, void *arg)
 	return !find_job_record(job_id);
 }
 
-/* One job: its excluded nodes as its base | its request's failing
- * nodes.  *budget: the answers left for this hold; false when it ran out
- * (the job and the rest wait for the next hold).  *touched: set when its
- * set was written. */
+static void cand_add(const job_record_t *job_ptr)
+{
+	if (ncands == cands_cap) {
+		size_t cap = cands_cap ? 2 * cands_cap : 256;
+		struct cand *c = realloc(cands, cap * sizeof(*c));
+
+		if (!c)
+			return; /* (out of memory: no set this walk) */
+		cands = c;
+		cands_cap = cap;
+	}
+	cands[ncands].job_id = job_ptr->job_id;
+	cands[ncands].priority = job_ptr->priority;
+	ncands++;
+}
+
+/* A set the look gave `job_ptr` taken back (freed: the job has none
+ * again), when Slurm's own is empty; true when it was. */
+static bool set_take_back(job_record_t *job_ptr)
+{
+	__typeof__(job_ptr->details) details = job_ptr->details;
+
+	if (!details || !look_job_given(lk, job_ptr->job_id))
+		return false;
+	if (records_own_empty(details->exc_nodes, details->req_nodes))
+		FREE_NULL_BITMAP(details->exc_node_bitmap);
+	look_job_set_given(lk, job_ptr->job_id, false);
+	stats.freed++;
+	return true;
+}
+
+/* A job the look no longer carries (no request, an invalid one, no room
+ * for it): what it set taken back, the job forgotten. */
+static void job_drop(job_record_t *job_ptr)
+{
+	__typeof__(job_ptr->details) details = job_ptr->details;
+	uint64_t *bits;
+
+	if (!look_job_kept(lk, job_ptr->job_id))
+		return; /* (most jobs: none with a request) */
+	if (details->exc_node_bitmap &&
+	    (bits = records_words(details->exc_node_bitmap,
+				  node_record_count)) &&
+	    look_job_restore(lk, job_ptr->job_id, bits,
+			     records_rebuilt_from(details->exc_nodes,
+						  details->req_nodes,
+						  details->min_nodes)))
+		touched = true; /* nodes given back: as a job update */
+	touched |= set_take_back(job_ptr);
+	look_job_forget(lk, job_ptr->job_id);
+}
+
+/* What one job's texts cost to read, in budget units. */
+static size_t texts_cost(const job_record_t *job_ptr)
+{
+	__typeof__(job_ptr->details) details = job_ptr->details;
+	size_t n = 0;
+
+	if (details->exc_nodes)
+		n += strlen(details->exc_nodes);
+	if (details->req_nodes)
+		n += strlen(details->req_nodes);
+	if (job_ptr->admin_comment)
+		n += strlen(job_ptr->admin_comment);
+	return 1 + n / 64;
+}
+
+/* One job: its excluded nodes as its base | its request's failing nodes.
+ * `give`: it may be given a set (the end of a walk, among the LOOK_SETS
+ * of the highest priority).  *budget: the work left for this hold.
+ * False when its request's answers could not be given in this hold: the
+ * job waits for the next walk. */
 static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
-		     size_t *budget, bool *touched)
+		     size_t *budget, bool give)
 {
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	struct sx_job_state st = { 0 };
@@ -140,34 +226,43 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 	unsigned long long hash;
 	enum look_did did;
 	uint64_t *bits = NULL;
-	bool fresh, ok = true;
+	bool fresh, own_empty, ok = true;
+	size_t cost;
 	int i;
 
-	if (!IS_JOB_PENDING(job_ptr) || !details)
+	if (!details)
 		goto out;
+	if (!IS_JOB_PENDING(job_ptr)) {
+		/* a set it gave a job that no longer waits: slurmctld
+		 * packs none for it, but it is memory */
+		if (look_job_kept(lk, job_ptr->job_id) &&
+		    set_take_back(job_ptr))
+			look_job_forget(lk, job_ptr->job_id);
+		goto out;
+	}
+	cost = texts_cost(job_ptr);
+	*budget -= cost < *budget ? cost : *budget;
 	if (!(text = records_request_of(job_ptr, &st))) {
-		/* no request (any more): what the look set is taken back */
-		look_slurm_restore(job_ptr);
-		look_job_forget(lk, job_ptr->job_id);
+		job_drop(job_ptr);
 		goto out;
 	}
 	if ((i = look_req_seen(lk, text, &fresh)) < 0) {
 		say_once(
 			0,
 			"more distinct requests waiting than it carries: the others' jobs are kept off at their placement only");
+		job_drop(job_ptr);
 		goto out;
 	}
 	/* an invalid request (the limits shrank since) keeps nothing off */
 	if (!(req = guard_request(g, text))) {
-		look_slurm_restore(job_ptr);
-		look_job_forget(lk, job_ptr->job_id);
+		job_drop(job_ptr);
 		goto out;
 	}
 	if (look_req_changes(lk, i) != guard_changes(g) &&
 	    (!fresh || !look_req_answer(lk, i, g, req, budget))) {
-		/* its answers not given in this hold: the job waits for
-		 * the next (it keeps what it has: a node that has just
-		 * stopped matching is kept off at the placement) */
+		/* its answers not given in this hold: it keeps what it
+		 * has (a node that has just stopped matching is kept off
+		 * at the placement) until the next walk */
 		ok = false;
 		goto out;
 	}
@@ -176,19 +271,35 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 		goto out; /* the node table being rebuilt */
 	hash = records_rebuilt_from(details->exc_nodes, details->req_nodes,
 				    details->min_nodes);
+	own_empty = records_own_empty(details->exc_nodes, details->req_nodes);
+	/* a set Slurm made its own, or freed, since the look gave it one
+	 * (24.11 rebuilds the set at every job update) */
+	if ((!own_empty || !bits) && look_job_given(lk, job_ptr->job_id))
+		look_job_set_given(lk, job_ptr->job_id, false);
 	guard_slurm_hand_over(job_ptr, hash);
 	did = look_job_apply(lk, job_ptr->job_id, job_ptr->array_job_id, i,
-			     bits, hash);
+			     bits, hash, own_empty);
 	if (did == LOOK_NEED_SET) {
+		if (!give) {
+			cand_add(job_ptr); /* given one at the walk's end */
+			goto out;
+		}
 		details->exc_node_bitmap = bit_alloc(nnodes);
 		bits = records_words(details->exc_node_bitmap, (int64_t)nnodes);
+		look_job_set_given(lk, job_ptr->job_id, true);
 		stats.set++;
 		did = bits ? look_job_apply(lk, job_ptr->job_id,
 					    job_ptr->array_job_id, i, bits,
-					    hash)
+					    hash, own_empty)
 			   : LOOK_LEFT;
+	} else if (!give && look_job_given(lk, job_ptr->job_id)) {
+		cand_add(job_ptr); /* holds one: kept if still among them */
 	}
-	*touched |= did == LOOK_WRITTEN || did == LOOK_PATCHED;
+	if (did == LOOK_WRITTEN)
+		*budget -= GUARD_WORDS(nnodes) / 64 < *budget
+				   ? GUARD_WORDS(nnodes) / 64
+				   : *budget;
+	touched |= did == LOOK_WRITTEN || did == LOOK_PATCHED;
 	stats.written += did == LOOK_WRITTEN;
 	stats.patched += did == LOOK_PATCHED;
 	stats.left += did == LOOK_LEFT;
@@ -201,7 +312,45 @@ out:
 	return ok;
 }
 
-void look_slurm_restore(struct job_record *job_ptr)
+static int by_priority(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return x->priority < y->priority   ? 1
+	       : x->priority > y->priority ? -1
+					   : 0;
+}
+
+/* The walk's end: the LOOK_SETS jobs of the highest priority among those
+ * that would take a set or hold one get one, the others' are taken
+ * back. */
+static void sets_share(struct guard *g, size_t nnodes)
+{
+	size_t budget = SIZE_MAX;
+
+	if (ncands > LOOK_SETS)
+		qsort(cands, ncands, sizeof(*cands), by_priority);
+	for (size_t k = 0; k < ncands; k++) {
+		job_record_t *job_ptr = find_job_record(cands[k].job_id);
+
+		if (!job_ptr || !IS_JOB_PENDING(job_ptr))
+			continue;
+		if (k >= LOOK_SETS) {
+			if (set_take_back(job_ptr))
+				touched = true;
+			continue;
+		}
+		if (!look_job_given(lk, job_ptr->job_id))
+			(void)look_job(g, job_ptr, nnodes, &budget, true);
+	}
+	if (ncands > LOOK_SETS)
+		say_once(
+			4,
+			"more waiting jobs with a request and no excluded nodes than it gives sets to: those of the lowest priority are kept off at their placement only");
+	ncands = 0;
+}
+
+const uint64_t *look_slurm_base(struct job_record *job_ptr)
 {
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	uint64_t *bits;
@@ -210,69 +359,92 @@ void look_slurm_restore(struct job_record *job_ptr)
 	    look_nodes(lk) != (size_t)node_record_count ||
 	    !(bits = records_words(details->exc_node_bitmap,
 				   node_record_count)))
-		return;
-	(void)look_job_restore(lk, job_ptr->job_id, bits,
-			       records_rebuilt_from(details->exc_nodes,
-						    details->req_nodes,
-						    details->min_nodes));
+		return NULL;
+	return look_job_base(lk, job_ptr->job_id, bits,
+			     records_rebuilt_from(details->exc_nodes,
+						  details->req_nodes,
+						  details->min_nodes));
 }
 
-/* One hold of the locks: false when the budget ran out (call again). */
+/* One hold of the locks: true when work is left (a walk cut short, or
+ * one to do again). */
 static bool look_hold(time_t now)
 {
 	struct guard *g = guard_slurm_guard();
-	size_t nnodes = (size_t)node_record_count, budget = LOOK_ANSWERS;
+	size_t nnodes = (size_t)node_record_count, budget = LOOK_BUDGET;
 	enum guard_look look;
-	long changed;
-	void *it;
 	job_record_t *job_ptr;
-	bool done = true, touched = false;
+	uint32_t last = 0;
+	void *it;
 
 	if (!g || !nnodes || !job_list)
-		return true;
+		return false;
 	if (!look_for(nnodes)) {
 		say_once(
 			2,
 			"out of memory: jobs are kept off at their placement only");
-		return true;
+		return false;
 	}
 	look = guard_look_needed(g, nnodes, last_node_update, now,
 				 records_extra_unstamped);
 	if (look != GUARD_LOOK_NONE) {
-		changed = guard_look_stamps(g, nnodes, NULL, records_extra_at,
-					    records_stamp_of, NULL, now,
-					    look == GUARD_LOOK_REGISTERED);
-		if (changed < 0) {
+		if (guard_look_stamps(g, nnodes, NULL, records_extra_at,
+				      records_stamp_of, NULL, now,
+				      look == GUARD_LOOK_REGISTERED) < 0) {
 			say_once(3, "out of memory reading the nodes' Extra");
-			return true;
+			return false;
 		}
 		if (look == GUARD_LOOK_ALL)
 			guard_looked_all(g, last_node_update, now);
 	}
-	/* a change any look found (a placement's too), a job changed since
-	 * the second of the last walk (Slurm stamps in seconds), or the last
-	 * hold's work left */
-	if (guard_changes(g) == changes_seen && !pending_work &&
-	    last_job_update < walked_at)
-		return true;
-	walked_at = now;
-	changes_seen = guard_changes(g);
+	/* a walk begins on a change any look found (a placement's too), a
+	 * job changed since the second the last one began (Slurm stamps in
+	 * seconds), or work left */
+	if (!walking) {
+		if (guard_changes(g) == changes_seen && !again &&
+		    last_job_update < walked_at)
+			return false;
+		walking = true;
+		again = touched = false;
+		resume_after = 0;
+		ncands = 0;
+		walked_at = now;
+		changes_seen = guard_changes(g);
+	}
 	look_round(lk, ++round_no);
 	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it)))
-		if (!look_job(g, job_ptr, nnodes, &budget, &touched))
-			done = false;
+	if (resume_after) {
+		bool found = false;
+
+		while (!found && (job_ptr = list_next(it)))
+			found = job_ptr->job_id == resume_after;
+		if (!found) /* gone: from the start again */
+			list_iterator_reset(it);
+	}
+	while (budget && (job_ptr = list_next(it))) {
+		if (!look_job(g, job_ptr, nnodes, &budget, false))
+			again = true;
+		last = job_ptr->job_id;
+	}
 	list_iterator_destroy(it);
+	if (budget == 0 && last) {
+		resume_after = last; /* the next hold goes on from there */
+		return true;
+	}
+	walking = false;
+	sets_share(g, nnodes);
 	/* a job's excluded nodes changed, as by a job update: backfill
-	 * plans again (its _more_work() reads the stamp), and the main
-	 * scheduler tries the jobs now */
+	 * plans again (its _more_work() reads the stamp; raised, never
+	 * lowered), and the main scheduler tries the jobs */
 	if (touched) {
-		last_job_update = now;
+		if (now > last_job_update)
+			last_job_update = now;
 		queue_job_scheduler();
 	}
-	if (round_no % LOOK_SWEEP_EVERY == 0)
+	if (++walks % LOOK_SWEEP_EVERY == 0)
 		(void)look_sweep(lk, job_gone, NULL);
-	return done;
+	stats.walks++;
+	return again;
 }
 
 static void *look_main(void *arg)
@@ -280,40 +452,43 @@ static void *look_main(void *arg)
 	slurmctld_lock_t locks = { .job = WRITE_LOCK,
 				   .node = READ_LOCK,
 				   .part = READ_LOCK };
-
+	uint64_t mine = (uint64_t)(uintptr_t)arg;
 	long breathe_ns = LOOK_BREATHE_MS * 1000000L;
+	bool more = false;
 
-	(void)arg;
 	pthread_mutex_lock(&mutex);
-	while (!stopping) {
+	while (generation == mine) {
 		struct timespec until;
 		uint64_t t0, ns;
 		time_t now;
-		bool done;
 
 		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec +=
-			pending_work ? breathe_ns : LOOK_PERIOD_MS * 1000000L;
+		until.tv_nsec += more ? breathe_ns : LOOK_PERIOD_MS * 1000000L;
 		until.tv_sec += until.tv_nsec / 1000000000L;
 		until.tv_nsec %= 1000000000L;
 		(void)pthread_cond_timedwait(&wake, &mutex, &until);
-		if (stopping)
+		if (generation != mine)
 			break;
 		pthread_mutex_unlock(&mutex);
-		now = time(NULL);
 		lock_slurmctld(locks);
+		pthread_mutex_lock(&mutex);
+		if (generation != mine) { /* stopped while it waited */
+			pthread_mutex_unlock(&mutex);
+			unlock_slurmctld(locks);
+			return NULL;
+		}
+		pthread_mutex_unlock(&mutex);
+		now = time(NULL);
 		t0 = ns_now();
-		done = look_hold(now);
+		more = look_hold(now);
 		ns = ns_now() - t0;
 		unlock_slurmctld(locks);
-		pending_work = !done;
 		/* work left: the locks let go three times as long as held,
 		 * so that the look takes a quarter of them at most */
 		breathe_ns = 3 * (long)ns > LOOK_BREATHE_MS * 1000000L
 				     ? 3 * (long)ns
 				     : LOOK_BREATHE_MS * 1000000L;
 		stats.holds++;
-		stats.rounds += done;
 		stats.ns += ns;
 		stats.ns_max = ns > stats.ns_max ? ns : stats.ns_max;
 		stats_log(now);
@@ -325,10 +500,14 @@ static void *look_main(void *arg)
 
 int look_slurm_start(void)
 {
+	uint64_t mine;
+
 	if (running || !guard_slurm_guard())
 		return SLURM_SUCCESS;
-	stopping = false;
-	if (pthread_create(&thread, NULL, look_main, NULL)) {
+	pthread_mutex_lock(&mutex);
+	mine = ++generation;
+	pthread_mutex_unlock(&mutex);
+	if (pthread_create(&thread, NULL, look_main, (void *)(uintptr_t)mine)) {
 		error("%s: the look's thread could not start: jobs are kept off at their placement only",
 		      plugin_type);
 		return SLURM_SUCCESS;
@@ -339,14 +518,33 @@ int look_slurm_start(void)
 
 void look_slurm_stop(void)
 {
+	struct timespec until;
+
 	if (!running)
 		return;
 	pthread_mutex_lock(&mutex);
-	stopping = true;
+	generation++;
 	pthread_cond_signal(&wake);
 	pthread_mutex_unlock(&mutex);
-	pthread_join(thread, NULL);
 	running = false;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += LOOK_JOIN_S;
+	if (pthread_timedjoin_np(thread, NULL, &until)) {
+		/* it waits for slurmctld's locks, which a thread waiting for
+		 * this plugin's own may hold: it stops when it gets them,
+		 * before it reads anything (the plugin is never unloaded:
+		 * -z nodelete); what it kept is left to it */
+		error("%s: the look's thread did not stop within %d s: left to stop by itself",
+		      plugin_type, LOOK_JOIN_S);
+		pthread_detach(thread);
+		lk = NULL;
+		cands = NULL;
+		ncands = cands_cap = 0;
+		return;
+	}
 	look_destroy(lk);
 	lk = NULL;
+	free(cands);
+	cands = NULL;
+	ncands = cands_cap = 0;
 }

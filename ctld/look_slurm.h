@@ -6,6 +6,8 @@
 #ifndef SLURM_EXTRA_LOOK_SLURM_H
 #define SLURM_EXTRA_LOOK_SLURM_H
 
+#include <stdint.h>
+
 /* Starts the thread once the guard is loaded (none while it stands
  * aside).  SLURM_SUCCESS, also when the thread cannot start (said in
  * the log: jobs are then kept off at their placement only). */
@@ -19,11 +21,10 @@ void look_slurm_stop(void);
 struct job_record; /* Slurm's job_record_t */
 
 /* At a placement (the job write lock held; not in backfill's thread,
- * whose copy of the set holds its reservations too): `job_ptr`'s
- * excluded nodes back to Slurm's own when they hold what the look set
- * (look_job_restore()), so that the guard judges the placement on the
- * job's own nodes, as before the look; the look sets them again at its
- * next round.  Nothing for a job the look does not keep. */
-void look_slurm_restore(struct job_record *job_ptr);
+ * whose copy of the set holds its reservations too): `job_ptr`'s own
+ * excluded nodes (words, good until the look's next call) when its set
+ * holds what the look set, else NULL: the guard judges the placement by
+ * them, as before the look (look_job_base()). */
+const uint64_t *look_slurm_base(struct job_record *job_ptr);
 
 #endif

@@ -71,8 +71,25 @@ unsigned long long records_rebuilt_from(const char *exc_nodes,
 					const char *req_nodes,
 					uint32_t min_nodes)
 {
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
 	return xc_text_hash(exc_nodes) ^
 	       (xc_text_hash(req_nodes) * 0x9e3779b97f4a7c15ULL) ^ min_nodes;
+#else
+	(void)req_nodes;
+	(void)min_nodes;
+	return xc_text_hash(exc_nodes);
+#endif
+}
+
+bool records_own_empty(const char *exc_nodes, const char *req_nodes)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	if (req_nodes && req_nodes[0])
+		return false;
+#else
+	(void)req_nodes;
+#endif
+	return !exc_nodes || !exc_nodes[0];
 }
 
 bool records_in_backfill(void)

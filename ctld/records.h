@@ -38,10 +38,18 @@ const char *records_request_of(void *job_ptr, struct sx_job_state *st);
 /* A hash of what Slurm rebuilds a job's excluded nodes from: its
  * ExcNodeList text, and from 24.11 its required nodes (_update_job()
  * ORs their complement in, src/slurmctld/job_mgr.c 24.11.5 line 13583)
- * and node count. */
+ * and node count; 22.05 rebuilds them from the ExcNodeList alone, at an
+ * update of it (_update_job(), job_mgr.c 22.05.8 lines 12905-12929).
+ * Reads strlen() of both texts. */
 unsigned long long records_rebuilt_from(const char *exc_nodes,
 					const char *req_nodes,
 					uint32_t min_nodes);
+
+/* Whether what Slurm rebuilds a job's excluded nodes from holds no node:
+ * no ExcNodeList, and from 24.11 no required nodes either (whose
+ * complement it ORs in).  Then the job's own set is empty, whatever the
+ * bitmap holds. */
+bool records_own_empty(const char *exc_nodes, const char *req_nodes);
 
 /* Whether this is backfill's thread ("bckfl": backfill_agent(),
  * src/plugins/sched/backfill/backfill.c, 22.05.8 and 24.11.5): its
