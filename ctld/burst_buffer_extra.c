@@ -92,8 +92,9 @@ extern int init(void)
 
 extern int fini(void)
 {
-	look_slurm_stop(); /* before the guard it reads is freed */
-	guard_slurm_unload();
+	/* the look first: it reads the guard (left, if it does not stop) */
+	if (look_slurm_stop())
+		guard_slurm_unload();
 	return SLURM_SUCCESS;
 }
 

@@ -334,8 +334,8 @@ static bool guard_job(job_record_t *job_ptr)
 	unsigned long long text_hash;
 	bool backfill = records_in_backfill();
 	size_t need, nnodes = (size_t)node_record_count, words, n, left = 0;
-	size_t failing;
-	const uint64_t *ex;
+	size_t failing, reach;
+	const uint64_t *ex, *own;
 	enum guard_look look;
 	struct guard_req *req;
 	const char *text;
@@ -393,9 +393,9 @@ static bool guard_job(job_record_t *job_ptr)
 	 * (look_slurm.h): a job none of whose nodes satisfies its request
 	 * waits, where Slurm 22.05 would hold one whose nodes are all
 	 * excluded (backfill's copy holds its reservations too: as it is) */
-	if (!candidates_of(job_ptr, exc,
-			   backfill ? NULL : look_slurm_base(job_ptr),
-			   feature_by ? feature : NULL, words)) {
+	own = backfill ? NULL : look_slurm_base(job_ptr);
+	if (!candidates_of(job_ptr, exc, own, feature_by ? feature : NULL,
+			   words)) {
 		/* (never once init() found the layout: the bits taken
 		 * back above are then Slurm's to decide without) */
 		undecided(UNDECIDED_LAYOUT);
@@ -459,11 +459,26 @@ static bool guard_job(job_record_t *job_ptr)
 	 * that satisfy its request (Slurm would fail or hold a job whose
 	 * nodes cannot hold it: doc/design.md), and the guard must be able to
 	 * take its bits back; else it sets none and the job waits this
-	 * once. */
+	 * once.  Where the look's set is in the job's (`own`), what counts
+	 * is the pool less that set as it is: it may still hold a node that
+	 * has just come to satisfy the request, until the look's next walk,
+	 * which this placement's look started (22.05 would hold a job whose
+	 * remaining nodes cannot hold it as never runnable). */
 	need = details->min_nodes ? details->min_nodes : 1;
+	reach = left;
+	ex = exc ? records_words(exc, node_record_count) : NULL;
+	if (own && ex) {
+		size_t ok;
+
+		(void)guard_verdict(guard, req, pool, usable, &ok);
+		reach = 0;
+		for (size_t k = 0; k < words; k++)
+			reach += (size_t)__builtin_popcountll(
+				pool[k] & ~usable[k] & ~ex[k]);
+	}
 	/* the nodes the look keeps off already are not the guard's to set
 	 * or take back */
-	if (n && exc && (ex = records_words(exc, node_record_count))) {
+	if (n && ex) {
 		size_t kept = 0;
 
 		for (size_t k = 0; k < n; k++)
@@ -471,11 +486,12 @@ static bool guard_job(job_record_t *job_ptr)
 				scratch[kept++] = scratch[k];
 		n = kept;
 	}
-	if (failing &&
-	    (left < need ||
-	     (!backfill && !guard_job_can_record(guard, job_ptr->job_id, n)))) {
-		verbose("%s: %pJ: %zu node(s) no longer satisfy its request%s and %zu do: it waits this once",
-			plugin_type, job_ptr, failing, with_tier, left);
+	if ((failing || reach < left) &&
+	    (reach < need ||
+	     (!backfill && n &&
+	      !guard_job_can_record(guard, job_ptr->job_id, n)))) {
+		verbose("%s: %pJ: %zu node(s) no longer satisfy its request%s and %zu do: it waits this once (%zu of them not kept off by the look)",
+			plugin_type, job_ptr, failing, with_tier, left, reach);
 		placeable = false;
 		n = 0;
 	}
@@ -485,11 +501,10 @@ static bool guard_job(job_record_t *job_ptr)
 				bit_alloc(node_record_count);
 		for (size_t k = 0; k < n; k++)
 			bit_set(exc, scratch[k]);
-	}
-	if (placeable && failing)
 		verbose("%s: %pJ: %zu node(s) no longer satisfy its request%s: kept off at this placement%s",
-			plugin_type, job_ptr, failing, with_tier,
+			plugin_type, job_ptr, n, with_tier,
 			backfill ? " (backfill)" : "");
+	}
 	if (exc && !backfill &&
 	    guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken, exc,
 			   text_hash, scratch, n) < 0 &&

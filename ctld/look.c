@@ -50,6 +50,7 @@ struct look {
 	size_t jobs_cap, jobs_n, dense_n;
 	uint64_t *scratch;	/* words */
 	uint64_t *which, *fail; /* words, for look_req_answer() */
+	size_t work;		/* words read or written (look_work()) */
 };
 
 struct look *look_create(size_t nnodes, size_t max_requests)
@@ -118,8 +119,9 @@ void look_round(struct look *lk, uint64_t round)
 	lk->round = round;
 }
 
-/* A slot for a new request: a free one, else one met in neither this
- * round nor the last (its jobs are written whole when next met); -1. */
+/* A slot for a new request: a free one, else the one met longest ago,
+ * in neither this round nor the last (its jobs are written whole when
+ * next met); -1. */
 static int req_slot(struct look *lk)
 {
 	int older = -1;
@@ -129,7 +131,9 @@ static int req_slot(struct look *lk)
 
 		if (!r->text)
 			return (int)i;
-		if (older < 0 && r->seen + 1 < lk->round)
+		/* the one met longest ago */
+		if (r->seen + 1 < lk->round &&
+		    (older < 0 || r->seen < lk->reqs[older].seen))
 			older = (int)i;
 	}
 	if (older >= 0) {
@@ -338,6 +342,7 @@ static const uint64_t *base_words(struct look *lk, const struct look_job *j)
 
 	if (j->dense)
 		return j->dense;
+	lk->work += lk->words;
 	memset(w, 0, lk->words * sizeof(*w));
 	for (uint32_t r = 0; r < j->nruns; r++)
 		for (uint32_t n = j->runs[2 * r]; n < j->runs[2 * r + 1]; n++) {
@@ -445,17 +450,22 @@ static bool base_copy(struct look *lk, struct look_job *to,
 	return true;
 }
 
-/* The first node of `r`'s failing ones that base `b` does not hold,
- * -1. */
-static int64_t sentinel_of(const struct look *lk, const uint64_t *b,
-			   const struct look_req *r)
+/* A node of `r`'s failing ones that base `b` does not hold, -1: the
+ * first from word `from` on (each job its own, so that one node coming
+ * back does not make every job of the request look for another). */
+static int64_t sentinel_of(struct look *lk, const uint64_t *b,
+			   const struct look_req *r, size_t from)
 {
-	for (size_t k = 0; k < lk->words; k++) {
+	for (size_t c = 0; c < lk->words; c++) {
+		size_t k = (from + c) % lk->words;
 		uint64_t w = r->fail[k] & ~b[k];
 
-		if (w)
+		if (w) {
+			lk->work += c + 1;
 			return (int64_t)(k * 64 + (size_t)__builtin_ctzll(w));
+		}
 	}
+	lk->work += lk->words;
 	return -1;
 }
 
@@ -471,7 +481,9 @@ static void write_whole(struct look *lk, struct look_job *j,
 
 	for (size_t k = 0; k < lk->words; k++)
 		bits[k] = b[k] | r->fail[k];
-	j->sentinel = sentinel_of(lk, b, r);
+	j->sentinel =
+		sentinel_of(lk, b, r, j->id % (lk->words ? lk->words : 1));
+	lk->work += lk->words;
 }
 
 /* Job j's base, from the set as found: none when Slurm's own set is
@@ -557,7 +569,9 @@ enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
 			}
 		}
 		if (lost_sentinel)
-			j->sentinel = sentinel_of(lk, base_words(lk, j), r);
+			j->sentinel = sentinel_of(
+				lk, base_words(lk, j), r,
+				j->id % (lk->words ? lk->words : 1));
 	}
 	j->req = req;
 	j->gen = r->gen;
@@ -636,6 +650,14 @@ size_t look_sweep(struct look *lk, bool (*gone)(uint32_t, void *), void *arg)
 		i++;
 	}
 	return n;
+}
+
+size_t look_work(struct look *lk)
+{
+	size_t w = lk->work;
+
+	lk->work = 0;
+	return w;
 }
 
 size_t look_jobs_kept(const struct look *lk)

@@ -151,6 +151,11 @@ void look_job_forget(struct look *lk, uint32_t job_id);
  * Returns how many were forgotten. */
 size_t look_sweep(struct look *lk, bool (*gone)(uint32_t, void *), void *arg);
 
+/* The words of node sets read or written since the last call (a set
+ * written whole, a node looked for that the base does not hold), for the
+ * caller's account of a hold's work. */
+size_t look_work(struct look *lk);
+
 /* How many jobs and requests are kept; the jobs whose base is kept
  * whole. */
 size_t look_jobs_kept(const struct look *lk);

@@ -74,7 +74,10 @@ static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
 static time_t walked_at;
 static bool walking, again, touched, said[5];
-static uint32_t resume_after; /* a walk goes on after this job (0: none) */
+/* the jobs of the walk under way, as its first hold found them, and the
+ * next one to look at: a walk cut short goes on from there */
+static uint32_t *walk_ids;
+static size_t walk_n, walk_cap, walk_at;
 
 /* The jobs that would take a set of the look's, or hold one. */
 struct cand {
@@ -85,6 +88,7 @@ static size_t ncands, cands_cap;
 
 static struct {
 	uint64_t holds, walks, ns, ns_max, written, patched, left, set, freed;
+	size_t jobs_kept, requests_kept; /* as the last hold left them */
 	time_t since;
 } stats;
 
@@ -121,8 +125,7 @@ static void stats_log(time_t now)
 			(double)stats.ns / 1e6 / (double)stats.holds,
 			(double)stats.ns_max / 1e6, stats.written,
 			stats.patched, stats.set, stats.freed, stats.left,
-			lk ? look_jobs_kept(lk) : 0,
-			lk ? look_requests_kept(lk) : 0);
+			stats.jobs_kept, stats.requests_kept);
 	memset(&stats, 0, sizeof(stats));
 	stats.since = now;
 }
@@ -135,6 +138,7 @@ static bool look_for(size_t nnodes)
 	look_destroy(lk);
 	walked_at = 0;
 	walking = false;
+	ncands = 0;
 	return (lk = look_create(nnodes, LOOK_REQUESTS)) != NULL;
 }
 
@@ -168,7 +172,8 @@ static bool set_take_back(job_record_t *job_ptr)
 
 	if (!details || !look_job_given(lk, job_ptr->job_id))
 		return false;
-	if (records_own_empty(details->exc_nodes, details->req_nodes))
+	if (records_own_empty(details->exc_nodes, details->req_nodes,
+			      details->req_node_bitmap))
 		FREE_NULL_BITMAP(details->exc_node_bitmap);
 	look_job_set_given(lk, job_ptr->job_id, false);
 	stats.freed++;
@@ -214,8 +219,8 @@ static size_t texts_cost(const job_record_t *job_ptr)
 /* One job: its excluded nodes as its base | its request's failing nodes.
  * `give`: it may be given a set (the end of a walk, among the LOOK_SETS
  * of the highest priority).  *budget: the work left for this hold.
- * False when its request's answers could not be given in this hold: the
- * job waits for the next walk. */
+ * False when its request's answers could not be given within it: the
+ * caller looks at the job again in its next hold. */
 static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 		     size_t *budget, bool give)
 {
@@ -259,10 +264,10 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 		goto out;
 	}
 	if (look_req_changes(lk, i) != guard_changes(g) &&
-	    (!fresh || !look_req_answer(lk, i, g, req, budget))) {
-		/* its answers not given in this hold: it keeps what it
-		 * has (a node that has just stopped matching is kept off
-		 * at the placement) until the next walk */
+	    (!*budget || !look_req_answer(lk, i, g, req, budget))) {
+		/* its answers not given within this hold's budget: the
+		 * next hold goes on from this job (the answers evaluated
+		 * are kept) */
 		ok = false;
 		goto out;
 	}
@@ -271,7 +276,8 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 		goto out; /* the node table being rebuilt */
 	hash = records_rebuilt_from(details->exc_nodes, details->req_nodes,
 				    details->min_nodes);
-	own_empty = records_own_empty(details->exc_nodes, details->req_nodes);
+	own_empty = records_own_empty(details->exc_nodes, details->req_nodes,
+				      details->req_node_bitmap);
 	/* a set Slurm made its own, or freed, since the look gave it one
 	 * (24.11 rebuilds the set at every job update) */
 	if ((!own_empty || !bits) && look_job_given(lk, job_ptr->job_id))
@@ -295,10 +301,8 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 	} else if (!give && look_job_given(lk, job_ptr->job_id)) {
 		cand_add(job_ptr); /* holds one: kept if still among them */
 	}
-	if (did == LOOK_WRITTEN)
-		*budget -= GUARD_WORDS(nnodes) / 64 < *budget
-				   ? GUARD_WORDS(nnodes) / 64
-				   : *budget;
+	cost = look_work(lk) / 64;
+	*budget -= cost < *budget ? cost : *budget;
 	touched |= did == LOOK_WRITTEN || did == LOOK_PATCHED;
 	stats.written += did == LOOK_WRITTEN;
 	stats.patched += did == LOOK_PATCHED;
@@ -322,12 +326,10 @@ static int by_priority(const void *a, const void *b)
 }
 
 /* The walk's end: the LOOK_SETS jobs of the highest priority among those
- * that would take a set or hold one get one, the others' are taken
- * back. */
-static void sets_share(struct guard *g, size_t nnodes)
+ * that would take a set or hold one get one, within what is left of the
+ * hold's budget (*budget), the others' are taken back. */
+static void sets_share(struct guard *g, size_t nnodes, size_t *budget)
 {
-	size_t budget = SIZE_MAX;
-
 	if (ncands > LOOK_SETS)
 		qsort(cands, ncands, sizeof(*cands), by_priority);
 	for (size_t k = 0; k < ncands; k++) {
@@ -340,8 +342,10 @@ static void sets_share(struct guard *g, size_t nnodes)
 				touched = true;
 			continue;
 		}
-		if (!look_job_given(lk, job_ptr->job_id))
-			(void)look_job(g, job_ptr, nnodes, &budget, true);
+		/* (past the hold's budget: the next walk, soon) */
+		if (!look_job_given(lk, job_ptr->job_id) &&
+		    (!*budget || !look_job(g, job_ptr, nnodes, budget, true)))
+			again = true;
 	}
 	if (ncands > LOOK_SETS)
 		say_once(
@@ -366,6 +370,33 @@ const uint64_t *look_slurm_base(struct job_record *job_ptr)
 						  details->min_nodes));
 }
 
+/* The ids of every job in slurmctld's list, for the walk that begins
+ * (each job one unit of *budget per 64).  Out of memory, none: the walk
+ * ends at once, and begins again. */
+static void walk_snapshot(size_t *budget)
+{
+	size_t n = (size_t)list_count(job_list), units;
+	job_record_t *job_ptr;
+	void *it;
+
+	if (n > walk_cap) {
+		uint32_t *ids = realloc(walk_ids, n * sizeof(*ids));
+
+		if (!ids) {
+			again = true;
+			return;
+		}
+		walk_ids = ids;
+		walk_cap = n;
+	}
+	it = list_iterator_create(job_list);
+	while (walk_n < n && (job_ptr = list_next(it)))
+		walk_ids[walk_n++] = job_ptr->job_id;
+	list_iterator_destroy(it);
+	units = 1 + walk_n / 64;
+	*budget -= units < *budget ? units : *budget;
+}
+
 /* One hold of the locks: true when work is left (a walk cut short, or
  * one to do again). */
 static bool look_hold(time_t now)
@@ -374,8 +405,6 @@ static bool look_hold(time_t now)
 	size_t nnodes = (size_t)node_record_count, budget = LOOK_BUDGET;
 	enum guard_look look;
 	job_record_t *job_ptr;
-	uint32_t last = 0;
-	void *it;
 
 	if (!g || !nnodes || !job_list)
 		return false;
@@ -406,33 +435,27 @@ static bool look_hold(time_t now)
 			return false;
 		walking = true;
 		again = touched = false;
-		resume_after = 0;
+		walk_n = walk_at = 0;
 		ncands = 0;
 		walked_at = now;
 		changes_seen = guard_changes(g);
+		look_round(lk, ++round_no);
 	}
-	look_round(lk, ++round_no);
-	it = list_iterator_create(job_list);
-	if (resume_after) {
-		bool found = false;
-
-		while (!found && (job_ptr = list_next(it)))
-			found = job_ptr->job_id == resume_after;
-		if (!found) /* gone: from the start again */
-			list_iterator_reset(it);
+	if (walk_at == 0 && walk_n == 0)
+		walk_snapshot(&budget);
+	while (walk_at < walk_n && budget) {
+		job_ptr = find_job_record(walk_ids[walk_at]);
+		if (job_ptr && !look_job(g, job_ptr, nnodes, &budget, false))
+			break; /* this job again, next hold */
+		walk_at++;
 	}
-	while (budget && (job_ptr = list_next(it))) {
-		if (!look_job(g, job_ptr, nnodes, &budget, false))
-			again = true;
-		last = job_ptr->job_id;
-	}
-	list_iterator_destroy(it);
-	if (budget == 0 && last) {
-		resume_after = last; /* the next hold goes on from there */
+	stats.jobs_kept = look_jobs_kept(lk);
+	stats.requests_kept = look_requests_kept(lk);
+	if (walk_at < walk_n)
 		return true;
-	}
 	walking = false;
-	sets_share(g, nnodes);
+	walk_n = walk_at = 0;
+	sets_share(g, nnodes, &budget);
 	/* a job's excluded nodes changed, as by a job update: backfill
 	 * plans again (its _more_work() reads the stamp; raised, never
 	 * lowered), and the main scheduler tries the jobs */
@@ -516,12 +539,12 @@ int look_slurm_start(void)
 	return SLURM_SUCCESS;
 }
 
-void look_slurm_stop(void)
+bool look_slurm_stop(void)
 {
 	struct timespec until;
 
 	if (!running)
-		return;
+		return true;
 	pthread_mutex_lock(&mutex);
 	generation++;
 	pthread_cond_signal(&wake);
@@ -534,17 +557,19 @@ void look_slurm_stop(void)
 		 * this plugin's own may hold: it stops when it gets them,
 		 * before it reads anything (the plugin is never unloaded:
 		 * -z nodelete); what it kept is left to it */
-		error("%s: the look's thread did not stop within %d s: left to stop by itself",
+		error("%s: the look's thread did not stop within %d s: left to stop by itself, what it and the guard keep left to it",
 		      plugin_type, LOOK_JOIN_S);
 		pthread_detach(thread);
-		lk = NULL;
-		cands = NULL;
-		ncands = cands_cap = 0;
-		return;
+		return false;
 	}
 	look_destroy(lk);
 	lk = NULL;
 	free(cands);
 	cands = NULL;
 	ncands = cands_cap = 0;
+	free(walk_ids);
+	walk_ids = NULL;
+	walk_n = walk_cap = walk_at = 0;
+	walking = false;
+	return true;
 }

@@ -6,6 +6,7 @@
 #ifndef SLURM_EXTRA_LOOK_SLURM_H
 #define SLURM_EXTRA_LOOK_SLURM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Starts the thread once the guard is loaded (none while it stands
@@ -13,10 +14,15 @@
  * the log: jobs are then kept off at their placement only). */
 int look_slurm_start(void);
 
-/* Stops the thread (waits for its round to end) and frees what it
- * keeps; accepts a look never started.  Called with no slurmctld lock
- * held (bb_g_fini() at shutdown, src/slurmctld/controller.c). */
-void look_slurm_stop(void);
+/* Stops the thread (waits for its hold of the locks to end) and frees
+ * what it keeps; accepts a look never started.  bb_g_fini() calls it
+ * (through fini()) holding the burst buffer interface's own lock, which
+ * a thread holding slurmctld's may be waiting for while the look waits
+ * for slurmctld's: after 10 s it is left to stop by itself once it has
+ * them, touching nothing (the plugin is never unloaded), and what it
+ * keeps, the guard's too, is left to it.  False then: the caller must
+ * not free the guard. */
+bool look_slurm_stop(void);
 
 struct job_record; /* Slurm's job_record_t */
 

@@ -81,13 +81,16 @@ unsigned long long records_rebuilt_from(const char *exc_nodes,
 #endif
 }
 
-bool records_own_empty(const char *exc_nodes, const char *req_nodes)
+bool records_own_empty(const char *exc_nodes, const char *req_nodes,
+		       const void *req_node_bitmap)
 {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
-	if (req_nodes && req_nodes[0])
+	/* (converted: the bitmap freed once its complement is ORed in) */
+	if (req_nodes && req_nodes[0] && !req_node_bitmap)
 		return false;
 #else
 	(void)req_nodes;
+	(void)req_node_bitmap;
 #endif
 	return !exc_nodes || !exc_nodes[0];
 }

@@ -46,10 +46,13 @@ unsigned long long records_rebuilt_from(const char *exc_nodes,
 					uint32_t min_nodes);
 
 /* Whether what Slurm rebuilds a job's excluded nodes from holds no node:
- * no ExcNodeList, and from 24.11 no required nodes either (whose
- * complement it ORs in).  Then the job's own set is empty, whatever the
- * bitmap holds. */
-bool records_own_empty(const char *exc_nodes, const char *req_nodes);
+ * no ExcNodeList, and from 24.11 no required nodes turned into excluded
+ * ones either (_update_job() ORs in their complement when they are more
+ * than the job's node count, and frees `req_node_bitmap` then:
+ * src/slurmctld/job_mgr.c 24.11.5 lines 13577-13585).  Then the job's own
+ * set is empty, whatever the bitmap holds. */
+bool records_own_empty(const char *exc_nodes, const char *req_nodes,
+		       const void *req_node_bitmap);
 
 /* Whether this is backfill's thread ("bckfl": backfill_agent(),
  * src/plugins/sched/backfill/backfill.c, 22.05.8 and 24.11.5): its

@@ -512,3 +512,29 @@ Test(look, a_given_set_taken_away_is_written_whole_again)
 	cr_assert_eq(look_job_apply(lk, 10, 0, r, bits, 7, true), LOOK_WRITTEN);
 	cr_assert(has(bits, 7));
 }
+
+/* A request past the slots takes the one met longest ago, not the first
+ * one free to take. */
+Test(look, the_request_met_longest_ago_gives_its_slot)
+{
+	bool fresh;
+	int r[4], b;
+
+	look_round(lk, 10);
+	for (int i = 0; i < 4; i++) {
+		char t[8];
+
+		snprintf(t, sizeof(t), "a=%d", i);
+		cr_assert_geq(r[i] = look_req_seen(lk, t, &fresh), 0);
+	}
+	look_round(lk, 12);
+	cr_assert_eq(look_req_seen(lk, "a=0", &fresh), r[0]);
+	look_round(lk, 13);
+	cr_assert_eq(look_req_seen(lk, "a=3", &fresh), r[3]);
+	cr_assert_eq(look_req_seen(lk, "a=1", &fresh), r[1]);
+	look_round(lk, 20);
+	b = look_req_seen(lk, "b=1", &fresh);
+	cr_assert_eq(b, r[2], "a=2, met at 10, gives its slot");
+	cr_assert_eq(look_req_seen(lk, "a=0", &fresh), r[0]);
+	cr_assert_eq(look_req_seen(lk, "a=3", &fresh), r[3]);
+}
