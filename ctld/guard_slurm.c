@@ -33,6 +33,7 @@
 #include "job_state.h"
 #include "plugin_config.h"
 #include "prefer.h"
+#include "ns_now.h"
 #include "records.h"
 
 #include "guard_slurm.h"
@@ -53,14 +54,6 @@ static struct {
 	uint64_t tiers_over; /* placements that picked no tier: the budget */
 	time_t since;
 } stats;
-
-static uint64_t ns_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
 
 /* The minute's figures into the log, and afresh. */
 static void stats_log(time_t now)

@@ -45,6 +45,7 @@
 #include "guard_slurm.h"
 #include "look.h"
 #include "look_slurm.h"
+#include "ns_now.h"
 #include "records.h"
 
 extern const char plugin_type[]; /* burst_buffer_extra.c's */
@@ -91,14 +92,6 @@ static struct {
 	size_t jobs_kept, requests_kept; /* as the last hold left them */
 	time_t since;
 } stats;
-
-static uint64_t ns_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
 
 static void say_once(int which, const char *what)
 {
