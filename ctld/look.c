@@ -388,6 +388,7 @@ static bool base_capture(struct look *lk, struct look_job *j,
 	j->sentinel = -1;
 	if (!bits)
 		return true;
+	lk->work += lk->words; /* (every word read, a node's bits at most) */
 	for (size_t i = 0; i < lk->nnodes; i++) {
 		bool set = (bits[i / 64] >> (i % 64)) & 1;
 
