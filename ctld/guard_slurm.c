@@ -386,7 +386,7 @@ static bool guard_job(job_record_t *job_ptr)
 	 * (look_slurm.h): a job none of whose nodes satisfies its request
 	 * waits, where Slurm 22.05 would hold one whose nodes are all
 	 * excluded (backfill's copy holds its reservations too: as it is) */
-	own = backfill ? NULL : look_slurm_base(job_ptr);
+	own = backfill ? NULL : look_slurm_base(job_ptr, text_hash);
 	if (!candidates_of(job_ptr, exc, own, feature_by ? feature : NULL,
 			   words)) {
 		/* (never once init() found the layout: the bits taken

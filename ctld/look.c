@@ -7,51 +7,8 @@
 #include <string.h>
 
 #include "guard.h" /* GUARD_WORDS */
-#include "look.h"
+#include "look_private.h"
 #include "xc.h"
-
-struct look_req {
-	char *text;	  /* NULL: a free slot */
-	uint64_t *fail;	  /* words */
-	size_t nfail;	  /* how many nodes fail */
-	uint64_t version; /* counts the changes of `fail` */
-	uint64_t lost;	  /* the latest version the log no longer holds */
-	uint64_t seen;	  /* the last round it was met in */
-	uint32_t gen;	  /* counts the slot's requests */
-	uint64_t changes; /* the caller's count at its last answers */
-	size_t logged;	  /* entries ever logged */
-	struct {
-		uint64_t version;
-		uint32_t node;
-	} log[LOOK_LOG];
-};
-
-struct look_job {
-	uint32_t id; /* 0: a free slot */
-	int req;     /* -1: none applied yet */
-	uint32_t gen;
-	uint64_t version;
-	unsigned long long text;
-	int64_t sentinel; /* a node set that the base does not hold, -1 */
-	bool left;	  /* no room for its base: left to Slurm */
-	bool given;	  /* its set is one the caller gave it for the look */
-	uint32_t nruns;	  /* the base as runs [start, end) ... */
-	uint32_t *runs;
-	uint64_t *dense; /* ... or whole */
-};
-
-struct look {
-	size_t nnodes, words;
-	struct look_req *reqs;
-	size_t max_reqs, nreqs;
-	struct lh_table *by_text; /* text -> slot + 1 */
-	uint64_t round;
-	struct look_job *jobs; /* open addressing by id */
-	size_t jobs_cap, jobs_n, dense_n;
-	uint64_t *scratch;	/* words */
-	uint64_t *which, *fail; /* words, for look_req_answer() */
-	size_t work;		/* words read or written (look_work()) */
-};
 
 struct look *look_create(size_t nnodes, size_t max_requests)
 {
@@ -77,17 +34,6 @@ struct look *look_create(size_t nnodes, size_t max_requests)
 	return lk;
 }
 
-static void job_base_free(struct look *lk, struct look_job *j)
-{
-	if (j->dense)
-		lk->dense_n--;
-	free(j->runs);
-	free(j->dense);
-	j->runs = NULL;
-	j->dense = NULL;
-	j->nruns = 0;
-}
-
 void look_destroy(struct look *lk)
 {
 	if (!lk)
@@ -98,7 +44,7 @@ void look_destroy(struct look *lk)
 	}
 	for (size_t i = 0; lk->jobs && i < lk->jobs_cap; i++)
 		if (lk->jobs[i].id)
-			job_base_free(lk, &lk->jobs[i]);
+			look_base_free(lk, &lk->jobs[i]);
 	if (lk->by_text)
 		lh_table_free(lk->by_text);
 	free(lk->reqs);
@@ -256,201 +202,6 @@ bool look_req_answer(struct look *lk, int req, struct guard *g,
 	return true;
 }
 
-/* -- the jobs ------------------------------------------------------------ */
-
-static size_t job_hash(uint32_t id, size_t cap)
-{
-	return ((size_t)id * 2654435761u) & (cap - 1);
-}
-
-static struct look_job *job_find(struct look *lk, uint32_t id)
-{
-	for (size_t i = job_hash(id, lk->jobs_cap);;
-	     i = (i + 1) & (lk->jobs_cap - 1)) {
-		if (lk->jobs[i].id == id)
-			return &lk->jobs[i];
-		if (!lk->jobs[i].id)
-			return NULL;
-	}
-}
-
-static bool jobs_grow(struct look *lk)
-{
-	size_t cap = lk->jobs_cap * 2;
-	struct look_job *old = lk->jobs, *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < lk->jobs_cap; i++) {
-		size_t at;
-
-		if (!old[i].id)
-			continue;
-		for (at = job_hash(old[i].id, cap); t[at].id;
-		     at = (at + 1) & (cap - 1))
-			;
-		t[at] = old[i];
-	}
-	free(old);
-	lk->jobs = t;
-	lk->jobs_cap = cap;
-	return true;
-}
-
-static struct look_job *job_add(struct look *lk, uint32_t id)
-{
-	size_t at;
-
-	if ((lk->jobs_n + 1) * 2 > lk->jobs_cap && !jobs_grow(lk))
-		return NULL;
-	for (at = job_hash(id, lk->jobs_cap); lk->jobs[at].id;
-	     at = (at + 1) & (lk->jobs_cap - 1))
-		;
-	memset(&lk->jobs[at], 0, sizeof(lk->jobs[at]));
-	lk->jobs[at].id = id;
-	lk->jobs[at].req = -1;
-	lk->jobs[at].sentinel = -1;
-	lk->jobs_n++;
-	return &lk->jobs[at];
-}
-
-/* Removes slot `at`, moving the ones after it back (linear probing). */
-static void job_remove(struct look *lk, size_t at)
-{
-	size_t mask = lk->jobs_cap - 1, i = at;
-
-	job_base_free(lk, &lk->jobs[at]);
-	memset(&lk->jobs[at], 0, sizeof(lk->jobs[at]));
-	lk->jobs_n--;
-	for (i = (i + 1) & mask; lk->jobs[i].id; i = (i + 1) & mask) {
-		struct look_job j = lk->jobs[i];
-		size_t to;
-
-		/* (its base moves with it: the slot left holds none) */
-		memset(&lk->jobs[i], 0, sizeof(lk->jobs[i]));
-		for (to = job_hash(j.id, lk->jobs_cap); lk->jobs[to].id;
-		     to = (to + 1) & mask)
-			;
-		lk->jobs[to] = j;
-	}
-}
-
-/* Job j's base, expanded into the look's scratch words. */
-static const uint64_t *base_words(struct look *lk, const struct look_job *j)
-{
-	uint64_t *w = lk->scratch;
-
-	if (j->dense)
-		return j->dense;
-	lk->work += lk->words;
-	memset(w, 0, lk->words * sizeof(*w));
-	for (uint32_t r = 0; r < j->nruns; r++)
-		for (uint32_t n = j->runs[2 * r]; n < j->runs[2 * r + 1]; n++) {
-			if (n % 64 == 0 && n + 64 <= j->runs[2 * r + 1]) {
-				w[n / 64] = ~0ULL;
-				n += 63;
-				continue;
-			}
-			w[n / 64] |= 1ULL << (n % 64);
-		}
-	return w;
-}
-
-static bool base_has(const struct look_job *j, uint32_t n)
-{
-	size_t lo = 0, hi = j->nruns;
-
-	if (j->dense)
-		return (j->dense[n / 64] >> (n % 64)) & 1;
-	while (lo < hi) { /* the runs are in order */
-		size_t mid = (lo + hi) / 2;
-
-		if (n < j->runs[2 * mid])
-			hi = mid;
-		else if (n >= j->runs[2 * mid + 1])
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
-}
-
-/* The set as found (NULL: none) is Slurm's own: job j's base.  False
- * when it has more runs than kept and no room is left whole. */
-static bool base_capture(struct look *lk, struct look_job *j,
-			 const uint64_t *bits)
-{
-	uint32_t runs[2 * LOOK_MAX_RUNS];
-	uint32_t n = 0;
-	int64_t start = -1;
-
-	job_base_free(lk, j);
-	j->sentinel = -1;
-	if (!bits)
-		return true;
-	lk->work += lk->words; /* (every word read, a node's bits at most) */
-	for (size_t i = 0; i < lk->nnodes; i++) {
-		bool set = (bits[i / 64] >> (i % 64)) & 1;
-
-		if (i % 64 == 0 && i + 64 <= lk->nnodes &&
-		    bits[i / 64] == (start < 0 ? 0 : ~0ULL)) {
-			i += 63; /* a word that changes nothing */
-			continue;
-		}
-		if (set && start < 0) {
-			start = (int64_t)i;
-		} else if (!set && start >= 0) {
-			if (n == LOOK_MAX_RUNS)
-				goto whole;
-			runs[2 * n] = (uint32_t)start;
-			runs[2 * n + 1] = (uint32_t)i;
-			n++;
-			start = -1;
-		}
-	}
-	if (start >= 0) {
-		if (n == LOOK_MAX_RUNS)
-			goto whole;
-		runs[2 * n] = (uint32_t)start;
-		runs[2 * n + 1] = (uint32_t)lk->nnodes;
-		n++;
-	}
-	if (n && !(j->runs = malloc(2 * n * sizeof(*j->runs))))
-		return false;
-	if (n)
-		memcpy(j->runs, runs, 2 * n * sizeof(*runs));
-	j->nruns = n;
-	return true;
-whole:
-	if (lk->dense_n >= LOOK_MAX_DENSE ||
-	    !(j->dense = malloc(lk->words * sizeof(*j->dense))))
-		return false;
-	memcpy(j->dense, bits, lk->words * sizeof(*j->dense));
-	lk->dense_n++;
-	return true;
-}
-
-static bool base_copy(struct look *lk, struct look_job *to,
-		      const struct look_job *from)
-{
-	job_base_free(lk, to);
-	to->sentinel = -1;
-	if (from->dense) {
-		if (lk->dense_n >= LOOK_MAX_DENSE ||
-		    !(to->dense = malloc(lk->words * sizeof(*to->dense))))
-			return false;
-		memcpy(to->dense, from->dense, lk->words * sizeof(*to->dense));
-		lk->dense_n++;
-	} else if (from->nruns) {
-		if (!(to->runs = malloc(2 * from->nruns * sizeof(*to->runs))))
-			return false;
-		memcpy(to->runs, from->runs,
-		       2 * from->nruns * sizeof(*to->runs));
-		to->nruns = from->nruns;
-	}
-	return true;
-}
-
 /* A node of `r`'s failing ones that base `b` does not hold, -1: the
  * first from word `from` on (each job its own, so that one node coming
  * back does not make every job of the request look for another). */
@@ -478,7 +229,7 @@ static bool bit_of(const uint64_t *bits, int64_t n)
 static void write_whole(struct look *lk, struct look_job *j,
 			const struct look_req *r, uint64_t *bits)
 {
-	const uint64_t *b = base_words(lk, j);
+	const uint64_t *b = look_base_words(lk, j);
 
 	for (size_t k = 0; k < lk->words; k++)
 		bits[k] = b[k] | r->fail[k];
@@ -494,7 +245,7 @@ static void write_whole(struct look *lk, struct look_job *j,
 static bool base_from(struct look *lk, struct look_job *j, const uint64_t *bits,
 		      bool own_empty)
 {
-	return base_capture(lk, j, own_empty ? NULL : bits);
+	return look_base_capture(lk, j, own_empty ? NULL : bits);
 }
 
 enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
@@ -502,19 +253,20 @@ enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
 			     bool own_empty)
 {
 	struct look_req *r = &lk->reqs[req];
-	struct look_job *j = job_find(lk, job_id), *alt;
+	struct look_job *j = look_job_find(lk, job_id), *alt;
 	bool whole = false;
 
 	if (!j) {
-		if (!(j = job_add(lk, job_id)))
+		if (!(j = look_job_add(lk, job_id)))
 			return LOOK_LEFT;
 		j->text = text;
 		/* an array task whose set is its array's as the look left it
 		 * takes the array's base (a rebuild from the same text would
 		 * give the same) */
-		alt = alt_id && alt_id != job_id ? job_find(lk, alt_id) : NULL;
+		alt = alt_id && alt_id != job_id ? look_job_find(lk, alt_id)
+						 : NULL;
 		if (alt && alt->text == text && !alt->left && !own_empty) {
-			if (!base_copy(lk, j, alt))
+			if (!look_base_copy(lk, j, alt))
 				j->left = true;
 		} else if (!base_from(lk, j, bits, own_empty)) {
 			j->left = true;
@@ -558,7 +310,7 @@ enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
 
 			if (r->log[at].version <= j->version)
 				break;
-			if (base_has(j, n))
+			if (look_base_has(j, n))
 				continue;
 			if ((r->fail[n / 64] >> (n % 64)) & 1) {
 				bits[n / 64] |= 1ULL << (n % 64);
@@ -571,7 +323,7 @@ enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
 		}
 		if (lost_sentinel)
 			j->sentinel = sentinel_of(
-				lk, base_words(lk, j), r,
+				lk, look_base_words(lk, j), r,
 				j->id % (lk->words ? lk->words : 1));
 	}
 	j->req = req;
@@ -583,18 +335,18 @@ enum look_did look_job_apply(struct look *lk, uint32_t job_id, uint32_t alt_id,
 const uint64_t *look_job_base(struct look *lk, uint32_t job_id,
 			      const uint64_t *bits, unsigned long long text)
 {
-	struct look_job *j = job_find(lk, job_id);
+	struct look_job *j = look_job_find(lk, job_id);
 
 	if (!j || j->left || j->text != text || j->sentinel < 0 || !bits ||
 	    !bit_of(bits, j->sentinel))
 		return NULL;
-	return base_words(lk, j);
+	return look_base_words(lk, j);
 }
 
 bool look_job_restore(struct look *lk, uint32_t job_id, uint64_t *bits,
 		      unsigned long long text)
 {
-	struct look_job *j = job_find(lk, job_id);
+	struct look_job *j = look_job_find(lk, job_id);
 	const uint64_t *b = look_job_base(lk, job_id, bits, text);
 
 	if (!b)
@@ -607,19 +359,19 @@ bool look_job_restore(struct look *lk, uint32_t job_id, uint64_t *bits,
 
 bool look_job_kept(struct look *lk, uint32_t job_id)
 {
-	return job_find(lk, job_id) != NULL;
+	return look_job_find(lk, job_id) != NULL;
 }
 
 bool look_job_given(struct look *lk, uint32_t job_id)
 {
-	struct look_job *j = job_find(lk, job_id);
+	struct look_job *j = look_job_find(lk, job_id);
 
 	return j && j->given;
 }
 
 void look_job_set_given(struct look *lk, uint32_t job_id, bool given)
 {
-	struct look_job *j = job_find(lk, job_id);
+	struct look_job *j = look_job_find(lk, job_id);
 
 	if (!j)
 		return;
@@ -632,10 +384,10 @@ void look_job_set_given(struct look *lk, uint32_t job_id, bool given)
 
 void look_job_forget(struct look *lk, uint32_t job_id)
 {
-	struct look_job *j = job_find(lk, job_id);
+	struct look_job *j = look_job_find(lk, job_id);
 
 	if (j)
-		job_remove(lk, (size_t)(j - lk->jobs));
+		look_job_remove(lk, (size_t)(j - lk->jobs));
 }
 
 size_t look_sweep(struct look *lk, bool (*gone)(uint32_t, void *), void *arg)
@@ -644,7 +396,7 @@ size_t look_sweep(struct look *lk, bool (*gone)(uint32_t, void *), void *arg)
 
 	for (size_t i = 0; i < lk->jobs_cap;) {
 		if (lk->jobs[i].id && gone(lk->jobs[i].id, arg)) {
-			job_remove(lk, i);
+			look_job_remove(lk, i);
 			n++;
 			continue; /* another may have moved into slot i */
 		}

@@ -347,7 +347,8 @@ static void sets_share(struct guard *g, size_t nnodes, size_t *budget)
 	ncands = 0;
 }
 
-const uint64_t *look_slurm_base(struct job_record *job_ptr)
+const uint64_t *look_slurm_base(struct job_record *job_ptr,
+				unsigned long long text_hash)
 {
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	uint64_t *bits;
@@ -357,10 +358,7 @@ const uint64_t *look_slurm_base(struct job_record *job_ptr)
 	    !(bits = records_words(details->exc_node_bitmap,
 				   node_record_count)))
 		return NULL;
-	return look_job_base(lk, job_ptr->job_id, bits,
-			     records_rebuilt_from(details->exc_nodes,
-						  details->req_nodes,
-						  details->min_nodes));
+	return look_job_base(lk, job_ptr->job_id, bits, text_hash);
 }
 
 /* The ids of every job in slurmctld's list, for the walk that begins

@@ -30,7 +30,9 @@ struct job_record; /* Slurm's job_record_t */
  * whose copy of the set holds its reservations too): `job_ptr`'s own
  * excluded nodes (words, good until the look's next call) when its set
  * holds what the look set, else NULL: the guard judges the placement by
- * them, as before the look (look_job_base()). */
-const uint64_t *look_slurm_base(struct job_record *job_ptr);
+ * them, as before the look (look_job_base()).  `text_hash`: the job's
+ * records_rebuilt_from(), which the guard has already read. */
+const uint64_t *look_slurm_base(struct job_record *job_ptr,
+				unsigned long long text_hash);
 
 #endif
