@@ -40,6 +40,7 @@
 
 #include "guard_slurm.h"
 #include "look_slurm.h"
+#include "records.h"
 
 /* The entry points and the records read here were checked against Slurm
  * 22.05.8 and 24.11.5 (their burst_buffer interface's syms[], the
@@ -66,22 +67,6 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 __attribute__((used)) static const char built_against[] =
 	"slurm-extra guard: Slurm " SLURM_VERSION_STRING
 	"; tree " XC_SLURM_SOURCE_DIR;
-
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
-/* Slurm filters by `extra` itself with SchedulerParameters=
- * extra_constraints (src/common/extra_constraints.c): the guard stands
- * aside. */
-extern bool extra_constraints_enabled(void) __attribute__((weak));
-static bool slurm_filters(void)
-{
-	return extra_constraints_enabled && extra_constraints_enabled();
-}
-#else
-static bool slurm_filters(void)
-{
-	return false;
-}
-#endif
 
 extern int init(void)
 {
@@ -208,7 +193,7 @@ extern int bb_p_job_try_stage_in(void *job_queue)
 extern int bb_p_job_test_stage_in(job_record_t *job_ptr, bool test_only)
 {
 	if (test_only || !job_ptr || !IS_JOB_PENDING(job_ptr) ||
-	    slurm_filters())
+	    records_slurm_filters())
 		return 1;
 	return guard_slurm_place(job_ptr);
 }

@@ -397,7 +397,8 @@ static bool look_hold(time_t now)
 	enum guard_look look;
 	job_record_t *job_ptr;
 
-	if (!g || !nnodes || !job_list)
+	/* where Slurm filters by the request itself, as the guard */
+	if (!g || !nnodes || !job_list || records_slurm_filters())
 		return false;
 	if (!look_for(nnodes)) {
 		say_once(

@@ -123,3 +123,16 @@ static long long stamp_at(size_t i, void *arg)
 
 long long (*const records_stamp_of)(size_t i, void *arg) =
 	SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0) ? stamp_at : NULL;
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+extern bool extra_constraints_enabled(void) __attribute__((weak));
+bool records_slurm_filters(void)
+{
+	return extra_constraints_enabled && extra_constraints_enabled();
+}
+#else
+bool records_slurm_filters(void)
+{
+	return false;
+}
+#endif

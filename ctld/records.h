@@ -76,4 +76,9 @@ extern const bool records_extra_unstamped;
  * i's last_response), NULL on 22.05; the node read lock held. */
 extern long long (*const records_stamp_of)(size_t i, void *arg);
 
+/* Whether Slurm filters by a job's `extra` itself (SchedulerParameters=
+ * extra_constraints, 23.11 and later: src/common/extra_constraints.c):
+ * then the guard and the look stand aside. */
+bool records_slurm_filters(void);
+
 #endif
