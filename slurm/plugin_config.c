@@ -114,11 +114,15 @@ int plugin_config_read(struct plugin_config *cfg, const char *path,
 						    &cfg->update_budget);
 			} else if (strcasecmp(key, "Carrier") == 0) {
 				ok = strcasecmp(value, "features") == 0 ||
-				     strcasecmp(value, "exclusions") == 0;
-				if (ok)
+				     strcasecmp(value, "exclusions") == 0 ||
+				     strcasecmp(value, "guard") == 0;
+				if (ok) {
 					cfg->carrier_features =
 						strcasecmp(value, "features") ==
 						0;
+					cfg->carrier_guard =
+						strcasecmp(value, "guard") == 0;
+				}
 			} else if (strcasecmp(key, "MaxPendingRequests") == 0) {
 				ok = !xc_read_count(value, 0, MAX_REQUESTS_MAX,
 						    &cfg->max_requests);

@@ -8,6 +8,9 @@
  *   MaxRequestLength=1024   longest --extra request, bytes (as Slurm)
  *   MaxDepth=1024           deepest parentheses (1 to 1024: the stack bound)
  *   MaxExtraLength=65536    longest node Extra read, bytes; longer: skipped
+ *   Carrier=features        how the allowed nodes reach the jobs:
+ *                           features, exclusions or guard (doc/design.md
+ *                           "Carriers", "The guard alone")
  *   UpdateBudget=1000       ms of job updates the thread may send a second
  *                           (1-1000; doc/design.md "The update budget")
  *   MaxPendingRequests=10000        distinct requests of pending jobs
@@ -57,7 +60,13 @@ struct plugin_config {
 				     nodes a request allows reach its jobs as
 				     a node feature (doc/design.md
 				     "Carriers"); else Carrier=exclusions,
-				     each job's ExcNodeList */
+				     each job's ExcNodeList, or: */
+	bool carrier_guard;	  /* Carrier=guard: burst_buffer/extra alone
+				     keeps jobs off, inside slurmctld (its
+				     guard at placement and its look at the
+				     plans); job_submit/extra only checks and
+				     records requests, its thread idle
+				     (doc/design.md "The guard alone") */
 	xc_limits_t limits;
 	char path[4096]; /* the file read (or looked for) */
 	bool found;	 /* the file existed */

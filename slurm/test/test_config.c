@@ -271,3 +271,23 @@ Test(config, path_beside_slurm_conf)
 	plugin_config_path(buf, sizeof(buf));
 	cr_assert_str_eq(buf, "/x/y.conf");
 }
+
+/* Carrier=guard: burst_buffer/extra alone (doc/design.md "The guard
+ * alone"); the last line wins either way. */
+Test(config, carrier_guard)
+{
+	struct plugin_config cfg;
+
+	plugin_config_defaults(&cfg);
+	cr_assert_not(cfg.carrier_guard);
+	write_file("Carrier=Guard\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert(cfg.carrier_guard);
+	cr_assert_not(cfg.carrier_features);
+	unlink(path);
+	write_file("Carrier=guard\nCarrier=features\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_not(cfg.carrier_guard);
+	cr_assert(cfg.carrier_features);
+	unlink(path);
+}
