@@ -29,6 +29,7 @@
 #include <slurm/slurm.h>
 
 #include "cli.h"
+#include "ctld.h"
 #include "job_state.h"
 #include "plugin_config.h"
 #include "slurm_compat.h"
@@ -45,20 +46,6 @@
  * 24.11.7; doc/benchmarks.md, "Slurm's own filter or filter mode").  Its
  * main scheduler stops at max_sched_time (2 s there). */
 #define OWN_US_PER_JOB_NODE 0.6
-
-/* Whether comma-separated `list` holds `word`, alone or as
- * "job_submit/word" (without regard to case, as Slurm reads
- * SchedulerParameters with xstrcasestr). */
-static bool has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; p && (p = strcasestr(p, word)); p += n)
-		if ((p == list || p[-1] == ',' || p[-1] == '/') &&
-		    (p[n] == '\0' || p[n] == ',' || p[n] == '='))
-			return true;
-	return false;
-}
 
 /* The value of `key=` in SchedulerParameters, or NULL. */
 static const char *param_value(const char *params, const char *key, char *buf,
@@ -221,7 +208,7 @@ static int guard_setting(const slurm_conf_t *conf)
 {
 	char path[4096], first[4096] = "", built[512], other[512] = "";
 	const char *running = conf->version ? conf->version : "";
-	bool on = has_word(conf->bb_type, "extra");
+	bool on = sx_list_has_word(conf->bb_type, "extra");
 	const char *dir = conf->plugindir;
 
 	while (dir && *dir) {
@@ -282,6 +269,22 @@ static int guard_setting(const slurm_conf_t *conf)
 	return on ? -1 : 0;
 }
 
+/* The extra.conf job_submit/extra reads, beside slurmctld's slurm.conf
+ * (plugin_config_path() in slurmctld, whose SLURM_CONF names it): its
+ * path into path[size], its settings into *cfg (the defaults where it is
+ * missing). */
+static void ctld_extra_conf(const slurm_conf_t *conf, struct plugin_config *cfg,
+			    char *path, size_t size)
+{
+	const char *slash =
+		conf->slurm_conf ? strrchr(conf->slurm_conf, '/') : NULL;
+
+	snprintf(path, size, "%.*s/extra.conf",
+		 slash ? (int)(slash - conf->slurm_conf) : 1,
+		 slash ? conf->slurm_conf : ".");
+	plugin_config_read(cfg, path, NULL);
+}
+
 /* The check at start as slurmctld runs it: this program as PROLOG_NAME,
  * with only slurmctld's variables (no SLURM_CONF: job_common_env_vars(),
  * src/slurmctld/job_mgr.c) and SLURM_EXTRA_PROLOG_PROBE, which makes it
@@ -297,7 +300,6 @@ static void probe_check(const slurm_conf_t *conf)
 			       "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
 	char out[8192], want_path[4096], last[256] = "", *line, *save;
 	char cluster[256] = "", ctl_conf[4096] = "", extra[4096] = "";
-	const char *slash;
 	struct plugin_config want;
 	size_t n = 0, lim[4] = { 0 };
 	int pfd[2], status = 0;
@@ -369,13 +371,7 @@ static void probe_check(const slurm_conf_t *conf)
 		       cluster, conf->cluster_name ? conf->cluster_name : "");
 		return;
 	}
-	/* job_submit/extra reads extra.conf beside slurmctld's slurm.conf
-	 * (plugin_config_path() in slurmctld, whose SLURM_CONF names it) */
-	slash = conf->slurm_conf ? strrchr(conf->slurm_conf, '/') : NULL;
-	snprintf(want_path, sizeof(want_path), "%.*s/extra.conf",
-		 slash ? (int)(slash - conf->slurm_conf) : 1,
-		 slash ? conf->slurm_conf : ".");
-	plugin_config_read(&want, want_path, NULL);
+	ctld_extra_conf(conf, &want, want_path, sizeof(want_path));
 	if (strcmp(extra, want_path) != 0 &&
 	    (lim[0] != want.limits.max_request_length ||
 	     lim[1] != want.limits.max_depth ||
@@ -399,10 +395,11 @@ int cmd_doctor(const struct opts *o)
 	node_info_msg_t *nodes = NULL;
 	job_info_msg_t *jobs = NULL;
 	uint32_t with_extra = 0, pending = 0, requests = 0, planned = 0;
-	bool plugin, own, can_own;
+	bool plugin, own, can_own, by_guard;
 	int guard_loads = 0;
 	const char *prolog_other;
-	char check[1024];
+	struct plugin_config settings;
+	char check[1024], settings_path[4096];
 	char buf[64], last[512];
 	const char *delay;
 	double behind, est_s;
@@ -442,13 +439,19 @@ int cmd_doctor(const struct opts *o)
 		requests += state || (extra && *extra);
 		planned += state;
 	}
-	plugin = has_word(conf->job_submit_plugins, "extra");
+	plugin = sx_list_has_word(conf->job_submit_plugins, "extra");
 	/* Slurm's own filter: 23.11 and later (before, the word is ignored
 	 * and the plugin filters) */
 	can_own = strverscmp(conf->version ? conf->version : "0", "23.11") >= 0;
-	own = can_own && has_word(conf->sched_params, "extra_constraints");
+	own = can_own &&
+	      sx_list_has_word(conf->sched_params, "extra_constraints");
 	delay = param_value(conf->sched_params, "batch_sched_delay", buf,
 			    sizeof(buf));
+	ctld_extra_conf(conf, &settings, settings_path, sizeof(settings_path));
+	/* Carrier=guard without the guard: job_submit/extra filters with
+	 * Carrier=features (its init()) */
+	by_guard = plugin && !own && settings.carrier_guard &&
+		   sx_list_has_word(conf->bb_type, "extra");
 
 	printf("slurmctld: %s (this command built for Slurm %d.%02d.%d)\n",
 	       conf->version ? conf->version : "unknown",
@@ -457,6 +460,8 @@ int cmd_doctor(const struct opts *o)
 	       SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
 	printf("filter: %s\n",
 	       own ? "Slurm's own (SchedulerParameters extra_constraints)"
+	       : by_guard
+		       ? "the plugin's (Carrier=guard: burst_buffer/extra keeps jobs off inside slurmctld)"
 	       : plugin
 		       ? "the plugin's (filter mode: job_submit/extra gives each job an ExcNodeList)"
 		       : "none: --extra is stored, and nothing filters by it");
@@ -470,6 +475,8 @@ int cmd_doctor(const struct opts *o)
 		       : "");
 	if (!plugin || own) {
 		/* no thread filters */
+	} else if (by_guard) {
+		printf("the plugin's thread: idle (Carrier=guard)\n");
 	} else if (log_rounds(conf->slurmctld_logfile, last, sizeof(last),
 			      &behind)) {
 		fputs("the plugin's thread: ", stdout);
@@ -494,8 +501,11 @@ int cmd_doctor(const struct opts *o)
 		NULL);
 	/* where the plugin filters, and wherever BurstBufferType names the
 	 * guard (a file for another Slurm stops slurmctld in every mode) */
-	if ((plugin && !own) || has_word(conf->bb_type, "extra"))
+	if ((plugin && !own) || sx_list_has_word(conf->bb_type, "extra"))
 		guard_loads = guard_setting(conf);
+	if (plugin && !own && settings.carrier_guard && !by_guard)
+		printf("  set   Carrier=guard (%s) needs BurstBufferType=burst_buffer/extra: without it job_submit/extra filters with Carrier=features\n",
+		       settings_path);
 	if (plugin && !own && guard_loads < 0) {
 		printf("  check PrologSlurmctld: keep the check at start until the guard at placement loads, then remove it (run slurm-extra doctor on slurmctld's host, as root or SlurmUser, to tell)\n");
 	} else if (plugin && !own && guard_loads > 0) {

@@ -1,7 +1,7 @@
 /*
  * ctld.c - what the feature carrier asks of slurmctld (ctld.h).
  */
-#define _GNU_SOURCE /* RTLD_DEFAULT */
+#define _GNU_SOURCE /* RTLD_DEFAULT, strcasestr */
 
 #include <dlfcn.h>
 #include <string.h>
@@ -20,6 +20,24 @@ time_t sx_conf_time(void)
 		__atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
 	}
 	return conf ? __atomic_load_n(conf, __ATOMIC_RELAXED) : 0;
+}
+
+bool sx_list_has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && (p = strcasestr(p, word)); p += n)
+		if ((p == list || p[-1] == ',' || p[-1] == '/') &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == '='))
+			return true;
+	return false;
+}
+
+bool sx_guard_configured(void)
+{
+	const slurm_conf_t *conf = dlsym(RTLD_DEFAULT, "slurm_conf");
+
+	return conf && sx_list_has_word(conf->bb_type, "extra");
 }
 
 int sx_node_features_plugins(bool *plugins)

@@ -21,6 +21,20 @@
  * it cannot change meanwhile. */
 time_t sx_conf_time(void);
 
+/* Whether the comma-separated plugin list `list` (NULL: none) names
+ * `word`, alone or after a '/' ("burst_buffer/extra" names "extra"), in
+ * any case, as slurm.conf's lists are read. */
+bool sx_list_has_word(const char *list, const char *word);
+
+/* Inside slurmctld: whether its BurstBufferType names burst_buffer/extra
+ * (slurm_conf.bb_type, read as sx_conf_time() reads slurm_conf: slurm.h's
+ * slurm_conf_t is the record libslurm exports).  slurmctld stops at start
+ * when a plugin BurstBufferType names cannot load (bb_g_init(), fatal()),
+ * so where it runs and this says so, the guard runs.  Read it where
+ * slurmctld holds its configuration still (a plugin's init()).  false in
+ * a process without slurm_conf. */
+bool sx_guard_configured(void);
+
 /* Whether slurmctld runs a NodeFeatures plugin (NodeFeaturesPlugins in
  * its configuration, slurm_load_ctl_conf()): such a plugin owns the
  * nodes' features and the carrier must leave them alone.  0 with
