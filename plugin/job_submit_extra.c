@@ -46,6 +46,7 @@
 #include "job_filter.h"
 #include "entry.h"
 #include "carried.h"
+#include "ctld.h"
 #include "prefer.h"
 #include "xc.h"
 #include "xc_util.h"
@@ -70,6 +71,14 @@ int init(void)
 
 	plugin_config_path(path, sizeof(path));
 	plugin_config_read(&cfg, path, log_config_problem);
+	if (cfg.carrier_guard && !sx_guard_configured()) {
+		/* nothing else would keep the jobs off */
+		slurm_error(
+			"%s: Carrier=guard needs BurstBufferType=burst_buffer/extra, which this slurmctld does not run: Carrier=features",
+			plugin_type);
+		cfg.carrier_guard = false;
+		cfg.carrier_features = true;
+	}
 	slurm_info(
 		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g Carrier=%s UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxPreferringJobsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
 		plugin_type, PACKAGE_VERSION,
@@ -77,13 +86,16 @@ int init(void)
 		SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
 		SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER),
 		cfg.found ? "read" : "no", path, cfg.refresh_interval,
-		cfg.carrier_features ? "features" : "exclusions",
+		cfg.carrier_guard      ? "guard"
+		: cfg.carrier_features ? "features"
+				       : "exclusions",
 		cfg.update_budget, cfg.max_requests, cfg.max_user_requests,
 		cfg.max_prefer_jobs, cfg.limits.max_request_length,
 		cfg.limits.max_depth, cfg.limits.max_extra_length,
 		cfg.mmap_threshold, cfg.trim_interval);
-	slurm_info("%s: %s", plugin_type, thread_mode_text(slurm_filters));
-	thread_tune_malloc(&cfg, slurm_filters);
+	slurm_info("%s: %s", plugin_type,
+		   thread_mode_text(slurm_filters, cfg.carrier_guard));
+	thread_tune_malloc(&cfg, slurm_filters || cfg.carrier_guard);
 	modify_forget();
 	if (!(entry_thread = thread_start(&cfg, getuid(), slurm_filters)))
 		return SLURM_ERROR;
@@ -217,6 +229,36 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	free(comment);
 	filter_free(&f);
+	return rc;
+}
+
+/* A job's status where burst_buffer/extra filters (Carrier=guard). */
+#define GUARD_STATUS "burst_buffer/extra keeps the job off at placement"
+
+/*
+ * Carrier=guard: burst_buffer/extra keeps the job off the nodes whose
+ * Extra does not satisfy its request, inside slurmctld, where Slurm
+ * places it (its guard) and in backfill's plans (its look), reading the
+ * request from the job's state (doc/design.md "The guard alone").  So
+ * here the job gets its state alone (`st`: its request, tiers and the
+ * user's own exclusions, filled by the caller) in its AdminComment:
+ * nothing excluded, held or counted, and Slurm answers the submission as
+ * it would without the plugin.  SLURM_SUCCESS or the refusal (out of
+ * memory).
+ */
+static int guard_record(job_desc_msg_t *job_desc, struct sx_job_state *st,
+			char **err_msg)
+{
+	char *comment = NULL;
+	int rc = SLURM_SUCCESS;
+
+	free(st->status);
+	st->wrote = hostlist_hash(job_desc->exc_nodes);
+	if (!(st->status = strdup(GUARD_STATUS)) ||
+	    !(comment = sx_job_state_format(st)) ||
+	    set_desc_string(&job_desc->admin_comment, comment) < 0)
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	free(comment);
 	return rc;
 }
 
@@ -499,6 +541,8 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		   (job_desc->admin_comment && *job_desc->admin_comment &&
 		    !(st.admin = strdup(job_desc->admin_comment)))) {
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	} else if (thread_config(entry_thread)->carrier_guard) {
+		rc = guard_record(job_desc, &st, err_msg);
 	} else {
 		char name[SX_FEATURE_LEN + 1], *note = NULL;
 		xc_expr_t *effective = NULL;

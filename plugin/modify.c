@@ -430,6 +430,16 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				     request_limit(), &pc, why, sizeof(why));
 	if (got < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	else if (got > 0 && thread_config(entry_thread)->carrier_guard &&
+		 !sx_slurm_filters_extra())
+		/* the state that holds them is written at submission only,
+		 * where burst_buffer/extra filters */
+		rc = refuse(
+			err_msg, ESLURM_NOT_SUPPORTED,
+			"--extra-prefer: preferences are set at submission only with Carrier=guard: cancel the job and submit it again");
+	else if (thread_config(entry_thread)->carrier_guard &&
+		 !sx_slurm_filters_extra())
+		; /* burst_buffer/extra reads the job's own data: Slurm's */
 	else if (sx_slurm_filters_extra()) { /* checked: the rest Slurm's */
 		bool changed;
 

@@ -439,3 +439,93 @@ Test(plugin, a_job_with_preferences_past_the_users_cap_is_refused)
 	d->user_id = OWNER;
 	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_SUCCESS, "%s", err);
 }
+
+/* ------------------------------------------------------- Carrier=guard */
+
+/* burst_buffer/extra keeps the jobs off (plugin_config.h carrier_guard,
+ * doc/design.md "The guard alone"): job_submit() records the state it
+ * reads and nothing else. */
+static void by_guard(void)
+{
+	entry_thread->cfg.carrier_guard = true;
+	entry_thread->cfg.carrier_features = false;
+}
+
+#define GUARD_STATUS "burst_buffer/extra keeps the job off at placement"
+
+Test(plugin, by_the_guard_a_submission_gets_its_state_alone)
+{
+	job_desc_msg_t *d = submission(&desc, REQUEST);
+	uint32_t priority = d->priority;
+
+	by_guard();
+	set_str(&d->exc_nodes, "n1");
+	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_null(err);
+	cr_assert_str_eq(d->exc_nodes, "n1", "the user's own list, untouched");
+	cr_assert_eq(d->priority, priority, "priority %u", d->priority);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.request, REQUEST);
+	cr_assert_str_eq(st.exclude, "n1");
+	cr_assert_str_eq(st.status, GUARD_STATUS);
+	cr_assert_eq(st.wrote, hostlist_hash("n1"));
+	cr_assert_not(st.held);
+}
+
+/* No node matching, or a required node that does not: the job is
+ * accepted and not held, as by Slurm's own filter; the guard lets it
+ * wait at its placement. */
+Test(plugin, by_the_guard_no_node_matching_is_not_held)
+{
+	job_desc_msg_t *d = submission(&desc, "mem>100");
+	uint32_t priority = d->priority;
+
+	by_guard();
+	d->min_nodes = 3;
+	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(d->priority, priority, "priority %u", d->priority);
+	cr_assert_null(d->exc_nodes);
+	state_of(d->admin_comment, &st);
+	cr_assert_not(st.held);
+	cr_assert_str_eq(st.request, "mem>100");
+	sx_job_state_free(&st);
+	desc_free(d);
+
+	d = submission(&desc, REQUEST);
+	set_str(&d->req_nodes, "n3");
+	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_eq(d->priority, priority, "priority %u", d->priority);
+	cr_assert_null(d->exc_nodes);
+	state_of(d->admin_comment, &st);
+	cr_assert_not(st.held);
+}
+
+/* Preferences are recorded for the guard to pick at placement; nothing
+ * narrowed here. */
+Test(plugin, by_the_guard_preferences_are_recorded)
+{
+	job_desc_msg_t *d = preferring(ANY, "gpu=false\036", "60");
+	int rc;
+
+	by_guard();
+	rc = job_submit(d, OWNER, &err);
+	submit_done(d);
+	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
+	cr_assert_null(d->exc_nodes);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.request, ANY);
+	cr_assert_eq(st.n_prefer, 1);
+	cr_assert_str_eq(st.prefer[0], "gpu=false");
+	cr_assert_eq(st.wait, 60);
+	cr_assert_str_eq(st.status, GUARD_STATUS);
+}
+
+/* An invalid request is refused as in every mode. */
+Test(plugin, by_the_guard_an_invalid_request_is_refused)
+{
+	job_desc_msg_t *d = submission(&desc, "gpu=");
+
+	by_guard();
+	assert_refused_request(job_submit(d, OWNER, &err));
+	cr_assert_null(d->admin_comment);
+}

@@ -475,3 +475,29 @@ Test(plugin, a_job_named_by_no_number)
 		     losses + (SX_JOB_ID_IS_SLUID("s") ? 1 : 0),
 		     "26.05: a hint lost, every job planned next");
 }
+
+/* With Carrier=guard the thread stands idle and the state is written at
+ * submission only: the owner's change of preferences is refused, saying
+ * so, and leaves no hint; an update of the job's excluded nodes is
+ * Slurm's alone (the guard reads the job's own set). */
+Test(plugin, by_the_guard_a_change_of_preferences_is_refused)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+
+	entry_thread->cfg.carrier_guard = true;
+	entry_thread->cfg.carrier_features = false;
+	carry(d, env, "gpu=false\036", "600");
+	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_NOT_SUPPORTED);
+	cr_assert_not_null(err);
+	cr_assert_not_null(strstr(err, "Carrier=guard"), "%s", err);
+	cr_assert_eq(entry_thread->hints.n, 0);
+	slurm_xfree((void **)&err);
+
+	d = update(&desc2, "7");
+	set_str(&d->exc_nodes, "n1");
+	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
+	cr_assert_str_eq(d->exc_nodes, "n1");
+	cr_assert_null(d->admin_comment);
+	cr_assert_eq(entry_thread->hints.n, 0);
+}

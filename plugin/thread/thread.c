@@ -57,10 +57,11 @@ bool thread_in_control(void)
 	return c->ping(0) != SLURM_SUCCESS;
 }
 
-const char *thread_mode_text(bool slurm_filters)
+const char *thread_mode_text(bool slurm_filters, bool guard)
 {
 	return slurm_filters
 		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
+	       : guard ? "Carrier=guard: burst_buffer/extra filters jobs by --extra inside slurmctld; this plugin checks and records requests, its thread stands idle"
 		       : "this plugin filters jobs by --extra";
 }
 
@@ -124,8 +125,9 @@ static bool round_filters(struct thread *r)
 	bool slurm = sx_slurm_filters_extra();
 
 	if (slurm != r->slurm_filters) {
-		slurm_info("%s: %s", plugin_type, thread_mode_text(slurm));
-		thread_tune_malloc(&r->cfg, slurm);
+		slurm_info("%s: %s", plugin_type,
+			   thread_mode_text(slurm, r->cfg.carrier_guard));
+		thread_tune_malloc(&r->cfg, slurm || r->cfg.carrier_guard);
 	}
 	r->slurm_filters = slurm;
 	if (slurm) {
@@ -430,7 +432,9 @@ static void refresh_round(struct thread *r)
 			thread_prefer_slurm_round(r);
 		return;
 	}
-	if (!round_in_control(r) || !round_memo_ready(r))
+	/* burst_buffer/extra filters (Carrier=guard): nothing to load */
+	if (r->cfg.carrier_guard || !round_in_control(r) ||
+	    !round_memo_ready(r))
 		return;
 	/* Slurm's own filter is off: its list of changes goes (a change
 	 * taken there must not come back if it is turned on again) */

@@ -64,9 +64,10 @@ struct thread *thread_start(const struct plugin_config *cfg, uid_t self,
  * again. */
 void thread_stop(struct thread *t);
 
-/* What the plugin does when Slurm filters by `extra` itself or not, for the
+/* What the plugin does when Slurm filters by `extra` itself, when
+ * burst_buffer/extra does (Carrier=guard, `guard`), or else, for the
  * log. */
-const char *thread_mode_text(bool slurm_filters);
+const char *thread_mode_text(bool slurm_filters, bool guard);
 
 /* The settings `t` was started with (extra.conf).  Constant while it
  * runs: read without the lock. */
