@@ -37,7 +37,8 @@
 # Slurm holds requeued jobs back 21 s rather than 121 s.
 # XC_BURST_BUFFER=burst_buffer/extra with XC_PROLOG_CTLD=0 runs the churn
 # with the guard at placement and no check: no job may then be placed on a
-# node at 0 (asserted).
+# node at 0 (asserted); with XC_EXTRA_CONF=Carrier=guard too, the guard
+# alone, the thread idle (doc/design.md "The guard alone").
 # With Slurm's own filter (XC_SCHED_PARAMS=...,extra_constraints), the
 # reference, no job may be placed on a node at 0 either (asserted).
 # XC_PROLOG_CTLD=0 runs it without the check (the thread's window alone:
@@ -176,8 +177,10 @@ if [ "$CHECK" = 1 ]; then
 	expect_has "slurmctld runs the check (PrologSlurmctld)" \
 		"$(scontrol show config | grep -i '^PrologSlurmctld')" "prolog-slurmctld"
 fi
-# (with Slurm's own filter the plugin reads no node data)
-slurm_filters || wait_refresh
+# (with Slurm's own filter, or the guard alone, the plugin's thread reads
+# no node data)
+guard_alone() { grep -qi 'Carrier=guard' <<<"${XC_EXTRA_CONF:-}"; }
+slurm_filters || guard_alone || wait_refresh
 JOBS=${XC_CHURN_JOBS:-150}
 SECONDS_=${XC_CHURN_SECONDS:-100}
 SRUN=${XC_CHURN_SRUN:-0}
