@@ -46,6 +46,13 @@ bool records_words_laid_out(void)
 	return ok;
 }
 
+const char *slurm_extra_admin_comment(const void *v)
+{
+	const job_record_t *job_ptr = v;
+
+	return job_ptr ? job_ptr->admin_comment : NULL;
+}
+
 const char *records_request_of(void *v, struct sx_job_state *st)
 {
 	job_record_t *job_ptr = v;

@@ -192,3 +192,51 @@ Test(plugin, a_requeue_note_from_an_operator_is_not_taken)
 	state_of(d->admin_comment, &st);
 	cr_assert_str_eq(st.status, TWO_OF_FOUR);
 }
+
+/* ------------------------------------------------------- Carrier=guard */
+
+/* A job's AdminComment as job_submit() writes it with Carrier=guard. */
+#define GUARD_STATE                                                            \
+	"site note " SX_STATE_MARK                                             \
+	"burst_buffer/extra keeps the job off at placement; held=0; "          \
+	"exclude=n1; request=" REQUEST
+
+/* A super user's AdminComment keeps the job's state after it (the record
+ * read through burst_buffer/extra: modify_as()'s `admin_now`), a state
+ * copied into it replaced by the job's own; a job without a state, or
+ * its record not read, is Slurm's alone; no hint for the idle thread. */
+Test(plugin, by_the_guard_a_super_users_comment_keeps_the_state)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+
+	entry_thread->cfg.carrier_guard = true;
+	entry_thread->cfg.carrier_features = false;
+	set_str(&d->admin_comment, "reviewed");
+	cr_assert_eq(modify_as(d, GUARD_STATE, 0, &err), SLURM_SUCCESS);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.admin, "reviewed");
+	cr_assert_str_eq(st.request, REQUEST);
+	cr_assert_str_eq(st.exclude, "n1");
+	cr_assert_eq(entry_thread->hints.n, 0);
+	sx_job_state_free(&st);
+
+	/* a state copied from `scontrol show job`, another request in it */
+	d = update(&desc2, "7");
+	set_str(&d->admin_comment,
+		"again  " SX_STATE_MARK "x; held=0; exclude=; request=mem>1");
+	cr_assert_eq(modify_as(d, GUARD_STATE, 0, &err), SLURM_SUCCESS);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.admin, "again");
+	cr_assert_str_eq(st.request, REQUEST);
+	sx_job_state_free(&st);
+	desc_free(&desc);
+
+	/* no state, or the record not read: as the caller set it */
+	d = update(&desc, "7");
+	set_str(&d->admin_comment, "mine");
+	cr_assert_eq(modify_as(d, "a note of the site", 0, &err),
+		     SLURM_SUCCESS);
+	cr_assert_str_eq(d->admin_comment, "mine");
+	cr_assert_eq(modify_as(d, NULL, 0, &err), SLURM_SUCCESS);
+	cr_assert_str_eq(d->admin_comment, "mine");
+}

@@ -16,7 +16,8 @@
 #     though free;
 #   - the owner's update of the job's excluded nodes is theirs, another
 #     user's is refused as for a job without a request; a change of
-#     preferences is refused, saying why;
+#     preferences is refused, saying why; an admin's AdminComment is
+#     theirs, the state kept after it, and the job still kept off;
 #   - the thread sent no update: every job's AdminComment is as written
 #     at its submission, and slurmctld's log has no round of it.
 # Needs root, `make install` of a build configured --with-slurm-source
@@ -170,6 +171,18 @@ expect "a change of preferences is refused" "$rc" 1
 expect_in "saying why: $(tail -n 1 <<<"$out")" "$(grep -oE 'Carrier=guard|not supported' <<<"$out" | head -n 1)" \
 	Carrier=guard "not supported"
 scancel "$id" "$ref"
+# an admin's AdminComment: theirs, with the state kept after it, and the
+# job still kept off (set_extra's nodes: n3 and n4 match, n1 first)
+ref=$(sub xcuser1 ref-a -H)
+id=$(sub xcuser1 a --extra 'ok=1' -H)
+scontrol update jobid="$ref" AdminComment="reviewed by the admin"
+scontrol update jobid="$id" AdminComment="reviewed by the admin"
+expect "an admin's AdminComment: set, as Slurm alone's" "$(admin_comment "$ref")" "reviewed by the admin"
+expect_has "an admin's AdminComment: theirs first" "$(admin_comment "$id")" "reviewed by the admin slurm-extra: $GUARD_STATUS"
+expect_has "an admin's AdminComment: the state kept after it" "$(admin_comment "$id")" "request=ok=1"
+scontrol release "$id" "$ref"
+done_ok "the job after the admin's AdminComment" "$id"
+expect_in "it ran on a matching node" "$(ran_on a)" n3 n4
 
 echo "# the thread sent nothing"
 for id in "${!COMMENT[@]}"; do
