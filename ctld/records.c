@@ -12,8 +12,11 @@
 #include "slurm/slurm.h"
 #include "src/common/bitstring.h"
 #include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "guard_api.h"
 #include "records.h"
 #include "xc.h"
 
@@ -46,12 +49,36 @@ bool records_words_laid_out(void)
 	return ok;
 }
 
-const char *slurm_extra_admin_comment(const void *v)
+static const char *api_admin_comment(const void *v)
 {
 	const job_record_t *job_ptr = v;
 
-	return job_ptr ? job_ptr->admin_comment : NULL;
+	return job_ptr->admin_comment;
 }
+
+static int api_set_admin_comment(void *v, const char *text)
+{
+	job_record_t *job_ptr = v;
+
+	xfree(job_ptr->admin_comment);
+	job_ptr->admin_comment = xstrdup(text);
+	last_job_update = time(NULL);
+	return 0;
+}
+
+static uint32_t api_user_id(const void *v)
+{
+	const job_record_t *job_ptr = v;
+
+	return job_ptr->user_id;
+}
+
+const struct sx_guard_api slurm_extra_guard_api = {
+	.version = SX_GUARD_API_VERSION,
+	.admin_comment = api_admin_comment,
+	.set_admin_comment = api_set_admin_comment,
+	.user_id = api_user_id,
+};
 
 const char *records_request_of(void *v, struct sx_job_state *st)
 {

@@ -26,11 +26,9 @@ uint64_t *records_words(void *b, int64_t n);
  * (checked once, at the plugin's init()). */
 bool records_words_laid_out(void);
 
-/* For job_submit/extra beside the guard (sx_guard_admin_comment(),
- * slurm/ctld.h: exported under that name, SX_GUARD_ADMIN_COMMENT): the
- * AdminComment of job record `job_ptr`, borrowed; NULL for none.  Under
- * the caller's job lock. */
-const char *slurm_extra_admin_comment(const void *job_ptr);
+/* What job_submit/extra beside the guard may read and write of a job
+ * record (guard_api.h; exported under SX_GUARD_API). */
+extern const struct sx_guard_api slurm_extra_guard_api;
 
 /* The request job_submit/extra filters `job_ptr` (a job_record_t *) by,
  * or NULL: from Slurm 23.02 the job's own Extra (an update of it is the

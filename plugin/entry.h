@@ -11,6 +11,7 @@
 
 #include "slurm_compat.h"
 #include "thread.h"
+#include "guard_api.h"
 #include "xc.h"
 
 /* The thread the entry points use (thread.h), NULL while the plugin is not
@@ -89,12 +90,12 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid);
  * allocator; `err_msg` may be NULL, as 22.05 passes none). */
 int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
 
-/* The same, for an update of a job whose AdminComment is now `admin_now`
- * (NULL: not known), which Carrier=guard reads: modify() is this with
- * NULL; job_modify() asks burst_buffer/extra for the job record's
- * (sx_guard_admin_comment(), slurm/ctld.h). */
-int modify_as(job_desc_msg_t *job_desc, const char *admin_now,
-	      uint32_t submit_uid, char **err_msg);
+/* The same, for an update of job record `job_ptr` (as job_modify() is
+ * handed it) whose fields Carrier=guard reads and writes through `api`
+ * (burst_buffer/extra's, sx_guard_api(), slurm/ctld.h; NULL, or job_ptr
+ * NULL: none): modify() is this with neither. */
+int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
+	      void *job_ptr, uint32_t submit_uid, char **err_msg);
 
 /* Forgets what job_modify() last set (its repeat-call check, modify.c):
  * init() does, for a new thread. */

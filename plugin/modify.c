@@ -397,29 +397,29 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
  */
 int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
-	return modify_as(job_desc, NULL, submit_uid, err_msg);
+	return modify_as(job_desc, NULL, NULL, submit_uid, err_msg);
 }
 
 /*
  * Carrier=guard: a new AdminComment (Slurm lets only a super user set it,
- * checked after job_modify()) of a job whose AdminComment `admin_now`
- * holds the plugin's state keeps that state after the caller's text
- * (less any state of ours it holds, copied from `scontrol show job`), so
- * that burst_buffer/extra still reads the job's request: one state,
- * always the plugin's, as modify_filtered() keeps it for the jobs the
- * thread knows.  A job without a state, or `admin_now` NULL (the record
- * not read), is left to Slurm.  SLURM_SUCCESS or the refusal (out of
- * memory).
+ * checked after job_modify()) of job record `job_ptr` whose AdminComment
+ * holds the plugin's state (read through `api`) keeps that state after
+ * the caller's text (less any state of ours it holds, copied from
+ * `scontrol show job`), so that burst_buffer/extra still reads the job's
+ * request: one state, always the plugin's, as modify_filtered() keeps it
+ * for the jobs the thread knows.  A job without a state, or no record to
+ * read, is left to Slurm.  SLURM_SUCCESS or the refusal (out of memory).
  */
-static int guard_keep_state(job_desc_msg_t *job_desc, const char *admin_now,
+static int guard_keep_state(job_desc_msg_t *job_desc,
+			    const struct sx_guard_api *api, void *job_ptr,
 			    char **err_msg)
 {
 	struct sx_job_state now = { 0 }, st = { 0 };
 	char *mark, *comment = NULL;
 	int rc = SLURM_SUCCESS;
 
-	if (!job_desc->admin_comment || !admin_now ||
-	    !sx_job_state_parse(admin_now, &now))
+	if (!job_desc->admin_comment || !api || !job_ptr ||
+	    !sx_job_state_parse(api->admin_comment(job_ptr), &now))
 		return SLURM_SUCCESS;
 	mark = strstr(job_desc->admin_comment, SX_STATE_MARK);
 	if (mark) {
@@ -437,8 +437,8 @@ static int guard_keep_state(job_desc_msg_t *job_desc, const char *admin_now,
 	return rc;
 }
 
-int modify_as(job_desc_msg_t *job_desc, const char *admin_now,
-	      uint32_t submit_uid, char **err_msg)
+int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
+	      void *job_ptr, uint32_t submit_uid, char **err_msg)
 {
 	struct prefer_change pc = { .wait = -1 };
 	xc_expr_t *expr = NULL;
@@ -474,18 +474,14 @@ int modify_as(job_desc_msg_t *job_desc, const char *admin_now,
 				     request_limit(), &pc, why, sizeof(why));
 	if (got < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	else if (got > 0 && thread_config(entry_thread)->carrier_guard &&
-		 !sx_slurm_filters_extra())
-		/* the state that holds them is written at submission only,
-		 * where burst_buffer/extra filters */
-		rc = refuse(
-			err_msg, ESLURM_NOT_SUPPORTED,
-			"--extra-prefer: preferences are set at submission only with Carrier=guard: cancel the job and submit it again");
 	else if (thread_config(entry_thread)->carrier_guard &&
 		 !sx_slurm_filters_extra())
 		/* burst_buffer/extra reads the job's own data: Slurm's, but
-		 * the state */
-		rc = guard_keep_state(job_desc, admin_now, err_msg);
+		 * the state and a change of the preferences in it */
+		rc = got ? guard_change_prefer(job_desc, api, job_ptr,
+					       submit_uid, &pc, got, why,
+					       err_msg)
+			 : guard_keep_state(job_desc, api, job_ptr, err_msg);
 	else if (sx_slurm_filters_extra()) { /* checked: the rest Slurm's */
 		bool changed;
 
@@ -507,18 +503,19 @@ int modify_as(job_desc_msg_t *job_desc, const char *admin_now,
 /* An update of a job (slurmctld's job_submit_g_modify(), its locks held):
  * modify(), by the rules of doc/design.md "Updates".  Slurm 22.05 calls
  * it with three arguments (src/slurmctld/job_submit.c: no err_msg), 23.02
- * and later with four; job_ptr (slurmctld's job record) is read only
- * through burst_buffer/extra, for its AdminComment (Carrier=guard).
+ * and later with four; job_ptr (slurmctld's job record) is read and
+ * written only through burst_buffer/extra (Carrier=guard: its
+ * AdminComment, its owner).
  * errno is left as Slurm had it: _update_job() (src/slurmctld/job_mgr.c,
  * 22.05-26.05) answers a change of partition or account with errno when
  * _retrieve_new_assoc() finds no association (a cluster without
  * accounting), so an errno set here would be another answer. */
-/* The AdminComment of job record `job_ptr` where Carrier=guard reads it,
- * else NULL (not read). */
-static const char *admin_now(void *job_ptr)
+/* burst_buffer/extra's view of the job records where Carrier=guard
+ * reads them, else NULL (not read). */
+static const struct sx_guard_api *guard_api(void)
 {
 	return entry_thread && thread_config(entry_thread)->carrier_guard
-		       ? sx_guard_admin_comment(job_ptr)
+		       ? sx_guard_api()
 		       : NULL;
 }
 
@@ -528,7 +525,7 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 {
 	int saved = errno, rc;
 
-	rc = modify_as(job_desc, admin_now(job_ptr), submit_uid, err_msg);
+	rc = modify_as(job_desc, guard_api(), job_ptr, submit_uid, err_msg);
 	errno = saved;
 	return rc;
 }
@@ -537,7 +534,7 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
 {
 	int saved = errno, rc;
 
-	rc = modify_as(job_desc, admin_now(job_ptr), submit_uid, NULL);
+	rc = modify_as(job_desc, guard_api(), job_ptr, submit_uid, NULL);
 	errno = saved;
 	return rc;
 }

@@ -65,4 +65,20 @@ int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      struct prefer_change *c, int got, const char *why,
 		      bool *changed, char **err_msg);
 
+/*
+ * Carrier=guard: the change `c` of the preferences of job record
+ * `job_ptr` (prefer_change_from_env()'s `got` and `why`) by `submit_uid`,
+ * written into the job's state at once through `api` (burst_buffer/
+ * extra's, slurm/guard_api.h): no thread carries it, and Slurm would
+ * refuse the owner an AdminComment.  Only the job's owner, root and
+ * SlurmUser change it (22.05 checks the caller after job_modify(): anyone
+ * else is refused here, as Slurm refuses them the update); the tiers are
+ * checked as at submission, alone in their update; a job without a
+ * request has none to change.  SLURM_SUCCESS or the refusal.
+ */
+int guard_change_prefer(job_desc_msg_t *job_desc,
+			const struct sx_guard_api *api, void *job_ptr,
+			uint32_t submit_uid, struct prefer_change *c, int got,
+			const char *why, char **err_msg);
+
 #endif

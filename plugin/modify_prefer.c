@@ -4,6 +4,8 @@
  * who a hint comes from, and an update where Slurm filters by `extra`
  * itself.  With slurmctld's locks held, as modify.c.
  */
+#include <stdlib.h>
+
 #include "entry.h"
 #include "job_state.h"
 #include "modify.h"
@@ -132,5 +134,54 @@ int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	}
 	prefer_change_free(&h.prefer);
 	thread_unlock(entry_thread);
+	return rc;
+}
+
+int guard_change_prefer(job_desc_msg_t *job_desc,
+			const struct sx_guard_api *api, void *job_ptr,
+			uint32_t submit_uid, struct prefer_change *c, int got,
+			const char *why, char **err_msg)
+{
+	struct sx_job_state st = { 0 };
+	char *comment = NULL;
+	uint32_t owner;
+	int rc;
+
+	if (!api || !job_ptr)
+		return refuse(
+			err_msg, ESLURM_NOT_SUPPORTED,
+			"--extra-prefer: burst_buffer/extra does not answer for the job: its preferences stay");
+	owner = api->user_id(job_ptr);
+	/* 22.05 checks the caller after job_modify(), and refuses anyone but
+	 * the owner and an operator with ESLURM_USER_ID_MISSING ("Invalid
+	 * user id", _update_job(), src/slurmctld/job_mgr.c 22.05.8): so
+	 * here; from 23.02 a caller past Slurm's check is an operator or a
+	 * coordinator (the filter mode's answer, take_prefer()) */
+	if (submit_uid != owner && submit_uid != 0 &&
+	    submit_uid != (uint32_t)thread_slurm_user(entry_thread))
+		return refuse(
+			err_msg,
+			SX_OWNER_CHECKED_FIRST ? ESLURM_ACCESS_DENIED
+					       : ESLURM_USER_ID_MISSING,
+			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
+	if (got == 2)
+		return refuse(err_msg, ESLURM_INVALID_FEATURE, why);
+	if (sets_plan_fields(job_desc))
+		return refuse(
+			err_msg, ESLURM_INVALID_FEATURE,
+			"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");
+	if (!sx_job_state_parse(api->admin_comment(job_ptr), &st))
+		return refuse(
+			err_msg, ESLURM_INVALID_FEATURE,
+			"--extra-prefer: it needs a request (--extra) that every node the job may run on satisfies");
+	if (prefer_change_apply(c, &st) < 0)
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	else if ((rc = check_tiers(&st, submit_uid, err_msg)) != SLURM_SUCCESS)
+		;
+	else if (!(comment = sx_job_state_format(&st)) ||
+		 api->set_admin_comment(job_ptr, comment) < 0)
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	free(comment);
+	sx_job_state_free(&st);
 	return rc;
 }

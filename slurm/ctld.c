@@ -40,24 +40,31 @@ bool sx_guard_configured(void)
 	return conf && sx_list_has_word(conf->bb_type, "extra");
 }
 
-const char *sx_guard_admin_comment(const void *job_ptr)
+const struct sx_guard_api *sx_guard_api(void)
 {
-	static const char *(*comment)(const void *);
+	static const struct sx_guard_api *api;
 	static int looked;
 
 	if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
 		/* the plugin slurmctld loaded (never unloaded: -z nodelete),
 		 * by its name; the handle kept */
 		void *h = dlopen(SX_GUARD_SONAME, RTLD_LAZY | RTLD_NOLOAD);
+		const struct sx_guard_api *a =
+			h ? dlsym(h, SX_GUARD_API) : NULL;
 
-		__atomic_store_n(&comment,
-				 h ? (const char *(*)(const void *))dlsym(
-					     h, SX_GUARD_ADMIN_COMMENT)
-				   : NULL,
-				 __ATOMIC_RELEASE);
+		if (a && a->version != SX_GUARD_API_VERSION)
+			a = NULL;
+		__atomic_store_n(&api, a, __ATOMIC_RELEASE);
 		__atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
 	}
-	return job_ptr && comment ? comment(job_ptr) : NULL;
+	return __atomic_load_n(&api, __ATOMIC_ACQUIRE);
+}
+
+const char *sx_guard_admin_comment(const void *job_ptr)
+{
+	const struct sx_guard_api *api = sx_guard_api();
+
+	return job_ptr && api ? api->admin_comment(job_ptr) : NULL;
 }
 
 int sx_node_features_plugins(bool *plugins)

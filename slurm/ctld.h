@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "guard_api.h"
 #include "slurm_compat.h"
 
 /* slurm_conf.last_update of this process: the time slurm.conf was last
@@ -35,19 +36,16 @@ bool sx_list_has_word(const char *list, const char *word);
  * a process without slurm_conf. */
 bool sx_guard_configured(void);
 
-/* burst_buffer/extra's file, as slurmctld loads it, and what it exports
- * for job_submit/extra beside it (ctld/records.c): the AdminComment of a
- * job record. */
-#define SX_GUARD_SONAME "burst_buffer_extra.so"
-#define SX_GUARD_ADMIN_COMMENT "slurm_extra_admin_comment"
+/* Inside slurmctld, with burst_buffer/extra loaded: the fields of a job
+ * record it lends job_submit/extra (guard_api.h), looked up once with
+ * dlopen(RTLD_NOLOAD) (a plugin's symbols are its own); NULL when it is
+ * not loaded or is of another build. */
+const struct sx_guard_api *sx_guard_api(void);
 
-/* Inside slurmctld, with burst_buffer/extra loaded: the AdminComment of
- * slurmctld's job record `job_ptr` (as job_modify() is handed it),
- * borrowed, read by burst_buffer/extra, the one wing that knows the
- * record (job_submit/extra is built without Slurm's internal headers);
- * NULL when it has none, or burst_buffer/extra is not loaded (looked up
- * once, with dlopen(RTLD_NOLOAD): a plugin's symbols are its own).  Under
- * slurmctld's job lock, as job_modify() runs. */
+/* The AdminComment of slurmctld's job record `job_ptr` (as job_modify()
+ * is handed it) through sx_guard_api(), borrowed; NULL when it has none
+ * or burst_buffer/extra is not there.  Under slurmctld's job lock, as
+ * job_modify() runs. */
 const char *sx_guard_admin_comment(const void *job_ptr);
 
 /* Whether slurmctld runs a NodeFeatures plugin (NodeFeaturesPlugins in

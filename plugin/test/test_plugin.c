@@ -442,14 +442,8 @@ Test(plugin, a_job_with_preferences_past_the_users_cap_is_refused)
 
 /* ------------------------------------------------------- Carrier=guard */
 
-/* burst_buffer/extra keeps the jobs off (plugin_config.h carrier_guard,
- * doc/design.md "The guard alone"): job_submit() records the state it
- * reads and nothing else. */
-static void by_guard(void)
-{
-	entry_thread->cfg.carrier_guard = true;
-	entry_thread->cfg.carrier_features = false;
-}
+/* burst_buffer/extra keeps the jobs off (by_guard()): job_submit()
+ * records the state it reads and nothing else. */
 
 #define GUARD_STATUS "burst_buffer/extra keeps the job off at placement"
 

@@ -67,6 +67,49 @@ static inline job_desc_msg_t *update(job_desc_msg_t *d, const char *name)
 	return d;
 }
 
+/* A job record as burst_buffer/extra lends its fields to Carrier=guard
+ * (slurm/guard_api.h), played here: its AdminComment (malloc'd) and its
+ * owner; guard_api over it. */
+struct fake_record {
+	char *admin;
+	uint32_t user_id;
+	unsigned sets; /* set_admin_comment() calls */
+};
+
+static inline const char *fake_admin_comment(const void *job_ptr)
+{
+	return ((const struct fake_record *)job_ptr)->admin;
+}
+
+static inline int fake_set_admin_comment(void *job_ptr, const char *text)
+{
+	struct fake_record *r = job_ptr;
+
+	free(r->admin);
+	r->admin = strdup(text);
+	r->sets++;
+	return r->admin ? 0 : -1;
+}
+
+static inline uint32_t fake_user_id(const void *job_ptr)
+{
+	return ((const struct fake_record *)job_ptr)->user_id;
+}
+
+static const struct sx_guard_api fake_api
+	__attribute__((unused)) = { .version = SX_GUARD_API_VERSION,
+				    .admin_comment = fake_admin_comment,
+				    .set_admin_comment = fake_set_admin_comment,
+				    .user_id = fake_user_id };
+
+/* Carrier=guard: burst_buffer/extra keeps the jobs off (plugin_config.h
+ * carrier_guard, doc/design.md "The guard alone"). */
+static inline void by_guard(void)
+{
+	entry_thread->cfg.carrier_guard = true;
+	entry_thread->cfg.carrier_features = false;
+}
+
 /* The context init() and the thread's first round would leave. */
 static inline void setup(void)
 {

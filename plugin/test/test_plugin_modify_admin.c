@@ -202,17 +202,18 @@ Test(plugin, a_requeue_note_from_an_operator_is_not_taken)
 	"exclude=n1; request=" REQUEST
 
 /* A super user's AdminComment keeps the job's state after it (the record
- * read through burst_buffer/extra: modify_as()'s `admin_now`), a state
- * copied into it replaced by the job's own; a job without a state, or
- * its record not read, is Slurm's alone; no hint for the idle thread. */
+ * read through burst_buffer/extra: modify_as()'s `api`), a state copied
+ * into it replaced by the job's own; a job without a state, or its
+ * record not read, is Slurm's alone; no hint for the idle thread, and the
+ * record not written (Slurm sets the AdminComment). */
 Test(plugin, by_the_guard_a_super_users_comment_keeps_the_state)
 {
 	job_desc_msg_t *d = update(&desc, "7");
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0 };
 
-	entry_thread->cfg.carrier_guard = true;
-	entry_thread->cfg.carrier_features = false;
+	by_guard();
 	set_str(&d->admin_comment, "reviewed");
-	cr_assert_eq(modify_as(d, GUARD_STATE, 0, &err), SLURM_SUCCESS);
+	cr_assert_eq(modify_as(d, &fake_api, &job, 0, &err), SLURM_SUCCESS);
 	state_of(d->admin_comment, &st);
 	cr_assert_str_eq(st.admin, "reviewed");
 	cr_assert_str_eq(st.request, REQUEST);
@@ -224,19 +225,22 @@ Test(plugin, by_the_guard_a_super_users_comment_keeps_the_state)
 	d = update(&desc2, "7");
 	set_str(&d->admin_comment,
 		"again  " SX_STATE_MARK "x; held=0; exclude=; request=mem>1");
-	cr_assert_eq(modify_as(d, GUARD_STATE, 0, &err), SLURM_SUCCESS);
+	cr_assert_eq(modify_as(d, &fake_api, &job, 0, &err), SLURM_SUCCESS);
 	state_of(d->admin_comment, &st);
 	cr_assert_str_eq(st.admin, "again");
 	cr_assert_str_eq(st.request, REQUEST);
 	sx_job_state_free(&st);
 	desc_free(&desc);
+	cr_assert_eq(job.sets, 0);
 
 	/* no state, or the record not read: as the caller set it */
 	d = update(&desc, "7");
 	set_str(&d->admin_comment, "mine");
-	cr_assert_eq(modify_as(d, "a note of the site", 0, &err),
-		     SLURM_SUCCESS);
+	free(job.admin);
+	job.admin = strdup("a note of the site");
+	cr_assert_eq(modify_as(d, &fake_api, &job, 0, &err), SLURM_SUCCESS);
 	cr_assert_str_eq(d->admin_comment, "mine");
-	cr_assert_eq(modify_as(d, NULL, 0, &err), SLURM_SUCCESS);
+	cr_assert_eq(modify_as(d, NULL, NULL, 0, &err), SLURM_SUCCESS);
 	cr_assert_str_eq(d->admin_comment, "mine");
+	free(job.admin);
 }

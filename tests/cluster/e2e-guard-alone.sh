@@ -15,9 +15,11 @@
 #   - a node that stops matching while a job waits is not given to it,
 #     though free;
 #   - the owner's update of the job's excluded nodes is theirs, another
-#     user's is refused as for a job without a request; a change of
-#     preferences is refused, saying why; an admin's AdminComment is
-#     theirs, the state kept after it, and the job still kept off;
+#     user's is refused as for a job without a request; the owner's change
+#     of preferences is written at once and followed at the placement,
+#     another user's refused as their update of the job is; an admin's
+#     AdminComment is theirs, the state kept after it, and the job still
+#     kept off;
 #   - the thread sent no update: every job's AdminComment is as written
 #     at its submission, and slurmctld's log has no round of it.
 # Needs root, `make install` of a build configured --with-slurm-source
@@ -148,7 +150,7 @@ expect "it ran on n4, the one matching" "$(ran_on stop)" n4
 scancel "$b1" "$b2"
 set_extra n3 '{"ok":1}'
 
-echo "# updates: the owner's, another user's, a change of preferences"
+echo "# updates: the owner's, another user's, changes of preferences, an admin's AdminComment"
 ref=$(sub xcuser1 ref-u -H)
 id=$(sub xcuser1 u --extra 'ok=1' -H)
 COMMENT[$id]=$(admin_comment "$id")
@@ -163,14 +165,26 @@ rc_ref=$?
 theirs=$(as xcuser2 scontrol update jobid="$id" ExcNodeList=n1 2>&1)
 expect "another user's update: Slurm's answer alone" "$? ${theirs//$id/J}" "$rc_ref ${alone//$ref/J}"
 expect "another user's update changed nothing" "$(field "$id" ExcNodeList)" n4
-# (22.05's job_modify() has no message to give: Slurm's words for the
-# error; 23.02 and later pass the plugin's)
-out=$(as xcuser1 slurm-extra prefer --job "$id" --extra-prefer 'ok=1' 2>&1)
-rc=$?
-expect "a change of preferences is refused" "$rc" 1
-expect_in "saying why: $(tail -n 1 <<<"$out")" "$(grep -oE 'Carrier=guard|not supported' <<<"$out" | head -n 1)" \
-	Carrier=guard "not supported"
 scancel "$id" "$ref"
+# the owner's change of preferences: written into the job's state at once,
+# and its placement follows it (n4, the preferred node, after n3, which
+# Slurm takes first); another user's refused as their own update is
+set_extra n4 '{"ok":1,"fast":1}'
+id=$(sub xcuser1 p --extra 'ok=1' -H)
+theirs=$(as xcuser2 slurm-extra prefer --job "$id" --extra-prefer 'fast=1' 2>&1)
+rc_theirs=$?
+alone=$(as xcuser2 scontrol update jobid="$id" comment=theirs 2>&1)
+rc_alone=$?
+expect "another user's change of preferences: refused as their own update ($(tail -n 1 <<<"$theirs"))" \
+	"$([ "$rc_theirs" -ne 0 ] && echo failed) $(tail -n 1 <<<"$theirs" | sed 's/^slurm-extra: //; s/ for job [0-9]*$//')" \
+	"$([ "$rc_alone" -ne 0 ] && echo failed) $(tail -n 1 <<<"$alone" | sed 's/^slurm_update error: //; s/ for job [0-9]*$//')"
+out=$(as xcuser1 slurm-extra prefer --job "$id" --extra-prefer 'fast=1' --extra-prefer-wait 10:00 2>&1)
+expect "the owner's change of preferences passes ($(tail -n 1 <<<"$out"))" "$?" 0
+expect_has "it is in the job's state at once" "$(admin_comment "$id")" "prefer=fast=1"
+scontrol release "$id"
+done_ok "the job with its new preference" "$id"
+expect "it ran on the preferred node" "$(ran_on p)" n4
+set_extra n4 '{"ok":1}'
 # an admin's AdminComment: theirs, with the state kept after it, and the
 # job still kept off (set_extra's nodes: n3 and n4 match, n1 first)
 ref=$(sub xcuser1 ref-a -H)

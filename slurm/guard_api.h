@@ -1,0 +1,35 @@
+/*
+ * guard_api.h - what burst_buffer/extra (ctld/, the one wing that knows
+ * slurmctld's records) lends job_submit/extra beside it in the same
+ * slurmctld (built without Slurm's internal headers): the few fields of
+ * a job record that Carrier=guard reads and writes in job_modify()
+ * (doc/design.md "The guard alone").  burst_buffer/extra exports one
+ * object of this type, SX_GUARD_API; job_submit/extra finds it with
+ * dlopen(RTLD_NOLOAD) and dlsym() (sx_guard_api(), ctld.h).  Each function
+ * takes a job record as job_modify() is handed it, and runs under
+ * slurmctld's job write lock, as job_modify() does.
+ */
+#ifndef SLURM_EXTRA_GUARD_API_H
+#define SLURM_EXTRA_GUARD_API_H
+
+#include <stdint.h>
+
+/* burst_buffer/extra's file, as slurmctld loads it, and the object. */
+#define SX_GUARD_SONAME "burst_buffer_extra.so"
+#define SX_GUARD_API "slurm_extra_guard_api"
+/* Raised with every change of the struct: an object of another version
+ * (a plugin of another build) is not used. */
+#define SX_GUARD_API_VERSION 1
+
+struct sx_guard_api {
+	unsigned version; /* SX_GUARD_API_VERSION */
+	/* the job's AdminComment, borrowed; NULL for none */
+	const char *(*admin_comment)(const void *job_ptr);
+	/* sets it to a copy of `text` (Slurm's allocator), as an update
+	 * of it would, and stamps the job table changed; 0, or -1 */
+	int (*set_admin_comment)(void *job_ptr, const char *text);
+	/* the job's owner */
+	uint32_t (*user_id)(const void *job_ptr);
+};
+
+#endif
