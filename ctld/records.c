@@ -73,7 +73,7 @@ static uint32_t api_user_id(const void *v)
 	return job_ptr->user_id;
 }
 
-const struct sx_guard_api slurm_extra_guard_api = {
+const struct sx_guard_api sx_guard_record_api = {
 	.version = SX_GUARD_API_VERSION,
 	.admin_comment = api_admin_comment,
 	.set_admin_comment = api_set_admin_comment,

@@ -28,7 +28,7 @@ bool records_words_laid_out(void);
 
 /* What job_submit/extra beside the guard may read and write of a job
  * record (guard_api.h; exported under SX_GUARD_API). */
-extern const struct sx_guard_api slurm_extra_guard_api;
+extern const struct sx_guard_api sx_guard_record_api;
 
 /* The request job_submit/extra filters `job_ptr` (a job_record_t *) by,
  * or NULL: from Slurm 23.02 the job's own Extra (an update of it is the

@@ -232,9 +232,6 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 	return rc;
 }
 
-/* A job's status where burst_buffer/extra filters (Carrier=guard). */
-#define GUARD_STATUS "burst_buffer/extra keeps the job off at placement"
-
 /*
  * Carrier=guard: burst_buffer/extra keeps the job off the nodes whose
  * Extra does not satisfy its request, inside slurmctld, where Slurm
@@ -254,7 +251,7 @@ static int guard_record(job_desc_msg_t *job_desc, struct sx_job_state *st,
 
 	free(st->status);
 	st->wrote = hostlist_hash(job_desc->exc_nodes);
-	if (!(st->status = strdup(GUARD_STATUS)) ||
+	if (!(st->status = strdup(SX_GUARD_STATUS)) ||
 	    !(comment = sx_job_state_format(st)) ||
 	    set_desc_string(&job_desc->admin_comment, comment) < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");

@@ -402,31 +402,49 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 
 /*
  * Carrier=guard: a new AdminComment (Slurm lets only a super user set it,
- * checked after job_modify()) of job record `job_ptr` whose AdminComment
- * holds the plugin's state (read through `api`) keeps that state after
- * the caller's text (less any state of ours it holds, copied from
- * `scontrol show job`), so that burst_buffer/extra still reads the job's
- * request: one state, always the plugin's, as modify_filtered() keeps it
- * for the jobs the thread knows.  A job without a state, or no record to
- * read, is left to Slurm.  SLURM_SUCCESS or the refusal (out of memory).
+ * checked before job_modify() in 22.05.8 and 24.11.5) of job record
+ * `job_ptr` whose AdminComment holds the plugin's state (read through
+ * `api`) keeps that state after the caller's text, so that
+ * burst_buffer/extra still reads the job's request: one state, always
+ * the plugin's, as modify_filtered() keeps it for the jobs the thread
+ * knows.  Any state of ours in the caller's text goes first, whatever the
+ * record holds: Slurm hands the same job_desc to every record of an
+ * update (the components of a heterogeneous job, the tasks of an array:
+ * update_job_str(), src/slurmctld/job_mgr.c), so the last record's state
+ * is there for the next (and a text copied from `scontrol show job` holds
+ * one).  Without `api` (burst_buffer/extra of another build) the update
+ * is refused, said once in the log: the AdminComment would replace the
+ * job's request.  SLURM_SUCCESS or the refusal.
  */
 static int guard_keep_state(job_desc_msg_t *job_desc,
 			    const struct sx_guard_api *api, void *job_ptr,
 			    char **err_msg)
 {
+	static bool said;
 	struct sx_job_state now = { 0 }, st = { 0 };
 	char *mark, *comment = NULL;
 	int rc = SLURM_SUCCESS;
 
-	if (!job_desc->admin_comment || !api || !job_ptr ||
-	    !sx_job_state_parse(api->admin_comment(job_ptr), &now))
+	if (!job_desc->admin_comment)
 		return SLURM_SUCCESS;
+	if (!api || !job_ptr) {
+		if (!said)
+			slurm_error(
+				"%s: Carrier=guard: burst_buffer/extra lends no job record (not loaded, or of another build than this plugin): AdminComment updates are refused, their text would replace the jobs' requests (said once)",
+				plugin_type);
+		said = true;
+		return refuse(
+			err_msg, ESLURM_NOT_SUPPORTED,
+			"--extra: burst_buffer/extra does not answer for the job record: an AdminComment would replace the job's request");
+	}
 	mark = strstr(job_desc->admin_comment, SX_STATE_MARK);
 	if (mark) {
 		while (mark > job_desc->admin_comment && mark[-1] == ' ')
 			mark--;
 		*mark = '\0';
 	}
+	if (!sx_job_state_parse(api->admin_comment(job_ptr), &now))
+		return SLURM_SUCCESS;
 	if (sx_job_state_copy(&now, job_desc->admin_comment, &st) < 0 ||
 	    !(comment = sx_job_state_format(&st)) ||
 	    set_desc_string(&job_desc->admin_comment, comment) < 0)
@@ -500,6 +518,15 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 	return rc;
 }
 
+/* burst_buffer/extra's view of the job records where Carrier=guard
+ * reads them, else NULL (not read). */
+static const struct sx_guard_api *guard_api(void)
+{
+	return entry_thread && thread_config(entry_thread)->carrier_guard
+		       ? sx_guard_api()
+		       : NULL;
+}
+
 /* An update of a job (slurmctld's job_submit_g_modify(), its locks held):
  * modify(), by the rules of doc/design.md "Updates".  Slurm 22.05 calls
  * it with three arguments (src/slurmctld/job_submit.c: no err_msg), 23.02
@@ -510,15 +537,6 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
  * 22.05-26.05) answers a change of partition or account with errno when
  * _retrieve_new_assoc() finds no association (a cluster without
  * accounting), so an errno set here would be another answer. */
-/* burst_buffer/extra's view of the job records where Carrier=guard
- * reads them, else NULL (not read). */
-static const struct sx_guard_api *guard_api(void)
-{
-	return entry_thread && thread_config(entry_thread)->carrier_guard
-		       ? sx_guard_api()
-		       : NULL;
-}
-
 #if SX_MODIFY_HAS_ERR_MSG
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 	       char **err_msg)

@@ -166,6 +166,10 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
 	if (got == 2)
 		return refuse(err_msg, ESLURM_INVALID_FEATURE, why);
+	/* (the fields the filter mode checks: another field Slurm refuses
+	 * after job_modify() leaves the change written, on the owner's own
+	 * job; a job_desc unpacked from the wire is not one
+	 * slurm_init_job_desc_msg() fills, so no whole comparison tells) */
 	if (sets_plan_fields(job_desc))
 		return refuse(
 			err_msg, ESLURM_INVALID_FEATURE,
@@ -181,6 +185,12 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 	else if (!(comment = sx_job_state_format(&st)) ||
 		 api->set_admin_comment(job_ptr, comment) < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	else /* as Slurm logs its own update of a job's AdminComment */
+		slurm_info(
+			"%s: uid %u: preferences of job %s (owner %u) set: %u tiers, a wait of %ld s",
+			plugin_type, submit_uid,
+			job_desc->job_id_str ? job_desc->job_id_str : "?",
+			owner, st.n_prefer, (long)st.wait);
 	free(comment);
 	sx_job_state_free(&st);
 	return rc;

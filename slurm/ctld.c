@@ -60,13 +60,6 @@ const struct sx_guard_api *sx_guard_api(void)
 	return __atomic_load_n(&api, __ATOMIC_ACQUIRE);
 }
 
-const char *sx_guard_admin_comment(const void *job_ptr)
-{
-	const struct sx_guard_api *api = sx_guard_api();
-
-	return job_ptr && api ? api->admin_comment(job_ptr) : NULL;
-}
-
 int sx_node_features_plugins(bool *plugins)
 {
 	slurm_conf_t *conf = NULL;

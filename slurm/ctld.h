@@ -42,12 +42,6 @@ bool sx_guard_configured(void);
  * not loaded or is of another build. */
 const struct sx_guard_api *sx_guard_api(void);
 
-/* The AdminComment of slurmctld's job record `job_ptr` (as job_modify()
- * is handed it) through sx_guard_api(), borrowed; NULL when it has none
- * or burst_buffer/extra is not there.  Under slurmctld's job lock, as
- * job_modify() runs. */
-const char *sx_guard_admin_comment(const void *job_ptr);
-
 /* Whether slurmctld runs a NodeFeatures plugin (NodeFeaturesPlugins in
  * its configuration, slurm_load_ctl_conf()): such a plugin owns the
  * nodes' features and the carrier must leave them alone.  0 with

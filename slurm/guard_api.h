@@ -16,7 +16,7 @@
 
 /* burst_buffer/extra's file, as slurmctld loads it, and the object. */
 #define SX_GUARD_SONAME "burst_buffer_extra.so"
-#define SX_GUARD_API "slurm_extra_guard_api"
+#define SX_GUARD_API "sx_guard_record_api"
 /* Raised with every change of the struct: an object of another version
  * (a plugin of another build) is not used. */
 #define SX_GUARD_API_VERSION 1

@@ -42,6 +42,9 @@
 #include <stddef.h>
 
 #define SX_STATE_MARK "slurm-extra: "
+/* The status of a job where burst_buffer/extra alone keeps it off
+ * (Carrier=guard, doc/design.md "The guard alone"). */
+#define SX_GUARD_STATUS "burst_buffer/extra keeps the job off at placement"
 
 struct sx_job_state {
 	char *admin;  /* the admin's own AdminComment before ours, or NULL */

@@ -30,5 +30,22 @@ check plugin/.libs/job_submit_extra.so plugin_name plugin_type plugin_version \
 	init fini job_submit job_modify
 check plugin/.libs/spank_extra.so plugin_name plugin_type plugin_version \
 	slurm_spank_init slurm_spank_init_post_opt
+# burst_buffer/extra, where built (--with-slurm-source): Slurm's entry
+# points, and the one object job_submit/extra finds by the file's SONAME
+# (slurm/guard_api.h: dlopen(SX_GUARD_SONAME, RTLD_NOLOAD) matches it)
+bb=ctld/.libs/burst_buffer_extra.so
+if [ -f "$bb" ]; then
+	other=$(nm -D --defined-only "$bb" | awk '{print $3}' |
+		grep -vE '^(plugin_name|plugin_type|plugin_version|init|fini|bb_p_[a-z0-9_]+|sx_guard_record_api)$' | tr '\n' ' ')
+	api=$(nm -D --defined-only "$bb" | awk '$3 == "sx_guard_record_api" {print $2}')
+	soname=$(readelf -d "$bb" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+	if [ -z "$other" ] && [ "$api" = D ] && [ "$soname" = burst_buffer_extra.so ]; then
+		echo "ok - $bb exports Slurm's entry points and sx_guard_record_api (data), SONAME $soname"
+		passed=$((passed + 1))
+	else
+		echo "FAIL - $bb: other exports '$other', sx_guard_record_api '$api' (want D), SONAME '$soname' (want burst_buffer_extra.so)"
+		failed=$((failed + 1))
+	fi
+fi
 echo "symbols: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

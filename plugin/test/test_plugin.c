@@ -445,8 +445,6 @@ Test(plugin, a_job_with_preferences_past_the_users_cap_is_refused)
 /* burst_buffer/extra keeps the jobs off (by_guard()): job_submit()
  * records the state it reads and nothing else. */
 
-#define GUARD_STATUS "burst_buffer/extra keeps the job off at placement"
-
 Test(plugin, by_the_guard_a_submission_gets_its_state_alone)
 {
 	job_desc_msg_t *d = submission(&desc, REQUEST);
@@ -461,7 +459,7 @@ Test(plugin, by_the_guard_a_submission_gets_its_state_alone)
 	state_of(d->admin_comment, &st);
 	cr_assert_str_eq(st.request, REQUEST);
 	cr_assert_str_eq(st.exclude, "n1");
-	cr_assert_str_eq(st.status, GUARD_STATUS);
+	cr_assert_str_eq(st.status, SX_GUARD_STATUS);
 	cr_assert_eq(st.wrote, hostlist_hash("n1"));
 	cr_assert_not(st.held);
 }
@@ -511,7 +509,7 @@ Test(plugin, by_the_guard_preferences_are_recorded)
 	cr_assert_eq(st.n_prefer, 1);
 	cr_assert_str_eq(st.prefer[0], "gpu=false");
 	cr_assert_eq(st.wait, 60);
-	cr_assert_str_eq(st.status, GUARD_STATUS);
+	cr_assert_str_eq(st.status, SX_GUARD_STATUS);
 }
 
 /* An invalid request is refused as in every mode. */

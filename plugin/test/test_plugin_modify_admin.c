@@ -203,9 +203,9 @@ Test(plugin, a_requeue_note_from_an_operator_is_not_taken)
 
 /* A super user's AdminComment keeps the job's state after it (the record
  * read through burst_buffer/extra: modify_as()'s `api`), a state copied
- * into it replaced by the job's own; a job without a state, or its
- * record not read, is Slurm's alone; no hint for the idle thread, and the
- * record not written (Slurm sets the AdminComment). */
+ * into it replaced by the job's own; a job without a state is Slurm's
+ * alone; no hint for the idle thread, and the record not written (Slurm
+ * sets the AdminComment). */
 Test(plugin, by_the_guard_a_super_users_comment_keeps_the_state)
 {
 	job_desc_msg_t *d = update(&desc, "7");
@@ -233,14 +233,52 @@ Test(plugin, by_the_guard_a_super_users_comment_keeps_the_state)
 	desc_free(&desc);
 	cr_assert_eq(job.sets, 0);
 
-	/* no state, or the record not read: as the caller set it */
+	/* no state: as the caller set it */
 	d = update(&desc, "7");
 	set_str(&d->admin_comment, "mine");
 	free(job.admin);
 	job.admin = strdup("a note of the site");
 	cr_assert_eq(modify_as(d, &fake_api, &job, 0, &err), SLURM_SUCCESS);
 	cr_assert_str_eq(d->admin_comment, "mine");
-	cr_assert_eq(modify_as(d, NULL, NULL, 0, &err), SLURM_SUCCESS);
-	cr_assert_str_eq(d->admin_comment, "mine");
 	free(job.admin);
+}
+
+/* One update, several records (a heterogeneous job's components, an
+ * array's tasks: Slurm hands each the same job_desc): each record gets
+ * its own state after the admin's text, and one without a state gets the
+ * admin's text alone, never the state the last record left in the
+ * job_desc. */
+Test(plugin, by_the_guard_one_comment_for_several_records)
+{
+	job_desc_msg_t *d = update(&desc, "200");
+	struct fake_record with = { strdup(GUARD_STATE), OWNER, 0 };
+	struct fake_record without = { strdup("site"), OWNER, 0 };
+
+	by_guard();
+	set_str(&d->admin_comment, "reviewed");
+	cr_assert_eq(modify_as(d, &fake_api, &with, 0, &err), SLURM_SUCCESS);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.request, REQUEST);
+	sx_job_state_free(&st);
+	cr_assert_eq(modify_as(d, &fake_api, &without, 0, &err), SLURM_SUCCESS);
+	cr_assert_str_eq(d->admin_comment, "reviewed");
+	cr_assert_eq(modify_as(d, &fake_api, &with, 0, &err), SLURM_SUCCESS);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.admin, "reviewed");
+	cr_assert_str_eq(st.request, REQUEST);
+	free(with.admin);
+	free(without.admin);
+}
+
+/* burst_buffer/extra lends no record (another build): an AdminComment
+ * update is refused, saying why, where it would replace the request. */
+Test(plugin, by_the_guard_no_record_no_comment)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+
+	by_guard();
+	set_str(&d->admin_comment, "reviewed");
+	cr_assert_eq(modify_as(d, NULL, NULL, 0, &err), ESLURM_NOT_SUPPORTED);
+	cr_assert_not_null(err);
+	cr_assert_not_null(strstr(err, "burst_buffer/extra"), "%s", err);
 }

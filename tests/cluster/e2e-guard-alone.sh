@@ -171,15 +171,19 @@ scancel "$id" "$ref"
 # Slurm takes first); another user's refused as their own update is
 set_extra n4 '{"ok":1,"fast":1}'
 id=$(sub xcuser1 p --extra 'ok=1' -H)
-theirs=$(as xcuser2 slurm-extra prefer --job "$id" --extra-prefer 'fast=1' 2>&1)
+before=$(admin_comment "$id")
+theirs=$(as xcuser2 slurm-extra prefer --job "$id" --extra-prefer 'ok=0' --extra-prefer-wait 5:00 2>&1)
 rc_theirs=$?
+# (22.05 answers them after job_modify(): nothing may be written before)
+expect "another user's change of preferences changed nothing" "$(admin_comment "$id")" "$before"
 alone=$(as xcuser2 scontrol update jobid="$id" comment=theirs 2>&1)
 rc_alone=$?
 expect "another user's change of preferences: refused as their own update ($(tail -n 1 <<<"$theirs"))" \
 	"$([ "$rc_theirs" -ne 0 ] && echo failed) $(tail -n 1 <<<"$theirs" | sed 's/^slurm-extra: //; s/ for job [0-9]*$//')" \
 	"$([ "$rc_alone" -ne 0 ] && echo failed) $(tail -n 1 <<<"$alone" | sed 's/^slurm_update error: //; s/ for job [0-9]*$//')"
 out=$(as xcuser1 slurm-extra prefer --job "$id" --extra-prefer 'fast=1' --extra-prefer-wait 10:00 2>&1)
-expect "the owner's change of preferences passes ($(tail -n 1 <<<"$out"))" "$?" 0
+rc=$?
+expect "the owner's change of preferences passes ($(tail -n 1 <<<"$out"))" "$rc" 0
 expect_has "it is in the job's state at once" "$(admin_comment "$id")" "prefer=fast=1"
 scontrol release "$id"
 done_ok "the job with its new preference" "$id"
