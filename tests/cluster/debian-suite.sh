@@ -83,7 +83,9 @@ PLAN=(
 )
 # Scripts that print figures and assert nothing, run only when named
 # (their output is the log's, counted in no category).
-MEASURES=(prefer-slurm partition-errno)
+# XC_MEASURE_ENV: NAME=VALUE words given to them inside (the chroot's
+# environment is its own): scale-carrier.sh's XC_CARRIER_* settings.
+MEASURES=(prefer-slurm partition-errno scale-carrier)
 
 # named_in NAME WORD...: NAME is one of the WORDs (no pipe into grep -q,
 # which under pipefail may end the pipe early and say no).
@@ -193,7 +195,7 @@ die() { printf 'debian-suite: %s\n' "$*" >&2; exit 2; }
 for t in "$@"; do
 	{ printf '%s\n' "${PLAN[@]}" | awk '{ n = $2; sub(/^[^:]*:/, "", n); print n }'; printf '%s\n' "${MEASURES[@]}"; } |
 		grep -xF -- "$t" >/dev/null || # (all read: -q would end the pipe early, and pipefail fail it)
-		die "no test '$t' in the plan or MEASURES (log names: e2e-cluster, e2e-users-slurm ...; prefer-slurm, partition-errno)"
+		die "no test '$t' in the plan or MEASURES (log names: e2e-cluster, e2e-users-slurm ...; prefer-slurm, partition-errno, scale-carrier)"
 done
 git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 || die "$SRC is not a git checkout (the tree is copied by git's list)"
 # The mounts are made in a mount namespace of their own: none reaches the
@@ -384,7 +386,8 @@ run_inside git -C /src init -q && run_inside git -C /src add -A &&
 t0=$SECONDS
 # (in the background, waited for: a SIGTERM then ends the wait at once,
 # and the teardown stops what runs inside)
-run_inside bash /src/tests/cluster/debian-suite.sh --inside "$SUITE" "$@" &
+# shellcheck disable=SC2086 # XC_MEASURE_ENV: NAME=VALUE words
+run_inside env ${XC_MEASURE_ENV:-} bash /src/tests/cluster/debian-suite.sh --inside "$SUITE" "$@" &
 wait $!
 rc=$?
 teardown

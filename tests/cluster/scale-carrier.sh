@@ -2,11 +2,12 @@
 # scale-carrier.sh [NODES [JOBS]] - what one node's Extra change costs
 # slurmctld, carrier by carrier: how the nodes a request allows reach the
 # pending jobs that wait on it.  One slurmctld with NODES nodes (default
-# 10000, State=CLOUD, no slurmd), every node taken first by jobs without a
-# request (so that the scheduler meets no free node and backfill plans the
-# pending jobs around running work), then JOBS pending one-node jobs
-# (default 5000) with XC_CARRIER_DISTINCT distinct 6-leaf requests
-# (default 100) and XC_CARRIER_PLAIN pending jobs without one (default 0),
+# 10000, or XC_CARRIER_NODES; State=CLOUD, no slurmd), every node taken
+# first by jobs without a request (so that the scheduler meets no free
+# node and backfill plans the pending jobs around running work), then JOBS
+# pending one-node jobs (default 5000, or XC_CARRIER_JOBS) with
+# XC_CARRIER_DISTINCT distinct 6-leaf requests (default 100) and
+# XC_CARRIER_PLAIN pending jobs without one (default 0),
 # then `sdiag -r` and XC_CARRIER_CHURN seconds (default 120) in which node
 # s1's Extra flips gpu every second, taking it into and out of every
 # request; with the plugin loaded, then a restart of slurmctld and the time
@@ -26,6 +27,12 @@
 # - guard: plugin, and the guard at placement (BurstBufferType=
 #   burst_buffer/extra, built --with-slurm-source): its figures and its
 #   look's, logged once a minute, printed after the table.
+# - alone: the guard alone (Carrier=guard, doc/design.md "The guard
+#   alone"): no thread, no carrier; the row waits until the look has
+#   given a set to the request job of the 1,000th highest priority (sets
+#   go to 1,024), and in the churn times each flip to that job's set
+#   following s1 (slurm-helper excluded: the bitmap slurmctld keeps);
+#   XC_CARRIER_LAGS=1 prints each flip's answer too.
 # - features: a node feature per distinct request, on the nodes that
 #   satisfy it; each job asks for its request's feature (--constraint).
 #   Set with `scontrol update node Features=F ActiveFeatures=F`: without
@@ -58,8 +65,8 @@
 # Slurm (XC_SLURM_PREFIX); needs root and tests/cluster/slurm-helper (make check).
 set -uo pipefail
 
-NODES=${1:-10000}
-JOBS=${2:-5000}
+NODES=${1:-${XC_CARRIER_NODES:-10000}}
+JOBS=${2:-${XC_CARRIER_JOBS:-5000}}
 DISTINCT=${XC_CARRIER_DISTINCT:-100}
 PLAIN=${XC_CARRIER_PLAIN:-0}
 CHURN=${XC_CARRIER_CHURN:-120}
@@ -158,15 +165,22 @@ s1_carries() {
 	[[ "$f" == *xc_* ]]
 }
 
-# answered GPU F0 UNTIL: ms from F0 (ns since the epoch) until s1's
-# features follow its Extra (carried when GPU is true, not otherwise),
-# polled every 50 ms (plus a single-node load) until UNTIL (ns: the next
-# flip); "late" past it, "error" when s1's features cannot be read.
+# answered GPU F0 UNTIL [JOB]: ms from F0 (ns since the epoch) until s1's
+# features follow its Extra (carried when GPU is true, not otherwise), or
+# with JOB, until JOB's set does (s1 in it when GPU is false), polled
+# every 50 ms (plus a single-node or single-job load) until UNTIL (ns:
+# the next flip); "late" past it, "error" when they cannot be read.
 answered() {
 	local rc
 	while [ "$(date +%s%N)" -lt "$3" ]; do
-		s1_carries
-		rc=$?
+		if [ -n "${4:-}" ]; then
+			"$HELPER" excluded "$4" 0
+			rc=$?
+			[ "$rc" = 2 ] || rc=$((1 - rc)) # carried: not excluded
+		else
+			s1_carries
+			rc=$?
+		fi
 		[ "$rc" = 2 ] && { echo error; return; }
 		if [ $((rc == 0)) = "$([ "$1" = true ] && echo 1 || echo 0)" ]; then
 			echo $((($(date +%s%N) - $2) / 1000000))
@@ -186,6 +200,7 @@ run() {
 	exclude) conf="$conf Carrier=exclusions" ;;
 	plugin) conf="$conf Carrier=features" ;;
 	guard) conf="$conf Carrier=features" bb=BurstBufferType=burst_buffer/extra ;;
+	alone) conf="$conf Carrier=guard" bb=BurstBufferType=burst_buffer/extra ;;
 	esac
 	XC_EXTRA_CONF=$conf scale_start_backfill scale-carrier.sh "$NODES" "$plugins" "$params" "$bb" ||
 		{ echo "  ($mode)"; return 1; }
@@ -224,6 +239,15 @@ run() {
 		wait_for 900 settled "$JOBS" ||
 			{ echo "  $mode: not every job carried by its feature after 15 minutes"; return 1; }
 	fi
+	local poll=
+	if [ "$mode" = alone ]; then
+		# the request jobs by id (their priority's order), the 1,000th
+		poll=$(squeue -h -t PD -o '%i %k' | awk '$2 != "plain" {print $1}' | sort -n |
+			sed -n "$((JOBS < 1000 ? JOBS : 1000))p")
+		# s1 fails every request at first (scale_set_extra: block 0)
+		wait_for 900 "$HELPER" excluded "$poll" 0 ||
+			{ echo "  $mode: job $poll not kept off s1 by the look after 15 minutes"; return 1; }
+	fi
 	sleep 5
 	local from c0 c1 out s gpu f rss hwm configs w0 w1 window
 	from=$(log_lines)
@@ -243,15 +267,15 @@ run() {
 			scontrol update nodename=s1 features="$f" activefeatures="$f"
 			;;
 		active) scontrol update nodename=s1 activefeatures="$([ "$gpu" = true ] && echo "$all")" ;;
-		plugin | guard) # the plugin's answer: s1's features follow (or not)
+		plugin | guard | alone) # the plugin's answer: s1's features follow (or not)
 			f0=$(date +%s%N)
 			# after a flip not answered, s1 already shows what this
 			# one asks: not a measure of it
 			if [ "${#lag[@]}" -gt 0 ] && [ "${lag[-1]}" = late ]; then
-				answered "$gpu" "$f0" $(((t0 + s) * 1000000000)) >/dev/null
+				answered "$gpu" "$f0" $(((t0 + s) * 1000000000)) "$poll" >/dev/null
 				lag+=(after-late)
 			else
-				lag+=("$(answered "$gpu" "$f0" $(((t0 + s) * 1000000000)))")
+				lag+=("$(answered "$gpu" "$f0" $(((t0 + s) * 1000000000)) "$poll")")
 			fi
 			;;
 		esac
@@ -285,24 +309,25 @@ run() {
 			t = $0; sub(/.*total_time:/, "", t); sub(/ .*/, "", t); sum += t}
 			END {printf "%.1f%%", sum / 1e4 / w}' <<<"$out")" \
 		"$(rpc "$out" REQUEST_NODE_INFO_SINGLE)" >>"$NOTES"
-	if [ "$mode" = guard ]; then
+	if [ "$mode" = guard ] || [ "$mode" = alone ]; then
 		# the guard's own figures, once a minute in slurmctld's log
 		tail -n +"$((from + 1))" "$LOG" | grep -oP 'burst_buffer/extra: \K[0-9]+ placement attempts .*' |
 			sed 's/^/    guard: /' >>"$NOTES"
 		# and the look's (design.md "The look"): its holds of the locks
-		tail -n +"$((from + 1))" "$LOG" | grep -oP 'burst_buffer/extra: the look: \K[0-9]+ rounds.*' |
+		tail -n +"$((from + 1))" "$LOG" | grep -oP 'burst_buffer/extra: the look: \K[0-9]+ walks.*' |
 			sed 's/^/    look: /' >>"$NOTES"
 	fi
-	if [ "$mode" = plugin ] || [ "$mode" = guard ]; then
-		printf '%s\n' "${lag[@]}" | sort -n | awk -v mode="$mode" '$1 == "late" {late++; next} $1 == "error" {err++; next}
+	if [ "$mode" = plugin ] || [ "$mode" = guard ] || [ "$mode" = alone ]; then
+		[ -z "${XC_CARRIER_LAGS:-}" ] || echo "    $mode: each flip: ${lag[*]}" >>"$NOTES"
+		printf '%s\n' "${lag[@]}" | sort -n | awk -v mode="$mode" -v what="$([ "$mode" = alone ] && echo "job $poll's set following s1" || echo "the feature update of s1")" '$1 == "late" {late++; next} $1 == "error" {err++; next}
 			$1 == "after-late" {skip++; next}
 			{v[++n] = $1; over += $1 > 1000}
 			END {
-				printf "    %s: from a flip to the feature update of s1, median %s, longest %s (polled every 50 ms), %d flips answered after 1 s, %d not before the next flip (and %d after those, not measured), %d unreadable\n",
-					mode, n ? v[int((n + 1) / 2)] " ms" : "-", n ? v[n] " ms" : "-", over, late, skip, err
+				printf "    %s: from a flip to %s, median %s, longest %s (polled every 50 ms), %d flips answered after 1 s, %d not before the next flip (and %d after those, not measured), %d unreadable\n",
+					mode, what, n ? v[int((n + 1) / 2)] " ms" : "-", n ? v[n] " ms" : "-", over, late, skip, err
 			}' >>"$NOTES"
 		printf '%s\n' "${lag[@]}" | grep -q '^error$' &&
-			{ echo "  $mode: s1's features could not be read during the churn (slurm-helper)"; scale_stop; return 1; }
+			{ echo "  $mode: s1's features or job $poll could not be read during the churn (slurm-helper)"; scale_stop; return 1; }
 	fi
 	if [ "$mode" = exclude ]; then
 		tail -n +"$((from + 1))" "$LOG" >"$XC_STATE/churn.log"

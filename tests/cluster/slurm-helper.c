@@ -16,6 +16,13 @@
  *                                      (slurm_load_node_single: scontrol
  *                                      show node loads every node, which
  *                                      a benchmark polling it would pay)
+ *   slurm-helper excluded JOBID INDEX  whether node INDEX (of the node
+ *                                      table, 0 the first) is in job
+ *                                      JOBID's excluded nodes as slurmctld
+ *                                      keeps them (its bitmap, packed as
+ *                                      exc_node_inx with SHOW_DETAIL; the
+ *                                      ExcNodeList text may say less): 0
+ *                                      yes, 1 no, 2 cannot tell
  *   slurm-helper update COUNT IDSTR JOBID [FIELD=VALUE...]
  *                                      sends COUNT times the update
  *                                      slurm_update_job() of job_id_str
@@ -264,6 +271,30 @@ static int features(const char *node)
 	return 0;
 }
 
+static int excluded(const char *job, const char *index)
+{
+	job_info_msg_t *msg = NULL;
+	const int32_t *inx;
+	long want = strtol(index, NULL, 10);
+	int rc = 1;
+
+	if (slurm_load_job(&msg, (uint32_t)strtoul(job, NULL, 10),
+			   SHOW_DETAIL) != SLURM_SUCCESS ||
+	    msg->record_count < 1) {
+		fprintf(stderr, "slurm-helper: cannot load job %s\n", job);
+		if (msg)
+			sx_free_job_info_msg(msg);
+		return 2;
+	}
+	/* pairs of first and last index, ended by -1 */
+	for (inx = msg->job_array[0].exc_node_inx; inx && inx[0] >= 0;
+	     inx += 2)
+		if (want >= inx[0] && want <= inx[1])
+			rc = 0;
+	sx_free_job_info_msg(msg);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	slurm_init(NULL);
@@ -277,7 +308,9 @@ int main(int argc, char **argv)
 		return features(argv[2]);
 	if (argc >= 5 && strcmp(argv[1], "update") == 0)
 		return update(argc, argv);
+	if (argc == 4 && strcmp(argv[1], "excluded") == 0)
+		return excluded(argv[2], argv[3]);
 	fprintf(stderr,
-		"usage: slurm-helper set-extra NODE FILE | submit FILE | digest | features NODE | update COUNT IDSTR JOBID [FIELD=VALUE...]\n");
+		"usage: slurm-helper set-extra NODE FILE | submit FILE | digest | features NODE | update COUNT IDSTR JOBID [FIELD=VALUE...] | excluded JOBID INDEX\n");
 	return 2;
 }
