@@ -71,6 +71,8 @@ DISTINCT=${XC_CARRIER_DISTINCT:-100}
 PLAIN=${XC_CARRIER_PLAIN:-0}
 CHURN=${XC_CARRIER_CHURN:-120}
 read -ra MODES <<<"${XC_CARRIER_MODES:-exclude plugin features active own}"
+# (commas too: XC_MEASURE_ENV's words cannot hold spaces)
+read -ra MODES <<<"${MODES[*]//,/ }"
 XC_STATE=${XC_SCALE_STATE:-/var/lib/slurm-extra-scale}
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test scale-carrier.sh
