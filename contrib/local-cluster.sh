@@ -8,6 +8,7 @@
 #   contrib/local-cluster.sh start    (re)start munged, slurmctld, 4 slurmd
 #   contrib/local-cluster.sh extra    give the nodes contrib/examples/nodes.json
 #   contrib/local-cluster.sh stop     stop the cluster
+#   contrib/local-cluster.sh munge    start munged alone (the scale scripts)
 #   contrib/local-cluster.sh env      print the SLURM_CONF line for a shell
 #   (for tests: ctld-restart, ctld-stop, ctld-start, ctld-reconfig-nodes,
 #    slurmd stop|start NODE..., wait-nodes)
@@ -585,6 +586,7 @@ case "${1:-}" in
 demo) demo ;;
 setup) install_packages; build_and_install ;;
 start) start_cluster ;;
+munge) start_munge ;;
 extra) set_extra "${2:-}" ;;
 stop) stop_daemons; say "cluster stopped" ;;
 env) echo "export SLURM_CONF=$SLURM_CONF" ;;

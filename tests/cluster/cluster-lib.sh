@@ -391,9 +391,10 @@ scale_start_backfill() {
 		scale_nodes_conf "$nodes"
 	} >>"$SLURM_CONF"
 	slurm_conf_beside "$XC_STATE" "required spank_extra.so" 1
-	# without munged every command fails, and waits would time out
-	munge -n </dev/null >/dev/null 2>&1 ||
-		{ echo "  munged is not running (contrib/local-cluster.sh start starts it)"; return 1; }
+	# without munged every command fails, and waits would time out: started
+	# as the local cluster starts it (a chroot's MEASURES run alone)
+	munge -n </dev/null >/dev/null 2>&1 || bash "$CLUSTER" munge >/dev/null ||
+		{ echo "  munged is not running, and did not start (contrib/local-cluster.sh munge)"; return 1; }
 	slurmctld -c -i || { echo "  slurmctld did not start"; return 1; }
 	wait_for 120 eval 'scontrol ping 2>/dev/null | grep -q UP' || { echo "  slurmctld did not answer"; return 1; }
 	scale_set_extra "$nodes" || { echo "  setting the Extra failed"; return 1; }
