@@ -596,5 +596,5 @@ ctld-stop) stop_ctld ;;
 ctld-start) start_ctld ;;
 slurmd) shift; slurmd_ctl "$@" ;;
 wait-nodes) wait_for_nodes ;;
-*) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 2 ;;
+*) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 2 ;;
 esac
