@@ -38,10 +38,13 @@ static void carry(job_desc_msg_t *d, char *env[2], const char *tiers,
 	d->spank_job_env_size = n;
 }
 
-/* job_modify() of `d` from `uid`, its SPANK environment freed after. */
-static int modify_prefer(job_desc_msg_t *d, char *env[2], uint32_t uid)
+/* job_modify() of `d` from `uid` through burst_buffer/extra's view of
+ * record `job` (Carrier=guard; NULL: none), its SPANK environment freed
+ * after. */
+static int modify_prefer_as(job_desc_msg_t *d, char *env[2], uint32_t uid,
+			    struct fake_record *job)
 {
-	int rc = modify(d, uid, &err);
+	int rc = modify_as(d, job ? &fake_api : NULL, job, uid, &err);
 
 	free(env[0]);
 	free(env[1]);
@@ -51,19 +54,10 @@ static int modify_prefer(job_desc_msg_t *d, char *env[2], uint32_t uid)
 	return rc;
 }
 
-/* The same through burst_buffer/extra's view of record `job` (Carrier=
- * guard). */
-static int modify_prefer_as(job_desc_msg_t *d, char *env[2], uint32_t uid,
-			    struct fake_record *job)
+/* The same with no record: modify(). */
+static int modify_prefer(job_desc_msg_t *d, char *env[2], uint32_t uid)
 {
-	int rc = modify_as(d, &fake_api, job, uid, &err);
-
-	free(env[0]);
-	free(env[1]);
-	env[0] = env[1] = NULL;
-	d->spank_job_env = NULL;
-	d->spank_job_env_size = 0;
-	return rc;
+	return modify_prefer_as(d, env, uid, NULL);
 }
 
 /* The owner's change: a trusted hint carrying it, an urgent ask, and
@@ -510,11 +504,7 @@ Test(plugin, by_the_guard_the_owners_change_of_preferences_is_written)
 
 	by_guard();
 	carry(d, env, "gpu=false\036cache=ds1\036", "600");
-	rc = modify_as(d, &fake_api, &job, OWNER, &err);
-	free(env[0]);
-	free(env[1]);
-	d->spank_job_env = NULL;
-	d->spank_job_env_size = 0;
+	rc = modify_prefer_as(d, env, OWNER, &job);
 	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
 	cr_assert_eq(job.sets, 1);
 	state_of(job.admin, &st);
