@@ -287,8 +287,7 @@ static int excluded(const char *job, const char *index)
 		return 2;
 	}
 	/* pairs of first and last index, ended by -1 */
-	for (inx = msg->job_array[0].exc_node_inx; inx && inx[0] >= 0;
-	     inx += 2)
+	for (inx = msg->job_array[0].exc_node_inx; inx && inx[0] >= 0; inx += 2)
 		if (want >= inx[0] && want <= inx[1])
 			rc = 0;
 	sx_free_job_info_msg(msg);
