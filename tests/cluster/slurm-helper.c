@@ -278,8 +278,8 @@ static int excluded(const char *job, const char *index)
 	long want = strtol(index, NULL, 10);
 	int rc = 1;
 
-	if (slurm_load_job(&msg, (uint32_t)strtoul(job, NULL, 10),
-			   SHOW_DETAIL) != SLURM_SUCCESS ||
+	if (sx_load_job(&msg, (uint32_t)strtoul(job, NULL, 10), SHOW_DETAIL) !=
+		    SLURM_SUCCESS ||
 	    msg->record_count < 1) {
 		fprintf(stderr, "slurm-helper: cannot load job %s\n", job);
 		if (msg)
