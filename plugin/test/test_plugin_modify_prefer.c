@@ -559,6 +559,7 @@ Test(plugin, by_the_guard_another_users_or_a_bad_change_is_refused)
 	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_NOT_SUPPORTED);
 	cr_assert_eq(entry_thread->hints.n, 0);
 	slurm_xfree((void **)&err);
+	desc_free(&desc2);
 
 	d = update(&desc2, "7");
 	set_str(&d->exc_nodes, "n1");
