@@ -97,6 +97,15 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
 int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 	      void *job_ptr, uint32_t submit_uid, char **err_msg);
 
+/* Whether burst_buffer/extra alone filters (Carrier=guard, unless Slurm
+ * filters by `extra` itself): what job_submit() and job_modify() then do
+ * (doc/design.md "The guard alone"). */
+static inline bool guard_filters(void)
+{
+	return entry_thread && thread_config(entry_thread)->carrier_guard &&
+	       !sx_slurm_filters_extra();
+}
+
 /* Forgets what job_modify() last set (its repeat-call check, modify.c):
  * init() does, for a new thread. */
 void modify_forget(void);

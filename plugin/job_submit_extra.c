@@ -95,7 +95,7 @@ int init(void)
 		cfg.mmap_threshold, cfg.trim_interval);
 	slurm_info("%s: %s", plugin_type,
 		   thread_mode_text(slurm_filters, cfg.carrier_guard));
-	thread_tune_malloc(&cfg, slurm_filters || cfg.carrier_guard);
+	thread_tune_malloc(&cfg, slurm_filters);
 	modify_forget();
 	if (!(entry_thread = thread_start(&cfg, getuid(), slurm_filters)))
 		return SLURM_ERROR;
@@ -250,7 +250,9 @@ static int guard_record(job_desc_msg_t *job_desc, struct sx_job_state *st,
 	int rc = SLURM_SUCCESS;
 
 	free(st->status);
-	st->wrote = hostlist_hash(job_desc->exc_nodes);
+	/* hostlist_hash(job_desc->exc_nodes): st->exclude is that list read
+	 * by Slurm already */
+	st->wrote = xc_text_hash(st->exclude);
 	if (!(st->status = strdup(SX_GUARD_STATUS)) ||
 	    !(comment = sx_job_state_format(st)) ||
 	    set_desc_string(&job_desc->admin_comment, comment) < 0)
@@ -538,7 +540,7 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		   (job_desc->admin_comment && *job_desc->admin_comment &&
 		    !(st.admin = strdup(job_desc->admin_comment)))) {
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	} else if (thread_config(entry_thread)->carrier_guard) {
+	} else if (guard_filters()) {
 		rc = guard_record(job_desc, &st, err_msg);
 	} else {
 		char name[SX_FEATURE_LEN + 1], *note = NULL;

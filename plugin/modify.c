@@ -492,8 +492,7 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 				     request_limit(), &pc, why, sizeof(why));
 	if (got < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	else if (thread_config(entry_thread)->carrier_guard &&
-		 !sx_slurm_filters_extra())
+	else if (guard_filters())
 		/* burst_buffer/extra reads the job's own data: Slurm's, but
 		 * the state and a change of the preferences in it */
 		rc = got ? guard_change_prefer(job_desc, api, job_ptr,
@@ -522,9 +521,7 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
  * reads them, else NULL (not read). */
 static const struct sx_guard_api *guard_api(void)
 {
-	return entry_thread && thread_config(entry_thread)->carrier_guard
-		       ? sx_guard_api()
-		       : NULL;
+	return guard_filters() ? sx_guard_api() : NULL;
 }
 
 /* An update of a job (slurmctld's job_submit_g_modify(), its locks held):

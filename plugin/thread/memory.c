@@ -85,7 +85,8 @@ void thread_tune_malloc(const struct plugin_config *cfg, bool slurm)
 	static bool tried;
 	const char *tunables = getenv("GLIBC_TUNABLES");
 
-	if (!cfg->mmap_threshold || slurm ||
+	/* (Carrier=guard: the thread keeps nothing) */
+	if (!cfg->mmap_threshold || slurm || cfg->carrier_guard ||
 	    __atomic_exchange_n(&tried, true, __ATOMIC_ACQ_REL))
 		return;
 	if (getenv("MALLOC_MMAP_THRESHOLD_") ||

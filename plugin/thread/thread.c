@@ -127,7 +127,7 @@ static bool round_filters(struct thread *r)
 	if (slurm != r->slurm_filters) {
 		slurm_info("%s: %s", plugin_type,
 			   thread_mode_text(slurm, r->cfg.carrier_guard));
-		thread_tune_malloc(&r->cfg, slurm || r->cfg.carrier_guard);
+		thread_tune_malloc(&r->cfg, slurm);
 	}
 	r->slurm_filters = slurm;
 	if (slurm) {

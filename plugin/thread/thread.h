@@ -44,7 +44,8 @@ extern const char plugin_type[];
  * mallopt() the first time the plugin finds itself filtering (init(), or
  * the thread's round after a reconfigure turned extra_constraints off),
  * unless slurmctld's environment sets it (MALLOC_MMAP_THRESHOLD_,
- * GLIBC_TUNABLES) or it is 0; logged.  Process-wide, and kept until
+ * GLIBC_TUNABLES), it is 0 or the thread keeps nothing (Carrier=guard);
+ * logged.  Process-wide, and kept until
  * slurmctld restarts. */
 void thread_tune_malloc(const struct plugin_config *cfg, bool slurm_filters);
 
