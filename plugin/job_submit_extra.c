@@ -192,7 +192,8 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 		if (feature) {
 			st->status = carry_status(feature, f.allowed, f.total,
 						  (uint32_t)min_nodes);
-			st->wrote = hostlist_hash(job_desc->exc_nodes);
+			/* its list is the user's: st->exclude, read */
+			st->wrote = xc_text_hash(st->exclude);
 		} else {
 			st->status = filter_status(&f);
 			st->wrote = hostlist_hash(f.exc);
@@ -203,7 +204,7 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 		}
 	} else {
 		st->status = strdup("held until the node data are loaded");
-		st->wrote = hostlist_hash(job_desc->exc_nodes);
+		st->wrote = xc_text_hash(st->exclude);
 		hold = true;
 	}
 	if (hold && may_hold) {
