@@ -37,6 +37,15 @@ int set_desc_string(char **field, const char *text)
 	return 0;
 }
 
+int set_desc_state(char **field, const struct sx_job_state *st)
+{
+	char *comment = sx_job_state_format(st);
+	int rc = comment ? set_desc_string(field, comment) : -1;
+
+	free(comment);
+	return rc;
+}
+
 /* Parses `request`; NULL and *rc set after refusing it with the rendered
  * error. */
 size_t request_limit(void)

@@ -27,6 +27,11 @@ int refuse(char **err_msg, int rc, const char *text);
  * (Slurm frees it); -1 when out of memory. */
 int set_desc_string(char **field, const char *text);
 
+/* Replaces a job_desc string with the AdminComment text of state `st`
+ * (sx_job_state_format(), job_state.h), from Slurm's allocator; -1 when
+ * out of memory. */
+int set_desc_state(char **field, const struct sx_job_state *st);
+
 /* Parses `request` with extra.conf's limits: the expression, which the
  * caller frees with xc_expr_destroy(); or NULL and *rc set after refusing
  * it (ESLURM_INVALID_FEATURE, the rendered error in *err_msg; logged with

@@ -150,7 +150,6 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 	const xc_nodes_t *table = thread_table(entry_thread);
 	struct job_filter f = { 0 };
 	bool *matched = NULL, hold;
-	char *comment = NULL;
 	int rc = SLURM_SUCCESS;
 
 	free(st->status);
@@ -225,10 +224,8 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 		st->status = both;
 	}
 	if (rc == SLURM_SUCCESS &&
-	    (!st->status || !(comment = sx_job_state_format(st)) ||
-	     set_desc_string(&job_desc->admin_comment, comment) < 0))
+	    (!st->status || set_desc_state(&job_desc->admin_comment, st) < 0))
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	free(comment);
 	filter_free(&f);
 	return rc;
 }
@@ -247,19 +244,14 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 static int guard_record(job_desc_msg_t *job_desc, struct sx_job_state *st,
 			char **err_msg)
 {
-	char *comment = NULL;
-	int rc = SLURM_SUCCESS;
-
 	free(st->status);
 	/* hostlist_hash(job_desc->exc_nodes): st->exclude is that list read
 	 * by Slurm already */
 	st->wrote = xc_text_hash(st->exclude);
 	if (!(st->status = strdup(SX_GUARD_STATUS)) ||
-	    !(comment = sx_job_state_format(st)) ||
-	    set_desc_string(&job_desc->admin_comment, comment) < 0)
-		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	free(comment);
-	return rc;
+	    set_desc_state(&job_desc->admin_comment, st) < 0)
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	return SLURM_SUCCESS;
 }
 
 /* Reads a job's preferences (prefer.h) from its SPANK environment into
@@ -380,7 +372,7 @@ static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
 			struct sx_job_state *st, char **err_msg)
 {
 	xc_expr_t *effective = NULL;
-	char *note = NULL, *text = NULL, *comment = NULL;
+	char *note = NULL, *text = NULL;
 	int rc = SLURM_SUCCESS;
 
 	/* the user's own exclusions: a node there is no preferred node */
@@ -421,9 +413,9 @@ static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
 			    "%sSlurm filters by the request (extra_constraints)",
 			    note ? note : "") < 0)
 			st->status = NULL;
-		if (!st->status || !(comment = sx_job_state_format(st)) ||
+		if (!st->status ||
 		    set_desc_string(&job_desc->extra, want) < 0 ||
-		    set_desc_string(&job_desc->admin_comment, comment) < 0)
+		    set_desc_state(&job_desc->admin_comment, st) < 0)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
 	}
@@ -436,7 +428,6 @@ static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
 	xc_expr_destroy(effective);
 	free(note);
 	free(text);
-	free(comment);
 	return rc;
 }
 

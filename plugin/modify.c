@@ -96,6 +96,17 @@ static void read_change(const job_desc_msg_t *d, uint32_t uid)
 	last.hint_seq = thread_newest_hint(entry_thread);
 }
 
+/* Cuts `text` at `mark` (NULL: nothing), the start of a state of ours
+ * in it, and the spaces before it: the caller's own words alone. */
+static void cut_state(char *text, char *mark)
+{
+	if (!mark)
+		return;
+	while (mark > text && mark[-1] == ' ')
+		mark--;
+	*mark = '\0';
+}
+
 /* Replaces a malloc'd string with a copy of `text`; -1 when out of
  * memory. */
 static int replace_string(char **field, const char *text)
@@ -171,7 +182,6 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	bool het_all, new_request, plan_field, hinted, required_out;
 	bool carried = false, leave = false, change;
 	char cname[SX_FEATURE_LEN + 1] = "";
-	char *comment = NULL;
 	uint32_t id, task, offset;
 	uint64_t request_hash = 0; /* of `expr` (admit()) */
 	size_t pending;
@@ -294,12 +304,7 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		    sx_status_note_len(given.status))
 			note = sx_status_keep_note(given.status, k->st.status);
 		sx_job_state_free(&given);
-		if (mark) {
-			while (mark > job_desc->admin_comment &&
-			       mark[-1] == ' ')
-				mark--;
-			*mark = '\0';
-		}
+		cut_state(job_desc->admin_comment, mark);
 		if (sx_job_state_copy(&k->st, job_desc->admin_comment, &st) <
 			    0 ||
 		    (h.user_exc && replace_string(&st.exclude, h.user_exc) < 0))
@@ -315,8 +320,7 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		if (h.exc) /* what this update sets */
 			st.wrote = h.exc_hash;
 		if (rc == SLURM_SUCCESS &&
-		    (!(comment = sx_job_state_format(&st)) ||
-		     set_desc_string(&job_desc->admin_comment, comment) < 0))
+		    set_desc_state(&job_desc->admin_comment, &st) < 0)
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
 		else {
@@ -364,7 +368,6 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	free(h.user_exc);
 	prefer_change_free(&h.prefer);
 	thread_unlock(entry_thread);
-	free(comment);
 	sx_job_state_free(&st);
 	xc_expr_destroy(kept);
 	return rc;
@@ -422,7 +425,6 @@ static int guard_keep_state(job_desc_msg_t *job_desc,
 {
 	static bool said;
 	struct sx_job_state now = { 0 }, st = { 0 };
-	char *mark, *comment = NULL;
 	int rc = SLURM_SUCCESS;
 
 	if (!job_desc->admin_comment)
@@ -437,19 +439,13 @@ static int guard_keep_state(job_desc_msg_t *job_desc,
 			err_msg, ESLURM_NOT_SUPPORTED,
 			"--extra: burst_buffer/extra does not answer for the job record: an AdminComment would replace the job's request");
 	}
-	mark = strstr(job_desc->admin_comment, SX_STATE_MARK);
-	if (mark) {
-		while (mark > job_desc->admin_comment && mark[-1] == ' ')
-			mark--;
-		*mark = '\0';
-	}
+	cut_state(job_desc->admin_comment,
+		  strstr(job_desc->admin_comment, SX_STATE_MARK));
 	if (!sx_job_state_parse(api->admin_comment(job_ptr), &now))
 		return SLURM_SUCCESS;
 	if (sx_job_state_copy(&now, job_desc->admin_comment, &st) < 0 ||
-	    !(comment = sx_job_state_format(&st)) ||
-	    set_desc_string(&job_desc->admin_comment, comment) < 0)
+	    set_desc_state(&job_desc->admin_comment, &st) < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	free(comment);
 	sx_job_state_free(&st);
 	sx_job_state_free(&now);
 	return rc;

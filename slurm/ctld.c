@@ -1,5 +1,5 @@
 /*
- * ctld.c - what the feature carrier asks of slurmctld (ctld.h).
+ * ctld.c - what the plugins ask of the slurmctld they run in (ctld.h).
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT, strcasestr */
 
