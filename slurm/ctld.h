@@ -1,7 +1,10 @@
 /*
- * ctld.h - what the feature carrier asks of slurmctld (doc/design.md
- * "Carriers"): when it last read slurm.conf, whether a NodeFeatures plugin
- * owns the nodes' features, and a node update of features.
+ * ctld.h - what the plugins ask of the slurmctld they run in: for the
+ * feature carrier (doc/design.md "Carriers"), when it last read
+ * slurm.conf, whether a NodeFeatures plugin owns the nodes' features, and
+ * a node update of features; for Carrier=guard ("The guard alone"),
+ * whether BurstBufferType names burst_buffer/extra and the job records
+ * that plugin lends.
  */
 #ifndef SLURM_EXTRA_CTLD_H
 #define SLURM_EXTRA_CTLD_H
