@@ -248,6 +248,10 @@ static int guard_record(job_desc_msg_t *job_desc, struct sx_job_state *st,
 	/* hostlist_hash(job_desc->exc_nodes): st->exclude is that list read
 	 * by Slurm already */
 	st->wrote = xc_text_hash(st->exclude);
+	/* the user's own list is the job's ExcNodeList, which nothing of
+	 * the plugin's writes here: none kept beside it to go stale */
+	free(st->exclude);
+	st->exclude = NULL;
 	if (!(st->status = strdup(SX_GUARD_STATUS)) ||
 	    set_desc_state(&job_desc->admin_comment, st) < 0)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");

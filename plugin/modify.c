@@ -488,14 +488,18 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 				     request_limit(), &pc, why, sizeof(why));
 	if (got < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	else if (guard_filters())
+	else if (guard_filters() && got)
 		/* burst_buffer/extra reads the job's own data: Slurm's, but
-		 * the state and a change of the preferences in it */
-		rc = got ? guard_change_prefer(job_desc, api, job_ptr,
-					       submit_uid, &pc, got, why,
-					       err_msg)
-			 : guard_keep_state(job_desc, api, job_ptr, err_msg);
-	else if (sx_slurm_filters_extra()) { /* checked: the rest Slurm's */
+		 * the state and a change of the preferences or the request
+		 * in it (the state first, then an admin's text before it) */
+		rc = guard_change_prefer(job_desc, api, job_ptr, submit_uid,
+					 &pc, got, why, err_msg);
+	else if (guard_filters()) {
+		rc = guard_change_request(job_desc, api, job_ptr, submit_uid,
+					  err_msg);
+		if (rc == SLURM_SUCCESS)
+			rc = guard_keep_state(job_desc, api, job_ptr, err_msg);
+	} else if (sx_slurm_filters_extra()) { /* checked: the rest Slurm's */
 		bool changed;
 
 		rc = modify_own_filter(job_desc, submit_uid, &pc, got, why,

@@ -81,4 +81,20 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 			uint32_t submit_uid, struct prefer_change *c, int got,
 			const char *why, char **err_msg);
 
+/*
+ * Carrier=guard: a new request (`scontrol update job=N extra=...`, 23.02+;
+ * already checked as at submission by modify_as()) of job record
+ * `job_ptr`, written into its state at once through `api`, as
+ * modify_filtered() has the thread write it: a request, the state made
+ * for a job that had none (status SX_GUARD_STATUS), its tiers checked
+ * again with it; an empty one, the state taken away and the admin's text
+ * kept.  Slurm checked the caller before job_modify() there (the owner,
+ * an operator, a coordinator: _update_job(), src/slurmctld/job_mgr.c
+ * 24.11.5), and sets the job's Extra itself.  No request in the update:
+ * nothing.  SLURM_SUCCESS or the refusal.
+ */
+int guard_change_request(job_desc_msg_t *job_desc,
+			 const struct sx_guard_api *api, void *job_ptr,
+			 uint32_t submit_uid, char **err_msg);
+
 #endif

@@ -2,9 +2,12 @@
  * modify_prefer.c - job_modify()'s side of the preferences (modify.h): an
  * owner's change of a pending job's preferences (`slurm-extra prefer`),
  * who a hint comes from, and an update where Slurm filters by `extra`
- * itself.  With slurmctld's locks held, as modify.c.
+ * itself; with Carrier=guard, a change of preferences or of the request
+ * written into the job's state.  With slurmctld's locks held, as
+ * modify.c.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "entry.h"
 #include "job_state.h"
@@ -191,6 +194,61 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 			plugin_type, submit_uid,
 			job_desc->job_id_str ? job_desc->job_id_str : "?",
 			owner, st.n_prefer, (long)st.wait);
+	free(comment);
+	sx_job_state_free(&st);
+	return rc;
+}
+
+int guard_change_request(job_desc_msg_t *job_desc,
+			 const struct sx_guard_api *api, void *job_ptr,
+			 uint32_t submit_uid, char **err_msg)
+{
+	struct sx_job_state st = { 0 };
+	const char *extra = SX_SLURM_HAS_EXTRA_OPTION ? job_desc->extra : NULL;
+	char *comment = NULL;
+	bool had;
+	int rc = SLURM_SUCCESS;
+
+	if (!extra)
+		return SLURM_SUCCESS;
+	if (!api || !job_ptr)
+		return refuse(
+			err_msg, ESLURM_NOT_SUPPORTED,
+			"--extra: burst_buffer/extra does not answer for the job: its request stays");
+	had = sx_job_state_parse(api->admin_comment(job_ptr), &st);
+	if (!*extra) { /* emptied: no request, no state; the admin's text */
+		if (had && api->set_admin_comment(job_ptr, st.admin) < 0)
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+		sx_job_state_free(&st);
+		return rc;
+	}
+	if (!had) {
+		st.admin = api->admin_comment(job_ptr)
+				   ? strdup(api->admin_comment(job_ptr))
+				   : NULL;
+		st.status = strdup(SX_GUARD_STATUS);
+		st.exclude = strdup("");
+		if (!st.status || !st.exclude)
+			rc = refuse(err_msg, SLURM_ERROR,
+				    "--extra: out of memory");
+	}
+	free(st.request);
+	if (rc == SLURM_SUCCESS && !(st.request = strdup(extra)))
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	/* its tiers go with the new request: checked again, as together
+	 * at submission */
+	if (rc == SLURM_SUCCESS && st.n_prefer)
+		rc = check_tiers(&st, submit_uid, err_msg);
+	if (rc == SLURM_SUCCESS &&
+	    (!(comment = sx_job_state_format(&st)) ||
+	     api->set_admin_comment(job_ptr, comment) < 0))
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	if (rc == SLURM_SUCCESS)
+		slurm_info("%s: uid %u: request of job %s (owner %u) set",
+			   plugin_type, submit_uid,
+			   job_desc->job_id_str ? job_desc->job_id_str : "?",
+			   api->user_id(job_ptr));
 	free(comment);
 	sx_job_state_free(&st);
 	return rc;

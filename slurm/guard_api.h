@@ -25,8 +25,9 @@ struct sx_guard_api {
 	unsigned version; /* SX_GUARD_API_VERSION */
 	/* the job's AdminComment, borrowed; NULL for none */
 	const char *(*admin_comment)(const void *job_ptr);
-	/* sets it to a copy of `text` (Slurm's allocator), as an update
-	 * of it would, and stamps the job table changed; 0, or -1 */
+	/* sets it to a copy of `text` (Slurm's allocator; NULL: none), as
+	 * an update of it would, and stamps the job table changed; 0, or
+	 * -1 */
 	int (*set_admin_comment)(void *job_ptr, const char *text);
 	/* the job's owner */
 	uint32_t (*user_id)(const void *job_ptr);

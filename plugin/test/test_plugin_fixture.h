@@ -86,9 +86,9 @@ static inline int fake_set_admin_comment(void *job_ptr, const char *text)
 	struct fake_record *r = job_ptr;
 
 	free(r->admin);
-	r->admin = strdup(text);
+	r->admin = text ? strdup(text) : NULL; /* as xstrdup() */
 	r->sets++;
-	return r->admin ? 0 : -1;
+	return !text || r->admin ? 0 : -1;
 }
 
 static inline uint32_t fake_user_id(const void *job_ptr)

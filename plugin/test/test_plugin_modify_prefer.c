@@ -568,3 +568,92 @@ Test(plugin, by_the_guard_another_users_or_a_bad_change_is_refused)
 	cr_assert_null(d->admin_comment);
 	cr_assert_eq(entry_thread->hints.n, 0);
 }
+
+/* With Carrier=guard a new request (`scontrol update job=N extra=...`,
+ * 23.02+) goes into the job's state at once, its tiers kept and checked
+ * with it; a job without a state gets one, the admin's text kept; an
+ * empty request takes the state away and leaves the admin's text; a bad
+ * request is refused and writes nothing.  On 22.05 Slurm ignores `extra`
+ * in an update, and so does the plugin. */
+Test(plugin, by_the_guard_a_new_request_is_written)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	struct fake_record job = { strdup("site note " GUARD_STATE), OWNER,
+				   0 };
+
+	by_guard();
+	set_str(&d->extra, "gpu=false&mem>=64");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
+		     "%s", err);
+	if (!SX_SLURM_HAS_EXTRA_OPTION) {
+		cr_assert_eq(job.sets, 0, "22.05: extra is not an update");
+		free(job.admin);
+		return;
+	}
+	cr_assert_eq(job.sets, 1);
+	state_of(job.admin, &st);
+	cr_assert_str_eq(st.request, "gpu=false&mem>=64");
+	cr_assert_str_eq(st.admin, "site note");
+	cr_assert_str_eq(st.status, SX_GUARD_STATUS);
+	sx_job_state_free(&st);
+
+	/* a bad request: refused, nothing written */
+	set_str(&d->extra, "gpu=");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job),
+		     ESLURM_INVALID_FEATURE);
+	slurm_xfree((void **)&err);
+	cr_assert_eq(job.sets, 1);
+
+	/* emptied: the state gone, the admin's text kept */
+	set_str(&d->extra, "");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
+		     "%s", err);
+	cr_assert_str_eq(job.admin, "site note");
+
+	/* a job without a state, given a request: one made for it */
+	set_str(&d->extra, "gpu=true");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
+		     "%s", err);
+	state_of(job.admin, &st);
+	cr_assert_str_eq(st.request, "gpu=true");
+	cr_assert_str_eq(st.admin, "site note");
+	cr_assert_str_eq(st.exclude, "");
+	sx_job_state_free(&st);
+
+	/* emptied where no text of the admin's is left: none at all */
+	free(job.admin);
+	job.admin = strdup(GUARD_STATE);
+	set_str(&d->extra, "");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
+		     "%s", err);
+	cr_assert_null(job.admin);
+	cr_assert_eq(entry_thread->hints.n, 0);
+}
+
+/* A new request with tiers kept: the tiers checked with it, as together
+ * at submission; tiers it makes too long refuse it. */
+Test(plugin, by_the_guard_a_new_request_keeps_its_tiers)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0 };
+
+	if (!SX_SLURM_HAS_EXTRA_OPTION) {
+		free(job.admin);
+		return; /* (22.05: no request in an update) */
+	}
+	by_guard();
+	carry(d, env, "gpu=false\036", "600");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
+		     "%s", err);
+	set_str(&d->extra, "mem>=64");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
+		     "%s", err);
+	state_of(job.admin, &st);
+	cr_assert_str_eq(st.request, "mem>=64");
+	cr_assert_eq(st.n_prefer, 1);
+	cr_assert_str_eq(st.prefer[0], "gpu=false");
+	cr_assert_eq(st.wait, 600);
+	free(job.admin);
+}
