@@ -97,6 +97,28 @@ plugin_has_current_data() {
 	[ "$got" = "$want" ]
 }
 
+# guard_alone: the plugin runs with Carrier=guard (doc/design.md "The guard
+# alone"): its thread stands idle, burst_buffer/extra's look keeps the
+# jobs' excluded nodes.
+guard_alone() { grep -qi 'Carrier=guard' <<<"${XC_EXTRA_CONF:-}"; }
+
+# look_walked: the look has walked every job since the call began (a probe
+# job of root's, held, with a request of its own submitted then: a set is
+# given at a walk's end, after every job of the walk, and the probe keeps
+# n1 off when the look has answered it); a failed check if not within 30 s.
+XC_PROBE=0
+look_walked() {
+	local id
+	XC_PROBE=$((XC_PROBE + 1))
+	if ! id=$(sbatch --parsable -H -o /dev/null --extra "xc_probe=$XC_PROBE" --wrap true 2>&1); then
+		not_ok "look_walked: the probe job accepted" "$id"
+		return
+	fi
+	wait_for 30 "$HELPER" excluded "$id" 0 ||
+		not_ok "the look walked every job within 30 s"
+	scancel "$id"
+}
+
 # wait_refresh [FROM]: waits (20 s at most) until the plugin has loaded the
 # current node data; a failed check if it does not.
 wait_refresh() {
@@ -205,8 +227,16 @@ wait_job() {
 # Carrier=features), every node of the partitions whose active features
 # lack it too.  A ranged hostlist as Slurm writes one, "(null)" for none:
 # what ExcNodeList alone shows with Carrier=exclusions.
+# With Carrier=guard (guard_alone) the ExcNodeList text stays the user's:
+# the nodes come from the bitmap slurmctld keeps, the look's answer
+# (slurm-helper excluded).
 kept_off() {
 	local exc feat n out=() all
+	if guard_alone; then
+		out=$("$HELPER" excluded "$(field "$1" JobId)") || { echo "?"; return; }
+		if [ -z "$out" ]; then echo "(null)"; else scontrol show hostlistsorted "$out"; fi
+		return
+	fi
 	exc=$(field "$1" ExcNodeList)
 	feat=$(field "$1" Features | grep -oE 'xc_[0-9a-f]{12}' | tail -n 1 || true)
 	if [ -z "$feat" ]; then

@@ -179,7 +179,6 @@ if [ "$CHECK" = 1 ]; then
 fi
 # (with Slurm's own filter, or the guard alone, the plugin's thread reads
 # no node data)
-guard_alone() { grep -qi 'Carrier=guard' <<<"${XC_EXTRA_CONF:-}"; }
 slurm_filters || guard_alone || wait_refresh
 JOBS=${XC_CHURN_JOBS:-150}
 SECONDS_=${XC_CHURN_SECONDS:-100}

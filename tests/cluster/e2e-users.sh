@@ -20,6 +20,11 @@
 # XC_USERS_MODE=slurm (23.11+): the same with Slurm's own filter
 # (extra_constraints), where the plugin only checks requests: the job with
 # a request then has the reference's ExcNodeList and its request in Extra.
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# guard alone"): the thread stands idle, the look keeps the jobs' excluded
+# nodes: a job is kept off what its bitmap holds (kept_off), its
+# ExcNodeList is the reference's, "rounds" are the look's walks
+# (look_walked), and the caps are not counted.
 # Closes with "users: N passed, M failed".
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
@@ -49,7 +54,10 @@ set_nodes() {
 	scontrol update nodename=n4 extra="{\"gpu\":false,\"tick\":$tick}"
 }
 set_nodes
-[ "$SLURM_FILTERS" = 1 ] || wait_refresh # (Slurm's filter: the thread idles)
+GUARD=0
+guard_alone && GUARD=1
+# (Slurm's filter, the guard alone: the thread idles)
+[ "$SLURM_FILTERS" = 1 ] || [ "$GUARD" = 1 ] || wait_refresh
 
 # A pending job of the owner's: begins in an hour.
 pending() { as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 "$@" --wrap true 2>&1; }
@@ -63,6 +71,10 @@ rounds() {
 		tick=$((tick + 1))
 		from=$(log_lines)
 		scontrol update nodename=n4 extra="{\"gpu\":false,\"tick\":$tick}"
+		if [ "$GUARD" = 1 ]; then
+			look_walked
+			continue
+		fi
 		wait_for 30 plugin_has_current_data "$from" ||
 			not_ok "round $i: the plugin loaded the node data within 30 s"
 	done
@@ -140,6 +152,10 @@ check_pairs() {
 		fi
 		want=$(union "$(field "$b" ExcNodeList)" "n[3-4]")
 		expect "$key, $when: kept off the user's list plus n[3-4]" "$(kept_off "$a")" "$want"
+		if [ "$GUARD" = 1 ]; then # the list is the user's own field
+			expect "$key, $when: ExcNodeList as without --extra" "$(field "$a" ExcNodeList)" "$(field "$b" ExcNodeList)"
+			continue
+		fi
 		want=$(field "$b" ExcNodeList)
 		[ "$want" = "(null)" ] && want=
 		expect "$key, $when: the user's own exclusions recorded" "$(user_exclude "$a")" \
@@ -219,6 +235,8 @@ expect "the array is still one pending record" "$(squeue -h -j "$a" -o %i | wc -
 expect "the array is kept off the owner's n1 (and the plugin's)" "$(kept_off "$a")" "$mine1"
 if [ "$SLURM_FILTERS" = 1 ]; then
 	expect "the array's request in Extra" "$(field "$a" Extra)" gpu=true
+elif [ "$GUARD" = 1 ]; then
+	expect "the array's ExcNodeList: the owner's n1" "$(field "$a" ExcNodeList)" "n1"
 else
 	expect "the array's user exclusions: n1" "$(user_exclude "$a")" "n1"
 fi
@@ -246,6 +264,10 @@ expect "component 0 after: kept off n1 and its own exclusions" "$(kept_off "$h+0
 expect "component 1 after: kept off n1 and its own exclusions" "$(kept_off "$h+1")" "$after1"
 if [ "$SLURM_FILTERS" = 1 ]; then
 	expect "component 1 keeps its request" "$(field "$h+1" Extra)" "$second"
+elif [ "$GUARD" = 1 ]; then
+	expect "component 0: the owner's n1 in its ExcNodeList" "$(field "$h+0" ExcNodeList)" "n1"
+	expect "component 1: the owner's n1 in its ExcNodeList" "$(field "$h+1" ExcNodeList)" "n1"
+	expect "component 1 keeps its request" "$(admin_comment "$h+1" | grep -oP 'request=\K.*')" "$second"
 else
 	expect "component 0: the user's own n1" "$(user_exclude "$h+0")" "n1"
 	expect "component 1: the user's own n1" "$(user_exclude "$h+1")" "n1"
@@ -282,7 +304,9 @@ else
 fi
 
 echo "# the caps on distinct pending requests (extra.conf; filter mode)"
-if [ "$SLURM_FILTERS" = 0 ]; then
+if [ "$GUARD" = 1 ]; then
+	echo "skipped: the caps (Carrier=guard does not count them yet: doc/design.md \"The guard alone\")"
+elif [ "$SLURM_FILTERS" = 0 ]; then
 	conf=$XC_STATE/extra.conf
 	cp "$conf" "$conf.saved"
 	echo MaxPendingRequestsPerUser=2 >>"$conf"

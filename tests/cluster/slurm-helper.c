@@ -23,6 +23,12 @@
  *                                      exc_node_inx with SHOW_DETAIL; the
  *                                      ExcNodeList text may say less): 0
  *                                      yes, 1 no, 2 cannot tell
+ *   slurm-helper excluded JOBID        the names of the nodes in that
+ *                                      bitmap, comma-separated (an empty
+ *                                      line: none), by the node table's
+ *                                      order as slurm_load_node() gives
+ *                                      it (a table without holes: no
+ *                                      dynamic nodes)
  *   slurm-helper update COUNT IDSTR JOBID [FIELD=VALUE...]
  *                                      sends COUNT times the update
  *                                      slurm_update_job() of job_id_str
@@ -294,6 +300,41 @@ static int excluded(const char *job, const char *index)
 	return rc;
 }
 
+/* Job `job`'s excluded nodes as slurmctld keeps them, by name. */
+static int excluded_names(const char *job)
+{
+	job_info_msg_t *jobs = NULL;
+	node_info_msg_t *nodes = NULL;
+	const int32_t *inx;
+	const char *sep = "";
+
+	if (sx_load_job(&jobs, (uint32_t)strtoul(job, NULL, 10), SHOW_DETAIL) !=
+		    SLURM_SUCCESS ||
+	    jobs->record_count < 1 ||
+	    slurm_load_node((time_t)0, &nodes, SHOW_ALL) != SLURM_SUCCESS) {
+		fprintf(stderr, "slurm-helper: cannot load job %s or the nodes\n",
+			job);
+		if (jobs)
+			sx_free_job_info_msg(jobs);
+		return 2;
+	}
+	for (inx = jobs->job_array[0].exc_node_inx; inx && inx[0] >= 0;
+	     inx += 2)
+		for (int32_t i = inx[0]; i <= inx[1]; i++) {
+			const char *name =
+				(uint32_t)i < nodes->record_count
+					? nodes->node_array[i].name
+					: NULL;
+
+			printf("%s%s", sep, name ? name : "?");
+			sep = ",";
+		}
+	printf("\n");
+	sx_free_job_info_msg(jobs);
+	sx_free_node_info_msg(nodes);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	slurm_init(NULL);
@@ -309,7 +350,9 @@ int main(int argc, char **argv)
 		return update(argc, argv);
 	if (argc == 4 && strcmp(argv[1], "excluded") == 0)
 		return excluded(argv[2], argv[3]);
+	if (argc == 3 && strcmp(argv[1], "excluded") == 0)
+		return excluded_names(argv[2]);
 	fprintf(stderr,
-		"usage: slurm-helper set-extra NODE FILE | submit FILE | digest | features NODE | update COUNT IDSTR JOBID [FIELD=VALUE...] | excluded JOBID INDEX\n");
+		"usage: slurm-helper set-extra NODE FILE | submit FILE | digest | features NODE | update COUNT IDSTR JOBID [FIELD=VALUE...] | excluded JOBID [INDEX]\n");
 	return 2;
 }
