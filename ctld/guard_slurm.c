@@ -81,6 +81,7 @@ static void stats_log(time_t now)
 
 static uint32_t *scratch; /* node indices, node_record_count of them */
 static uint64_t *pool, *cand, *off, *usable; /* node sets, as words */
+static bool free_read; /* Carrier=guard: records_free_nodes() read */
 static size_t scratch_len;
 
 static void complain(const char *message)
@@ -110,6 +111,9 @@ int guard_slurm_load(void)
 		return SLURM_SUCCESS;
 	}
 	config_now(&cfg);
+	/* alone (no thread carrying a tier): the guard reads the free nodes
+	 * for preferences with no wait */
+	free_read = cfg.carrier_guard;
 	if (!(guard = guard_create(&cfg.limits)))
 		return SLURM_ERROR;
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
@@ -126,6 +130,7 @@ void guard_slurm_unload(void)
 	free(cand);
 	free(off);
 	free(usable);
+	records_release();
 	scratch = NULL;
 	pool = cand = off = usable = NULL;
 	scratch_len = 0;
@@ -328,7 +333,7 @@ static bool guard_job(job_record_t *job_ptr)
 	bool backfill = records_in_backfill();
 	size_t need, nnodes = (size_t)node_record_count, words, n, left = 0;
 	size_t failing, reach;
-	const uint64_t *ex, *own;
+	const uint64_t *ex, *own, *free_now = NULL;
 	enum guard_look look;
 	struct guard_req *req;
 	const char *text;
@@ -396,7 +401,8 @@ static bool guard_job(job_record_t *job_ptr)
 	}
 	with = st;
 	with.request = (char *)text;
-	if ((waits = guard_tiers_apply(&with, details->begin_time, now))) {
+	if ((waits = guard_tiers_apply(&with, details->begin_time, now,
+				       free_read))) {
 		carried = guard_carried_tier(&st);
 		/* a user's tiers take at most its share a second */
 		allowed = budget =
@@ -432,11 +438,14 @@ static bool guard_job(job_record_t *job_ptr)
 					records_extra_at, records_stamp_of,
 					NULL, now,
 					look == GUARD_LOOK_REGISTERED);
+	/* with no wait, a tier counts while one of its nodes is free */
+	if (picks && with.wait <= 0)
+		free_now = records_free_nodes(nnodes, now);
 	/* the request it goes by now (`req` may be gone with another node
 	 * count: guard_request()) */
 	req = guard_effective(guard, &with, details->begin_time, now, picks,
-			      carried, !feature_by || backfill, usable, off,
-			      &budget, &tier, &over);
+			      carried, !feature_by || backfill, usable, free_now,
+			      off, &budget, &tier, &over);
 	if (waits)
 		guard_tiers_spend(guard, job_ptr->user_id, now,
 				  compared + (for_answers - budget));

@@ -17,15 +17,15 @@ struct tiers {
 	const char *request;
 	time_t now;
 	const uint64_t *usable; /* the nodes a tier counts */
+	const uint64_t *free;	/* those free now (NULL: none known free) */
 	uint64_t *scratch;
 	size_t *budget; /* what the placement may still take */
 };
 
 /* prefer_count_fn: tier i of the job, "(R)&(Pi)", on the nodes of its
- * partitions it did not exclude (`usable`), within what the placement
- * may take (-1 past it: no tier picked this once).  No node is counted
- * free: the guard counts tiers only for a job with a wait, where any
- * node counts (guard_tiers_apply()). */
+ * partitions it did not exclude (`usable`), and those of them free (for
+ * a job with no wait), within what the placement may take (-1 past it:
+ * no tier picked this once). */
 static int tier_count(void *arg, unsigned i, size_t *n, size_t *n_free)
 {
 	const struct tiers *t = arg;
@@ -34,16 +34,16 @@ static int tier_count(void *arg, unsigned i, size_t *n, size_t *n_free)
 
 	if (!text)
 		return -1;
-	rc = guard_count(t->g, text, t->usable, NULL, t->scratch, t->budget, n,
-			 n_free);
+	rc = guard_count(t->g, text, t->usable, t->free, t->scratch, t->budget,
+			 n, n_free);
 	free(text);
 	return rc;
 }
 
 bool guard_tiers_apply(const struct sx_job_state *with, time_t eligible,
-		       time_t now)
+		       time_t now, bool free_read)
 {
-	return with->n_prefer && with->wait > 0 &&
+	return with->n_prefer && (with->wait > 0 || free_read) &&
 	       prefer_waiting(with, eligible, now);
 }
 
@@ -65,12 +65,12 @@ struct guard_req *guard_effective(struct guard *g,
 				  const struct sx_job_state *with,
 				  time_t eligible, time_t now, bool picks,
 				  unsigned carried, bool by_list,
-				  const uint64_t *usable, uint64_t *scratch,
+				  const uint64_t *usable,
+				  const uint64_t *free_nodes, uint64_t *scratch,
 				  size_t *budget, unsigned *tier, bool *over)
 {
-	struct tiers t = {
-		g, with, with->request, now, usable, scratch, budget
-	};
+	struct tiers t = { g,	   with,       with->request, now,
+			   usable, free_nodes, scratch,	      budget };
 	struct prefer_pick pick = { 0 };
 	struct guard_req *r = NULL;
 	bool counted = false;

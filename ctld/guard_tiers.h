@@ -18,11 +18,12 @@
  * `with` (its request as the guard reads it), eligible at `eligible` (its
  * details->begin_time, as the thread reads eligible_time), at `now`: a
  * job with preferences and a wait, while its wait lasts (the rule:
- * prefer_pick_tiers(), slurm/prefer.h).  A job with no wait is narrowed
- * for free nodes (idle or mixed), which the guard does not read: it goes
- * by what the thread carries, the guard by its request alone. */
+ * prefer_pick_tiers(), slurm/prefer.h); with no wait, while its
+ * PREFER_NOW_S last, when `free_read`: the guard reads the free nodes
+ * (Carrier=guard: records_free_nodes()).  Else a job with no wait goes by
+ * what the thread carries, the guard by its request alone. */
 bool guard_tiers_apply(const struct sx_job_state *with, time_t eligible,
-		       time_t now);
+		       time_t now, bool free_read);
 
 /* The tier the thread carries a job with state `st` by, as its status
  * says after any requeue's note ("preferring tier i of n": prefer_note(),
@@ -33,7 +34,8 @@ unsigned guard_carried_tier(const struct sx_job_state *st);
  * it), eligible at `eligible`, goes by at this placement while its wait
  * lasts: when `picks`, "(R)&(Pi)" for the strongest tier that a node of
  * `usable` (words: its partitions less its excluded nodes) satisfies
- * now, counted within *budget (what the placement may still take:
+ * now, one of them in `free_nodes` for a job with no wait (words; NULL:
+ * none known free), counted within *budget (what the placement may still take:
  * guard_tiers_allowance(), less what it took; lowered by what the
  * counts cost, guard_count()); the tier applied is
  * guard_tier_applied()'s
@@ -45,7 +47,8 @@ struct guard_req *guard_effective(struct guard *g,
 				  const struct sx_job_state *with,
 				  time_t eligible, time_t now, bool picks,
 				  unsigned carried, bool by_list,
-				  const uint64_t *usable, uint64_t *scratch,
+				  const uint64_t *usable,
+				  const uint64_t *free_nodes, uint64_t *scratch,
 				  size_t *budget, unsigned *tier, bool *over);
 
 #endif

@@ -7,11 +7,18 @@
 #include <sys/prctl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "slurm/slurm.h"
 #include "src/common/bitstring.h"
 #include "src/common/node_conf.h"
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#include "src/interfaces/select.h"
+#else
+#include "src/common/select.h"
+#endif
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
@@ -73,11 +80,19 @@ static uint32_t api_user_id(const void *v)
 	return job_ptr->user_id;
 }
 
+static const char *api_exc_nodes(const void *v)
+{
+	const job_record_t *job_ptr = v;
+
+	return job_ptr->details ? job_ptr->details->exc_nodes : NULL;
+}
+
 const struct sx_guard_api sx_guard_record_api = {
 	.version = SX_GUARD_API_VERSION,
 	.admin_comment = api_admin_comment,
 	.set_admin_comment = api_set_admin_comment,
 	.user_id = api_user_id,
+	.exc_nodes = api_exc_nodes,
 };
 
 const char *records_request_of(void *v, struct sx_job_state *st)
@@ -170,3 +185,64 @@ bool records_slurm_filters(void)
 	return false;
 }
 #endif
+
+/* The node-state flags that keep a node from being free (the thread's
+ * node_free(), plugin/thread/node_table.c). */
+#define NOT_FREE                                                               \
+	(NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND |          \
+	 NODE_STATE_MAINT | NODE_STATE_POWERING_UP | NODE_STATE_POWERED_DOWN | \
+	 NODE_STATE_RES | NODE_STATE_REBOOT_ISSUED)
+
+static uint64_t *free_words;
+static size_t free_n;
+static time_t free_at;
+
+const uint64_t *records_free_nodes(size_t nnodes, time_t now)
+{
+	size_t words = (nnodes + 63) / 64;
+
+	if (free_words && free_n == nnodes && free_at == now)
+		return free_words;
+	if (free_n != nnodes) {
+		free(free_words);
+		free_n = 0;
+		if (!(free_words = calloc(words ? words : 1,
+					  sizeof(*free_words))))
+			return NULL;
+		free_n = nnodes;
+	}
+	memset(free_words, 0, (words ? words : 1) * sizeof(*free_words));
+	/* the CPUs allocated on each node, summed again from the select
+	 * plugin's rows when the nodes changed since its last sum (as for
+	 * every node load: _slurm_rpc_dump_nodes(), proc_req.c) */
+	(void)select_g_select_nodeinfo_set_all();
+	for (size_t i = 0; i < nnodes && i < (size_t)node_record_count; i++) {
+		node_record_t *node_ptr = node_record_table_ptr[i];
+		uint16_t alloc = 0;
+		bool is_free;
+
+		if (!node_ptr || (node_ptr->node_state & NOT_FREE))
+			continue;
+		/* idle, or mixed: allocated with a CPU left (api/node_info.c
+		 * _set_node_mixed(), which the thread's load asks for) */
+		is_free = IS_NODE_IDLE(node_ptr);
+		if (!is_free && IS_NODE_ALLOCATED(node_ptr) &&
+		    select_g_select_nodeinfo_get(node_ptr->select_nodeinfo,
+						 SELECT_NODEDATA_SUBCNT,
+						 NODE_STATE_ALLOCATED,
+						 &alloc) == SLURM_SUCCESS)
+			is_free = alloc < node_ptr->cpus_efctv;
+		if (is_free)
+			free_words[i / 64] |= 1ULL << (i % 64);
+	}
+	free_at = now;
+	return free_words;
+}
+
+void records_release(void)
+{
+	free(free_words);
+	free_words = NULL;
+	free_n = 0;
+	free_at = 0;
+}

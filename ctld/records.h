@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "job_state.h"
 
@@ -84,5 +85,22 @@ extern long long (*const records_stamp_of)(size_t i, void *arg);
  * extra_constraints, 23.11 and later: src/common/extra_constraints.c):
  * then the guard and the look stand aside. */
 bool records_slurm_filters(void);
+
+/* The nodes free now, one bit a node of `nnodes` (words), as the thread
+ * reads them from slurm_load_node() (plugin/thread/node_table.c
+ * node_free(); doc/design.md "Preferences"): idle, or allocated with a
+ * CPU left (mixed), neither drained, failing, unresponsive, in
+ * maintenance, powered down, powering up, reserved nor rebooting.  The
+ * CPUs allocated are the select plugin's, summed by
+ * select_g_select_nodeinfo_set_all() as for every load of the nodes
+ * (again only when the nodes changed since).  Read at most once in
+ * second `now`: a later call in that second gets the same words, which
+ * may count free a node taken since (the thread read them once a round).
+ * Borrowed until records_release(); NULL out of memory.  The job and
+ * node write locks held (a placement). */
+const uint64_t *records_free_nodes(size_t nnodes, time_t now);
+
+/* What records_free_nodes() keeps, freed (the plugin's fini()). */
+void records_release(void);
 
 #endif

@@ -17,7 +17,9 @@
 #   - the owner's update of the job's excluded nodes is theirs, another
 #     user's is refused as for a job without a request; the owner's change
 #     of preferences is written at once and followed at the placement,
-#     another user's refused as their update of the job is; an admin's
+#     another user's refused as their update of the job is; preferences
+#     with no wait go by the preferred node while it is free (the request
+#     alone while it is busy); an admin's
 #     AdminComment is theirs, the state kept after it, and the job still
 #     kept off;
 #   - the thread sent no update: every job's AdminComment is as written
@@ -188,6 +190,21 @@ expect_has "it is in the job's state at once" "$(admin_comment "$id")" "prefer=f
 scontrol release "$id"
 done_ok "the job with its new preference" "$id"
 expect "it ran on the preferred node" "$(ran_on p)" n4
+# preferences with no wait (the default): the preferred node while one is
+# free, as slurmctld counts its CPUs; else the request alone, at once
+b=$(blocker n4)
+wait_for 30 eval '[ "$(state "$b")" = RUNNING ]' || not_ok "the admin's job runs on n4"
+id=$(sub xcuser1 nw-busy --extra 'ok=1' --extra-prefer 'fast=1')
+done_ok "no wait, the preferred node busy" "$id"
+expect "it ran on a node of the request alone (n3, the first), as Slurm alone's" "$(ran_on nw-busy)" n3
+scancel "$b"
+wait_for 30 eval 'sinfo -h -n n4 -o %T | grep -qx idle' || not_ok "n4 idle again"
+ref=$(sub xcuser1 nw-ref --extra 'ok=1')
+done_ok "the same request without preferences" "$ref"
+expect "without preferences it runs on n3, the first match" "$(ran_on nw-ref)" n3
+id=$(sub xcuser1 nw-free --extra 'ok=1' --extra-prefer 'fast=1')
+done_ok "no wait, the preferred node free" "$id"
+expect "it ran on the preferred node, free" "$(ran_on nw-free)" n4
 set_extra n4 '{"ok":1}'
 # an admin's AdminComment: theirs, with the state kept after it, and the
 # job still kept off (set_extra's nodes: n3 and n4 match, n1 first)
