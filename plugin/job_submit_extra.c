@@ -236,7 +236,8 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
  * places it (its guard) and in backfill's plans (its look), reading the
  * request from the job's state (doc/design.md "The guard alone").  So
  * here the job gets its state alone (`st`: its request, tiers and the
- * user's own exclusions, filled by the caller) in its AdminComment:
+ * user's own exclusions as at submission, filled by the caller) in its
+ * AdminComment:
  * nothing excluded, held or counted, and Slurm answers the submission as
  * it would without the plugin.  SLURM_SUCCESS or the refusal (out of
  * memory).
@@ -248,10 +249,10 @@ static int guard_record(job_desc_msg_t *job_desc, struct sx_job_state *st,
 	/* hostlist_hash(job_desc->exc_nodes): st->exclude is that list read
 	 * by Slurm already */
 	st->wrote = xc_text_hash(st->exclude);
-	/* the user's own list is the job's ExcNodeList, which nothing of
-	 * the plugin's writes here: none kept beside it to go stale */
-	free(st->exclude);
-	st->exclude = NULL;
+	/* (kept, with its hash, though the guard reads the job's own list:
+	 * a filter mode the plugin falls back to, or is switched to, takes
+	 * it for the user's own while the list's hash is this one, and
+	 * reads the list again once it is not) */
 	if (!(st->status = strdup(SX_GUARD_STATUS)) ||
 	    set_desc_state(&job_desc->admin_comment, st) < 0)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");

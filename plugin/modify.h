@@ -84,14 +84,18 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 /*
  * Carrier=guard: a new request (`scontrol update job=N extra=...`, 23.02+;
  * already checked as at submission by modify_as()) of job record
- * `job_ptr`, written into its state at once through `api`, as
- * modify_filtered() has the thread write it: a request, the state made
- * for a job that had none (status SX_GUARD_STATUS), its tiers checked
- * again with it; an empty one, the state taken away and the admin's text
- * kept.  Slurm checked the caller before job_modify() there (the owner,
- * an operator, a coordinator: _update_job(), src/slurmctld/job_mgr.c
- * 24.11.5), and sets the job's Extra itself.  No request in the update:
- * nothing.  SLURM_SUCCESS or the refusal.
+ * `job_ptr`, written into its state at once through `api`: the request
+ * (the text the state shows; burst_buffer/extra reads the job's Extra,
+ * which Slurm sets itself, wherever the state's mark is:
+ * records_request_of(), ctld/records.h), a state made for a job that
+ * had none (as at submission: status SX_GUARD_STATUS, the job's own
+ * ExcNodeList and its hash); an empty one leaves the state with no
+ * request, so that an update Slurm refuses after job_modify() (a bad
+ * partition, say: _update_job(), src/slurmctld/job_mgr.c 24.11.5) never
+ * leaves a job's request unguarded.  Slurm checked the caller before
+ * job_modify() there (the owner, an operator, a coordinator).  A state
+ * that cannot be read is not written over: refused.  No request in the
+ * update: nothing.  SLURM_SUCCESS or the refusal.
  */
 int guard_change_request(job_desc_msg_t *job_desc,
 			 const struct sx_guard_api *api, void *job_ptr,

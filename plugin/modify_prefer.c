@@ -12,6 +12,7 @@
 #include "entry.h"
 #include "job_state.h"
 #include "modify.h"
+#include "xc.h"
 
 /* Whether update `d` sets a field the thread's plan reads besides a
  * change of preferences (a new request too, from 23.02). */
@@ -205,8 +206,8 @@ int guard_change_request(job_desc_msg_t *job_desc,
 {
 	struct sx_job_state st = { 0 };
 	const char *extra = SX_SLURM_HAS_EXTRA_OPTION ? job_desc->extra : NULL;
+	const char *now, *exc;
 	char *comment = NULL;
-	bool had;
 	int rc = SLURM_SUCCESS;
 
 	if (!extra)
@@ -215,40 +216,42 @@ int guard_change_request(job_desc_msg_t *job_desc,
 		return refuse(
 			err_msg, ESLURM_NOT_SUPPORTED,
 			"--extra: burst_buffer/extra does not answer for the job: its request stays");
-	had = sx_job_state_parse(api->admin_comment(job_ptr), &st);
-	if (!*extra) { /* emptied: no request, no state; the admin's text */
-		if (had && api->set_admin_comment(job_ptr, st.admin) < 0)
+	now = api->admin_comment(job_ptr);
+	if (now && strstr(now, SX_STATE_MARK)) {
+		/* (a mark that does not parse, or no memory: nothing is
+		 * written over what cannot be read) */
+		if (!sx_job_state_parse(now, &st))
+			return refuse(
+				err_msg, SLURM_ERROR,
+				"--extra: the job's state in its AdminComment cannot be read: its request stays");
+	} else if (!*extra) {
+		return SLURM_SUCCESS; /* no request, and none to take away */
+	} else {
+		/* a state made for it, as at submission: the admin's text
+		 * first, the user's own list with its hash (guard_record()) */
+		exc = api->exc_nodes(job_ptr);
+		st.wrote = xc_text_hash(exc);
+		if ((now && *now && !(st.admin = strdup(now))) ||
+		    !(st.status = strdup(SX_GUARD_STATUS)) ||
+		    !(st.exclude = strdup(exc ? exc : "")))
 			rc = refuse(err_msg, SLURM_ERROR,
 				    "--extra: out of memory");
-		sx_job_state_free(&st);
-		return rc;
 	}
-	if (!had) {
-		st.admin = api->admin_comment(job_ptr)
-				   ? strdup(api->admin_comment(job_ptr))
-				   : NULL;
-		st.status = strdup(SX_GUARD_STATUS);
-		st.exclude = strdup("");
-		if (!st.status || !st.exclude)
-			rc = refuse(err_msg, SLURM_ERROR,
-				    "--extra: out of memory");
-	}
+	/* the new request, "" for none: the mark stays, so that the guard
+	 * follows the Extra Slurm applies (records_request_of(), ctld/
+	 * records.h) even when Slurm refuses the update after this */
 	free(st.request);
-	if (rc == SLURM_SUCCESS && !(st.request = strdup(extra)))
-		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	/* its tiers go with the new request: checked again, as together
-	 * at submission */
-	if (rc == SLURM_SUCCESS && st.n_prefer)
-		rc = check_tiers(&st, submit_uid, err_msg);
+	st.request = NULL;
 	if (rc == SLURM_SUCCESS &&
-	    (!(comment = sx_job_state_format(&st)) ||
+	    (!(st.request = strdup(extra)) ||
+	     !(comment = sx_job_state_format(&st)) ||
 	     api->set_admin_comment(job_ptr, comment) < 0))
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	if (rc == SLURM_SUCCESS)
-		slurm_info("%s: uid %u: request of job %s (owner %u) set",
+		slurm_info("%s: uid %u: request of job %s (owner %u) set%s",
 			   plugin_type, submit_uid,
 			   job_desc->job_id_str ? job_desc->job_id_str : "?",
-			   api->user_id(job_ptr));
+			   api->user_id(job_ptr), *extra ? "" : " to none");
 	free(comment);
 	sx_job_state_free(&st);
 	return rc;

@@ -19,7 +19,7 @@
 #define SX_GUARD_API "sx_guard_record_api"
 /* Raised with every change of the struct: an object of another version
  * (a plugin of another build) is not used. */
-#define SX_GUARD_API_VERSION 1
+#define SX_GUARD_API_VERSION 2
 
 struct sx_guard_api {
 	unsigned version; /* SX_GUARD_API_VERSION */
@@ -31,6 +31,9 @@ struct sx_guard_api {
 	int (*set_admin_comment)(void *job_ptr, const char *text);
 	/* the job's owner */
 	uint32_t (*user_id)(const void *job_ptr);
+	/* the job's ExcNodeList as Slurm keeps its text, borrowed; NULL for
+	 * none */
+	const char *(*exc_nodes)(const void *job_ptr);
 };
 
 #endif

@@ -34,6 +34,15 @@
  * byte but NUL, so it comes last; its control bytes and '%' are written
  * %XX, so that no request starts a line of its own in `scontrol show
  * job`).
+ *
+ * Where burst_buffer/extra alone filters (Carrier=guard, doc/design.md
+ * "The guard alone"), the status is SX_GUARD_STATUS, nothing is held,
+ * wrote= hashes the user's list as at submission (or as when an update
+ * gave the job its first request), exclude= is that list (the job's
+ * ExcNodeList is the user's own there, and is what the guard reads), and
+ * from 23.02 the guard reads the request from the job's Extra, the
+ * request= being its text as last set through the plugin ("" after an
+ * update emptied it).
  */
 #ifndef SLURM_EXTRA_JOB_STATE_H
 #define SLURM_EXTRA_JOB_STATE_H

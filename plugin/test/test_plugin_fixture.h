@@ -73,7 +73,8 @@ static inline job_desc_msg_t *update(job_desc_msg_t *d, const char *name)
 struct fake_record {
 	char *admin;
 	uint32_t user_id;
-	unsigned sets; /* set_admin_comment() calls */
+	unsigned sets;	 /* set_admin_comment() calls */
+	const char *exc; /* its ExcNodeList (NULL: none) */
 };
 
 static inline const char *fake_admin_comment(const void *job_ptr)
@@ -96,11 +97,17 @@ static inline uint32_t fake_user_id(const void *job_ptr)
 	return ((const struct fake_record *)job_ptr)->user_id;
 }
 
+static inline const char *fake_exc_nodes(const void *job_ptr)
+{
+	return ((const struct fake_record *)job_ptr)->exc;
+}
+
 static const struct sx_guard_api fake_api
 	__attribute__((unused)) = { .version = SX_GUARD_API_VERSION,
 				    .admin_comment = fake_admin_comment,
 				    .set_admin_comment = fake_set_admin_comment,
-				    .user_id = fake_user_id };
+				    .user_id = fake_user_id,
+				    .exc_nodes = fake_exc_nodes };
 
 /* Carrier=guard: burst_buffer/extra keeps the jobs off (plugin_config.h
  * carrier_guard, doc/design.md "The guard alone"). */

@@ -570,17 +570,17 @@ Test(plugin, by_the_guard_another_users_or_a_bad_change_is_refused)
 }
 
 /* With Carrier=guard a new request (`scontrol update job=N extra=...`,
- * 23.02+) goes into the job's state at once, its tiers kept and checked
- * with it; a job without a state gets one, the admin's text kept; an
- * empty request takes the state away and leaves the admin's text; a bad
- * request is refused and writes nothing.  On 22.05 Slurm ignores `extra`
- * in an update, and so does the plugin. */
+ * 23.02+) goes into the job's state at once, its tiers kept; a job
+ * without a state gets one, as at submission (the admin's text first,
+ * its own ExcNodeList and that list's hash); an empty request leaves the
+ * state with none, its mark kept (the guard follows the Extra Slurm
+ * applies); a bad request is refused and writes nothing.  On 22.05 Slurm
+ * ignores `extra` in an update, and so does the plugin. */
 Test(plugin, by_the_guard_a_new_request_is_written)
 {
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { strdup("site note " GUARD_STATE), OWNER,
-				   0 };
+	struct fake_record job = { strdup("site note"), OWNER, 0, "n[1-2]" };
 
 	by_guard();
 	set_str(&d->extra, "gpu=false&mem>=64");
@@ -596,6 +596,8 @@ Test(plugin, by_the_guard_a_new_request_is_written)
 	cr_assert_str_eq(st.request, "gpu=false&mem>=64");
 	cr_assert_str_eq(st.admin, "site note");
 	cr_assert_str_eq(st.status, SX_GUARD_STATUS);
+	cr_assert_str_eq(st.exclude, "n[1-2]");
+	cr_assert_eq(st.wrote, xc_text_hash("n[1-2]"));
 	sx_job_state_free(&st);
 
 	/* a bad request: refused, nothing written */
@@ -605,42 +607,54 @@ Test(plugin, by_the_guard_a_new_request_is_written)
 	slurm_xfree((void **)&err);
 	cr_assert_eq(job.sets, 1);
 
-	/* emptied: the state gone, the admin's text kept */
+	/* emptied: the state kept, with no request */
 	set_str(&d->extra, "");
 	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
 		     "%s", err);
-	cr_assert_str_eq(job.admin, "site note");
+	state_of(job.admin, &st);
+	cr_assert_str_eq(st.request, "");
+	cr_assert_str_eq(st.admin, "site note");
+	sx_job_state_free(&st);
 
-	/* a job without a state, given a request: one made for it */
+	/* emptied on a job with no state: nothing written */
+	free(job.admin);
+	job.admin = NULL;
+	job.sets = 0;
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
+		     "%s", err);
+	cr_assert_eq(job.sets, 0);
+	cr_assert_null(job.admin);
+
+	/* given one with no AdminComment at all: no admin's text */
+	job.exc = NULL;
 	set_str(&d->extra, "gpu=true");
 	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
 		     "%s", err);
 	state_of(job.admin, &st);
-	cr_assert_str_eq(st.request, "gpu=true");
-	cr_assert_str_eq(st.admin, "site note");
+	cr_assert_null(st.admin);
 	cr_assert_str_eq(st.exclude, "");
-	sx_job_state_free(&st);
-
-	/* emptied where no text of the admin's is left: none at all */
-	free(job.admin);
-	job.admin = strdup(GUARD_STATE);
-	set_str(&d->extra, "");
-	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
-		     "%s", err);
-	cr_assert_null(job.admin);
+	cr_assert_str_eq(st.request, "gpu=true");
 	cr_assert_eq(entry_thread->hints.n, 0);
+	free(job.admin);
 }
 
-/* A new request with tiers kept: the tiers checked with it, as together
- * at submission; tiers it makes too long refuse it. */
-Test(plugin, by_the_guard_a_new_request_keeps_its_tiers)
+/* A new request keeps the job's tiers and wait; one sent with an
+ * AdminComment of a super user's (holding a state copied from `scontrol
+ * show job`) gets the new state after the admin's text, theirs less the
+ * copy; the same update for the records of an array or heterogeneous
+ * job (one job_desc) gives each its own state; a state that does not
+ * parse is not written over; no record lent: refused. */
+Test(plugin, by_the_guard_a_new_request_with_other_fields)
 {
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0 };
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL },
+			   other = { strdup("theirs " GUARD_STATE), OWNER, 0,
+				     "n4" };
 
 	if (!SX_SLURM_HAS_EXTRA_OPTION) {
 		free(job.admin);
+		free(other.admin);
 		return; /* (22.05: no request in an update) */
 	}
 	by_guard();
@@ -655,5 +669,44 @@ Test(plugin, by_the_guard_a_new_request_keeps_its_tiers)
 	cr_assert_eq(st.n_prefer, 1);
 	cr_assert_str_eq(st.prefer[0], "gpu=false");
 	cr_assert_eq(st.wait, 600);
+	sx_job_state_free(&st);
+
+	/* with a super user's AdminComment, over two records */
+	set_str(&d->extra, "mem>=128");
+	set_str(&d->admin_comment, "reviewed " GUARD_STATE);
+	cr_assert_eq(modify_prefer_as(d, env, 0, &job), SLURM_SUCCESS, "%s",
+		     err);
+	cr_assert_eq(modify_prefer_as(d, env, 0, &other), SLURM_SUCCESS, "%s",
+		     err);
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.admin, "reviewed");
+	cr_assert_str_eq(st.request, "mem>=128");
+	cr_assert_str_eq(st.exclude, "", "the second record's own: %s",
+			 d->admin_comment);
+	sx_job_state_free(&st);
+	state_of(job.admin, &st);
+	cr_assert_str_eq(st.request, "mem>=128");
+	cr_assert_eq(st.n_prefer, 1, "the first record keeps its tiers");
+	sx_job_state_free(&st);
+	state_of(other.admin, &st);
+	cr_assert_str_eq(st.request, "mem>=128");
+	cr_assert_str_eq(st.admin, "theirs");
+	sx_job_state_free(&st);
+	set_str(&d->admin_comment, NULL);
+
+	/* a mark that does not parse: refused, nothing written */
 	free(job.admin);
+	job.admin = strdup("note " SX_STATE_MARK "mangled");
+	job.sets = 0;
+	set_str(&d->extra, "gpu=true");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_ERROR);
+	slurm_xfree((void **)&err);
+	cr_assert_eq(job.sets, 0);
+	cr_assert_str_eq(job.admin, "note " SX_STATE_MARK "mangled");
+
+	/* no record lent: refused */
+	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_NOT_SUPPORTED);
+	slurm_xfree((void **)&err);
+	free(job.admin);
+	free(other.admin);
 }
