@@ -106,6 +106,11 @@ guard_alone() { grep -qi 'Carrier=guard' <<<"${XC_EXTRA_CONF:-}"; }
 # job of root's, held, with a request of its own submitted then: a set is
 # given at a walk's end, after every job of the walk, and the probe keeps
 # n1 off when the look has answered it); a failed check if not within 30 s.
+# It assumes what the local cluster has: fewer than 1,024 jobs waiting for
+# a set of the look's (past them the probe, held at priority 0, gets none:
+# a failure, never a pass), n1 the node table's first, and no node with
+# the key xc_probe.  It shows a walk, not that every node's Extra was
+# read since: a change in the call's second may wait for the next.
 XC_PROBE=0
 look_walked() {
 	local id

@@ -296,7 +296,11 @@ if slurm_at_least 23 2; then
 		rounds 2
 		expect "  no longer filtered: kept off the user's list alone (none)" "$(kept_off "$b")" "(null)"
 		expect "  its constraint the user's own (none)" "$(field "$b" Features)" "(null)"
-		expect "  no state left" "$(admin_comment "$b")" ""
+		if [ "$GUARD" = 1 ]; then # (the mark kept: the guard reads Extra)
+			expect "  its state holds no request" "$(admin_comment "$b" | grep -oP '; request=\K.*')" ""
+		else
+			expect "  no state left" "$(admin_comment "$b")" ""
+		fi
 	fi
 	scancel "$b"
 else
