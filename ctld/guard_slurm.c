@@ -444,8 +444,8 @@ static bool guard_job(job_record_t *job_ptr)
 	/* the request it goes by now (`req` may be gone with another node
 	 * count: guard_request()) */
 	req = guard_effective(guard, &with, details->begin_time, now, picks,
-			      carried, !feature_by || backfill, usable, free_now,
-			      off, &budget, &tier, &over);
+			      carried, !feature_by || backfill, usable,
+			      free_now, off, &budget, &tier, &over);
 	if (waits)
 		guard_tiers_spend(guard, job_ptr->user_id, now,
 				  compared + (for_answers - budget));

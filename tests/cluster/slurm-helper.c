@@ -312,8 +312,8 @@ static int excluded_names(const char *job)
 		    SLURM_SUCCESS ||
 	    jobs->record_count < 1 ||
 	    slurm_load_node((time_t)0, &nodes, SHOW_ALL) != SLURM_SUCCESS) {
-		fprintf(stderr, "slurm-helper: cannot load job %s or the nodes\n",
-			job);
+		fprintf(stderr,
+			"slurm-helper: cannot load job %s or the nodes\n", job);
 		if (jobs)
 			sx_free_job_info_msg(jobs);
 		return 2;
@@ -321,10 +321,9 @@ static int excluded_names(const char *job)
 	for (inx = jobs->job_array[0].exc_node_inx; inx && inx[0] >= 0;
 	     inx += 2)
 		for (int32_t i = inx[0]; i <= inx[1]; i++) {
-			const char *name =
-				(uint32_t)i < nodes->record_count
-					? nodes->node_array[i].name
-					: NULL;
+			const char *name = (uint32_t)i < nodes->record_count
+						   ? nodes->node_array[i].name
+						   : NULL;
 
 			printf("%s%s", sep, name ? name : "?");
 			sep = ",";
