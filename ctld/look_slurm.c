@@ -44,6 +44,7 @@
 #include "guard.h"
 #include "guard_slurm.h"
 #include "look.h"
+#include "look_census.h"
 #include "look_slurm.h"
 #include "ns_now.h"
 #include "records.h"
@@ -219,7 +220,7 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 {
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	struct sx_job_state st = { 0 };
-	const char *text;
+	const char *text = NULL;
 	struct guard_req *req;
 	unsigned long long hash;
 	enum look_did did;
@@ -305,6 +306,9 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 			1,
 			"a job's excluded nodes too scattered to keep their base: it is kept off at its placement only");
 out:
+	/* counted once a walk, for the caps (look_census.h) */
+	if (text && ok && !give)
+		look_census_add(job_ptr->user_id, text, &st);
 	sx_job_state_free(&st);
 	return ok;
 }
@@ -432,6 +436,7 @@ static bool look_hold(time_t now)
 		walked_at = now;
 		changes_seen = guard_changes(g);
 		look_round(lk, ++round_no);
+		look_census_begin(now);
 	}
 	if (walk_at == 0 && walk_n == 0)
 		walk_snapshot(&budget);
@@ -447,6 +452,7 @@ static bool look_hold(time_t now)
 		return true;
 	walking = false;
 	walk_n = walk_at = 0;
+	look_census_end();
 	sets_share(g, nnodes, &budget);
 	/* a job's excluded nodes changed, as by a job update: backfill
 	 * plans again (its _more_work() reads the stamp; raised, never
@@ -556,6 +562,7 @@ bool look_slurm_stop(void)
 	}
 	look_destroy(lk);
 	lk = NULL;
+	look_census_free();
 	free(cands);
 	cands = NULL;
 	ncands = cands_cap = 0;

@@ -24,6 +24,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "guard_api.h"
+#include "look_census.h"
 #include "records.h"
 #include "xc.h"
 
@@ -93,6 +94,7 @@ const struct sx_guard_api sx_guard_record_api = {
 	.set_admin_comment = api_set_admin_comment,
 	.user_id = api_user_id,
 	.exc_nodes = api_exc_nodes,
+	.census = look_census_get,
 };
 
 const char *records_request_of(void *v, struct sx_job_state *st)
@@ -206,8 +208,8 @@ const uint64_t *records_free_nodes(size_t nnodes, time_t now)
 	if (free_n != nnodes) {
 		free(free_words);
 		free_n = 0;
-		if (!(free_words = calloc(words ? words : 1,
-					  sizeof(*free_words))))
+		if (!(free_words =
+			      calloc(words ? words : 1, sizeof(*free_words))))
 			return NULL;
 		free_n = nnodes;
 	}
@@ -227,10 +229,9 @@ const uint64_t *records_free_nodes(size_t nnodes, time_t now)
 		 * _set_node_mixed(), which the thread's load asks for) */
 		is_free = IS_NODE_IDLE(node_ptr);
 		if (!is_free && IS_NODE_ALLOCATED(node_ptr) &&
-		    select_g_select_nodeinfo_get(node_ptr->select_nodeinfo,
-						 SELECT_NODEDATA_SUBCNT,
-						 NODE_STATE_ALLOCATED,
-						 &alloc) == SLURM_SUCCESS)
+		    select_g_select_nodeinfo_get(
+			    node_ptr->select_nodeinfo, SELECT_NODEDATA_SUBCNT,
+			    NODE_STATE_ALLOCATED, &alloc) == SLURM_SUCCESS)
 			is_free = alloc < node_ptr->cpus_efctv;
 		if (is_free)
 			free_words[i / 64] |= 1ULL << (i % 64);

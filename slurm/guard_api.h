@@ -6,12 +6,16 @@
  * (doc/design.md "The guard alone").  burst_buffer/extra exports one
  * object of this type, SX_GUARD_API; job_submit/extra finds it with
  * dlopen(RTLD_NOLOAD) and dlsym() (sx_guard_api(), ctld.h).  Each function
- * takes a job record as job_modify() is handed it, and runs under
- * slurmctld's job write lock, as job_modify() does.
+ * of a job record takes it as job_modify() is handed it, and runs under
+ * slurmctld's job write lock, as job_modify() does; `census` runs under
+ * the job read lock at least (job_submit()'s), which keeps the look,
+ * which writes it under the write lock, out.
  */
 #ifndef SLURM_EXTRA_GUARD_API_H
 #define SLURM_EXTRA_GUARD_API_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* burst_buffer/extra's file, as slurmctld loads it, and the object. */
@@ -19,7 +23,16 @@
 #define SX_GUARD_API "sx_guard_record_api"
 /* Raised with every change of the struct: an object of another version
  * (a plugin of another build) is not used. */
-#define SX_GUARD_API_VERSION 2
+#define SX_GUARD_API_VERSION 3
+
+/* A pending job with a request as the look counted it, for the caps on
+ * distinct pending requests (doc/design.md "The guard alone", "Caps"). */
+struct sx_guard_census_job {
+	uint32_t uid;  /* its owner */
+	uint64_t hash; /* prefer_census_hash() of its request's text as the
+			  guard reads it, with its tiers */
+	bool prefers;  /* it has preferences */
+};
 
 struct sx_guard_api {
 	unsigned version; /* SX_GUARD_API_VERSION */
@@ -34,6 +47,13 @@ struct sx_guard_api {
 	/* the job's ExcNodeList as Slurm keeps its text, borrowed; NULL for
 	 * none */
 	const char *(*exc_nodes)(const void *job_ptr);
+	/* the pending jobs with a request as the look's last whole walk
+	 * found them: *jobs (borrowed until the job lock is let go), *n of
+	 * them, *walked_at (when the walk began, seconds since the epoch),
+	 * *walk (raised at each whole walk; a walk that ran out of memory
+	 * counting leaves the one before); -1 before the first */
+	int (*census)(const struct sx_guard_census_job **jobs, size_t *n,
+		      long long *walked_at, uint64_t *walk);
 };
 
 #endif
