@@ -114,6 +114,15 @@ int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
 	return cap_answer(rc, uid, why, err_msg);
 }
 
+int admit_hash(uint64_t hash, uint32_t uid, char **err_msg)
+{
+	char why[512];
+
+	return cap_answer(
+		thread_admit(entry_thread, uid, hash, why, sizeof(why)), uid,
+		why, err_msg);
+}
+
 int admit_prefer(uint32_t uid, char **err_msg)
 {
 	char why[512];

@@ -62,6 +62,11 @@ int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg);
 int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
 	  uint64_t *hash, char **err_msg);
 
+/* admit() of a request already hashed (`hash`: Carrier=guard counts by
+ * prefer_census_hash() of the request's text as given, as the look does:
+ * guard_caps.h).  With the thread's lock held. */
+int admit_hash(uint64_t hash, uint32_t uid, char **err_msg);
+
 /* The cap on pending jobs with preferences per user
  * (MaxPreferringJobsPerUser, census.h, doc/design.md "Caps"), in both
  * modes: SLURM_SUCCESS when user `uid` (the job's owner) may have one

@@ -47,6 +47,7 @@
 #include "entry.h"
 #include "carried.h"
 #include "ctld.h"
+#include "guard_caps.h"
 #include "prefer.h"
 #include "xc.h"
 #include "xc_util.h"
@@ -246,13 +247,9 @@ static int guard_record(job_desc_msg_t *job_desc, struct sx_job_state *st,
 			char **err_msg)
 {
 	free(st->status);
-	/* hostlist_hash(job_desc->exc_nodes): st->exclude is that list read
-	 * by Slurm already */
+	/* the user's list (read by Slurm already) and its hash, for a filter
+	 * mode switched to later: the guard reads the job's own list */
 	st->wrote = xc_text_hash(st->exclude);
-	/* (kept, with its hash, though the guard reads the job's own list:
-	 * a filter mode the plugin falls back to, or is switched to, takes
-	 * it for the user's own while the list's hash is this one, and
-	 * reads the list again once it is not) */
 	if (!(st->status = strdup(SX_GUARD_STATUS)) ||
 	    set_desc_state(&job_desc->admin_comment, st) < 0)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
@@ -538,7 +535,10 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		    !(st.admin = strdup(job_desc->admin_comment)))) {
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	} else if (guard_filters()) {
-		rc = guard_record(job_desc, &st, err_msg);
+		if ((rc = guard_admit(sx_guard_api(),
+				      job_owner(job_desc, submit_uid), request,
+				      &st, st.n_prefer, err_msg)) == 0)
+			rc = guard_record(job_desc, &st, err_msg);
 	} else {
 		char name[SX_FEATURE_LEN + 1], *note = NULL;
 		xc_expr_t *effective = NULL;

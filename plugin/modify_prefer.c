@@ -11,6 +11,7 @@
 
 #include "entry.h"
 #include "job_state.h"
+#include "guard_caps.h"
 #include "modify.h"
 #include "xc.h"
 
@@ -149,6 +150,7 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 	struct sx_job_state st = { 0 };
 	char *comment = NULL;
 	uint32_t owner;
+	bool had;
 	int rc;
 
 	if (!api || !job_ptr)
@@ -182,9 +184,17 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 		return refuse(
 			err_msg, ESLURM_INVALID_FEATURE,
 			"--extra-prefer: it needs a request (--extra) that every node the job may run on satisfies");
+	had = st.n_prefer > 0;
 	if (prefer_change_apply(c, &st) < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	else if ((rc = check_tiers(&st, submit_uid, err_msg)) != SLURM_SUCCESS)
+		;
+	/* the new tiers count against the caps as a submission's, and a job
+	 * given preferences it had none of against its owner's; dropping
+	 * them, never refused (as take_prefer()) */
+	else if (st.n_prefer &&
+		 (rc = guard_admit(api, owner, st.request, &st, !had,
+				   err_msg)) != SLURM_SUCCESS)
 		;
 	else if (!(comment = sx_job_state_format(&st)) ||
 		 api->set_admin_comment(job_ptr, comment) < 0)
@@ -242,9 +252,14 @@ int guard_change_request(job_desc_msg_t *job_desc,
 	 * records.h) even when Slurm refuses the update after this */
 	free(st.request);
 	st.request = NULL;
+	if (rc == SLURM_SUCCESS && !(st.request = strdup(extra)))
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	/* a new request counts against the caps as a submission's */
+	if (rc == SLURM_SUCCESS && *extra)
+		rc = guard_admit(api, api->user_id(job_ptr), extra, &st, false,
+				 err_msg);
 	if (rc == SLURM_SUCCESS &&
-	    (!(st.request = strdup(extra)) ||
-	     !(comment = sx_job_state_format(&st)) ||
+	    (!(comment = sx_job_state_format(&st)) ||
 	     api->set_admin_comment(job_ptr, comment) < 0))
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	if (rc == SLURM_SUCCESS)

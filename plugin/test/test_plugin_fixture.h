@@ -102,12 +102,31 @@ static inline const char *fake_exc_nodes(const void *job_ptr)
 	return ((const struct fake_record *)job_ptr)->exc;
 }
 
+/* The look's count as fake_census() lends it (fake_walk 0: no walk). */
+static struct sx_guard_census_job fake_jobs[8] __attribute__((unused));
+static size_t fake_njobs __attribute__((unused));
+static long long fake_walked_at __attribute__((unused));
+static uint64_t fake_walk __attribute__((unused));
+
+static inline int fake_census(const struct sx_guard_census_job **jobs,
+			      size_t *n, long long *walked_at, uint64_t *walk)
+{
+	if (!fake_walk)
+		return -1;
+	*jobs = fake_jobs;
+	*n = fake_njobs;
+	*walked_at = fake_walked_at;
+	*walk = fake_walk;
+	return 0;
+}
+
 static const struct sx_guard_api fake_api
 	__attribute__((unused)) = { .version = SX_GUARD_API_VERSION,
 				    .admin_comment = fake_admin_comment,
 				    .set_admin_comment = fake_set_admin_comment,
 				    .user_id = fake_user_id,
-				    .exc_nodes = fake_exc_nodes };
+				    .exc_nodes = fake_exc_nodes,
+				    .census = fake_census };
 
 /* Carrier=guard: burst_buffer/extra keeps the jobs off (plugin_config.h
  * carrier_guard, doc/design.md "The guard alone"). */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "entry.h"
+#include "guard_caps.h"
 #include "job_state.h"
 #include "prefer.h"
 
@@ -584,8 +585,8 @@ Test(plugin, by_the_guard_a_new_request_is_written)
 
 	by_guard();
 	set_str(&d->extra, "gpu=false&mem>=64");
-	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
-		     "%s", err);
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
 	if (!SX_SLURM_HAS_EXTRA_OPTION) {
 		cr_assert_eq(job.sets, 0, "22.05: extra is not an update");
 		free(job.admin);
@@ -609,8 +610,8 @@ Test(plugin, by_the_guard_a_new_request_is_written)
 
 	/* emptied: the state kept, with no request */
 	set_str(&d->extra, "");
-	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
-		     "%s", err);
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
 	state_of(job.admin, &st);
 	cr_assert_str_eq(st.request, "");
 	cr_assert_str_eq(st.admin, "site note");
@@ -620,16 +621,16 @@ Test(plugin, by_the_guard_a_new_request_is_written)
 	free(job.admin);
 	job.admin = NULL;
 	job.sets = 0;
-	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
-		     "%s", err);
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
 	cr_assert_eq(job.sets, 0);
 	cr_assert_null(job.admin);
 
 	/* given one with no AdminComment at all: no admin's text */
 	job.exc = NULL;
 	set_str(&d->extra, "gpu=true");
-	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
-		     "%s", err);
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
 	state_of(job.admin, &st);
 	cr_assert_null(st.admin);
 	cr_assert_str_eq(st.exclude, "");
@@ -659,11 +660,11 @@ Test(plugin, by_the_guard_a_new_request_with_other_fields)
 	}
 	by_guard();
 	carry(d, env, "gpu=false\036", "600");
-	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
-		     "%s", err);
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
 	set_str(&d->extra, "mem>=64");
-	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS,
-		     "%s", err);
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
 	state_of(job.admin, &st);
 	cr_assert_str_eq(st.request, "mem>=64");
 	cr_assert_eq(st.n_prefer, 1);
@@ -709,4 +710,126 @@ Test(plugin, by_the_guard_a_new_request_with_other_fields)
 	slurm_xfree((void **)&err);
 	free(job.admin);
 	free(other.admin);
+}
+
+/* The caps where the guard filters alone (guard_caps.h): the look's count
+ * at its last whole walk (the fake record's census), and the requests
+ * admitted since, until a walk begun GUARD_CENSUS_MARGIN_S after them;
+ * counted by the request's text as given, with its tiers. */
+static void walk_of(long long at, size_t n, const char *const *texts,
+		    const uint32_t *uids, const bool *prefers)
+{
+	for (size_t i = 0; i < n; i++)
+		fake_jobs[i] = (struct sx_guard_census_job){
+			.uid = uids[i],
+			.hash = prefer_census_hash(texts[i], NULL),
+			.prefers = prefers && prefers[i],
+		};
+	fake_njobs = n;
+	fake_walked_at = at;
+	fake_walk++;
+}
+
+Test(plugin, by_the_guard_the_caps_count_the_looks_walk)
+{
+	const char *texts[] = { "gpu=true", "mem>=64" };
+	const uint32_t uids[] = { OWNER, OWNER };
+	time_t now = time(NULL);
+
+	by_guard();
+	entry_thread->cfg.max_user_requests = 2;
+	/* no walk yet: nothing refused */
+	cr_assert_eq(guard_admit(&fake_api, OWNER, "a=1", NULL, false, &err),
+		     SLURM_SUCCESS);
+	walk_of(now - 100, 2, texts, uids, NULL);
+	cr_assert_eq(guard_admit(&fake_api, OWNER, "a=2", NULL, false, &err),
+		     ESLURM_ACCOUNTING_POLICY);
+	cr_assert(err && strstr(err, "MaxPendingRequestsPerUser=2"), "%s", err);
+	slurm_xfree((void **)&err);
+	cr_assert_eq(
+		guard_admit(&fake_api, OWNER, "gpu=true", NULL, false, &err),
+		SLURM_SUCCESS, "a request the owner has pending");
+	cr_assert_eq(guard_admit(&fake_api, OTHER, "a=2", NULL, false, &err),
+		     SLURM_SUCCESS, "another user's");
+
+	/* admitted since the walk: counted until a walk holds it */
+	entry_thread->cfg.max_user_requests = 3;
+	walk_of(now - 100, 2, texts, uids, NULL);
+	cr_assert_eq(guard_admit(&fake_api, OWNER, "c=1", NULL, false, &err),
+		     SLURM_SUCCESS, "%s", err);
+	cr_assert_eq(guard_admit(&fake_api, OWNER, "d=1", NULL, false, &err),
+		     ESLURM_ACCOUNTING_POLICY);
+	slurm_xfree((void **)&err);
+	/* a walk begun within the margin after it: still counted */
+	walk_of(now + GUARD_CENSUS_MARGIN_S - 1, 2, texts, uids, NULL);
+	cr_assert_eq(guard_admit(&fake_api, OWNER, "d=1", NULL, false, &err),
+		     ESLURM_ACCOUNTING_POLICY);
+	slurm_xfree((void **)&err);
+	/* one begun past it, without the job (gone, or refused by Slurm):
+	 * forgotten */
+	walk_of(now + GUARD_CENSUS_MARGIN_S + 2, 2, texts, uids, NULL);
+	cr_assert_eq(guard_admit(&fake_api, OWNER, "d=1", NULL, false, &err),
+		     SLURM_SUCCESS, "%s", err);
+}
+
+Test(plugin, by_the_guard_the_cap_on_jobs_with_preferences)
+{
+	const char *texts[] = { "gpu=true" };
+	const uint32_t uids[] = { OWNER };
+	const bool prefers[] = { true };
+	char *tiers[] = { "fast=1" };
+	struct sx_job_state with = { .prefer = tiers, .n_prefer = 1 };
+
+	by_guard();
+	entry_thread->cfg.max_prefer_jobs = 1;
+	walk_of(time(NULL) - 100, 1, texts, uids, prefers);
+	cr_assert_eq(
+		guard_admit(&fake_api, OWNER, "gpu=true", &with, true, &err),
+		ESLURM_ACCOUNTING_POLICY);
+	cr_assert(err && strstr(err, "MaxPreferringJobsPerUser=1"), "%s", err);
+	slurm_xfree((void **)&err);
+	cr_assert_eq(
+		guard_admit(&fake_api, OTHER, "gpu=true", &with, true, &err),
+		SLURM_SUCCESS);
+	cr_assert_eq(
+		guard_admit(&fake_api, OWNER, "gpu=true", NULL, false, &err),
+		SLURM_SUCCESS, "no preferences: not that cap");
+}
+
+/* An update's new request counts as a submission's (23.02+), and a
+ * change giving a job preferences counts against its owner's cap. */
+Test(plugin, by_the_guard_updates_count_against_the_caps)
+{
+	const char *texts[] = { "gpu=true" };
+	const uint32_t uids[] = { OWNER };
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL };
+
+	by_guard();
+	entry_thread->cfg.max_user_requests = 1;
+	entry_thread->cfg.max_prefer_jobs = 1;
+	walk_of(time(NULL) - 100, 1, texts, uids, NULL);
+	if (SX_SLURM_HAS_EXTRA_OPTION) {
+		set_str(&d->extra, "mem>=64");
+		cr_assert_eq(modify_prefer_as(d, env, OWNER, &job),
+			     ESLURM_ACCOUNTING_POLICY);
+		slurm_xfree((void **)&err);
+		cr_assert_eq(job.sets, 0, "nothing written");
+		set_str(&d->extra, NULL);
+	}
+	/* preferences for the job: its (request, tiers) a new request past
+	 * the owner's one */
+	carry(d, env, "gpu=false\036", "600");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job),
+		     ESLURM_ACCOUNTING_POLICY);
+	cr_assert(err && strstr(err, "MaxPendingRequestsPerUser=1"), "%s", err);
+	slurm_xfree((void **)&err);
+	cr_assert_eq(job.sets, 0);
+	entry_thread->cfg.max_user_requests = 0;
+	carry(d, env, "gpu=false\036", "600");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
+	cr_assert_eq(job.sets, 1);
+	free(job.admin);
 }

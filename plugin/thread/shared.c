@@ -3,6 +3,7 @@
  * job_submit() and job_modify() read of the thread's state and write for
  * it, under its lock.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "elapsed.h"
@@ -85,6 +86,33 @@ int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
 	if (rc >= 0)
 		t->submitted++;
 	return rc;
+}
+
+int thread_census_take(struct thread *t, const struct sx_guard_census_job *jobs,
+		       size_t n, uint64_t upto)
+{
+	struct census_job *mine = calloc(n ? n : 1, sizeof(*mine));
+	struct census fresh = { 0 };
+	int rc = -1;
+
+	for (size_t i = 0; mine && i < n; i++)
+		mine[i] = (struct census_job){ .uid = jobs[i].uid,
+					       .hash = jobs[i].hash,
+					       .prefers = jobs[i].prefers };
+	if (mine)
+		rc = census_count_jobs(mine, n, &fresh);
+	free(mine);
+	if (rc < 0) {
+		census_invalidate(&t->census);
+		return -1;
+	}
+	census_take(&t->census, &fresh, upto);
+	return 0;
+}
+
+uint64_t thread_census_seq(const struct thread *t)
+{
+	return t->census.seq;
 }
 
 int thread_admit_prefer(struct thread *t, uint32_t uid, char *why, size_t size)

@@ -26,6 +26,7 @@
 #include "slurm_compat.h"
 #include "plugin_config.h"
 #include "carrier.h"
+#include "guard_api.h"
 #include "hints.h"
 #include "known_jobs.h"
 #include "xc.h"
@@ -170,6 +171,17 @@ int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
  * in both modes.  Returns 0 admitted, 1 refused (`why`, `size` bytes,
  * names the setting), -1 out of memory.  With t's lock held. */
 int thread_admit_prefer(struct thread *t, uint32_t uid, char *why, size_t size);
+
+/* Carrier=guard: the census of `jobs` (n of them: burst_buffer/extra's
+ * look at its last whole walk, look_census.h) made the thread's, the
+ * requests admitted up to number `upto` forgotten (census_take()).  -1
+ * out of memory (no caps until the next).  With t's lock held. */
+int thread_census_take(struct thread *t, const struct sx_guard_census_job *jobs,
+		       size_t n, uint64_t upto);
+
+/* The number of the last request or job with preferences admitted
+ * (census.h's seq).  With t's lock held. */
+uint64_t thread_census_seq(const struct thread *t);
 
 /* Asks for a load of the jobs at the thread's next round, not at the pace
  * of the other asks: a job job_submit() held (the thread releases it), an
