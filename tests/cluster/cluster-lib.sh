@@ -111,11 +111,10 @@ guard_alone() { grep -qi 'Carrier=guard' <<<"${XC_EXTRA_CONF:-}"; }
 # a failure, never a pass), n1 the node table's first, and no node with
 # the key xc_probe.  It shows a walk, not that every node's Extra was
 # read since: a change in the call's second may wait for the next.
-XC_PROBE=0
 look_walked() {
 	local id
-	XC_PROBE=$((XC_PROBE + 1))
-	if ! id=$(sbatch --parsable -H -o /dev/null --extra "xc_probe=$XC_PROBE" --wrap true 2>&1); then
+	# (one request for every probe: root's, never past a cap on them)
+	if ! id=$(sbatch --parsable -H -o /dev/null --extra "xc_probe=1" --wrap true 2>&1); then
 		not_ok "look_walked: the probe job accepted" "$id"
 		return
 	fi

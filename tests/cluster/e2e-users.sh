@@ -24,7 +24,7 @@
 # guard alone"): the thread stands idle, the look keeps the jobs' excluded
 # nodes: a job is kept off what its bitmap holds (kept_off), its
 # ExcNodeList is the reference's, "rounds" are the look's walks
-# (look_walked), and the caps are not counted.
+# (look_walked), and the caps count the look's walks.
 # Closes with "users: N passed, M failed".
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
@@ -308,16 +308,14 @@ else
 fi
 
 echo "# the caps on distinct pending requests (extra.conf; filter mode)"
-if [ "$GUARD" = 1 ]; then
-	echo "skipped: the caps (Carrier=guard does not count them yet: doc/design.md \"The guard alone\")"
-elif [ "$SLURM_FILTERS" = 0 ]; then
+if [ "$SLURM_FILTERS" = 0 ]; then
 	conf=$XC_STATE/extra.conf
 	cp "$conf" "$conf.saved"
 	echo MaxPendingRequestsPerUser=2 >>"$conf"
 	# (extra.conf is read when the plugin loads: a restart, not a
 	# reconfigure, which keeps a job_submit plugin loaded on 22.05)
 	bash "$CLUSTER" ctld-restart >/dev/null
-	rounds 2 # the thread has counted the pending jobs
+	rounds 2 # the thread has counted the pending jobs (the guard: the look)
 	a=$(pending --extra gpu=true) || not_ok "a first request: accepted"
 	b=$(pending --extra 'gpu=true&tick>=0') || not_ok "a second: accepted"
 	out=$(pending --extra gpu=false)
