@@ -16,7 +16,8 @@ struct count {
 };
 
 static struct count walking, last;
-static uint64_t walks; /* whole walks published */
+static uint64_t walks;	/* whole walks published */
+static bool last_holds; /* the last published is the newest walk's */
 
 void look_census_begin(time_t at)
 {
@@ -49,15 +50,29 @@ void look_census_add(uint32_t uid, const char *text,
 	};
 }
 
+void look_census_fail(void)
+{
+	walking.bad = true;
+}
+
 void look_census_end(void)
 {
 	struct count t;
 
+	last_holds = !walking.bad;
 	if (walking.bad)
 		return;
 	t = last;
 	last = walking;
 	walking = t; /* its memory reused by the next walk */
+	walks++;
+}
+
+void look_census_still(time_t now)
+{
+	if (!walks || !last_holds || last.at >= now)
+		return;
+	last.at = now;
 	walks++;
 }
 
@@ -79,4 +94,5 @@ void look_census_free(void)
 	free(last.jobs);
 	walking = last = (struct count){ 0 };
 	walks = 0;
+	last_holds = false;
 }

@@ -27,14 +27,26 @@ void look_census_begin(time_t at);
 void look_census_add(uint32_t uid, const char *text,
 		     const struct sx_job_state *st);
 
+/* The walk under way could not list its jobs (out of memory): its count
+ * is not published. */
+void look_census_fail(void);
+
 /* The walk's end: its count becomes the last (walk number raised). */
 void look_census_end(void);
+
+/* Nothing changed since the last walk began (no job, no node: the look
+ * does not walk): its count still holds at `now`, and is published again
+ * as of then, so that requests admitted whose jobs never came (refused
+ * by Slurm after job_submit(), --test-only) are forgotten on a quiet
+ * cluster too.  Not after a walk whose count failed. */
+void look_census_still(time_t now);
 
 /* guard_api.h's `census`: the last whole walk's count. */
 int look_census_get(const struct sx_guard_census_job **jobs, size_t *n,
 		    long long *walked_at, uint64_t *walk);
 
-/* Frees both counts (the look's end). */
+/* Frees both counts (the tests': the plugin keeps them to the end, a
+ * job_submit() may read them while slurmctld stops). */
 void look_census_free(void);
 
 #endif

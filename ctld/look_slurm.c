@@ -379,6 +379,7 @@ static void walk_snapshot(size_t *budget)
 
 		if (!ids) {
 			again = true;
+			look_census_fail();
 			return;
 		}
 		walk_ids = ids;
@@ -427,8 +428,10 @@ static bool look_hold(time_t now)
 	 * seconds), or work left */
 	if (!walking) {
 		if (guard_changes(g) == changes_seen && !again &&
-		    last_job_update < walked_at)
+		    last_job_update < walked_at) {
+			look_census_still(now);
 			return false;
+		}
 		walking = true;
 		again = touched = false;
 		walk_n = walk_at = 0;
@@ -562,7 +565,6 @@ bool look_slurm_stop(void)
 	}
 	look_destroy(lk);
 	lk = NULL;
-	look_census_free();
 	free(cands);
 	cands = NULL;
 	ncands = cands_cap = 0;

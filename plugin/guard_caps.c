@@ -8,33 +8,53 @@
 #include "guard_caps.h"
 #include "prefer.h"
 
-/* The number of the last request admitted in each of the last MARKS
- * seconds that admitted one (a second's slot reused MARKS seconds
- * later), so that the census of a walk begun at T forgets those admitted
- * before T - GUARD_CENSUS_MARGIN_S.  Under the thread's lock. */
-#define MARKS 64
-static struct {
+/* The number of the last request admitted in each second that admitted
+ * one since the census was last taken, oldest first, so that the census
+ * of a walk begun at T forgets those admitted before
+ * T - GUARD_CENSUS_MARGIN_S: as long as walks take.  At most MARKS
+ * seconds (the oldest dropped past them: fewer forgotten then, never one
+ * whose job a walk did not hold).  Under the thread's lock. */
+#define MARKS 4096
+static struct mark {
 	time_t at;
 	uint64_t seq;
 } marks[MARKS];
+static size_t marks_from, marks_n; /* a ring: the oldest, how many */
 static uint64_t walk_taken;
+
+static struct mark *mark_at(size_t k)
+{
+	return &marks[(marks_from + k) % MARKS];
+}
 
 static void mark(time_t now, uint64_t seq)
 {
-	marks[(size_t)now % MARKS].at = now;
-	marks[(size_t)now % MARKS].seq = seq;
+	struct mark *last = marks_n ? mark_at(marks_n - 1) : NULL;
+
+	if (last && last->seq == seq)
+		return; /* nothing admitted since */
+	if (last && last->at == now) {
+		last->seq = seq;
+		return;
+	}
+	if (marks_n == MARKS) {
+		marks_from = (marks_from + 1) % MARKS;
+		marks_n--;
+	}
+	*mark_at(marks_n++) = (struct mark){ now, seq };
 }
 
-/* The last request admitted at `before` or earlier, as far as the marks
- * tell (0: none known; a mark overwritten leaves an earlier one, so that
- * fewer are forgotten: counted twice at worst, never missed). */
+/* The last request admitted at `before` or earlier (0: none known), the
+ * marks up to it dropped: the census taken forgets up to it. */
 static uint64_t upto(time_t before)
 {
 	uint64_t best = 0;
 
-	for (size_t k = 0; k < MARKS; k++)
-		if (marks[k].at && marks[k].at <= before && marks[k].seq > best)
-			best = marks[k].seq;
+	while (marks_n && mark_at(0)->at <= before) {
+		best = mark_at(0)->seq;
+		marks_from = (marks_from + 1) % MARKS;
+		marks_n--;
+	}
 	return best;
 }
 

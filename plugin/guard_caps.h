@@ -19,8 +19,11 @@
 /* Seconds before the walk's start that a request admitted must be for
  * the walk to be taken to hold its job: job_submit() runs under the job
  * read lock, the job is made later under the write lock, and the look
- * may walk in between (behind a backfill cycle's hold, for seconds). */
-#define GUARD_CENSUS_MARGIN_S 10
+ * may walk in between: behind backfill's holds, and behind the other
+ * submissions, which Slurm lets allocate one at a time
+ * (_throttle_start(), src/slurmctld/proc_req.c: some 60 ms each at
+ * 65,536 nodes, so that a burst of a thousand takes a minute). */
+#define GUARD_CENSUS_MARGIN_S 60
 
 /*
  * Whether `owner` may have one more pending job with request `request`

@@ -83,3 +83,44 @@ Test(look_census, a_walk_published_whole_at_its_end)
 	cr_assert_eq(n, 0);
 	cr_assert_eq(walk, 3);
 }
+
+/* A walk that could not list its jobs publishes nothing, and leaves the
+ * last count as it was, not held to be current; a quiet look (nothing
+ * changed since the walk began) publishes the last count again as of
+ * now, once a second at most, but not after such a walk. */
+Test(look_census, a_failed_walk_and_a_quiet_look)
+{
+	const struct sx_guard_census_job *jobs;
+	size_t n;
+	long long at;
+	uint64_t walk;
+
+	look_census_still(50); /* none yet: nothing */
+	cr_assert_eq(look_census_get(&jobs, &n, &at, &walk), -1);
+	look_census_begin(100);
+	look_census_add(1001, "gpu=true", NULL);
+	look_census_end();
+	look_census_still(100);
+	cr_assert_eq(look_census_get(&jobs, &n, &at, &walk), 0);
+	cr_assert_eq(walk, 1, "the same second: not again");
+	look_census_still(105);
+	cr_assert_eq(look_census_get(&jobs, &n, &at, &walk), 0);
+	cr_assert_eq(walk, 2);
+	cr_assert_eq(at, 105);
+	cr_assert_eq(n, 1);
+
+	look_census_begin(200);
+	look_census_add(1001, "gpu=true", NULL);
+	look_census_fail();
+	look_census_add(1002, "mem>=64", NULL);
+	look_census_end();
+	look_census_still(210);
+	cr_assert_eq(look_census_get(&jobs, &n, &at, &walk), 0);
+	cr_assert_eq(walk, 2, "nothing published after a failed walk");
+	cr_assert_eq(at, 105);
+	look_census_begin(300);
+	look_census_end();
+	cr_assert_eq(look_census_get(&jobs, &n, &at, &walk), 0);
+	cr_assert_eq(walk, 3);
+	cr_assert_eq(n, 0);
+}
