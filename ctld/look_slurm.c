@@ -45,6 +45,7 @@
 #include "guard_slurm.h"
 #include "look.h"
 #include "look_census.h"
+#include "look_dues.h"
 #include "look_slurm.h"
 #include "ns_now.h"
 #include "records.h"
@@ -89,7 +90,8 @@ static struct cand *cands;
 static size_t ncands, cands_cap;
 
 static struct {
-	uint64_t holds, walks, ns, ns_max, written, patched, left, set, freed;
+	uint64_t holds, walks, ns, ns_max, written, patched, left, set, freed,
+		ended;
 	size_t jobs_kept, requests_kept; /* as the last hold left them */
 	time_t since;
 } stats;
@@ -113,13 +115,15 @@ static void stats_log(time_t now)
 			" holds of the job write and node read locks in %ld s, %.2f ms each on average, %.2f ms at most; jobs' excluded nodes written whole %" PRIu64
 			", patched %" PRIu64 ", given a set %" PRIu64
 			", a set taken back %" PRIu64 ", left to Slurm %" PRIu64
-			"; %zu jobs, %zu requests kept",
+			"; %zu jobs, %zu requests kept; scheduling queued at the end of a preference's wait %" PRIu64
+			" times, %zu waits followed",
 			plugin_type, stats.walks, stats.holds,
 			(long)(now - stats.since),
 			(double)stats.ns / 1e6 / (double)stats.holds,
 			(double)stats.ns_max / 1e6, stats.written,
 			stats.patched, stats.set, stats.freed, stats.left,
-			stats.jobs_kept, stats.requests_kept);
+			stats.jobs_kept, stats.requests_kept, stats.ended,
+			look_dues_count());
 	memset(&stats, 0, sizeof(stats));
 	stats.since = now;
 }
@@ -306,9 +310,14 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 			1,
 			"a job's excluded nodes too scattered to keep their base: it is kept off at its placement only");
 out:
-	/* counted once a walk, for the caps (look_census.h) */
-	if (text && ok && !give)
+	/* counted once a walk, for the caps (look_census.h), and the end of
+	 * its preferences' wait followed (look_dues.h) */
+	if (text && ok && !give) {
 		look_census_add(job_ptr->user_id, text, &st);
+		if (st.n_prefer)
+			look_dues_add(job_ptr->job_id, st.wait,
+				      details->begin_time, walked_at);
+	}
 	sx_job_state_free(&st);
 	return ok;
 }
@@ -393,6 +402,18 @@ static void walk_snapshot(size_t *budget)
 	*budget -= units < *budget ? units : *budget;
 }
 
+/* look_due_eligible_fn: a listed job's EligibleTime now (the job write
+ * lock held). */
+static time_t eligible_of(uint32_t job_id, void *arg)
+{
+	job_record_t *job_ptr = find_job_record(job_id);
+
+	(void)arg;
+	if (!job_ptr || !IS_JOB_PENDING(job_ptr) || !job_ptr->details)
+		return -1;
+	return job_ptr->details->begin_time;
+}
+
 /* One hold of the locks: true when work is left (a walk cut short, or
  * one to do again). */
 static bool look_hold(time_t now)
@@ -423,6 +444,12 @@ static bool look_hold(time_t now)
 		if (look == GUARD_LOOK_ALL)
 			guard_looked_all(g, last_node_update, now);
 	}
+	/* a preference's wait ended: the job goes by its request alone from
+	 * now, which no update tells Slurm's scheduler */
+	if (look_dues_due(now, eligible_of, NULL, &budget)) {
+		stats.ended++;
+		queue_job_scheduler();
+	}
 	/* a walk begins on a change any look found (a placement's too), a
 	 * job changed since the second the last one began (Slurm stamps in
 	 * seconds), or work left */
@@ -440,6 +467,7 @@ static bool look_hold(time_t now)
 		changes_seen = guard_changes(g);
 		look_round(lk, ++round_no);
 		look_census_begin(now);
+		look_dues_begin();
 	}
 	if (walk_at == 0 && walk_n == 0)
 		walk_snapshot(&budget);
@@ -456,6 +484,7 @@ static bool look_hold(time_t now)
 	walking = false;
 	walk_n = walk_at = 0;
 	look_census_end();
+	look_dues_end();
 	sets_share(g, nnodes, &budget);
 	/* a job's excluded nodes changed, as by a job update: backfill
 	 * plans again (its _more_work() reads the stamp; raised, never
@@ -572,5 +601,6 @@ bool look_slurm_stop(void)
 	walk_ids = NULL;
 	walk_n = walk_cap = walk_at = 0;
 	walking = false;
+	look_dues_free();
 	return true;
 }
