@@ -124,8 +124,14 @@ look_walked() {
 }
 
 # wait_refresh [FROM]: waits (20 s at most) until the plugin has loaded the
-# current node data; a failed check if it does not.
+# current node data; a failed check if it does not.  With the guard alone,
+# whose look reads the nodes' Extra in slurmctld's own table: until the
+# look has walked every job (look_walked).
 wait_refresh() {
+	if guard_alone; then
+		look_walked
+		return
+	fi
 	wait_for 20 plugin_has_current_data "${1:-0}" ||
 		not_ok "the plugin loaded the current node data within 20 s"
 }

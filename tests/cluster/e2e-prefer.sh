@@ -21,6 +21,10 @@
 # XC_PREFER_MODE=slurm (23.11+): the same where Slurm filters by `extra`
 # itself (SchedulerParameters=extra_constraints): the plugin sets the
 # job's `extra` to the request and its preference, and back.
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# guard alone"): the same where the guard picks the tier at each placement
+# and its look follows each wait's end; no thread writes the tier into the
+# job's AdminComment, `why --job` says it.
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
 
@@ -118,8 +122,14 @@ if [ "$MODE" = slurm ]; then
 	expect "Slurm filters by the request and the preference (Extra)" \
 		"$(scontrol show job "$id" | grep -oP '(?<![A-Za-z])Extra=\K\S+')" "(gpu=true)&(cache=ds1)"
 fi
-expect_has "AdminComment: the tier and its end" "$(admin_comment "$id")" \
-	"preferring tier 1 of 1 (1 node) until "
+if guard_alone; then
+	# (the guard picks the tier at each placement: no thread writes it)
+	expect_has "AdminComment: the guard keeps the job off" "$(admin_comment "$id")" \
+		"slurm-extra: burst_buffer/extra keeps the job off at placement; "
+else
+	expect_has "AdminComment: the tier and its end" "$(admin_comment "$id")" \
+		"preferring tier 1 of 1 (1 node) until "
+fi
 expect_has "AdminComment: the wait in seconds" "$(admin_comment "$id")" "; wait=3600; prefer=cache=ds1; "
 out=$(as xcuser1 slurm-extra why --job "$id" 2>&1)
 expect_has "why --job (as the owner): the request" "$out" "request: gpu=true"
@@ -206,8 +216,12 @@ echo "# the owner changes the preferences (slurm-extra prefer); another user may
 # the reference: Slurm's own answer to that user's update of the job
 busy_n2
 go "${PREFER[@]}" --extra-prefer-wait 60
-wait_for 20 eval '[[ "$(admin_comment "$id")" == *"preferring tier 1 of 1"* ]]' ||
-	not_ok "the job's state says it prefers n2"
+if guard_alone; then
+	expect_has "the job's state has its preference" "$(admin_comment "$id")" "; prefer=cache=ds1; "
+else
+	wait_for 20 eval '[[ "$(admin_comment "$id")" == *"preferring tier 1 of 1"* ]]' ||
+		not_ok "the job's state says it prefers n2"
+fi
 before=$(admin_comment "$id")
 theirs=$(as xcuser2 slurm-extra prefer --job "$id" --none 2>&1)
 rc_theirs=$?
