@@ -488,6 +488,21 @@ static bool guard_job(job_record_t *job_ptr)
 				scratch[kept++] = scratch[k];
 		n = kept;
 	}
+	/* a node the job requires (--nodelist) that does not satisfy its
+	 * request is never kept off (Slurm would take the job for never
+	 * runnable and set its priority to 0: schedule(), 22.05.8 line
+	 * 1930): the job waits, as with Slurm's own filter, which takes it
+	 * for runnable later (FAIL_CONSTRAINTS, select_nodes(), 24.11.5) */
+	if (n && details->req_node_bitmap) {
+		for (size_t k = 0; k < n; k++)
+			if (bit_test(details->req_node_bitmap, scratch[k])) {
+				verbose("%s: %pJ: a node it requires does not satisfy its request%s: it waits this once",
+					plugin_type, job_ptr, with_tier);
+				placeable = false;
+				n = 0;
+				goto kept;
+			}
+	}
 	if ((failing || reach < left) &&
 	    (reach < need ||
 	     (!backfill && n &&
@@ -497,6 +512,7 @@ static bool guard_job(job_record_t *job_ptr)
 		placeable = false;
 		n = 0;
 	}
+kept:
 	if (n) {
 		if (!exc)
 			exc = details->exc_node_bitmap =

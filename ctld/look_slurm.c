@@ -256,8 +256,13 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 		job_drop(job_ptr);
 		goto out;
 	}
-	/* an invalid request (the limits shrank since) keeps nothing off */
-	if (!(req = guard_request(g, text))) {
+	/* an invalid request (the limits shrank since) keeps nothing off;
+	 * nor is a node the job requires (--nodelist) ever kept off: Slurm
+	 * would take the job for never runnable (priority 0: schedule(),
+	 * src/slurmctld/job_scheduler.c, 22.05.8 line 1930), where its own
+	 * filter lets it wait; the guard keeps it waiting at its placement
+	 * while a required node does not satisfy it */
+	if (!(req = guard_request(g, text)) || details->req_node_bitmap) {
 		job_drop(job_ptr);
 		goto out;
 	}
