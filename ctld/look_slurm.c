@@ -44,6 +44,7 @@
 #include "guard.h"
 #include "guard_slurm.h"
 #include "look.h"
+#include "look_cands.h"
 #include "look_census.h"
 #include "look_dues.h"
 #include "look_slurm.h"
@@ -81,13 +82,6 @@ static bool walking, again, touched, said[5];
  * next one to look at: a walk cut short goes on from there */
 static uint32_t *walk_ids;
 static size_t walk_n, walk_cap, walk_at;
-
-/* The jobs that would take a set of the look's, or hold one. */
-struct cand {
-	uint32_t job_id, priority;
-};
-static struct cand *cands;
-static size_t ncands, cands_cap;
 
 static struct {
 	uint64_t holds, walks, ns, ns_max, written, patched, left, set, freed,
@@ -136,7 +130,7 @@ static bool look_for(size_t nnodes)
 	look_destroy(lk);
 	walked_at = 0;
 	walking = false;
-	ncands = 0;
+	look_cands_clear();
 	return (lk = look_create(nnodes, LOOK_REQUESTS)) != NULL;
 }
 
@@ -144,22 +138,6 @@ static bool job_gone(uint32_t job_id, void *arg)
 {
 	(void)arg;
 	return !find_job_record(job_id);
-}
-
-static void cand_add(const job_record_t *job_ptr)
-{
-	if (ncands == cands_cap) {
-		size_t cap = cands_cap ? 2 * cands_cap : 256;
-		struct cand *c = realloc(cands, cap * sizeof(*c));
-
-		if (!c)
-			return; /* (out of memory: no set this walk) */
-		cands = c;
-		cands_cap = cap;
-	}
-	cands[ncands].job_id = job_ptr->job_id;
-	cands[ncands].priority = job_ptr->priority;
-	ncands++;
 }
 
 /* A set the look gave `job_ptr` taken back (freed: the job has none
@@ -289,8 +267,8 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 	did = look_job_apply(lk, job_ptr->job_id, job_ptr->array_job_id, i,
 			     bits, hash, own_empty);
 	if (did == LOOK_NEED_SET) {
-		if (!give) {
-			cand_add(job_ptr); /* given one at the walk's end */
+		if (!give) { /* given one at the walk's end */
+			look_cands_add(job_ptr->job_id, job_ptr->priority);
 			goto out;
 		}
 		details->exc_node_bitmap = bit_alloc(nnodes);
@@ -302,7 +280,8 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 					    hash, own_empty)
 			   : LOOK_LEFT;
 	} else if (!give && look_job_given(lk, job_ptr->job_id)) {
-		cand_add(job_ptr); /* holds one: kept if still among them */
+		/* holds one: kept if still among them */
+		look_cands_add(job_ptr->job_id, job_ptr->priority);
 	}
 	cost = look_work(lk) / 64;
 	*budget -= cost < *budget ? cost : *budget;
@@ -327,22 +306,14 @@ out:
 	return ok;
 }
 
-static int by_priority(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	return x->priority < y->priority   ? 1
-	       : x->priority > y->priority ? -1
-					   : 0;
-}
-
 /* The walk's end: the LOOK_SETS jobs of the highest priority among those
  * that would take a set or hold one get one, within what is left of the
  * hold's budget (*budget), the others' are taken back. */
 static void sets_share(struct guard *g, size_t nnodes, size_t *budget)
 {
-	if (ncands > LOOK_SETS)
-		qsort(cands, ncands, sizeof(*cands), by_priority);
+	size_t ncands;
+	const struct look_cand *cands = look_cands_sorted(LOOK_SETS, &ncands);
+
 	for (size_t k = 0; k < ncands; k++) {
 		job_record_t *job_ptr = find_job_record(cands[k].job_id);
 
@@ -362,7 +333,7 @@ static void sets_share(struct guard *g, size_t nnodes, size_t *budget)
 		say_once(
 			4,
 			"more waiting jobs with a request and no excluded nodes than it gives sets to: those of the lowest priority are kept off at their placement only");
-	ncands = 0;
+	look_cands_clear();
 }
 
 const uint64_t *look_slurm_base(struct job_record *job_ptr,
@@ -467,7 +438,7 @@ static bool look_hold(time_t now)
 		walking = true;
 		again = touched = false;
 		walk_n = walk_at = 0;
-		ncands = 0;
+		look_cands_clear();
 		walked_at = now;
 		changes_seen = guard_changes(g);
 		look_round(lk, ++round_no);
@@ -599,9 +570,7 @@ bool look_slurm_stop(void)
 	}
 	look_destroy(lk);
 	lk = NULL;
-	free(cands);
-	cands = NULL;
-	ncands = cands_cap = 0;
+	look_cands_free();
 	free(walk_ids);
 	walk_ids = NULL;
 	walk_n = walk_cap = walk_at = 0;
