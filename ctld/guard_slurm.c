@@ -251,6 +251,30 @@ static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
 	return true;
 }
 
+/* Whether a node of `req` (a job's required nodes: details->
+ * req_node_bitmap, a bitstr_t *; NULL: none) would be kept off: one of
+ * the `n` nodes of `scratch` (those that fail its request), or one the
+ * look keeps off (`ex` less its base `own`: a set the look gave before
+ * the nodes were required, as 22.05 leaves it at an update of them).  A
+ * set of another size (the node table rebuilt): true, the job waits. */
+static bool required_off(void *req, const uint64_t *ex, const uint64_t *own,
+			 size_t n, size_t words)
+{
+	const uint64_t *r;
+
+	if (!req)
+		return false;
+	if (!(r = records_words(req, node_record_count)))
+		return true;
+	for (size_t k = 0; k < n; k++)
+		if ((r[scratch[k] / 64] >> (scratch[k] % 64)) & 1)
+			return true;
+	for (size_t k = 0; ex && own && k < words; k++)
+		if (r[k] & ex[k] & ~own[k])
+			return true;
+	return false;
+}
+
 /* The scratch sets for `nnodes` nodes; false when out of memory. */
 static bool scratch_for(size_t nnodes)
 {
@@ -478,6 +502,17 @@ static bool guard_job(job_record_t *job_ptr)
 			reach += (size_t)__builtin_popcountll(
 				pool[k] & ~usable[k] & ~ex[k]);
 	}
+	/* a node the job requires (--nodelist) is never kept off: Slurm
+	 * would take the job for never runnable and set its priority to 0
+	 * (schedule(), 22.05.8 line 1930), where its own filter lets it wait
+	 * (FAIL_CONSTRAINTS, select_nodes(), 24.11.5): the job waits */
+	if (required_off(details->req_node_bitmap, ex, own, n, words)) {
+		verbose("%s: %pJ: a node it requires does not satisfy its request%s, or the look keeps it off: it waits this once",
+			plugin_type, job_ptr, with_tier);
+		placeable = false;
+		n = 0;
+		goto kept;
+	}
 	/* the nodes the look keeps off already are not the guard's to set
 	 * or take back */
 	if (n && ex) {
@@ -487,21 +522,6 @@ static bool guard_job(job_record_t *job_ptr)
 			if (!((ex[scratch[k] / 64] >> (scratch[k] % 64)) & 1))
 				scratch[kept++] = scratch[k];
 		n = kept;
-	}
-	/* a node the job requires (--nodelist) that does not satisfy its
-	 * request is never kept off (Slurm would take the job for never
-	 * runnable and set its priority to 0: schedule(), 22.05.8 line
-	 * 1930): the job waits, as with Slurm's own filter, which takes it
-	 * for runnable later (FAIL_CONSTRAINTS, select_nodes(), 24.11.5) */
-	if (n && details->req_node_bitmap) {
-		for (size_t k = 0; k < n; k++)
-			if (bit_test(details->req_node_bitmap, scratch[k])) {
-				verbose("%s: %pJ: a node it requires does not satisfy its request%s: it waits this once",
-					plugin_type, job_ptr, with_tier);
-				placeable = false;
-				n = 0;
-				goto kept;
-			}
 	}
 	if ((failing || reach < left) &&
 	    (reach < need ||

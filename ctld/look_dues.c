@@ -8,21 +8,24 @@
 #include "look_dues.h"
 #include "prefer.h"
 
-struct due {
+/* a job not eligible when listed: read again until it is */
+struct unknown {
 	uint32_t job_id;
 	long wait;
-	time_t at; /* when its wait ends; 0: not eligible yet */
 };
 
+/* A walk's list: the known ends (times), the jobs not eligible yet. */
 struct dues {
-	struct due *d;
-	size_t n, cap;
+	time_t *ends;
+	size_t n_ends, cap_ends;
+	time_t next; /* the earliest of ends (0: none) */
+	struct unknown *u;
+	size_t n_u, cap_u;
 	bool bad; /* out of memory: not published */
 };
 
 static struct dues walking, last;
-/* the first unknown end of `last` that the next call reads, so that a
- * budget too small for them all still reaches each in turn */
+/* where the next call reads the jobs not eligible yet: each in turn */
 static size_t next_unknown;
 
 /* prefer_deadline() for a job with wait `wait` eligible at `eligible` */
@@ -33,30 +36,63 @@ static time_t deadline(long wait, time_t eligible)
 	return prefer_deadline(&st, eligible);
 }
 
+/* Grows *p (of *cap elements of `size`) to hold one more; false out of
+ * memory. */
+static bool room(void **p, size_t n, size_t *cap, size_t size)
+{
+	void *q;
+	size_t more;
+
+	if (n < *cap)
+		return true;
+	more = *cap ? 2 * *cap : 256;
+	if (!(q = realloc(*p, more * size)))
+		return false;
+	*p = q;
+	*cap = more;
+	return true;
+}
+
+/* One more known end in `l`; false out of memory. */
+static bool end_add(struct dues *l, time_t at)
+{
+	if (!room((void **)&l->ends, l->n_ends, &l->cap_ends, sizeof(*l->ends)))
+		return false;
+	l->ends[l->n_ends++] = at;
+	if (!l->next || at < l->next)
+		l->next = at;
+	return true;
+}
+
 void look_dues_begin(void)
 {
-	walking.n = 0;
+	walking.n_ends = walking.n_u = 0;
+	walking.next = 0;
 	walking.bad = false;
 }
 
-void look_dues_add(uint32_t job_id, long wait, time_t eligible, time_t now)
+void look_dues_add(uint32_t job_id, long wait, time_t eligible, time_t since)
 {
 	time_t at = deadline(wait, eligible);
 
-	if (walking.bad || (at && at <= now))
+	/* (a try in the second the wait ended may have come before it) */
+	if (walking.bad || (at && at < since))
 		return;
-	if (walking.n == walking.cap) {
-		size_t cap = walking.cap ? 2 * walking.cap : 256;
-		struct due *d = realloc(walking.d, cap * sizeof(*d));
-
-		if (!d) {
-			walking.bad = true;
-			return;
-		}
-		walking.d = d;
-		walking.cap = cap;
+	if (at) {
+		walking.bad = !end_add(&walking, at);
+		return;
 	}
-	walking.d[walking.n++] = (struct due){ job_id, wait, at };
+	if (!room((void **)&walking.u, walking.n_u, &walking.cap_u,
+		  sizeof(*walking.u))) {
+		walking.bad = true;
+		return;
+	}
+	walking.u[walking.n_u++] = (struct unknown){ job_id, wait };
+}
+
+void look_dues_fail(void)
+{
+	walking.bad = true;
 }
 
 void look_dues_end(void)
@@ -71,47 +107,78 @@ void look_dues_end(void)
 	next_unknown = 0;
 }
 
+/* The jobs not eligible yet, read in turn from next_unknown, at most
+ * `reads` of them: those now eligible join the known ends, those gone
+ * leave; the others keep their order. */
+static void read_unknown(look_due_eligible_fn eligible_of, void *arg,
+			 size_t reads)
+{
+	size_t n = last.n_u, start, kept = 0, stop, turn;
+
+	if (!n || !reads)
+		return;
+	start = next_unknown < n ? next_unknown : 0;
+	stop = reads < n ? reads : n;
+	/* mark in turn (-1: gone or known, its end added), then compact */
+	for (size_t c = 0; c < stop; c++) {
+		size_t i = (start + c) % n;
+		struct unknown *u = &last.u[i];
+		time_t e = eligible_of(u->job_id, arg);
+
+		/* (out of memory: read again next time) */
+		if (e < 0 || (e > 0 && end_add(&last, deadline(u->wait, e))))
+			u->wait = -1;
+	}
+	/* the next turn: the first not read, its index less those before
+	 * it that leave */
+	turn = next_unknown = (start + stop) % n;
+	for (size_t i = 0; i < n; i++) {
+		if (last.u[i].wait == -1) {
+			if (i < turn)
+				next_unknown--;
+			continue;
+		}
+		last.u[kept++] = last.u[i];
+	}
+	last.n_u = kept;
+	if (next_unknown >= kept)
+		next_unknown = 0;
+}
+
 bool look_dues_due(time_t now, look_due_eligible_fn eligible_of, void *arg,
 		   size_t *budget)
 {
-	bool due = false;
-	size_t i = 0, start = next_unknown;
+	size_t reads = *budget < LOOK_DUES_READS ? *budget : LOOK_DUES_READS;
+	size_t kept = 0, before = last.n_u;
+	time_t next = 0;
 
-	while (i < last.n) {
-		struct due *d = &last.d[i];
-
-		if (!d->at && i >= start && *budget) {
-			time_t eligible = eligible_of(d->job_id, arg);
-
-			--*budget;
-			next_unknown = i + 1;
-			if (eligible < 0) {
-				*d = last.d[--last.n]; /* no longer waits */
-				continue;
-			}
-			d->at = deadline(d->wait, eligible);
-		}
-		if (d->at && d->at <= now) {
-			due = true;
-			*d = last.d[--last.n];
+	read_unknown(eligible_of, arg, reads);
+	*budget -= before < reads ? before : reads;
+	if (!last.next || last.next > now)
+		return false;
+	for (size_t i = 0; i < last.n_ends; i++) {
+		if (last.ends[i] <= now)
 			continue;
-		}
-		i++;
+		if (!next || last.ends[i] < next)
+			next = last.ends[i];
+		last.ends[kept++] = last.ends[i];
 	}
-	if (next_unknown >= last.n)
-		next_unknown = 0;
-	return due;
+	last.n_ends = kept;
+	last.next = next;
+	return true;
 }
 
 size_t look_dues_count(void)
 {
-	return last.n;
+	return last.n_ends + last.n_u;
 }
 
 void look_dues_free(void)
 {
-	free(walking.d);
-	free(last.d);
+	free(walking.ends);
+	free(walking.u);
+	free(last.ends);
+	free(last.u);
 	walking = last = (struct dues){ 0 };
 	next_unknown = 0;
 }

@@ -14,7 +14,10 @@
  * the guard alone filters (Carrier=guard) the look queues one at each
  * wait's end (queue_job_scheduler(), src/slurmctld/controller.c: a
  * counter that slurmctld's background loop reads each second, within
- * batch_sched_delay of the last pass).
+ * batch_sched_delay of the last pass).  That pass is not a full one
+ * (schedule(false): at most default_queue_depth jobs, 100 by default,
+ * src/slurmctld/job_scheduler.c): a job further down the queue waits
+ * for backfill or the periodic full pass, as after any job update.
  *
  * No Slurm in here: the caller holds the job write lock (the look's
  * thread) and tells a job's EligibleTime through a callback.
@@ -34,20 +37,31 @@ typedef time_t (*look_due_eligible_fn)(uint32_t job_id, void *arg);
 /* A walk begins: its list starts empty. */
 void look_dues_begin(void);
 
+/* The jobs not eligible yet read at most per call. */
+#define LOOK_DUES_READS 1024
+
 /* One pending job of the walk with preferences: its id, its wait
  * (sx_job_state.wait, s; 0: none, PREFER_NOW_S then), its EligibleTime
- * (0: not eligible yet).  A wait that ended by `now` is not listed.  Out
- * of memory, the walk's list is dropped (the last stays). */
-void look_dues_add(uint32_t job_id, long wait, time_t eligible, time_t now);
+ * (0: not eligible yet), and when Slurm's scheduler last tried it
+ * (job_ptr->last_sched_eval): a wait that ended before then is not
+ * listed, one that ended since is, and is due at once (a walk may begin long
+ * after a submission, behind backfill).  Out of memory, the walk's list
+ * is dropped (the last stays). */
+void look_dues_add(uint32_t job_id, long wait, time_t eligible, time_t since);
+
+/* The walk under way could not list its jobs (out of memory): its list
+ * is not published. */
+void look_dues_fail(void);
 
 /* The walk's end: its list replaces the last. */
 void look_dues_end(void);
 
 /* At `now`: whether the wait of a listed job has ended since the last
- * call (such jobs leave the list).  A job not eligible when listed has
- * its EligibleTime read again through `eligible_of` (one call each,
- * counted in *budget: at most *budget of them; the others the next
- * call); one no longer waiting leaves the list. */
+ * call (such ends leave the list; the scan only when the earliest has
+ * come).  The jobs not eligible when listed have their EligibleTime read
+ * again through `eligible_of`, each in turn, at most LOOK_DUES_READS and
+ * *budget of them (each one unit of it); one no longer waiting leaves
+ * the list. */
 bool look_dues_due(time_t now, look_due_eligible_fn eligible_of, void *arg,
 		   size_t *budget);
 

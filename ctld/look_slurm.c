@@ -300,7 +300,8 @@ out:
 		look_census_add(job_ptr->user_id, text, &st);
 		if (st.n_prefer)
 			look_dues_add(job_ptr->job_id, st.wait,
-				      details->begin_time, walked_at);
+				      details->begin_time,
+				      job_ptr->last_sched_eval);
 	}
 	sx_job_state_free(&st);
 	return ok;
@@ -365,6 +366,7 @@ static void walk_snapshot(size_t *budget)
 		if (!ids) {
 			again = true;
 			look_census_fail();
+			look_dues_fail();
 			return;
 		}
 		walk_ids = ids;
