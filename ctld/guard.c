@@ -183,6 +183,7 @@ static int node_read(struct guard *g, size_t i, const char *extra)
 {
 	struct node_seen *s = &g->nodes[i];
 	xc_error_t err = { 0 };
+	xc_extra_state_t state = XC_EXTRA_UNSET;
 	char *copy = NULL;
 
 	if (s->read && !extra == !s->text &&
@@ -194,15 +195,31 @@ static int node_read(struct guard *g, size_t i, const char *extra)
 	if (extra && !(copy = strdup(extra)))
 		return -1;
 	if (extra)
-		s->extra = xc_extra_load(extra, strlen(extra), &g->limits, NULL,
-					 &err);
+		s->extra = xc_extra_load(extra, strlen(extra), &g->limits,
+					 &state, &err);
 	if (err.code == XC_E_NOMEM) {
 		free(copy);
 		return -1;
 	}
+	if (g->say && state != XC_EXTRA_OBJECT && state != XC_EXTRA_UNSET) {
+		char why[96];
+
+		g->say(i,
+		       xc_extra_state_explain(state, &g->limits, why,
+					      sizeof(why)),
+		       g->say_arg);
+	}
 	s->text = copy;
 	s->read = true;
 	return 1;
+}
+
+void guard_on_unusable(struct guard *g,
+		       void (*say)(size_t i, const char *why, void *arg),
+		       void *arg)
+{
+	g->say = say;
+	g->say_arg = arg;
 }
 
 long guard_look(struct guard *g, size_t nnodes, const uint64_t *which,

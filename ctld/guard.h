@@ -88,6 +88,16 @@ enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
 				  long long updated, long long now,
 				  bool unstamped);
 
+/* Who is told of a node whose Extra jobs with a request skip (not JSON,
+ * not an object, too long or too deep: xc_extra_state_t), each time a
+ * look reads it changed: say(i, why, arg), `why` the state's phrase
+ * (xc_extra_state_explain(), naming the limit), from inside the look.
+ * NULL: nobody (the default).  The thread's node table says the same of
+ * the nodes it loads (plugin/thread/node_table.c). */
+void guard_on_unusable(struct guard *g,
+		       void (*say)(size_t i, const char *why, void *arg),
+		       void *arg);
+
 /* Compares the Extra of the nodes in `which` (words over `nnodes`; NULL:
  * all of them) with the text last read: extra_of(i, arg) is node i's
  * Extra now (NUL-terminated, NULL for none).  A node whose text differs

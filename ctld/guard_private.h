@@ -66,6 +66,8 @@ struct guard {
 	uint64_t changes;		       /* node changes found, ever */
 	uint32_t change_log[GUARD_CHANGE_LOG]; /* the last ones' nodes */
 	const struct guard_bits_ops *ops;      /* what the kept copies are */
+	void (*say)(size_t i, const char *why, void *arg); /* unusable */
+	void *say_arg;
 };
 
 /* Frees what job slot `r` holds, leaving it as it is in the table

@@ -35,6 +35,7 @@
 #include "prefer.h"
 #include "ns_now.h"
 #include "records.h"
+#include "xc_util.h"
 
 #include "guard_slurm.h"
 #include "look_slurm.h"
@@ -101,6 +102,21 @@ static void config_now(struct plugin_config *cfg)
 		plugin_config_defaults(cfg);
 }
 
+/* guard_on_unusable(): as the thread's node table says it (the node
+ * read lock held: the name is the table's) */
+static void say_unusable(size_t i, const char *why, void *arg)
+{
+	node_record_t *node_ptr =
+		i < (size_t)node_record_count ? node_record_table_ptr[i] : NULL;
+	char ebuf[256];
+
+	(void)arg;
+	info("%s: node %s: Extra is %s; jobs with --extra skip it", plugin_type,
+	     xc_escape(node_ptr && node_ptr->name ? node_ptr->name : "?", ebuf,
+		       sizeof(ebuf)),
+	     why);
+}
+
 int guard_slurm_load(void)
 {
 	struct plugin_config cfg;
@@ -116,6 +132,9 @@ int guard_slurm_load(void)
 	free_read = cfg.carrier_guard;
 	if (!(guard = guard_create(&cfg.limits)))
 		return SLURM_ERROR;
+	/* (with the thread, its node table says it) */
+	if (cfg.carrier_guard)
+		guard_on_unusable(guard, say_unusable, NULL);
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
 		plugin_type);
 	return SLURM_SUCCESS;
@@ -249,30 +268,6 @@ static bool candidates_of(job_record_t *job_ptr, bitstr_t *exc,
 		cand[k] = pool[k] & avail[k];
 	}
 	return true;
-}
-
-/* Whether a node of `req` (a job's required nodes: details->
- * req_node_bitmap, a bitstr_t *; NULL: none) would be kept off: one of
- * the `n` nodes of `scratch` (those that fail its request), or one the
- * look keeps off (`ex` less its base `own`: a set the look gave before
- * the nodes were required, as 22.05 leaves it at an update of them).  A
- * set of another size (the node table rebuilt): true, the job waits. */
-static bool required_off(void *req, const uint64_t *ex, const uint64_t *own,
-			 size_t n, size_t words)
-{
-	const uint64_t *r;
-
-	if (!req)
-		return false;
-	if (!(r = records_words(req, node_record_count)))
-		return true;
-	for (size_t k = 0; k < n; k++)
-		if ((r[scratch[k] / 64] >> (scratch[k] % 64)) & 1)
-			return true;
-	for (size_t k = 0; ex && own && k < words; k++)
-		if (r[k] & ex[k] & ~own[k])
-			return true;
-	return false;
 }
 
 /* The scratch sets for `nnodes` nodes; false when out of memory. */
@@ -506,7 +501,8 @@ static bool guard_job(job_record_t *job_ptr)
 	 * would take the job for never runnable and set its priority to 0
 	 * (schedule(), 22.05.8 line 1930), where its own filter lets it wait
 	 * (FAIL_CONSTRAINTS, select_nodes(), 24.11.5): the job waits */
-	if (required_off(details->req_node_bitmap, ex, own, n, words)) {
+	if (records_required_off(details->req_node_bitmap, scratch, n, ex, own,
+				 words)) {
 		verbose("%s: %pJ: a node it requires does not satisfy its request%s, or the look keeps it off: it waits this once",
 			plugin_type, job_ptr, with_tier);
 		placeable = false;

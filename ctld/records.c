@@ -153,6 +153,24 @@ bool records_in_backfill(void)
 	return !prctl(PR_GET_NAME, name, 0, 0, 0) && !strcmp(name, "bckfl");
 }
 
+bool records_required_off(void *req, const uint32_t *failing, size_t n,
+			  const uint64_t *ex, const uint64_t *own, size_t words)
+{
+	const uint64_t *r;
+
+	if (!req)
+		return false;
+	if (!(r = records_words(req, node_record_count)))
+		return true;
+	for (size_t k = 0; k < n; k++)
+		if ((r[failing[k] / 64] >> (failing[k] % 64)) & 1)
+			return true;
+	for (size_t k = 0; ex && own && k < words; k++)
+		if (r[k] & ex[k] & ~own[k])
+			return true;
+	return false;
+}
+
 const char *records_extra_at(size_t i, void *arg)
 {
 	node_record_t *node_ptr = node_record_table_ptr[i];

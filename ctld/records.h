@@ -23,6 +23,17 @@
  * `b` is a bitstr_t *. */
 uint64_t *records_words(void *b, int64_t n);
 
+/* Whether a node of `req` (a job's required nodes: details->
+ * req_node_bitmap, a bitstr_t *; NULL: none) would be kept off: one of
+ * the `n` node indices of `failing` (those that fail its request), or one
+ * the look keeps off (`ex`, the job's excluded nodes as words, less the
+ * look's base `own`: a set the look gave before the nodes were required,
+ * as 22.05 leaves it at an update of them; either NULL: none).  A set of
+ * another size than the node table (rebuilt): true, the job waits. */
+bool records_required_off(void *req, const uint32_t *failing, size_t n,
+			  const uint64_t *ex, const uint64_t *own,
+			  size_t words);
+
 /* Whether Slurm's node sets are laid out as records_words() reads them
  * (checked once, at the plugin's init()). */
 bool records_words_laid_out(void);

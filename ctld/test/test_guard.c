@@ -75,6 +75,54 @@ Test(guard, the_text_is_compared_not_its_address)
 	memset(table, 0, sizeof(table));
 }
 
+/* What the unusable nodes' callback heard: the last node and phrase. */
+static int said;
+static size_t said_node;
+static char said_why[96];
+
+static void say(size_t i, const char *why, void *arg)
+{
+	cr_assert_eq(arg, &said);
+	said++;
+	said_node = i;
+	snprintf(said_why, sizeof(said_why), "%s", why);
+}
+
+/* A node whose Extra jobs skip is told once each time it is read
+ * changed: not JSON, not an object, too long; never a usable one or
+ * none, never the same text again. */
+Test(guard, unusable_nodes_are_told_once_a_change)
+{
+	static char long_text[70000];
+
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	guard_on_unusable(g, say, &said);
+	table[7] = "{gpu";
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), 1);
+	cr_assert_eq(said, 1);
+	cr_assert_eq(said_node, 7);
+	cr_assert_str_eq(said_why, "not valid JSON");
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), 0);
+	cr_assert_eq(said, 1, "the same text: not told again");
+	table[7] = "[1,2,3]";
+	(void)guard_look(g, TABLE, NULL, extra_of, NULL);
+	cr_assert_eq(said, 2);
+	cr_assert_str_eq(said_why, "JSON but not an object");
+	table[7] = "{\"gpu\":true}";
+	table[8] = "";
+	(void)guard_look(g, TABLE, NULL, extra_of, NULL);
+	cr_assert_eq(said, 2, "a usable Extra, or none: nothing told");
+	memset(long_text, ' ', sizeof(long_text) - 1);
+	long_text[0] = '{';
+	long_text[sizeof(long_text) - 2] = '}';
+	table[9] = long_text;
+	(void)guard_look(g, TABLE, NULL, extra_of, NULL);
+	cr_assert_eq(said, 3);
+	cr_assert_eq(said_node, 9);
+	cr_assert(strstr(said_why, "longer than the limit"), "%s", said_why);
+	memset(table, 0, sizeof(table));
+}
+
 /* A request is parsed once while kept; an invalid one is kept as none
  * (the caller keeps no node off for it). */
 Test(guard, requests_parsed_once_and_invalid_ones_kept_as_none)
