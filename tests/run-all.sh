@@ -252,6 +252,10 @@ if [ "$guard_required" = 1 ]; then
 	cluster e2e-users:e2e-users-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
 	cluster e2e-prefer:e2e-prefer-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
 	cluster e2e-wait:e2e-wait-guard-alone XC_PROLOG_CTLD=0 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
+	for t in e2e-cluster e2e-facts e2e-fault e2e-hostile; do
+		cluster "$t:$t-guard-alone" XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
+	done
+	cluster e2e-churn:e2e-churn-guard-alone XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
 	cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra
 	cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra
 fi

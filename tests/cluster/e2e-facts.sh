@@ -12,7 +12,8 @@
 # with "facts: N passed, M failed".  Needs root, `make install` and `make
 # check` (tests/cluster/slurm-helper).  On 23.11 and later,
 # XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints runs it with
-# Slurm's own filter matching the published facts.
+# Slurm's own filter matching the published facts; XC_EXTRA_CONF=
+# Carrier=guard with burst_buffer/extra, with the guard alone.
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
@@ -107,8 +108,10 @@ id=$(as xcuser1 sbatch --parsable -o /dev/null --extra "$req" --wrap 'echo $SLUR
 wait_job "$id" >/dev/null
 expect_in "xcuser1's job ran on n3 or n4" "$(field "$id" NodeList)" n3 n4
 id=$(as xcuser2 sbatch --parsable -o /dev/null --extra 'licensed_app=true' --wrap true 2>&1)
-# BadConstraints where the plugin filters, Constraints where Slurm does
-wait_for 15 eval '[[ "$(squeue -h -j "$id" -o %r)" == *Constraints ]]' ||
+# BadConstraints where the plugin filters, Constraints where Slurm does,
+# BurstBufferStageIn where the guard alone keeps it off at placement
+waits_for_nodes() { local r; r=$(squeue -h -j "$1" -o %r); [[ $r == *Constraints || $r == BurstBufferStageIn ]]; }
+wait_for 15 waits_for_nodes "$id" ||
 	not_ok "waited 15 s for xcuser2's job to wait"
 expect "xcuser2's licensed_app job waits" "$(squeue -h -j "$id" -o %T)" PENDING
 chmod 755 "$S/n4/20-license"

@@ -4,6 +4,9 @@
 # After each, slurmctld must still answer.  Needs root, `make install` and
 # `make check` (for tests/cluster/slurm-helper).  Closes with
 # "fault: N passed, M failed".
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# guard alone"): the same where the guard keeps jobs off at placement;
+# its look names the unusable nodes, and the thread, idle, loads no job.
 set -uo pipefail
 
 TMP=$(mktemp -d)
@@ -41,6 +44,8 @@ scontrol update nodename=n3 extra='{"gpu":true,'
 scontrol update nodename=n4 extra='[{"gpu":true}]'
 wait_refresh
 wid=$(submit --extra 'gpu=true')
+# (with the guard alone, the look's set once its walk came)
+guard_alone && wait_for 10 eval '[ "$(kept_off "$wid")" = "n[1-4]" ]'
 expect "no usable node: constrained job waits, every node excluded" \
 	"$(kept_off "$wid")" "n[1-4]"
 scancel "$wid"

@@ -27,6 +27,10 @@
 #   copies kept before grew it by 2 MB and 58 MB on 22.05.8).
 # XC_HOSTILE_MODE=slurm (23.11+): the same where Slurm filters by `extra`
 # itself (the plugin's hold is then not there to attack).
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# guard alone"): the same where the guard keeps jobs off at placement and
+# its look keeps their excluded nodes; the plugin holds no job there
+# either (a required node that does not match: the job waits).
 # Closes with "hostile: N passed, M failed".
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
@@ -48,6 +52,8 @@ scontrol update nodename=n1 extra='{"gpu":true}'
 scontrol update nodename=n2 extra='{"gpu":true,"cache":"ds1"}'
 scontrol update nodename=n[3-4] extra='{"gpu":false}'
 [ "$MODE" = slurm ] || wait_refresh
+GUARD=0
+guard_alone && GUARD=1
 
 WIDE=4294967296 # 2^32: job N + 2^32 is job N to Slurm
 pending() { as "$1" sbatch --parsable -o /dev/null --begin=now+3600 "${@:2}" --wrap true 2>&1 | tail -n 1; }
@@ -87,7 +93,7 @@ attacks() {
 		mark=$(log_lines)
 		V=$(pending "$OWNER" --extra gpu=true --extra-prefer cache=ds1 --extra-prefer-wait 60)
 		H=
-		[ "$MODE" = slurm ] || H=$(as "$OWNER" sbatch --parsable -o /dev/null -w n3 --extra gpu=true --wrap true 2>&1 | tail -n 1)
+		[ "$MODE" = slurm ] || [ "$GUARD" = 1 ] || H=$(as "$OWNER" sbatch --parsable -o /dev/null -w n3 --extra gpu=true --wrap true 2>&1 | tail -n 1)
 		for j in "$V" ${H:+"$H"}; do
 			[[ $j =~ ^[0-9]+$ ]] || { echo "e2e-hostile: a submission was refused: $j" >&2; exit 1; }
 		done
@@ -96,6 +102,9 @@ attacks() {
 			[ -z "$H" ] || wait_for 30 round_since "$mark" ||
 				not_ok "a round of the plugin's thread loaded the jobs within 30 s"
 		fi
+		# (with the guard alone, the look's set once its walk came)
+		[ "$GUARD" = 0 ] || wait_for 10 eval '[ "$(kept_off "$V")" = "n[3-4]" ]' ||
+			not_ok "$1: the look keeps the owner's job off n[3-4] within 10 s"
 		before=$(state_of "$V")
 		held_before=${H:+$(state_of "$H")}
 		for attack in "tiers=gpu=true&cache=ds1&x=1 wait=31536000" "priority=0" "exclude=$(kept_off "$V")"; do
@@ -166,7 +175,7 @@ else
 	not_ok "each of the 12 jobs is kept off n[3-4] within 30 s" \
 		"$(for j in "${MINE[@]}"; do echo "$j: $(kept_off "$j") $(field "$j" Extra)"; done)"
 fi
-if [ "$MODE" = plugin ] && [[ " $XC_EXTRA_CONF " != *" Carrier=exclusions "* ]]; then
+if [ "$MODE" = plugin ] && [ "$GUARD" = 0 ] && [[ " $XC_EXTRA_CONF " != *" Carrier=exclusions "* ]]; then
 	# the carrier's bound (doc/design.md "Carriers"): 8 names for one
 	# user's jobs, which move to them a round after their submission;
 	# the other 4 requests go by their ExcNodeList
