@@ -4,6 +4,7 @@
  * parsed with their answers; the bits it set in each job's excluded nodes
  * are guard_jobs.c's.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,10 +205,13 @@ static int node_read(struct guard *g, size_t i, const char *extra)
 	if (g->say && state != XC_EXTRA_OBJECT && state != XC_EXTRA_UNSET) {
 		char why[96];
 
-		g->say(i,
-		       xc_extra_state_explain(state, &g->limits, why,
-					      sizeof(why)),
-		       g->say_arg);
+		if (g->told++ < GUARD_UNUSABLE_MAX)
+			g->say(i,
+			       xc_extra_state_explain(state, &g->limits, why,
+						      sizeof(why)),
+			       g->say_arg);
+		else
+			g->untold++;
 	}
 	s->text = copy;
 	s->read = true;
@@ -239,6 +243,7 @@ long guard_look_stamps(struct guard *g, size_t nnodes, const uint64_t *which,
 
 	if (nnodes != g->nnodes && !nodes_resize(g, nnodes))
 		return -1;
+	g->told = g->untold = 0;
 	for (size_t w = 0; w < GUARD_WORDS(nnodes); w++) {
 		uint64_t bits = which ? which[w] : ~0ULL;
 
@@ -275,6 +280,15 @@ long guard_look_stamps(struct guard *g, size_t nnodes, const uint64_t *which,
 	}
 	if (changed || nomem)
 		answers_forget(g);
+	if (g->untold) {
+		char more[96];
+
+		snprintf(
+			more, sizeof(more),
+			"%zu more nodes whose Extra jobs with --extra skip, not named",
+			g->untold);
+		g->say(GUARD_UNUSABLE_MORE, more, g->say_arg);
+	}
 	return nomem ? -1 : changed;
 }
 
@@ -371,96 +385,6 @@ static struct guard_req *request_in(struct guard *g, struct lh_table **table,
 struct guard_req *guard_request(struct guard *g, const char *text)
 {
 	return request_in(g, &g->requests, text, NULL, NULL);
-}
-
-/* The budget of second `now`, whole again at a new one. */
-static void budget_of(struct guard *g, long long now)
-{
-	if (!g->budget_set || now != g->budget_at) {
-		g->budget = GUARD_TIER_BUDGET;
-		g->budget_at = now;
-		g->budget_set = true;
-		memset(g->users, 0, sizeof(g->users));
-	}
-}
-
-/* User `uid`'s slot in this second: its own, a free one after it, or,
- * every slot taken by others, the one it hashes to (shared). */
-static size_t user_slot(const struct guard *g, uint32_t uid)
-{
-	size_t at = uid % GUARD_TIER_USERS;
-
-	for (size_t k = 0; k < GUARD_TIER_USERS; k++) {
-		size_t i = (at + k) % GUARD_TIER_USERS;
-
-		if (!g->users[i].spent || g->users[i].uid == uid)
-			return i;
-	}
-	return at;
-}
-
-size_t guard_tiers_allowance(struct guard *g, uint32_t uid, long long now)
-{
-	size_t spent;
-
-	budget_of(g, now);
-	spent = g->users[user_slot(g, uid)].spent;
-	if (spent >= GUARD_TIER_USER_SHARE)
-		return 0;
-	return GUARD_TIER_USER_SHARE - spent < g->budget
-		       ? GUARD_TIER_USER_SHARE - spent
-		       : g->budget;
-}
-
-void guard_tiers_spend(struct guard *g, uint32_t uid, long long now,
-		       size_t spent)
-{
-	size_t i;
-
-	budget_of(g, now);
-	if (!spent)
-		return;
-	i = user_slot(g, uid);
-	/* (a slot is taken for the second: a uid sharing it never takes it
-	 * from its owner, so that none gets past a share) */
-	if (!g->users[i].spent)
-		g->users[i].uid = uid;
-	g->users[i].spent += spent;
-	g->budget -= spent < g->budget ? spent : g->budget;
-}
-
-size_t guard_tiers_left(struct guard *g, long long now)
-{
-	budget_of(g, now);
-	return g->budget;
-}
-
-bool guard_tiers_compare(struct guard *g, size_t allowed, size_t more,
-			 long long now, size_t *budget, size_t *compared)
-{
-	*compared = 0;
-	if (more <= *budget) {
-		*budget -= more;
-	} else if (allowed == GUARD_TIER_USER_SHARE &&
-		   more <= guard_tiers_left(g, now) / 2) {
-		/* past the share, once a second for a user who took none
-		 * of it yet, and never more than half of what is left */
-		*budget = 0;
-	} else {
-		return false;
-	}
-	*compared = more;
-	return true;
-}
-
-unsigned guard_tier_applied(bool counted, unsigned picked, unsigned carried,
-			    bool by_list)
-{
-	if (!counted)
-		return carried;
-	if (by_list && carried && (!picked || picked > carried))
-		return carried;
-	return picked;
 }
 
 struct guard_req *guard_tier(struct guard *g, const char *text)

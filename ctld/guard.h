@@ -91,12 +91,18 @@ enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
 /* Who is told of a node whose Extra jobs with a request skip (not JSON,
  * not an object, too long or too deep: xc_extra_state_t), each time a
  * look reads it changed: say(i, why, arg), `why` the state's phrase
- * (xc_extra_state_explain(), naming the limit), from inside the look.
+ * (xc_extra_state_explain(), naming the limit), from the look that read
+ * it: the look's thread's or a placement's (the job write lock held).
  * NULL: nobody (the default).  The thread's node table says the same of
  * the nodes it loads (plugin/thread/node_table.c). */
 void guard_on_unusable(struct guard *g,
 		       void (*say)(size_t i, const char *why, void *arg),
 		       void *arg);
+/* The nodes one look names at most (a node table rebuilt with many
+ * unusable nodes reads each again, under slurmctld's locks); past them,
+ * once at the look's end, say(GUARD_UNUSABLE_MORE, "N more ...", arg). */
+#define GUARD_UNUSABLE_MAX 32
+#define GUARD_UNUSABLE_MORE ((size_t)-1)
 
 /* Compares the Extra of the nodes in `which` (words over `nnodes`; NULL:
  * all of them) with the text last read: extra_of(i, arg) is node i's

@@ -68,6 +68,7 @@ struct guard {
 	const struct guard_bits_ops *ops;      /* what the kept copies are */
 	void (*say)(size_t i, const char *why, void *arg); /* unusable */
 	void *say_arg;
+	size_t told, untold; /* in this look: named, and past the cap */
 };
 
 /* Frees what job slot `r` holds, leaving it as it is in the table

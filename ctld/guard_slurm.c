@@ -111,6 +111,10 @@ static void say_unusable(size_t i, const char *why, void *arg)
 	char ebuf[256];
 
 	(void)arg;
+	if (i == GUARD_UNUSABLE_MORE) {
+		info("%s: %s", plugin_type, why);
+		return;
+	}
 	info("%s: node %s: Extra is %s; jobs with --extra skip it", plugin_type,
 	     xc_escape(node_ptr && node_ptr->name ? node_ptr->name : "?", ebuf,
 		       sizeof(ebuf)),

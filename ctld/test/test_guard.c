@@ -120,6 +120,33 @@ Test(guard, unusable_nodes_are_told_once_a_change)
 	cr_assert_eq(said, 3);
 	cr_assert_eq(said_node, 9);
 	cr_assert(strstr(said_why, "longer than the limit"), "%s", said_why);
+	table[9] =
+		"{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}";
+	(void)guard_look(g, TABLE, NULL, extra_of, NULL);
+	cr_assert_eq(said, 4);
+	cr_assert(strstr(said_why, "nested deeper than the limit"), "%s",
+		  said_why);
+	memset(table, 0, sizeof(table));
+}
+
+/* One look names GUARD_UNUSABLE_MAX nodes at most, then says how many
+ * more, once; the next look names again. */
+Test(guard, one_look_names_a_bounded_number_of_unusable_nodes)
+{
+	cr_assert_eq(guard_look(g, TABLE, NULL, extra_of, NULL), TABLE);
+	guard_on_unusable(g, say, &said);
+	for (size_t i = 0; i < 100; i++)
+		table[i] = "{bad";
+	(void)guard_look(g, TABLE, NULL, extra_of, NULL);
+	cr_assert_eq(said, GUARD_UNUSABLE_MAX + 1);
+	cr_assert_eq(said_node, GUARD_UNUSABLE_MORE);
+	cr_assert_str_eq(
+		said_why,
+		"68 more nodes whose Extra jobs with --extra skip, not named");
+	table[0] = "[]";
+	(void)guard_look(g, TABLE, NULL, extra_of, NULL);
+	cr_assert_eq(said, GUARD_UNUSABLE_MAX + 2, "a new look names again");
+	cr_assert_eq(said_node, 0);
 	memset(table, 0, sizeof(table));
 }
 
