@@ -199,7 +199,7 @@ echo "# request text is escaped in slurmctld's log"
 id=$(submit --extra 'arch=%s%n;$USER`id`')
 [ "$GUARD" = 0 ] || wait_for 10 eval '[ "$(kept_off "$id")" = "n[1-4]" ]' || true
 expect "format directives are a plain value: accepted, no node matches" \
-	"$(kept_off "$id")" "n[1-4]"
+	"$(if [ "$GUARD" = 1 ]; then kept_off "$id"; else field "$id" ExcNodeList; fi)" "n[1-4]"
 scancel "$id"
 wait_for 10 log_has "'arch=\\x25s\\x25n;\$USER\`id\`'"
 expect_has "log shows the request escaped" "$(cat "$LOG")" "'arch=\\x25s\\x25n;\$USER\`id\`'"

@@ -110,7 +110,11 @@ expect_in "xcuser1's job ran on n3 or n4" "$(field "$id" NodeList)" n3 n4
 id=$(as xcuser2 sbatch --parsable -o /dev/null --extra 'licensed_app=true' --wrap true 2>&1)
 # BadConstraints where the plugin filters, Constraints where Slurm does,
 # BurstBufferStageIn where the guard alone keeps it off at placement
-waits_for_nodes() { local r; r=$(squeue -h -j "$1" -o %r); [[ $r == *Constraints || $r == BurstBufferStageIn ]]; }
+waits_for_nodes() {
+	local r
+	r=$(squeue -h -j "$1" -o %r)
+	[[ $r == *Constraints ]] || { guard_alone && [ "$r" = BurstBufferStageIn ]; }
+}
 wait_for 15 waits_for_nodes "$id" ||
 	not_ok "waited 15 s for xcuser2's job to wait"
 expect "xcuser2's licensed_app job waits" "$(squeue -h -j "$id" -o %T)" PENDING

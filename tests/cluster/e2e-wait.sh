@@ -250,7 +250,7 @@ reset_extra
 echo "# a heterogeneous job: each component filtered"
 hold=()
 [ "$GUARD" = 1 ] && hold=(-H)
-id=$(sbatch --parsable -o /dev/null "${hold[@]}" --extra 'gpu=true&mem>=512' -n1 --wrap true : -n1 2>&1)
+id=$(sbatch --parsable -o /dev/null ${hold[@]+"${hold[@]}"} --extra 'gpu=true&mem>=512' -n1 --wrap true : -n1 2>&1)
 id=${id%%+*}
 if [ "$GUARD" = 1 ]; then
 	# (the look's set is taken back once the job runs: read while held)
