@@ -78,6 +78,7 @@ PLAN=(
 	"cluster e2e-users:e2e-users-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
 	"cluster e2e-prefer:e2e-prefer-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
 	"cluster e2e-wait:e2e-wait-guard-alone XC_PROLOG_CTLD=0 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
+	"cluster e2e-hostile:e2e-hostile-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
 	"cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra @trixie"
 	"cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra @trixie"
 	"cluster-slurm e2e-churn:e2e-churn-srun-slurm XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 @trixie"

@@ -166,6 +166,8 @@ attacks() {
 	if [ "$GUARD" = 1 ]; then
 		expect "$1: the job waiting for its required n3 keeps its state, priority and request" \
 			"$(state_rest "$H")" "$held_before"
+		# (the reason once the scheduler has tried it)
+		wait_for 20 eval '[ "$(field "$H" Reason)" = BurstBufferStageIn ]' || true
 		expect "$1: it waits unheld (BurstBufferStageIn, priority above 0)" \
 			"$(field "$H" Reason) $([ "$(field "$H" Priority)" != 0 ] && echo above-0)" "BurstBufferStageIn above-0"
 		scontrol update nodename=n3 extra='{"gpu":true}'
