@@ -127,8 +127,11 @@ attacks() {
 		list=("tiers=gpu=true&cache=ds1&x=1 wait=31536000" "priority=0" "exclude=$exc")
 		# (a new request reaches job_modify() from 23.02; the one of
 		# their first held job below, so that their distinct requests
-		# stay 12 when the caller's own jobs take it)
-		[ "$GUARD" = 0 ] || ! slurm_at_least 23 2 || list+=("extra=gpu=true|a=1")
+		# stay 12 when the caller's own jobs take it: last, and late
+		# alone, so that no change of tiers follows it there, which
+		# would make it another request)
+		[ "$GUARD" = 0 ] || [ "$1" != late ] || ! slurm_at_least 23 2 ||
+			list+=("extra=gpu=true|a=1")
 		for attack in "${list[@]}"; do
 			read -ra words <<<"$attack"
 			ref=$(helper "$OTHER" 1 "$R" 0 "${words[@]}")
