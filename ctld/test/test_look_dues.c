@@ -142,13 +142,20 @@ Test(look_dues, the_budget_bounds_the_reads_and_each_job_gets_its_turn)
 			     "job %d: its second turn", i);
 }
 
-Test(look_dues, a_walk_is_published_at_its_end)
+/* A walk that lists job 1 (its end at 1005), and the next one begun,
+ * listing job 2 (its end at 1050). */
+static void a_walk_and_the_next_begun(void)
 {
 	look_dues_begin();
 	look_dues_add(1, 5, 1000, 1000);
 	look_dues_end();
 	look_dues_begin();
 	look_dues_add(2, 50, 1000, 1000);
+}
+
+Test(look_dues, a_walk_is_published_at_its_end)
+{
+	a_walk_and_the_next_begun();
 	cr_assert_eq(look_dues_count(), 1, "the last walk's list until then");
 	cr_assert(due(1005, 10), "the last walk's job");
 	look_dues_end();
@@ -159,11 +166,7 @@ Test(look_dues, a_walk_is_published_at_its_end)
 
 Test(look_dues, a_failed_walk_keeps_the_last_list)
 {
-	look_dues_begin();
-	look_dues_add(1, 5, 1000, 1000);
-	look_dues_end();
-	look_dues_begin();
-	look_dues_add(2, 50, 1000, 1000);
+	a_walk_and_the_next_begun();
 	look_dues_fail();
 	look_dues_end();
 	cr_assert_eq(look_dues_count(), 1);
