@@ -5,21 +5,15 @@
 #include <stdlib.h>
 
 #include "look_cands.h"
+#include "xc_util.h"
 
 static struct look_cand *cands;
 static size_t ncands, cap;
 
 void look_cands_add(uint32_t job_id, uint32_t priority)
 {
-	if (ncands == cap) {
-		size_t more = cap ? 2 * cap : 256;
-		struct look_cand *c = realloc(cands, more * sizeof(*c));
-
-		if (!c)
-			return;
-		cands = c;
-		cap = more;
-	}
+	if (xc_grow((void **)&cands, &cap, ncands + 1, sizeof(*cands)) < 0)
+		return;
 	cands[ncands++] = (struct look_cand){ job_id, priority };
 }
 

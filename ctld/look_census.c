@@ -7,6 +7,7 @@
 
 #include "look_census.h"
 #include "prefer.h"
+#include "xc_util.h"
 
 struct count {
 	struct sx_guard_census_job *jobs;
@@ -31,17 +32,10 @@ void look_census_add(uint32_t uid, const char *text,
 {
 	if (walking.bad)
 		return;
-	if (walking.n == walking.cap) {
-		size_t cap = walking.cap ? 2 * walking.cap : 1024;
-		struct sx_guard_census_job *j =
-			realloc(walking.jobs, cap * sizeof(*j));
-
-		if (!j) {
-			walking.bad = true;
-			return;
-		}
-		walking.jobs = j;
-		walking.cap = cap;
+	if (xc_grow((void **)&walking.jobs, &walking.cap, walking.n + 1,
+		    sizeof(*walking.jobs)) < 0) {
+		walking.bad = true;
+		return;
 	}
 	walking.jobs[walking.n++] = (struct sx_guard_census_job){
 		.uid = uid,

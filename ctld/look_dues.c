@@ -7,6 +7,7 @@
 #include "job_state.h"
 #include "look_dues.h"
 #include "prefer.h"
+#include "xc_util.h"
 
 /* a job not eligible when listed: read again until it is */
 struct unknown {
@@ -36,27 +37,11 @@ static time_t deadline(long wait, time_t eligible)
 	return prefer_deadline(&st, eligible);
 }
 
-/* Grows *p (of *cap elements of `size`) to hold one more; false out of
- * memory. */
-static bool room(void **p, size_t n, size_t *cap, size_t size)
-{
-	void *q;
-	size_t more;
-
-	if (n < *cap)
-		return true;
-	more = *cap ? 2 * *cap : 256;
-	if (!(q = realloc(*p, more * size)))
-		return false;
-	*p = q;
-	*cap = more;
-	return true;
-}
-
 /* One more known end in `l`; false out of memory. */
 static bool end_add(struct dues *l, time_t at)
 {
-	if (!room((void **)&l->ends, l->n_ends, &l->cap_ends, sizeof(*l->ends)))
+	if (xc_grow((void **)&l->ends, &l->cap_ends, l->n_ends + 1,
+		    sizeof(*l->ends)) < 0)
 		return false;
 	l->ends[l->n_ends++] = at;
 	if (!l->next || at < l->next)
@@ -82,8 +67,8 @@ void look_dues_add(uint32_t job_id, long wait, time_t eligible, time_t since)
 		walking.bad = !end_add(&walking, at);
 		return;
 	}
-	if (!room((void **)&walking.u, walking.n_u, &walking.cap_u,
-		  sizeof(*walking.u))) {
+	if (xc_grow((void **)&walking.u, &walking.cap_u, walking.n_u + 1,
+		    sizeof(*walking.u)) < 0) {
 		walking.bad = true;
 		return;
 	}
