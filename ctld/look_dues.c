@@ -94,14 +94,14 @@ void look_dues_end(void)
 
 /* The jobs not eligible yet, read in turn from next_unknown, at most
  * `reads` of them: those now eligible join the known ends, those gone
- * leave; the others keep their order. */
-static void read_unknown(look_due_eligible_fn eligible_of, void *arg,
-			 size_t reads)
+ * leave; the others keep their order.  Returns how many it read. */
+static size_t read_unknown(look_due_eligible_fn eligible_of, void *arg,
+			   size_t reads)
 {
 	size_t n = last.n_u, start, kept = 0, stop, turn;
 
 	if (!n || !reads)
-		return;
+		return 0;
 	start = next_unknown < n ? next_unknown : 0;
 	stop = reads < n ? reads : n;
 	/* mark in turn (-1: gone or known, its end added), then compact */
@@ -128,17 +128,17 @@ static void read_unknown(look_due_eligible_fn eligible_of, void *arg,
 	last.n_u = kept;
 	if (next_unknown >= kept)
 		next_unknown = 0;
+	return stop;
 }
 
 bool look_dues_due(time_t now, look_due_eligible_fn eligible_of, void *arg,
 		   size_t *budget)
 {
 	size_t reads = *budget < LOOK_DUES_READS ? *budget : LOOK_DUES_READS;
-	size_t kept = 0, before = last.n_u;
+	size_t kept = 0;
 	time_t next = 0;
 
-	read_unknown(eligible_of, arg, reads);
-	*budget -= before < reads ? before : reads;
+	*budget -= read_unknown(eligible_of, arg, reads);
 	if (!last.next || last.next > now)
 		return false;
 	for (size_t i = 0; i < last.n_ends; i++) {

@@ -65,11 +65,7 @@ admin_comment() { show_job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
 # what the plugin and Slurm keep of job $1: its state (the status's
 # words and the hash of the list last written aside: they follow the
 # nodes and the carrier), the nodes it is kept off, its hold and request
-state_of() {
-	rec_drop
-	printf '%s|' "$(admin_comment "$1" | grep -oP '; held=.*' | sed 's/ wrote=[0-9a-f]*;//')" \
-		"$(kept_off "$1")" "$(field "$1" Priority)" "$(field "$1" Extra)"
-}
+state_of() { printf '%s%s|' "$(state_rest "$1")" "$(kept_off "$1")"; }
 # narrowed JOB: the state of the owner's job shows its preferences, and
 # where Slurm filters its Extra the effective request (the thread's)
 narrowed() {
@@ -79,7 +75,7 @@ narrowed() {
 }
 # round_since MARK: the plugin's thread loaded the jobs since log line MARK
 round_since() { tail -n +"$(($1 + 1))" "$LOG" | grep -q 'job_submit/extra: re-filtered '; }
-# state_rest JOB: state_of without the nodes it is kept off (with the
+# state_rest JOB: the same without the nodes it is kept off (with the
 # guard alone they come at the look's next walk)
 state_rest() {
 	rec_drop
