@@ -476,7 +476,7 @@ int cmd_doctor(const struct opts *o)
 	if (!plugin || own) {
 		/* no thread filters */
 	} else if (by_guard) {
-		printf("the plugin's thread: idle (Carrier=guard)\n");
+		printf("the plugin's thread: none (Carrier=guard)\n");
 	} else if (log_rounds(conf->slurmctld_logfile, last, sizeof(last),
 			      &behind)) {
 		fputs("the plugin's thread: ", stdout);

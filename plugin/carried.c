@@ -42,7 +42,7 @@ int carried_submit(job_desc_msg_t *job_desc, const xc_expr_t *expr,
 	int rc;
 
 	*count = -1;
-	if (!thread_config(entry_thread)->carrier_features ||
+	if (!entry_cfg.carrier_features ||
 	    (job_desc->req_nodes && *job_desc->req_nodes))
 		return 0;
 	if (!(canonical = xc_format(expr)))

@@ -1,6 +1,6 @@
 /*
- * entry.c - what the entry points share (entry.h): the thread they use,
- * refusals, the parsing of a request and the caps.
+ * entry.c - what the entry points share (entry.h): the settings, the
+ * thread they use, refusals, the parsing of a request and the caps.
  */
 #define _GNU_SOURCE /* asprintf */
 
@@ -8,11 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps.h"
 #include "entry.h"
 #include "prefer.h"
 #include "xc_util.h"
 
+bool entry_on;
+struct plugin_config entry_cfg;
+uid_t entry_self;
 struct thread *entry_thread;
+
+bool entry_wants_thread(const struct plugin_config *cfg, bool slurm_filters)
+{
+	return !cfg->carrier_guard || slurm_filters;
+}
 
 /* Sets *err_msg (Slurm's allocator) and returns `rc`. */
 int refuse(char **err_msg, int rc, const char *text)
@@ -50,17 +59,15 @@ int set_desc_state(char **field, const struct sx_job_state *st)
  * error. */
 size_t request_limit(void)
 {
-	return entry_thread
-		       ? thread_config(entry_thread)->limits.max_request_length
-		       : XC_DEFAULT_MAX_REQUEST_LENGTH;
+	return entry_on ? entry_cfg.limits.max_request_length
+			: XC_DEFAULT_MAX_REQUEST_LENGTH;
 }
 
 xc_expr_t *parse_or_refuse(const char *request, uint32_t uid, char **err_msg,
 			   int *rc)
 {
 	xc_error_t err;
-	xc_expr_t *expr =
-		xc_parse(request, &thread_config(entry_thread)->limits, &err);
+	xc_expr_t *expr = xc_parse(request, &entry_cfg.limits, &err);
 	char ebuf[256], mbuf[2 * XC_ERROR_MESSAGE_SIZE];
 	char *text;
 
@@ -109,7 +116,10 @@ int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
 	h = prefer_census_hash(canonical, st);
 	if (hash)
 		*hash = h;
-	rc = thread_admit(entry_thread, uid, h, why, sizeof(why));
+	rc = caps_admit(uid, h, entry_cfg.max_requests,
+			entry_cfg.max_user_requests, why, sizeof(why));
+	if (rc >= 0 && entry_thread)
+		thread_submitted(entry_thread);
 	free(canonical);
 	return cap_answer(rc, uid, why, err_msg);
 }
@@ -118,18 +128,19 @@ int admit_hash(uint64_t hash, uint32_t uid, char **err_msg)
 {
 	char why[512];
 
-	return cap_answer(
-		thread_admit(entry_thread, uid, hash, why, sizeof(why)), uid,
-		why, err_msg);
+	return cap_answer(caps_admit(uid, hash, entry_cfg.max_requests,
+				     entry_cfg.max_user_requests, why,
+				     sizeof(why)),
+			  uid, why, err_msg);
 }
 
 int admit_prefer(uint32_t uid, char **err_msg)
 {
 	char why[512];
 
-	return cap_answer(
-		thread_admit_prefer(entry_thread, uid, why, sizeof(why)), uid,
-		why, err_msg);
+	return cap_answer(caps_admit_prefer(uid, entry_cfg.max_prefer_jobs, why,
+					    sizeof(why)),
+			  uid, why, err_msg);
 }
 
 int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg)

@@ -1,23 +1,46 @@
 /*
  * entry.h - what job_submit_extra.c (init, fini, job_submit) and modify.c
- * (job_modify) share: the thread they talk to, and the refusals, the
- * parsing and the caps both apply (entry.c).  Private to plugin/.
+ * (job_modify) share: the settings, the thread they talk to where it
+ * runs, and the refusals, the parsing and the caps both apply (entry.c).
+ * Private to plugin/.
  */
 #ifndef SLURM_EXTRA_ENTRY_H
 #define SLURM_EXTRA_ENTRY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "slurm_compat.h"
 #include "thread.h"
 #include "guard_api.h"
 #include "xc.h"
 
+/* Whether the plugin runs (from init() to fini()), the settings init()
+ * read (extra.conf, plugin_config.h; constant while it runs) and
+ * slurmctld's uid (SlurmUser).  Set by init() and fini(), which slurmctld
+ * serialises with job_submit() and job_modify() (its job_submit context
+ * lock). */
+extern bool entry_on;
+extern struct plugin_config entry_cfg;
+extern uid_t entry_self;
+
 /* The thread the entry points use (thread.h), NULL while the plugin is not
- * running.  Set by init() and fini(), which slurmctld serialises with
- * job_submit() and job_modify() (its job_submit context lock). */
+ * running, and where burst_buffer/extra alone filters (Carrier=guard)
+ * and Slurm did not filter by `extra` when the plugin started: no thread
+ * runs then (doc/design.md "The guard alone").  Whether Slurm filters
+ * changes only with slurm.conf, read again by a reconfigure, which from
+ * 23.11 (the first Slurm that can filter) starts a new slurmctld, and
+ * init() with it. */
 extern struct thread *entry_thread;
+
+/* Whether a plugin with settings `cfg`, where Slurm filters by `extra`
+ * itself or not (`slurm_filters`, sx_slurm_filters_extra()), runs the
+ * thread: unless burst_buffer/extra alone filters (cfg->carrier_guard,
+ * Slurm not filtering).  Where Slurm filters, the thread keeps the
+ * preferences' `extra` (doc/design.md "Preferences"). */
+bool entry_wants_thread(const struct plugin_config *cfg, bool slurm_filters);
 
 /* Sets *err_msg (Slurm's allocator; `err_msg` may be NULL: 22.05's
  * job_modify() has none) to `text` and returns `rc`. */
@@ -58,21 +81,20 @@ int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg);
  * as Slurm's MaxSubmitJobs; *err_msg says which cap).  *hash (may be NULL)
  * gets the request's (prefer_census_hash() of its canonical text and the
  * tiers of `st`, which may be NULL, as known_job.request_hash).  With the
- * thread's lock held. */
+ * thread's lock held (it is told of the submission: thread_submitted()). */
 int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
 	  uint64_t *hash, char **err_msg);
 
 /* admit() of a request already hashed (`hash`: Carrier=guard counts by
  * prefer_census_hash() of the request's text as given, as the look does:
- * guard_caps.h).  With the thread's lock held. */
+ * guard_caps.h): no thread is told. */
 int admit_hash(uint64_t hash, uint32_t uid, char **err_msg);
 
 /* The cap on pending jobs with preferences per user
  * (MaxPreferringJobsPerUser, census.h, doc/design.md "Caps"), in both
  * modes: SLURM_SUCCESS when user `uid` (the job's owner) may have one
  * more, else the refusal (ESLURM_ACCOUNTING_POLICY, as Slurm's
- * MaxSubmitJobs; *err_msg names the setting; `err_msg` may be NULL).
- * With the thread's lock held. */
+ * MaxSubmitJobs; *err_msg names the setting; `err_msg` may be NULL). */
 int admit_prefer(uint32_t uid, char **err_msg);
 
 /* The SPANK option's variable: _SLURM_SPANK_OPTION_<plugin>_<option>
@@ -112,8 +134,7 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
  * (doc/design.md "The guard alone"). */
 static inline bool guard_filters(void)
 {
-	return entry_thread && thread_config(entry_thread)->carrier_guard &&
-	       !sx_slurm_filters_extra();
+	return entry_on && entry_cfg.carrier_guard && !sx_slurm_filters_extra();
 }
 
 /* Forgets what job_modify() last set (its repeat-call check, modify.c):

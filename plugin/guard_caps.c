@@ -2,8 +2,10 @@
  * guard_caps.c - the caps where burst_buffer/extra alone filters
  * (guard_caps.h).
  */
+#include <pthread.h>
 #include <time.h>
 
+#include "caps.h"
 #include "entry.h"
 #include "guard_caps.h"
 #include "prefer.h"
@@ -13,7 +15,7 @@
  * of a walk begun at T forgets those admitted before
  * T - GUARD_CENSUS_MARGIN_S: as long as walks take.  At most MARKS
  * seconds (the oldest dropped past them: fewer forgotten then, never one
- * whose job a walk did not hold).  Under the thread's lock. */
+ * whose job a walk did not hold).  Under `lock`. */
 #define MARKS 4096
 static struct mark {
 	time_t at;
@@ -21,6 +23,7 @@ static struct mark {
 } marks[MARKS];
 static size_t marks_from, marks_n; /* a ring: the oldest, how many */
 static uint64_t walk_taken;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct mark *mark_at(size_t k)
 {
@@ -68,19 +71,20 @@ int guard_admit(const struct sx_guard_api *api, uint32_t owner,
 	size_t n;
 	int rc;
 
-	thread_lock(entry_thread);
+	/* (job_submit() may run beside another under the job read lock:
+	 * the marks and the walk taken are this lock's) */
+	pthread_mutex_lock(&lock);
 	if (api && api->census(&jobs, &n, &at, &walk) == 0 &&
 	    walk != walk_taken) {
 		/* out of memory: no caps until the next walk's count */
-		(void)thread_census_take(
-			entry_thread, jobs, n,
-			upto((time_t)at - GUARD_CENSUS_MARGIN_S));
+		(void)caps_take_jobs(jobs, n,
+				     upto((time_t)at - GUARD_CENSUS_MARGIN_S));
 		walk_taken = walk;
 	}
 	rc = admit_hash(prefer_census_hash(request, st), owner, err_msg);
 	if (rc == SLURM_SUCCESS && preferring)
 		rc = admit_prefer(owner, err_msg);
-	mark(time(NULL), thread_census_seq(entry_thread));
-	thread_unlock(entry_thread);
+	mark(time(NULL), caps_seq());
+	pthread_mutex_unlock(&lock);
 	return rc;
 }

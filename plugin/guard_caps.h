@@ -2,10 +2,10 @@
  * guard_caps.h - the caps on distinct pending requests and on pending
  * jobs with preferences (MaxPendingRequests, MaxPendingRequestsPerUser,
  * MaxPreferringJobsPerUser; doc/design.md "Caps") where burst_buffer/
- * extra alone filters (Carrier=guard, "The guard alone"): no thread loads
- * the jobs, so the census is the look's count at its last whole walk
- * (ctld/look_census.h, lent through guard_api.h), and the requests
- * admitted since are kept as the thread keeps those since its load.
+ * extra alone filters (Carrier=guard, "The guard alone"): no thread runs,
+ * so the census (caps.h) is the look's count at its last whole walk
+ * (ctld/look_census.h, lent through guard_api.h), with the requests
+ * admitted since.
  */
 #ifndef SLURM_EXTRA_GUARD_CAPS_H
 #define SLURM_EXTRA_GUARD_CAPS_H
@@ -33,10 +33,10 @@
  * `preferring` (a job given preferences it had none of), against
  * MaxPreferringJobsPerUser.  The look's newest count is taken first when
  * `api` lends one.  Without one (no walk yet, another build), nothing is
- * refused, as before the thread's first count.  SLURM_SUCCESS (admitted,
+ * refused, as before a first count.  SLURM_SUCCESS (admitted,
  * recorded) or the refusal (ESLURM_ACCOUNTING_POLICY naming the setting;
  * SLURM_ERROR out of memory).  With slurmctld's job lock held (read at
- * least), not the thread's.
+ * least).
  */
 int guard_admit(const struct sx_guard_api *api, uint32_t owner,
 		const char *request, const struct sx_job_state *st,

@@ -26,6 +26,9 @@
  * and its thread stands idle.  Without extra_constraints, it filters as on
  * 22.05, from job_desc->extra.
  *
+ * With Carrier=guard, burst_buffer/extra alone filters, inside slurmctld
+ * (guard_record()): no thread runs (entry_wants_thread(), entry.h).
+ *
  * Everything here must be safe inside slurmctld: no abort, every failure a
  * refusal with a message or a log line, request text escaped in logs.
  */
@@ -47,6 +50,7 @@
 #include "entry.h"
 #include "carried.h"
 #include "ctld.h"
+#include "caps.h"
 #include "guard_caps.h"
 #include "prefer.h"
 #include "xc.h"
@@ -62,7 +66,8 @@ static void log_config_problem(const char *message)
 }
 
 /* Reads extra.conf (plugin_config.h), logs what the plugin does and starts
- * its thread (thread.h).  SLURM_ERROR when the thread cannot start
+ * its thread (thread.h) unless burst_buffer/extra alone filters
+ * (entry_wants_thread()).  SLURM_ERROR when the thread cannot start
  * (logged): Slurm then refuses to run without the plugin. */
 int init(void)
 {
@@ -96,22 +101,31 @@ int init(void)
 		cfg.mmap_threshold, cfg.trim_interval);
 	slurm_info("%s: %s", plugin_type,
 		   thread_mode_text(slurm_filters, cfg.carrier_guard));
-	thread_tune_malloc(&cfg, slurm_filters);
 	modify_forget();
-	if (!(entry_thread = thread_start(&cfg, getuid(), slurm_filters)))
-		return SLURM_ERROR;
+	entry_cfg = cfg;
+	entry_self = getuid();
+	entry_thread = NULL;
+	if (entry_wants_thread(&cfg, slurm_filters)) {
+		thread_tune_malloc(&cfg, slurm_filters);
+		if (!(entry_thread =
+			      thread_start(&cfg, entry_self, slurm_filters)))
+			return SLURM_ERROR;
+	}
+	entry_on = true;
 	return SLURM_SUCCESS;
 }
 
-/* Stops the thread (thread_stop: fini returns within 1 s). */
+/* Stops the thread if one runs (thread_stop: fini returns within 1 s) and
+ * forgets the caps' census. */
 int fini(void)
 {
 	struct thread *t = entry_thread;
 
-	if (!t)
-		return SLURM_SUCCESS;
+	entry_on = false;
 	entry_thread = NULL;
-	thread_stop(t);
+	if (t)
+		thread_stop(t);
+	caps_free();
 	return SLURM_SUCCESS;
 }
 
@@ -279,8 +293,7 @@ static int read_prefer(const job_desc_msg_t *job_desc, uint32_t uid,
 static int submit_match(void *ctx, const char *text, bool *matched)
 {
 	xc_error_t err;
-	xc_expr_t *e =
-		xc_parse(text, &thread_config(entry_thread)->limits, &err);
+	xc_expr_t *e = xc_parse(text, &entry_cfg.limits, &err);
 	long n;
 
 	if (!e)
@@ -339,9 +352,7 @@ static int submit_prefer(const job_desc_msg_t *job_desc,
 		goto out;
 	if (pick.tier) /* the thread widens it then, at the latest */
 		thread_prefer_deadline(entry_thread, pick.until, st->wait <= 0);
-	if (text &&
-	    !(*effective = xc_parse(text, &thread_config(entry_thread)->limits,
-				    &err)))
+	if (text && !(*effective = xc_parse(text, &entry_cfg.limits, &err)))
 		goto out; /* the tier parsed before: out of memory */
 	rc = 0;
 	if (text_out) {
@@ -487,7 +498,7 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 			"--extra-prefer: it needs a request (--extra) that every node the job may run on satisfies");
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!entry_thread)
+	if (!entry_on)
 		return refuse(
 			err_msg, SLURM_ERROR,
 			"--extra: the job_submit/extra plugin is not running");
@@ -511,7 +522,11 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		return rc;
 	}
 	if (sx_slurm_filters_extra()) {
-		if (st.n_prefer) {
+		if (st.n_prefer && !entry_thread) /* (entry.h: never) */
+			rc = refuse(
+				err_msg, SLURM_ERROR,
+				"--extra-prefer: the job_submit/extra plugin's thread, which keeps the preferences where Slurm filters, is not running");
+		else if (st.n_prefer) {
 			/* the caps apply to its request and tiers, which the
 			 * thread evaluates, as where the plugin filters */
 			thread_lock(entry_thread);
@@ -539,6 +554,10 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				      job_owner(job_desc, submit_uid), request,
 				      &st, st.n_prefer, err_msg)) == 0)
 			rc = guard_record(job_desc, &st, err_msg);
+	} else if (!entry_thread) { /* (started by init(), but for the guard) */
+		rc = refuse(
+			err_msg, SLURM_ERROR,
+			"--extra: the job_submit/extra plugin is not running");
 	} else {
 		char name[SX_FEATURE_LEN + 1], *note = NULL;
 		xc_expr_t *effective = NULL;

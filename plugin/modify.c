@@ -229,8 +229,7 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	 * _update_job() sets to it before job_modify() (take_prefer()). */
 	hint_caller(&h, k, submit_uid,
 		    SX_OWNER_CHECKED_FIRST || submit_uid == 0 ||
-			    submit_uid ==
-				    (uint32_t)thread_slurm_user(entry_thread) ||
+			    submit_uid == (uint32_t)entry_self ||
 			    submit_uid == (k ? k->user_id : job_desc->user_id));
 	h.hold = job_desc->priority == 0;
 	new_request = SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra != NULL;
@@ -265,9 +264,7 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	    (job_desc->exc_nodes || job_desc->req_nodes || leave)) {
 		/* A request of its own, else the one the job has. */
 		if (!expr && !new_request)
-			kept = xc_parse(k->st.request,
-					&thread_config(entry_thread)->limits,
-					NULL);
+			kept = xc_parse(k->st.request, &entry_cfg.limits, NULL);
 	}
 	required_out = k && !het_all && job_desc->req_nodes &&
 		       filter_excludes_required(thread_table(entry_thread),
@@ -298,8 +295,7 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		 * thread keeps it there too); the rest of a given state is
 		 * ignored.  Out of memory: the status as it was. */
 		if (mark &&
-		    (submit_uid == 0 ||
-		     submit_uid == (uint32_t)thread_slurm_user(entry_thread)) &&
+		    (submit_uid == 0 || submit_uid == (uint32_t)entry_self) &&
 		    sx_job_state_parse(mark, &given) &&
 		    sx_status_note_len(given.status))
 			note = sx_status_keep_note(given.status, k->st.status);
@@ -460,22 +456,26 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 	bool stale;
 	int rc = SLURM_SUCCESS, got;
 
-	if (!job_desc || !entry_thread)
+	if (!job_desc || !entry_on)
 		return SLURM_SUCCESS;
-	thread_lock(entry_thread);
-	if (thread_own_update(entry_thread, job_desc, submit_uid, &stale)) {
+	if (entry_thread && !guard_filters()) {
+		thread_lock(entry_thread);
+		if (thread_own_update(entry_thread, job_desc, submit_uid,
+				      &stale)) {
+			thread_unlock(entry_thread);
+			return stale ? refuse(err_msg, SLURM_ERROR,
+					      "--extra: the job changed since this update was planned")
+				     : SLURM_SUCCESS;
+		}
+		/* the same change of preferences for the next record of a
+		 * whole array or het job: read and hinted at the first */
+		if (job_desc->spank_job_env &&
+		    repeat_change(job_desc, submit_uid)) {
+			thread_unlock(entry_thread);
+			return SLURM_SUCCESS;
+		}
 		thread_unlock(entry_thread);
-		return stale ? refuse(err_msg, SLURM_ERROR,
-				      "--extra: the job changed since this update was planned")
-			     : SLURM_SUCCESS;
 	}
-	/* the same change of preferences for the next record of a whole
-	 * array or het job: read and hinted at the first */
-	if (job_desc->spank_job_env && repeat_change(job_desc, submit_uid)) {
-		thread_unlock(entry_thread);
-		return SLURM_SUCCESS;
-	}
-	thread_unlock(entry_thread);
 	/* 22.05 ignores `extra` in an update: so does the plugin. */
 	if (SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra && *job_desc->extra &&
 	    !(expr = parse_or_refuse(job_desc->extra, submit_uid, err_msg,
@@ -499,6 +499,10 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 					  err_msg);
 		if (rc == SLURM_SUCCESS)
 			rc = guard_keep_state(job_desc, api, job_ptr, err_msg);
+	} else if (!entry_thread) { /* (entry.h: never) */
+		rc = refuse(
+			err_msg, SLURM_ERROR,
+			"--extra: the job_submit/extra plugin's thread is not running");
 	} else if (sx_slurm_filters_extra()) { /* checked: the rest Slurm's */
 		bool changed;
 

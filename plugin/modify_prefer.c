@@ -31,8 +31,7 @@ static int admit_change(const struct known_job *k,
 			const struct prefer_change *c, char **err_msg)
 {
 	struct sx_job_state tiers = { 0 };
-	xc_expr_t *req = xc_parse(k->st.request,
-				  &thread_config(entry_thread)->limits, NULL);
+	xc_expr_t *req = xc_parse(k->st.request, &entry_cfg.limits, NULL);
 	int rc = SLURM_SUCCESS;
 
 	if (sx_job_state_copy_prefer(&k->st, &tiers) < 0 ||
@@ -99,8 +98,7 @@ void hint_caller(struct job_hint *h, const struct known_job *k,
 		 uint32_t submit_uid, bool trusted)
 {
 	h->caller = submit_uid;
-	h->privileged = submit_uid == 0 ||
-			submit_uid == (uint32_t)thread_slurm_user(entry_thread);
+	h->privileged = submit_uid == 0 || submit_uid == (uint32_t)entry_self;
 	h->trusted = trusted;
 	h->owner = k && trusted ? k->user_id : submit_uid;
 }
@@ -164,7 +162,7 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 	 * here; from 23.02 a caller past Slurm's check is an operator or a
 	 * coordinator (the filter mode's answer, take_prefer()) */
 	if (submit_uid != owner && submit_uid != 0 &&
-	    submit_uid != (uint32_t)thread_slurm_user(entry_thread))
+	    submit_uid != (uint32_t)entry_self)
 		return refuse(
 			err_msg,
 			SX_OWNER_CHECKED_FIRST ? ESLURM_ACCESS_DENIED

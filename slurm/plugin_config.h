@@ -65,7 +65,7 @@ struct plugin_config {
 				     keeps jobs off, inside slurmctld (its
 				     guard at placement and its look at the
 				     plans); job_submit/extra only checks and
-				     records requests, its thread idle
+				     records requests, and runs no thread
 				     (doc/design.md "The guard alone") */
 	xc_limits_t limits;
 	char path[4096]; /* the file read (or looked for) */

@@ -245,7 +245,7 @@ done
 # and the churn with the guard alone, no check at start behind it, batch
 # jobs and interactive ones (srun: none may be lost)
 cluster e2e-guard XC_GUARD_REQUIRED=$guard_required
-# the guard alone (Carrier=guard): the thread idle
+# the guard alone (Carrier=guard): no thread of the plugin's
 cluster e2e-guard-alone XC_GUARD_REQUIRED=$guard_required
 if [ "$guard_required" = 1 ]; then
 	cluster e2e-churn:e2e-churn-srun-guard-alone XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard

@@ -122,11 +122,9 @@ Test(plugin, a_job_without_a_request_is_left_alone)
 Test(plugin, a_request_without_the_plugin_running_is_refused)
 {
 	job_desc_msg_t *d = submission(&desc, REQUEST);
-	struct thread *r = entry_thread;
-
-	entry_thread = NULL;
+	entry_on = false;
 	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_ERROR);
-	entry_thread = r;
+	entry_on = true;
 	assert_plugins_error();
 	cr_assert_null(d->exc_nodes);
 }
@@ -211,8 +209,8 @@ Test(plugin, a_new_request_past_the_users_cap_is_refused)
 	struct census fresh;
 
 	cr_assert_eq(census_count(NULL, &fresh), 0); /* the thread's count */
-	census_take(&entry_thread->census, &fresh, 0);
-	entry_thread->cfg.max_user_requests = 1;
+	caps_take(&fresh, 0);
+	entry_cfg.max_user_requests = 1;
 	d->user_id = OWNER;
 	cr_assert_eq(job_submit(d, 0, &err), SLURM_SUCCESS, "%s", err);
 	desc_free(d);
@@ -422,7 +420,7 @@ Test(plugin, a_job_with_preferences_past_the_users_cap_is_refused)
 	int rc = SLURM_SUCCESS;
 
 	cr_assert_eq(census_count(NULL, &fresh), 0); /* the thread's count */
-	census_take(&entry_thread->census, &fresh, 0);
+	caps_take(&fresh, 0);
 	for (int i = 0; i <= 1000 && rc == SLURM_SUCCESS; i++) {
 		d = preferring(ANY, "gpu=false\036", "60");
 		d->user_id = OWNER;

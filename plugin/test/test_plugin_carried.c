@@ -59,7 +59,7 @@ static void carried_setup(void)
 
 	setup();
 	r = entry_thread;
-	r->cfg.carrier_features = true;
+	r->cfg.carrier_features = entry_cfg.carrier_features = true;
 	cr_assert_eq(carry_init(&r->carry), 0);
 	carry_conf(&r->carry, sx_conf_time(), true, true);
 	name_of(REQUEST, F);

@@ -24,7 +24,7 @@
 #include "test_plugin_fixture.h"
 #include "test_plugin_prefer.h"
 
-/* With Carrier=guard the thread stands idle: the owner's change of
+/* With Carrier=guard no thread runs: the owner's change of
  * preferences goes into the job's state at once, through burst_buffer/
  * extra's view of the record (modify_as()'s `api`), checked as at
  * submission; another user's (22.05 checks the caller after job_modify())
@@ -53,7 +53,7 @@ Test(plugin, by_the_guard_the_owners_change_of_preferences_is_written)
 	cr_assert_str_eq(st.prefer[1], "cache=ds1");
 	cr_assert_eq(st.wait, 600);
 	cr_assert_null(d->admin_comment, "nothing the caller's update sets");
-	cr_assert_eq(entry_thread->hints.n, 0);
+	cr_assert_null(entry_thread, "no thread started");
 	free(job.admin);
 }
 
@@ -96,7 +96,7 @@ Test(plugin, by_the_guard_another_users_or_a_bad_change_is_refused)
 	d = update(&desc2, "7");
 	carry(d, env, "gpu=false\036", "600");
 	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_NOT_SUPPORTED);
-	cr_assert_eq(entry_thread->hints.n, 0);
+	cr_assert_null(entry_thread, "no thread started");
 	slurm_xfree((void **)&err);
 	desc_free(&desc2);
 
@@ -105,7 +105,7 @@ Test(plugin, by_the_guard_another_users_or_a_bad_change_is_refused)
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
 	cr_assert_str_eq(d->exc_nodes, "n1");
 	cr_assert_null(d->admin_comment);
-	cr_assert_eq(entry_thread->hints.n, 0);
+	cr_assert_null(entry_thread, "no thread started");
 }
 
 /* With Carrier=guard a new request (`scontrol update job=N extra=...`,
@@ -173,7 +173,7 @@ Test(plugin, by_the_guard_a_new_request_is_written)
 	cr_assert_null(st.admin);
 	cr_assert_str_eq(st.exclude, "");
 	cr_assert_str_eq(st.request, "gpu=true");
-	cr_assert_eq(entry_thread->hints.n, 0);
+	cr_assert_null(entry_thread, "no thread started");
 	free(job.admin);
 }
 
@@ -275,7 +275,7 @@ Test(plugin, by_the_guard_the_caps_count_the_looks_walk)
 	time_t now = time(NULL);
 
 	by_guard();
-	entry_thread->cfg.max_user_requests = 2;
+	entry_cfg.max_user_requests = 2;
 	/* no walk yet: nothing refused */
 	cr_assert_eq(guard_admit(&fake_api, OWNER, "a=1", NULL, false, &err),
 		     SLURM_SUCCESS);
@@ -291,7 +291,7 @@ Test(plugin, by_the_guard_the_caps_count_the_looks_walk)
 		     SLURM_SUCCESS, "another user's");
 
 	/* admitted since the walk: counted until a walk holds it */
-	entry_thread->cfg.max_user_requests = 3;
+	entry_cfg.max_user_requests = 3;
 	walk_of(now - 100, 2, texts, uids, NULL);
 	cr_assert_eq(guard_admit(&fake_api, OWNER, "c=1", NULL, false, &err),
 		     SLURM_SUCCESS, "%s", err);
@@ -319,7 +319,7 @@ Test(plugin, by_the_guard_the_cap_on_jobs_with_preferences)
 	struct sx_job_state with = { .prefer = tiers, .n_prefer = 1 };
 
 	by_guard();
-	entry_thread->cfg.max_prefer_jobs = 1;
+	entry_cfg.max_prefer_jobs = 1;
 	walk_of(time(NULL) - 100, 1, texts, uids, prefers);
 	cr_assert_eq(
 		guard_admit(&fake_api, OWNER, "gpu=true", &with, true, &err),
@@ -345,8 +345,8 @@ Test(plugin, by_the_guard_updates_count_against_the_caps)
 	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL };
 
 	by_guard();
-	entry_thread->cfg.max_user_requests = 1;
-	entry_thread->cfg.max_prefer_jobs = 1;
+	entry_cfg.max_user_requests = 1;
+	entry_cfg.max_prefer_jobs = 1;
 	walk_of(time(NULL) - 100, 1, texts, uids, NULL);
 	if (SX_SLURM_HAS_EXTRA_OPTION) {
 		set_str(&d->extra, "mem>=64");
@@ -364,7 +364,7 @@ Test(plugin, by_the_guard_updates_count_against_the_caps)
 	cr_assert(err && strstr(err, "MaxPendingRequestsPerUser=1"), "%s", err);
 	slurm_xfree((void **)&err);
 	cr_assert_eq(job.sets, 0);
-	entry_thread->cfg.max_user_requests = 0;
+	entry_cfg.max_user_requests = 0;
 	carry(d, env, "gpu=false\036", "600");
 	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
 		     err);

@@ -390,12 +390,11 @@ Test(plugin, a_new_request_filters_the_exclusions_being_set)
 Test(plugin, an_update_without_the_plugin_running_passes)
 {
 	job_desc_msg_t *d = update(&desc, "7");
-	struct thread *r = entry_thread;
 
 	set_str(&d->exc_nodes, "n1");
-	entry_thread = NULL;
+	entry_on = false;
 	cr_assert_eq(modify(d, OWNER, &err), SLURM_SUCCESS);
-	entry_thread = r;
+	entry_on = true;
 	cr_assert_str_eq(d->exc_nodes, "n1");
 	cr_assert_eq(entry_thread->hints.n, 0);
 }

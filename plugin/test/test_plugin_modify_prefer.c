@@ -246,8 +246,8 @@ Test(plugin, a_change_of_a_job_not_seen_yet_counts_against_the_cap)
 	if (SX_OWNER_CHECKED_FIRST)
 		cr_skip_test("22.05: a job not seen yet is told by user_id");
 	cr_assert_eq(census_count(NULL, &fresh), 0); /* a census, empty */
-	census_take(&entry_thread->census, &fresh, 0);
-	entry_thread->cfg.max_prefer_jobs = 1;
+	caps_take(&fresh, 0);
+	entry_cfg.max_prefer_jobs = 1;
 	for (int i = 0; i < 2; i++) {
 		char id[16];
 
@@ -318,8 +318,8 @@ Test(plugin, refused_and_repeated_changes_are_freed)
 	size_t before = 0;
 
 	cr_assert_eq(census_count(NULL, &fresh), 0);
-	census_take(&entry_thread->census, &fresh, 0);
-	entry_thread->cfg.max_user_requests = 1;
+	caps_take(&fresh, 0);
+	entry_cfg.max_user_requests = 1;
 	for (int i = 0; i <= 1000; i++) {
 		job_desc_msg_t *d = update(&desc, "7");
 		uint32_t caller = SX_OWNER_CHECKED_FIRST ? OWNER : OTHER;
@@ -369,8 +369,8 @@ Test(plugin, preferences_given_past_the_users_cap_are_refused)
 	struct census fresh;
 
 	cr_assert_eq(census_count(&entry_thread->known, &fresh), 0);
-	census_take(&entry_thread->census, &fresh, 0);
-	entry_thread->cfg.max_prefer_jobs = 1;
+	caps_take(&fresh, 0);
+	entry_cfg.max_prefer_jobs = 1;
 	carry(d, env, "gpu=false\036", "60");
 	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s", err);
 	desc_free(d);
@@ -387,7 +387,7 @@ Test(plugin, preferences_given_past_the_users_cap_are_refused)
 	k->st.prefer[0] = strdup("gpu=false");
 	k->st.n_prefer = 1;
 	cr_assert_eq(census_count(&entry_thread->known, &fresh), 0);
-	census_take(&entry_thread->census, &fresh, entry_thread->census.seq);
+	caps_take(&fresh, caps_seq());
 	d = update(&desc, "7");
 	carry(d, env, "gpu=true\036", NULL);
 	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s", err);
@@ -410,9 +410,9 @@ Test(plugin, dropping_preferences_is_never_refused_by_the_caps)
 	cr_assert_not_null(k->st.prefer[0] = strdup("b=1"));
 	k->st.n_prefer = 1;
 	cr_assert_eq(census_count(NULL, &fresh), 0);
-	census_take(&entry_thread->census, &fresh, 0);
-	entry_thread->cfg.max_user_requests = 1;
-	cr_assert_eq(census_admit(&entry_thread->census, OWNER,
+	caps_take(&fresh, 0);
+	entry_cfg.max_user_requests = 1;
+	cr_assert_eq(census_admit(caps_census(), OWNER,
 				  xc_text_hash("gpu=false"), 0, 1, why,
 				  sizeof(why)),
 		     0, "the user at the cap");

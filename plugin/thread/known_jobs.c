@@ -287,3 +287,24 @@ void update_target(const job_desc_msg_t *job_desc, uint32_t *id, uint32_t *task,
 	if (!*tail || *tail == '%')
 		*task = (uint32_t)v;
 }
+
+int census_count(const struct known_jobs *known, struct census *fresh)
+{
+	size_t n = known ? known->count : 0;
+	struct census_job *v = malloc((n ? n : 1) * sizeof(*v));
+	int rc;
+
+	if (!v) {
+		memset(fresh, 0, sizeof(*fresh));
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct census_job){
+			.uid = known->jobs[i].user_id,
+			.hash = known->jobs[i].request_hash,
+			.prefers = known->jobs[i].st.n_prefer > 0,
+		};
+	rc = census_count_jobs(v, n, fresh);
+	free(v);
+	return rc;
+}

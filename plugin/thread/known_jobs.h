@@ -11,6 +11,7 @@
 
 #include "slurm_compat.h"
 #include "carrier.h"
+#include "census.h"
 #include "job_state.h"
 
 /* One pending job with a request, as the thread last saw it: what
@@ -110,5 +111,11 @@ void update_target(const job_desc_msg_t *job_desc, uint32_t *id, uint32_t *task,
 const struct known_job *known_target(const struct known_jobs *known,
 				     uint32_t id, uint32_t task,
 				     uint32_t offset, bool *het_all);
+
+/* Counts the census (census.h) of `known` (the round's pending jobs
+ * with a request, each with its request_hash) into *fresh, valid; the
+ * thread does it outside its lock (a sort of every job).  -1 when out of
+ * memory (*fresh then empty). */
+int census_count(const struct known_jobs *known, struct census *fresh);
 
 #endif

@@ -75,50 +75,11 @@ uint32_t thread_max_job_id(const struct thread *t)
 	return t->max_job_id;
 }
 
-int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
-		 size_t size)
+void thread_submitted(struct thread *t)
 {
-	int rc = census_admit(&t->census, uid, hash, t->cfg.max_requests,
-			      t->cfg.max_user_requests, why, size);
-
-	/* either asks the thread for a load of the jobs: a job it will
-	 * plan, or a cap counted from loaded jobs (thread_jobs_wanted) */
-	if (rc >= 0)
-		t->submitted++;
-	return rc;
-}
-
-int thread_census_take(struct thread *t, const struct sx_guard_census_job *jobs,
-		       size_t n, uint64_t upto)
-{
-	struct census_job *mine = calloc(n ? n : 1, sizeof(*mine));
-	struct census fresh = { 0 };
-	int rc = -1;
-
-	for (size_t i = 0; mine && i < n; i++)
-		mine[i] = (struct census_job){ .uid = jobs[i].uid,
-					       .hash = jobs[i].hash,
-					       .prefers = jobs[i].prefers };
-	if (mine)
-		rc = census_count_jobs(mine, n, &fresh);
-	free(mine);
-	if (rc < 0) {
-		census_invalidate(&t->census);
-		return -1;
-	}
-	census_take(&t->census, &fresh, upto);
-	return 0;
-}
-
-uint64_t thread_census_seq(const struct thread *t)
-{
-	return t->census.seq;
-}
-
-int thread_admit_prefer(struct thread *t, uint32_t uid, char *why, size_t size)
-{
-	return census_admit_prefer(&t->census, uid, t->cfg.max_prefer_jobs, why,
-				   size);
+	/* an ask for a load of the jobs: a job the thread will plan, or a
+	 * cap counted from loaded jobs (thread_jobs_wanted) */
+	t->submitted++;
 }
 
 void thread_ask_urgent(struct thread *t)

@@ -32,7 +32,6 @@ static void release(struct thread *r)
 	known_jobs_free(&r->known);
 	hints_free(&r->hints);
 	prefer_changes_free(&r->prefer_changes);
-	census_free(&r->census);
 	memo_free(&r->memo);
 	carry_free(&r->carry);
 	kept_jobs_free(r->jobs);
@@ -61,7 +60,7 @@ const char *thread_mode_text(bool slurm_filters, bool guard)
 {
 	return slurm_filters
 		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
-	       : guard ? "Carrier=guard: burst_buffer/extra filters jobs by --extra inside slurmctld; this plugin checks and records requests, its thread stands idle"
+	       : guard ? "Carrier=guard: burst_buffer/extra filters jobs by --extra inside slurmctld; this plugin checks and records requests, and runs no thread"
 		       : "this plugin filters jobs by --extra";
 }
 
@@ -104,7 +103,7 @@ struct round {
 	bool nodes;	       /* some node's Extra changed (node_table_load) */
 	int jobs;	       /* load_jobs(): 1 new, 0 the same, -1 none */
 	uint64_t upto;	       /* hints.seq before the load: hints taken */
-	uint64_t census_upto;  /* census.seq before the load */
+	uint64_t census_upto;  /* caps_seq() before the load */
 	uint64_t asked;	       /* users' asks so far (thread_users_asks) */
 	uint64_t urgent;       /* their urgent asks so far (the same) */
 	bool prefer;	       /* jobs with preferences want a plan
@@ -183,7 +182,7 @@ static void round_load_nodes(struct thread *r, struct round *w)
 	thread_retries_due(r, &w->start);
 	pthread_mutex_lock(&r->lock);
 	w->upto = r->hints.seq;
-	w->census_upto = r->census.seq;
+	w->census_upto = caps_seq();
 	thread_users_asks(r, &w->asked, &w->urgent);
 	thread_take_deadline(r);
 	pthread_mutex_unlock(&r->lock);
@@ -303,9 +302,9 @@ static void round_publish(struct thread *r, const struct round *w,
 	r->known = *known;
 	*known = (struct known_jobs){ 0 };
 	if (count && counted == 0)
-		census_take(&r->census, &fresh, w->census_upto);
+		caps_take(&fresh, w->census_upto);
 	else if (counted < 0)
-		census_invalidate(&r->census); /* no caps until counted */
+		caps_invalidate(); /* no caps until counted */
 	pthread_mutex_unlock(&r->lock);
 	if (counted < 0)
 		slurm_error(
@@ -541,6 +540,9 @@ struct thread *thread_start(const struct plugin_config *cfg, uid_t self,
 		release(r);
 		return NULL;
 	}
+	/* its name in slurmctld's tasks (top -H, /proc/PID/task/TID/comm):
+	 * THREAD_NAME, thread.h */
+	(void)pthread_setname_np(r->thread, THREAD_NAME);
 	return r;
 }
 

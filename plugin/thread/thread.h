@@ -31,6 +31,10 @@
 #include "known_jobs.h"
 #include "xc.h"
 
+/* The thread's name among slurmctld's tasks (pthread_setname_np(): at
+ * most 15 bytes). */
+#define THREAD_NAME "extra_thread"
+
 /* The thread and all it keeps; opaque outside plugin/thread/. */
 struct thread;
 
@@ -156,32 +160,10 @@ const struct known_job *thread_known_target(const struct thread *t,
  * a job above it is one the thread has not seen. */
 uint32_t thread_max_job_id(const struct thread *t);
 
-/* A job with request `hash` (xc_text_hash() of its canonical text) for
- * user `uid`, counted against the caps MaxPendingRequests and
- * MaxPendingRequestsPerUser (census_admit(), doc/design.md "Caps"), and as
- * an ask for a load of the jobs at the pace of submissions.  Returns 0
- * admitted, 1 refused by a cap (`why`, `size` bytes, says which), -1 out
- * of memory. */
-int thread_admit(struct thread *t, uint32_t uid, uint64_t hash, char *why,
-		 size_t size);
-
-/* One more pending job with preferences for user `uid` (a submission with
- * some, or a change giving a job some), counted against
- * MaxPreferringJobsPerUser (census_admit_prefer(), doc/design.md "Caps"),
- * in both modes.  Returns 0 admitted, 1 refused (`why`, `size` bytes,
- * names the setting), -1 out of memory.  With t's lock held. */
-int thread_admit_prefer(struct thread *t, uint32_t uid, char *why, size_t size);
-
-/* Carrier=guard: the census of `jobs` (n of them: burst_buffer/extra's
- * look at its last whole walk, look_census.h) made the thread's, the
- * requests admitted up to number `upto` forgotten (census_take()).  -1
- * out of memory (no caps until the next).  With t's lock held. */
-int thread_census_take(struct thread *t, const struct sx_guard_census_job *jobs,
-		       size_t n, uint64_t upto);
-
-/* The number of the last request or job with preferences admitted
- * (census.h's seq).  With t's lock held. */
-uint64_t thread_census_seq(const struct thread *t);
+/* A job with a request admitted against the caps (caps.h), where the
+ * thread runs: an ask for a load of the jobs at the pace of submissions.
+ * With t's lock held. */
+void thread_submitted(struct thread *t);
 
 /* Asks for a load of the jobs at the thread's next round, not at the pace
  * of the other asks: a job job_submit() held (the thread releases it), an

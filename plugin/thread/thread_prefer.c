@@ -104,9 +104,9 @@ static void publish(struct thread *r, struct own_plan *p, uint64_t upto)
 	r->known = p->known;
 	p->known = (struct known_jobs){ 0 };
 	if (counted == 0)
-		census_take(&r->census, &fresh, upto);
+		caps_take(&fresh, upto);
 	else
-		census_invalidate(&r->census);
+		caps_invalidate();
 	pthread_mutex_unlock(&r->lock);
 	if (counted < 0)
 		slurm_error(
@@ -352,7 +352,7 @@ void thread_prefer_slurm_round(struct thread *r)
 	pthread_mutex_lock(&r->lock);
 	urgent = r->urgent;
 	since = r->hints.seq;
-	census_upto = r->census.seq;
+	census_upto = caps_seq();
 	submitted = r->submit_next != 0 || r->submit_free; /* a job narrowed
 							     at submission */
 	thread_take_deadline(r);

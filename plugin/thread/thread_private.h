@@ -23,7 +23,7 @@
 #include "slurm_compat.h"
 #include "plugin_config.h"
 #include "carry.h"
-#include "census.h"
+#include "caps.h"
 #include "job_loads.h"
 #include "kept_jobs.h"
 #include "memo.h"
@@ -53,8 +53,6 @@ struct thread {
 				      thread_table_fresh() */
 	struct known_jobs known;   /* pending jobs with a request, by id */
 	struct hints hints;	   /* job_modify()'s, for the thread */
-	struct census census;	   /* the distinct requests pending, for
-				    job_submit()'s caps */
 	struct refilter_memo memo; /* the thread's: what a round keeps for
 				      the next (memo.h); not initialised
 				      (texts NULL) until its first round */

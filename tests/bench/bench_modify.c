@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "entry.h"
 #include "job_filter.h"
 #include "job_state.h"
@@ -162,6 +163,9 @@ int main(int argc, char **argv)
 	sx_hostlist_t hl;
 
 	entry_thread = context(nodes);
+	entry_cfg = entry_thread->cfg;
+	entry_self = entry_thread->self;
+	entry_on = true;
 	printf("job_modify() of a user's ExcNodeList, %zu nodes, %zu names\n",
 	       nodes, names);
 	printf("%-44s %15s %17s %16s\n", "the user's list", "job_modify()",
@@ -193,7 +197,7 @@ int main(int argc, char **argv)
 	xc_nodes_destroy(entry_thread->table);
 	known_jobs_free(&entry_thread->known);
 	hints_free(&entry_thread->hints);
-	census_free(&entry_thread->census);
+	caps_free();
 	free(entry_thread);
 	return 0;
 }

@@ -98,8 +98,8 @@ plugin_has_current_data() {
 }
 
 # guard_alone: the plugin runs with Carrier=guard (doc/design.md "The guard
-# alone"): its thread stands idle, burst_buffer/extra's look keeps the
-# jobs' excluded nodes.
+# alone"): it runs no thread, burst_buffer/extra's look keeps the jobs'
+# excluded nodes.
 guard_alone() { grep -qi 'Carrier=guard' <<<"${XC_EXTRA_CONF:-}"; }
 
 # look_walked: the look has walked every job since the call began (a probe
@@ -362,6 +362,16 @@ as() {
 summary() {
 	printf '\n%s: %d passed, %d failed\n' "$1" "$passed" "$failed"
 	[ "$failed" -eq 0 ]
+}
+
+# plugin_threads: how many of the local cluster's slurmctld's tasks are
+# job_submit/extra's thread (named extra_thread: plugin/thread/thread.h);
+# "none" when slurmctld's pid is not known.
+plugin_threads() {
+	local pid
+	pid=$(head -n 1 "$XC_STATE/slurmctld.pid" 2>/dev/null)
+	[ -n "$pid" ] && [ -d "/proc/$pid/task" ] || { echo none; return; }
+	cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -cx extra_thread
 }
 
 # The controllers of tests/cluster/scale.sh and tests/cluster/scale-compare.sh (state in

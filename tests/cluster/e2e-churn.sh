@@ -38,7 +38,7 @@
 # XC_BURST_BUFFER=burst_buffer/extra with XC_PROLOG_CTLD=0 runs the churn
 # with the guard at placement and no check: no job may then be placed on a
 # node at 0 (asserted); with XC_EXTRA_CONF=Carrier=guard too, the guard
-# alone, the thread idle (doc/design.md "The guard alone").
+# alone, no thread of the plugin's (doc/design.md "The guard alone").
 # With Slurm's own filter (XC_SCHED_PARAMS=...,extra_constraints), the
 # reference, no job may be placed on a node at 0 either (asserted).
 # XC_PROLOG_CTLD=0 runs it without the check (the thread's window alone:

@@ -123,10 +123,12 @@ doctor_round() {
 	fi
 }
 if [ "$GUARD" = 1 ]; then
-	expect "doctor: the thread idle" "$(as xcuser1 slurm-extra doctor | grep "^the plugin's thread")" \
-		"the plugin's thread: idle (Carrier=guard)"
+	expect "doctor: no thread" "$(as xcuser1 slurm-extra doctor | grep "^the plugin's thread")" \
+		"the plugin's thread: none (Carrier=guard)"
+	expect "slurmctld's tasks: none is the plugin's thread" "$(plugin_threads)" 0
 else
 	expect "doctor (root): the thread's last round, from slurmctld's log" "$(doctor_round root)" "$ROUND_OK"
+	expect "slurmctld's tasks: one is the plugin's thread" "$(plugin_threads)" 1
 fi
 if [ "$GUARD" = 1 ]; then
 	: # (no round to read)

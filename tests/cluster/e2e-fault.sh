@@ -6,7 +6,7 @@
 # "fault: N passed, M failed".
 # XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
 # guard alone"): the same where the guard keeps jobs off at placement;
-# its look names the unusable nodes, and the thread, idle, loads no job.
+# its look names the unusable nodes, and no thread of the plugin's runs.
 set -uo pipefail
 
 TMP=$(mktemp -d)

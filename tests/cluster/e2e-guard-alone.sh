@@ -3,7 +3,7 @@
 # burst_buffer/extra alone keeps jobs off the nodes whose Extra does not
 # satisfy their request, inside slurmctld (its guard at placement, its
 # look at backfill's plans), and job_submit/extra only checks and records
-# requests, its thread idle: no ExcNodeList, feature or hold of the
+# requests, and runs no thread: no ExcNodeList, feature or hold of the
 # plugin's, no update of a job or node.  On the real local cluster, as
 # unprivileged users submit and an admin changes node data; each answer
 # a user gets beside the filter is compared with the same action on a job
@@ -70,11 +70,12 @@ GUARD_STATUS="burst_buffer/extra keeps the job off at placement"
 declare -A COMMENT=()
 
 echo "# the mode, as slurmctld and slurm-extra doctor say"
-expect "slurmctld's log: the thread stands idle" \
+expect "slurmctld's log: no thread of the plugin's" \
 	"$(grep -c 'job_submit/extra: Carrier=guard: burst_buffer/extra filters jobs by --extra inside slurmctld' "$LOG")" 1
 doc=$(as xcuser1 slurm-extra doctor 2>&1)
 expect_has "doctor: the filter" "$doc" "filter: the plugin's (Carrier=guard: burst_buffer/extra keeps jobs off inside slurmctld)"
-expect_has "doctor: the thread" "$doc" "the plugin's thread: idle (Carrier=guard)"
+expect_has "doctor: the thread" "$doc" "the plugin's thread: none (Carrier=guard)"
+expect "slurmctld's tasks: none is the plugin's thread" "$(plugin_threads)" 0
 
 # the matching nodes last: Slurm alone picks the lowest first
 set_extra n1 '{"ok":0}'

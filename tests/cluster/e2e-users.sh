@@ -21,7 +21,7 @@
 # (extra_constraints), where the plugin only checks requests: the job with
 # a request then has the reference's ExcNodeList and its request in Extra.
 # XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
-# guard alone"): the thread stands idle, the look keeps the jobs' excluded
+# guard alone"): no thread of the plugin's runs, the look keeps the jobs' excluded
 # nodes: a job is kept off what its bitmap holds (kept_off), its
 # ExcNodeList is the reference's, "rounds" are the look's walks
 # (look_walked), and the caps count the look's walks.
@@ -56,7 +56,7 @@ set_nodes() {
 set_nodes
 GUARD=0
 guard_alone && GUARD=1
-# (Slurm's filter, the guard alone: the thread idles)
+# (Slurm's filter: the thread idles; the guard alone: none runs)
 [ "$SLURM_FILTERS" = 1 ] || [ "$GUARD" = 1 ] || wait_refresh
 
 # A pending job of the owner's: begins in an hour.

@@ -10,13 +10,13 @@
  * in a round that plans it, and an update of its own when its pick
  * moves.
  *
- * The thread counts the census from the jobs it loaded (census_count,
- * census_take; where Slurm filters, of the jobs with preferences alone:
- * census_count_jobs);
- * job_submit() counts against it, and records the requests it admits
- * since, which the next census holds once the jobs loaded after them do
- * (by sequence number, as the hints: thread_private.h).  Both under the
- * thread's lock.
+ * A census is counted from the pending jobs (census_count_jobs(): the
+ * look's walk where burst_buffer/extra alone filters, guard_caps.h; the
+ * thread's load of the jobs else, known_jobs.h) and taken
+ * (census_take()); job_submit() and job_modify() count against it, and
+ * record the requests they admit since, which the next census holds once
+ * the jobs counted after them do (by sequence number).  The plugin's one
+ * census, and its lock, are caps.h's.
  */
 #ifndef SLURM_EXTRA_CENSUS_H
 #define SLURM_EXTRA_CENSUS_H
@@ -24,8 +24,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "known_jobs.h"
 
 struct census_entry {
 	uint32_t uid;
@@ -66,19 +64,13 @@ struct census {
 	bool valid;   /* counted from loaded jobs: the caps apply */
 };
 
-/* Counts the census of `known` (the round's pending jobs with a request,
- * each with its request_hash) into *fresh, valid; the thread does it
- * outside the lock (a sort of every job).  -1 when out of memory (*fresh
- * then empty). */
-int census_count(const struct known_jobs *known, struct census *fresh);
-
 /* Counts the census of `jobs` (n of them: every job the caps count,
  * each once) into *fresh, valid.  -1 when out of memory (*fresh then
  * empty).  n log n. */
 int census_count_jobs(const struct census_job *jobs, size_t n,
 		      struct census *fresh);
 
-/* Makes *fresh (census_count; emptied) the census of `c`, and forgets the
+/* Makes *fresh (census_count_jobs(); emptied) the census of `c`, and forgets the
  * entries admitted up to `upto` (read before the jobs were loaded: the
  * jobs hold them, or Slurm refused them).  Under the lock; the entries
  * admitted since are those of the submissions since the load began (at

@@ -1,5 +1,5 @@
 /*
- * test_census.c - the caps on distinct pending requests (plugin/thread/census.c,
+ * test_census.c - the caps on distinct pending requests (plugin/census.c,
  * doc/design.md "Caps"): what is admitted, what is refused and why, and
  * how a round's census replaces what was admitted before it.
  */
@@ -10,22 +10,29 @@
 
 static char why[512];
 
-/* A known job of user `uid` whose request hashes to `hash`. */
-static struct known_job job(uint32_t id, uint32_t uid, uint64_t hash)
+/* A pending job of user `uid` whose request hashes to `hash` (the job
+ * id only names it here). */
+static struct census_job job(uint32_t id, uint32_t uid, uint64_t hash)
 {
-	return (struct known_job){ .job_id = id,
-				   .user_id = uid,
-				   .request_hash = hash };
+	(void)id;
+	return (struct census_job){ .uid = uid, .hash = hash };
 }
 
-/* The census of `known` (NULL: no job), as the thread makes it after
- * loading the jobs: entries admitted up to `upto` are in them. */
-static void counted(struct census *c, const struct known_jobs *known,
-		    uint64_t upto)
+/* The pending jobs a census is counted from. */
+struct jobs {
+	struct census_job *v;
+	size_t n;
+};
+
+/* The census of `known` (NULL: no job), as it is made from the pending
+ * jobs: entries admitted up to `upto` are in them. */
+static void counted(struct census *c, const struct jobs *known, uint64_t upto)
 {
 	struct census fresh;
 
-	cr_assert_eq(census_count(known, &fresh), 0);
+	cr_assert_eq(census_count_jobs(known ? known->v : NULL,
+				       known ? known->n : 0, &fresh),
+		     0);
 	census_take(c, &fresh, upto);
 }
 
@@ -86,9 +93,9 @@ Test(census, zero_is_no_cap)
 Test(census, a_round_replaces_what_its_jobs_hold)
 {
 	struct census c = { 0 };
-	struct known_job jobs[3] = { job(1, 1, 10), job(2, 1, 10),
-				     job(3, 2, 11) };
-	struct known_jobs known = { .jobs = jobs, .count = 3 };
+	struct census_job jobs[3] = { job(1, 1, 10), job(2, 1, 10),
+				      job(3, 2, 11) };
+	struct jobs known = { jobs, 3 };
 	uint64_t upto;
 
 	counted(&c, NULL, 0);
@@ -107,7 +114,7 @@ Test(census, a_round_replaces_what_its_jobs_hold)
 	cr_assert_eq(admit(&c, 3, 40, 3, 0), 1);
 	cr_assert_eq(admit(&c, 3, 20, 3, 0), 0);
 	/* the next round's jobs hold 20: it leaves the admitted ones */
-	jobs[1].request_hash = 20;
+	jobs[1].hash = 20;
 	counted(&c, &known, c.seq);
 	cr_assert_eq(c.nrecent, 0);
 	cr_assert_eq(c.nall, 3);
@@ -116,7 +123,7 @@ Test(census, a_round_replaces_what_its_jobs_hold)
 }
 
 /* No census yet (slurmctld just started), or its count failed: nothing to
- * count against, so nothing is refused until the thread counts again. */
+ * count against, so nothing is refused until the next count. */
 Test(census, nothing_is_refused_without_a_census)
 {
 	struct census c = { 0 };
@@ -137,10 +144,11 @@ Test(census, nothing_is_refused_without_a_census)
 Test(census, a_user_past_the_preferring_cap_is_refused)
 {
 	struct census c = { 0 };
-	struct known_job v[3] = { job(1, 1, 10), job(2, 1, 10), job(3, 2, 11) };
-	struct known_jobs known = { .jobs = v, .count = 3 };
+	struct census_job v[3] = { job(1, 1, 10), job(2, 1, 10),
+				   job(3, 2, 11) };
+	struct jobs known = { v, 3 };
 
-	v[0].st.n_prefer = v[1].st.n_prefer = 1; /* user 1: two with some */
+	v[0].prefers = v[1].prefers = true; /* user 1: two with some */
 	counted(&c, &known, 0);
 	cr_assert_eq(census_admit_prefer(&c, 1, 3, why, sizeof(why)), 0);
 	cr_assert_eq(census_admit_prefer(&c, 1, 3, why, sizeof(why)), 1,
@@ -153,7 +161,7 @@ Test(census, a_user_past_the_preferring_cap_is_refused)
 	cr_assert_eq(census_admit_prefer(&c, 1, 0, why, sizeof(why)), 0,
 		     "0: no cap");
 	/* the next census holds what was admitted up to its load */
-	v[0].st.n_prefer = 0;
+	v[0].prefers = false;
 	counted(&c, &known, c.seq);
 	cr_assert_eq(census_admit_prefer(&c, 1, 3, why, sizeof(why)), 0);
 	cr_assert_eq(census_admit_prefer(&c, 1, 3, why, sizeof(why)), 0);
