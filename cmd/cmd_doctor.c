@@ -283,6 +283,7 @@ static void ctld_extra_conf(const slurm_conf_t *conf, struct plugin_config *cfg,
 		 slash ? (int)(slash - conf->slurm_conf) : 1,
 		 slash ? conf->slurm_conf : ".");
 	plugin_config_read(cfg, path, NULL);
+	plugin_config_carrier(cfg, sx_list_has_word(conf->bb_type, "extra"));
 }
 
 /* The check at start as slurmctld runs it: this program as PROLOG_NAME,

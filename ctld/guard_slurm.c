@@ -100,6 +100,7 @@ static void config_now(struct plugin_config *cfg)
 	plugin_config_path(path, sizeof(path));
 	if (plugin_config_read(cfg, path, complain) < 0)
 		plugin_config_defaults(cfg);
+	plugin_config_carrier(cfg, true); /* (this is burst_buffer/extra) */
 }
 
 /* guard_on_unusable(): as the thread's node table says it (the node

@@ -77,6 +77,7 @@ int init(void)
 
 	plugin_config_path(path, sizeof(path));
 	plugin_config_read(&cfg, path, log_config_problem);
+	plugin_config_carrier(&cfg, sx_guard_configured());
 	if (cfg.carrier_guard && !sx_guard_configured()) {
 		/* nothing else would keep the jobs off */
 		slurm_error(

@@ -27,6 +27,14 @@ void plugin_config_defaults(struct plugin_config *cfg)
 	cfg->limits.max_extra_length = XC_DEFAULT_MAX_EXTRA_LENGTH;
 }
 
+void plugin_config_carrier(struct plugin_config *cfg, bool guard_loaded)
+{
+	if (cfg->carrier_set || !guard_loaded)
+		return;
+	cfg->carrier_guard = true;
+	cfg->carrier_features = false;
+}
+
 void plugin_config_path(char *buf, size_t size)
 {
 	const char *env = getenv("SLURM_EXTRA_CONF");
@@ -117,6 +125,7 @@ int plugin_config_read(struct plugin_config *cfg, const char *path,
 				     strcasecmp(value, "exclusions") == 0 ||
 				     strcasecmp(value, "guard") == 0;
 				if (ok) {
+					cfg->carrier_set = true;
 					cfg->carrier_features =
 						strcasecmp(value, "features") ==
 						0;

@@ -8,9 +8,12 @@
  *   MaxRequestLength=1024   longest --extra request, bytes (as Slurm)
  *   MaxDepth=1024           deepest parentheses (1 to 1024: the stack bound)
  *   MaxExtraLength=65536    longest node Extra read, bytes; longer: skipped
- *   Carrier=features        how the allowed nodes reach the jobs:
- *                           features, exclusions or guard (doc/design.md
- *                           "Carriers", "The guard alone")
+ *   Carrier=guard           how the allowed nodes reach the jobs:
+ *                           guard, features or exclusions (doc/design.md
+ *                           "Carriers", "The guard alone"); by default
+ *                           guard where BurstBufferType names
+ *                           burst_buffer/extra, else features
+ *                           (plugin_config_carrier())
  *   UpdateBudget=1000       ms of job updates the thread may send a second
  *                           (1-1000; doc/design.md "The update budget")
  *   MaxPendingRequests=10000        distinct requests of pending jobs
@@ -56,12 +59,14 @@ struct plugin_config {
 				     user (0: no cap) */
 	size_t mmap_threshold;	  /* bytes (0: glibc's left alone) */
 	size_t trim_interval;	  /* s between malloc_trim()s (0: none) */
-	bool carrier_features;	  /* Carrier=features (the default): the
+	bool carrier_set;      /* Carrier= was read (plugin_config_carrier()) */
+	bool carrier_features; /* Carrier=features (the default without
+				     burst_buffer/extra): the
 				     nodes a request allows reach its jobs as
 				     a node feature (doc/design.md
 				     "Carriers"); else Carrier=exclusions,
 				     each job's ExcNodeList, or: */
-	bool carrier_guard;	  /* Carrier=guard: burst_buffer/extra alone
+	bool carrier_guard;    /* Carrier=guard: burst_buffer/extra alone
 				     keeps jobs off, inside slurmctld (its
 				     guard at placement and its look at the
 				     plans); job_submit/extra only checks and
@@ -71,6 +76,14 @@ struct plugin_config {
 	char path[4096]; /* the file read (or looked for) */
 	bool found;	 /* the file existed */
 };
+
+/* The carrier where extra.conf names none (cfg->carrier_set false): guard
+ * where BurstBufferType names burst_buffer/extra (`guard_loaded`: what
+ * job_submit/extra reads in slurmctld's configuration,
+ * sx_guard_configured(); burst_buffer/extra itself, loaded; `slurm-extra
+ * doctor`, slurmctld's answer), else features, the default of
+ * plugin_config_defaults() (doc/design.md "The guard alone"). */
+void plugin_config_carrier(struct plugin_config *cfg, bool guard_loaded);
 
 /* Fills `cfg` with the defaults. */
 void plugin_config_defaults(struct plugin_config *cfg);

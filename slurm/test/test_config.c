@@ -291,3 +291,31 @@ Test(config, carrier_guard)
 	cr_assert(cfg.carrier_features);
 	unlink(path);
 }
+
+/* No Carrier line: guard where BurstBufferType names burst_buffer/extra,
+ * features where it does not; a Carrier line is kept either way. */
+Test(config, carrier_by_default)
+{
+	struct plugin_config cfg;
+
+	write_file("MaxDepth=64\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	cr_assert_not(cfg.carrier_set);
+	plugin_config_carrier(&cfg, false);
+	cr_assert(cfg.carrier_features && !cfg.carrier_guard);
+	plugin_config_carrier(&cfg, true);
+	cr_assert(cfg.carrier_guard && !cfg.carrier_features);
+	unlink(path);
+	for (int i = 0; i < 2; i++) {
+		write_file(i ? "Carrier=exclusions\n" : "Carrier=features\n");
+		cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+		cr_assert(cfg.carrier_set);
+		plugin_config_carrier(&cfg, true);
+		cr_assert_not(cfg.carrier_guard, "the file's, with the guard");
+		cr_assert_eq(cfg.carrier_features, !i);
+		unlink(path);
+	}
+	plugin_config_defaults(&cfg);
+	plugin_config_carrier(&cfg, true);
+	cr_assert(cfg.carrier_guard, "no file at all");
+}

@@ -99,8 +99,14 @@ plugin_has_current_data() {
 
 # guard_alone: the plugin runs with Carrier=guard (doc/design.md "The guard
 # alone"): it runs no thread, burst_buffer/extra's look keeps the jobs'
-# excluded nodes.
-guard_alone() { grep -qi 'Carrier=guard' <<<"${XC_EXTRA_CONF:-}"; }
+# excluded nodes.  Said in extra.conf (XC_EXTRA_CONF), or the default
+# where BurstBufferType names burst_buffer/extra (XC_BURST_BUFFER) and
+# extra.conf names no carrier (plugin_config_carrier(), slurm/plugin_config.h).
+guard_alone() {
+	grep -qi 'Carrier=guard' <<<"${XC_EXTRA_CONF:-}" && return 0
+	[[ ${XC_BURST_BUFFER:-} == *burst_buffer/extra* ]] &&
+		! grep -qi 'Carrier=' <<<"${XC_EXTRA_CONF:-}"
+}
 
 # look_walked: the look has walked every job since the call began (a probe
 # job of root's, held, with a request of its own submitted then: a set is

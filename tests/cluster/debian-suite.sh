@@ -53,8 +53,10 @@ PACKAGES=slurm-wlm,libslurm-dev,curl,xz-utils,gpgv,libmunge-dev,munge,libjansson
 # matrix, the facts (a slurmd registering with --extra: the guard's look
 # by the nodes' own stamps), the faults, the carrier and the preferences
 # run with it loaded (GUARD_IF_BUILT: where it is not built, they run
-# without it, under their own name); sid, which cannot build it, runs
-# them without: the filter with and without the guard, in one CI's time.
+# without it, under their own name), alone but for the carrier's (the
+# default where it is loaded, plugin_config_carrier()); sid, which cannot
+# build it, runs them without: the filter with and without the guard, in
+# one CI's time.
 PLAN=(
 	"cluster e2e-cluster"
 	"cluster e2e-wait XC_PROLOG_CTLD=0"
@@ -75,12 +77,10 @@ PLAN=(
 	"cluster e2e-guard"
 	"cluster e2e-guard-alone XC_BURST_BUFFER=burst_buffer/extra @trixie"
 	"cluster e2e-churn:e2e-churn-srun-guard-alone XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
-	"cluster e2e-users:e2e-users-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
-	"cluster e2e-prefer:e2e-prefer-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
 	"cluster e2e-wait:e2e-wait-guard-alone XC_PROLOG_CTLD=0 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
 	"cluster e2e-hostile:e2e-hostile-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
-	"cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra @trixie"
-	"cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra @trixie"
+	"cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features @trixie"
+	"cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features @trixie"
 	"cluster-slurm e2e-churn:e2e-churn-srun-slurm XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 @trixie"
 	"cluster-slurm e2e-hostile:e2e-hostile-slurm XC_HOSTILE_MODE=slurm"
 	"cluster load XC_LOAD_JOBS=200 XC_LOAD_WARMUPS=1"

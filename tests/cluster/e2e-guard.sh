@@ -52,7 +52,9 @@ cluster_test e2e-guard.sh
 USER1=${XC_GUARD_USER:-xcuser1}
 OUT=$(mktemp -d /tmp/xc-guard.XXXXXX)
 chmod 1777 "$OUT"
-export XC_PROLOG_CTLD=0 XC_REFRESH=15
+# the guard beside the thread (Carrier=features: the default alone is the
+# guard alone where the guard is loaded, e2e-guard-alone.sh)
+export XC_PROLOG_CTLD=0 XC_REFRESH=15 XC_EXTRA_CONF="${XC_EXTRA_CONF:-} Carrier=features"
 # backfill plans every second (case 5 reads its plan)
 export XC_SCHED_PARAMS=batch_sched_delay=0,bf_interval=1
 
