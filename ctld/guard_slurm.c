@@ -145,6 +145,11 @@ int guard_slurm_load(void)
 	return SLURM_SUCCESS;
 }
 
+bool guard_slurm_alone(void)
+{
+	return free_read;
+}
+
 void guard_slurm_unload(void)
 {
 	guard_destroy(guard);

@@ -32,6 +32,11 @@ int guard_slurm_place(struct job_record *job_ptr);
  * the guard (NULL when it stands aside: no layout, not loaded). */
 struct guard *guard_slurm_guard(void);
 
+/* Whether the guard filters alone (Carrier=guard, the default where it is
+ * loaded: plugin_config_carrier(), doc/design.md "The guard alone"),
+ * with no thread of job_submit/extra's beside it. */
+bool guard_slurm_alone(void);
+
 /* Takes the bits the guard set at `job_ptr`'s last placement out of its
  * excluded nodes (only from the set exactly as it left it: guard.h) and
  * forgets them, so that what the set holds beyond Slurm's own is the

@@ -41,6 +41,7 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "carrier.h"
 #include "guard.h"
 #include "guard_slurm.h"
 #include "look.h"
@@ -89,6 +90,59 @@ static struct {
 	size_t jobs_kept, requests_kept; /* as the last hold left them */
 	time_t since;
 } stats;
+
+/* The waiting jobs of a walk that keep what job_submit/extra's thread
+ * had set on them (sx_job_state_by_thread(): a cluster switched to the
+ * guard alone with such jobs waiting), counted and the first few named,
+ * said when their number differs from the last walk's. */
+#define LEFTOVER_NAMED 8
+static struct {
+	size_t n, said;
+	uint32_t ids[LEFTOVER_NAMED];
+} leftover;
+
+/* The walk's jobs that keep the thread's, said at its end (at info, once
+ * a change of their number; never when there were and are none). */
+static void leftover_say(void)
+{
+	char ids[LEFTOVER_NAMED * 12 + 8] = "";
+	size_t at = 0;
+
+	if (leftover.n == leftover.said)
+		return;
+	leftover.said = leftover.n;
+	for (size_t k = 0; k < leftover.n && k < LEFTOVER_NAMED; k++)
+		at += (size_t)snprintf(ids + at, sizeof(ids) - at, "%s%u",
+				       k ? ", " : "", leftover.ids[k]);
+	if (leftover.n > LEFTOVER_NAMED)
+		snprintf(ids + at, sizeof(ids) - at, ", ...");
+	if (leftover.n)
+		info("%s: %zu waiting jobs keep what job_submit/extra's thread set on them before the guard filtered alone (nodes in their ExcNodeList, a feature xc_... in their Features or --prefer, a hold), which may keep them off nodes that satisfy their request now: jobs %s; release them, and set their ExcNodeList to the user's own (exclude= in their AdminComment) and their Features without the feature (doc/install.md)",
+		     plugin_type, leftover.n, ids);
+	else
+		info("%s: no waiting job keeps what job_submit/extra's thread set any more",
+		     plugin_type);
+}
+
+/* Whether waiting job `job_ptr`, its state `st`, keeps what the thread set
+ * on it (sx_job_state_by_thread()): the thread's feature last in its
+ * Features or its --prefer (sx_constraint_last_ours(): where the carrier
+ * ANDs it in), the thread's hold, or an ExcNodeList other than the
+ * user's own as the state records it.  What an admin takes back (as the
+ * log line below tells) is no longer counted. */
+static bool keeps_threads(const job_record_t *job_ptr,
+			  const struct sx_job_state *st)
+{
+	__typeof__(job_ptr->details) details = job_ptr->details;
+	char name[SX_FEATURE_LEN + 1];
+	const char *exc = details->exc_nodes ? details->exc_nodes : "";
+
+	return sx_job_state_by_thread(st) &&
+	       (sx_constraint_last_ours(details->features, name) ||
+		sx_constraint_last_ours(details->prefer, name) ||
+		(st->held && job_ptr->priority == 0) ||
+		strcmp(exc, st->exclude ? st->exclude : "") != 0);
+}
 
 static void say_once(int which, const char *what)
 {
@@ -297,6 +351,9 @@ out:
 	/* counted once a walk, for the caps (look_census.h), and the end of
 	 * its preferences' wait followed (look_dues.h) */
 	if (text && ok && !give) {
+		if (guard_slurm_alone() && keeps_threads(job_ptr, &st) &&
+		    leftover.n++ < LEFTOVER_NAMED)
+			leftover.ids[leftover.n - 1] = job_ptr->job_id;
 		look_census_add(job_ptr->user_id, text, &st);
 		if (st.n_prefer)
 			look_dues_add(job_ptr->job_id, st.wait,
@@ -446,6 +503,7 @@ static bool look_hold(time_t now)
 		look_round(lk, ++round_no);
 		look_census_begin(now);
 		look_dues_begin();
+		leftover.n = 0;
 	}
 	if (walk_at == 0 && walk_n == 0)
 		walk_snapshot(&budget);
@@ -463,6 +521,7 @@ static bool look_hold(time_t now)
 	walk_n = walk_at = 0;
 	look_census_end();
 	look_dues_end();
+	leftover_say();
 	sets_share(g, nnodes, &budget);
 	/* a job's excluded nodes changed, as by a job update: backfill
 	 * plans again (its _more_work() reads the stamp; raised, never

@@ -422,10 +422,8 @@ static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
 		const char *want = text ? text : request;
 
 		st->wrote = xc_text_hash(want);
-		if (asprintf(
-			    &st->status,
-			    "%sSlurm filters by the request (extra_constraints)",
-			    note ? note : "") < 0)
+		if (asprintf(&st->status, "%s" SX_SLURM_STATUS,
+			     note ? note : "") < 0)
 			st->status = NULL;
 		if (!st->status ||
 		    set_desc_string(&job_desc->extra, want) < 0 ||

@@ -337,3 +337,9 @@ bool sx_job_state_same_prefer(const struct sx_job_state *a,
 			return false;
 	return true;
 }
+
+bool sx_job_state_by_thread(const struct sx_job_state *st)
+{
+	return st && st->status && !strstr(st->status, SX_GUARD_STATUS) &&
+	       !strstr(st->status, SX_SLURM_STATUS);
+}

@@ -54,6 +54,9 @@
 /* The status of a job where burst_buffer/extra alone keeps it off
  * (Carrier=guard, doc/design.md "The guard alone"). */
 #define SX_GUARD_STATUS "burst_buffer/extra keeps the job off at placement"
+/* The status of a job whose request Slurm's own filter reads
+ * (extra_constraints, 23.11 and later), a preference's note before it. */
+#define SX_SLURM_STATUS "Slurm filters by the request (extra_constraints)"
 
 struct sx_job_state {
 	char *admin;  /* the admin's own AdminComment before ours, or NULL */
@@ -141,5 +144,14 @@ bool sx_job_state_same_prefer(const struct sx_job_state *a,
 
 /* Frees the strings of `st` and empties it. */
 void sx_job_state_free(struct sx_job_state *st);
+
+/* Whether state `st` is one job_submit/extra's thread wrote where it
+ * filtered (its status neither SX_GUARD_STATUS nor SX_SLURM_STATUS, a
+ * preference's note before either aside): what the thread set on the job
+ * then (the nodes it put in its ExcNodeList, its feature in its Features,
+ * its hold) stays the job's until someone takes it back, though no
+ * thread follows it any more where burst_buffer/extra alone filters
+ * (doc/design.md "The guard alone").  False without a status. */
+bool sx_job_state_by_thread(const struct sx_job_state *st);
 
 #endif

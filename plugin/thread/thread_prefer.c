@@ -29,7 +29,7 @@
 #if SX_SLURM_HAS_EXTRA_OPTION
 
 /* The words of the status after a preference's. */
-#define SLURM_FILTERS "Slurm filters by the request (extra_constraints)"
+#define SLURM_FILTERS SX_SLURM_STATUS
 
 /* What one own-filter round plans. */
 struct own_plan {

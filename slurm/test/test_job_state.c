@@ -254,3 +254,32 @@ Test(job_state, mangled_preferences_are_not_a_state)
 	cr_assert_eq(st.n_prefer, 0);
 	sx_job_state_free(&st);
 }
+
+/* A state is the thread's unless its status is the guard's or Slurm's
+ * own filter's, a preference's note before either aside: what the thread
+ * set on a job is then the job's until taken back (doc/design.md "The
+ * guard alone"). */
+Test(job_state, the_threads_states_are_told_apart)
+{
+	struct sx_job_state st = { 0 };
+	const char *thread[] = {
+		"2 of 4 nodes match", "held until the node data are loaded",
+		"preferring cache=ds1 until 12:00; 1 of 4 nodes "
+		"match"
+	};
+	const char * not [] = {
+		SX_GUARD_STATUS, SX_SLURM_STATUS,
+		"preferring cache=ds1 until 12:00; " SX_SLURM_STATUS
+	};
+
+	cr_assert_not(sx_job_state_by_thread(NULL));
+	cr_assert_not(sx_job_state_by_thread(&st), "no status");
+	for (size_t i = 0; i < sizeof(thread) / sizeof(*thread); i++) {
+		st.status = (char *)thread[i];
+		cr_assert(sx_job_state_by_thread(&st), "%s", thread[i]);
+	}
+	for (size_t i = 0; i < sizeof(not ) / sizeof(*not ); i++) {
+		st.status = (char *)not [i];
+		cr_assert_not(sx_job_state_by_thread(&st), "%s", not [i]);
+	}
+}

@@ -23,7 +23,12 @@
 #     AdminComment is theirs, the state kept after it, and the job still
 #     kept off;
 #   - the thread sent no update: every job's AdminComment is as written
-#     at its submission, and slurmctld's log has no round of it.
+#     at its submission, and slurmctld's log has no round of it;
+#   - a cluster switched to the guard alone (extra.conf's Carrier=features
+#     line taken out, slurmctld restarted) while jobs wait with what the
+#     thread set on them (its feature, its ExcNodeList): the look names
+#     them in slurmctld's log, until the admin takes that back as the
+#     line says; the jobs then run on matching nodes.
 # Needs root, `make install` of a build configured --with-slurm-source
 # and `make check`.  Closes with "guard-alone: N passed, M failed".
 set -uo pipefail
@@ -227,5 +232,39 @@ for id in "${!COMMENT[@]}"; do
 	expect "job $id: its AdminComment as submitted" "$now" "${COMMENT[$id]}"
 done
 expect "slurmctld's log: no round of the thread" "$(grep -cE 'job_submit/extra: (re-filtered|first plan)' "$LOG")" 0
+
+echo "# switched to the guard alone with jobs the thread filtered waiting"
+# The thread beside the guard first (Carrier=features): a job carried by
+# its request's feature, and one that requires a node (-w), which goes by
+# its ExcNodeList; then extra.conf names no carrier (the guard alone, the
+# default) and slurmctld restarts, as at an upgrade.
+XC_EXTRA_CONF="Carrier=features" cluster_start "rm -rf '$OUT'" >/dev/null
+for n in n1 n2; do set_extra "$n" '{"ok":0}'; done
+for n in n3 n4; do set_extra "$n" '{"ok":1}'; done
+carried=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 --extra 'ok=1' --wrap true 2>&1)
+required=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 -w n3 --extra 'ok=1' --wrap true 2>&1)
+wait_for 40 eval '[[ "$(field "$carried" Features)" == *xc_* ]] && [ "$(field "$required" ExcNodeList)" = "n[1-2]" ]' ||
+	not_ok "the thread carries job $carried by its feature and keeps job $required off n[1-2] within 40 s" \
+		"$(field "$carried" Features) / $(field "$required" ExcNodeList)"
+sed -i '/^Carrier=/d' "$XC_STATE/extra.conf"
+mark=$(log_lines)
+bash "$CLUSTER" ctld-restart >/dev/null || not_ok "slurmctld restarted with the guard alone"
+expect "after the switch no thread of the plugin's runs" "$(plugin_threads)" 0
+said() { tail -n +"$((mark + 1))" "$LOG" | grep -F "waiting jobs keep what job_submit/extra's thread set" | tail -n 1; }
+wait_for 30 eval '[ -n "$(said)" ]' || not_ok "the look says within 30 s which jobs keep what the thread set"
+expect_has "it names the job carried by the thread's feature" "$(said | grep -oP 'jobs \K.*?(?=;)' | tr -d ' ' | tr ',' '\n')" "$carried"
+expect_has "it names the job the thread kept off by its ExcNodeList" "$(said | grep -oP 'jobs \K.*?(?=;)' | tr -d ' ' | tr ',' '\n')" "$required"
+expect_has "it says how many" "$(said)" ": 2 waiting jobs keep"
+# the admin does as the line says; the jobs then run where they match
+scontrol update jobid="$carried" features=
+scontrol update jobid="$required" excnodelist=
+wait_for 30 log_has "no waiting job keeps what job_submit/extra's thread set any more" ||
+	not_ok "the look says within 30 s that no job keeps what the thread set"
+scontrol update jobid="$carried" starttime=now
+scontrol update jobid="$required" starttime=now
+expect "the carried job, given back, completes" "$(wait_job "$carried")" COMPLETED
+expect_in "it ran on a matching node" "$(field "$carried" NodeList)" n3 n4
+expect "the job requiring n3, given back, completes" "$(wait_job "$required")" COMPLETED
+expect "it ran on n3" "$(field "$required" NodeList)" n3
 
 summary guard-alone
