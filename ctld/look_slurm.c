@@ -79,6 +79,8 @@ static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
 static time_t walked_at;
 static bool walking, again, touched, said[5];
+/* the walk under way began after a change of the nodes' Extra */
+static bool walk_read;
 /* the jobs of the walk under way, as its first hold found them, and the
  * next one to look at: a walk cut short goes on from there */
 static uint32_t *walk_ids;
@@ -124,24 +126,39 @@ static void leftover_say(void)
 		     plugin_type);
 }
 
-/* Whether waiting job `job_ptr`, its state `st`, keeps what the thread set
- * on it (sx_job_state_by_thread()): the thread's feature last in its
- * Features or its --prefer (sx_constraint_last_ours(): where the carrier
- * ANDs it in), the thread's hold, or an ExcNodeList other than the
- * user's own as the state records it.  What an admin takes back (as the
- * log line below tells) is no longer counted. */
+/* Whether waiting job `job_ptr`, its state `st` as records_request_of()
+ * read it (from 23.02 only when it holds preferences: else read here),
+ * keeps what the thread set on it (sx_job_state_by_thread()): the
+ * thread's feature last in its Features or its --prefer
+ * (sx_constraint_last_ours(): where the carrier ANDs it in), the
+ * thread's hold, or an ExcNodeList other than the user's own as the
+ * state records it.  What an admin takes back (as the log line below
+ * tells) is no longer counted.  A state with the guard's status (nearly
+ * every job) is told by one search of its text. */
 static bool keeps_threads(const job_record_t *job_ptr,
 			  const struct sx_job_state *st)
 {
 	__typeof__(job_ptr->details) details = job_ptr->details;
+	struct sx_job_state mine = { 0 };
 	char name[SX_FEATURE_LEN + 1];
 	const char *exc = details->exc_nodes ? details->exc_nodes : "";
+	bool keeps;
 
-	return sx_job_state_by_thread(st) &&
-	       (sx_constraint_last_ours(details->features, name) ||
-		sx_constraint_last_ours(details->prefer, name) ||
-		(st->held && job_ptr->priority == 0) ||
-		strcmp(exc, st->exclude ? st->exclude : "") != 0);
+	if (!job_ptr->admin_comment ||
+	    strstr(job_ptr->admin_comment, SX_GUARD_STATUS))
+		return false;
+	if (!st->status) {
+		if (!sx_job_state_parse(job_ptr->admin_comment, &mine))
+			return false;
+		st = &mine;
+	}
+	keeps = sx_job_state_by_thread(st) &&
+		(sx_constraint_last_ours(details->features, name) ||
+		 sx_constraint_last_ours(details->prefer, name) ||
+		 (st->held && job_ptr->priority == 0) ||
+		 strcmp(exc, st->exclude ? st->exclude : "") != 0);
+	sx_job_state_free(&mine);
+	return keeps;
 }
 
 static void say_once(int which, const char *what)
@@ -499,6 +516,7 @@ static bool look_hold(time_t now)
 		walk_n = walk_at = 0;
 		look_cands_clear();
 		walked_at = now;
+		walk_read = changes_seen != guard_changes(g);
 		changes_seen = guard_changes(g);
 		look_round(lk, ++round_no);
 		look_census_begin(now);
@@ -522,6 +540,13 @@ static bool look_hold(time_t now)
 	look_census_end();
 	look_dues_end();
 	leftover_say();
+	/* what the library holds in slurmctld for burst_buffer/extra after
+	 * a walk that followed a change of the nodes' Extra (as the
+	 * thread's node table says it: tests/cluster/load.sh reads it) */
+	if (walk_read)
+		verbose("%s: the look walked after a change of the nodes' Extra: %zu jobs, %zu requests kept; library objects live: %ld",
+			plugin_type, stats.jobs_kept, stats.requests_kept,
+			xc_live_objects());
 	sets_share(g, nnodes, &budget);
 	/* a job's excluded nodes changed, as by a job update: backfill
 	 * plans again (its _more_work() reads the stamp; raised, never
