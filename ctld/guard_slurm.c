@@ -82,7 +82,10 @@ static void stats_log(time_t now)
 
 static uint32_t *scratch; /* node indices, node_record_count of them */
 static uint64_t *pool, *cand, *off, *usable; /* node sets, as words */
-static bool free_read; /* Carrier=guard: records_free_nodes() read */
+/* Carrier=guard, the guard alone: records_free_nodes() read, the unusable
+ * nodes and the thread's leftovers said (set at load, and by job_submit/
+ * extra's init() at a reload: guard_slurm_set_alone(); read atomically) */
+static bool free_read;
 static size_t scratch_len;
 
 static void complain(const char *message)
@@ -112,6 +115,9 @@ static void say_unusable(size_t i, const char *why, void *arg)
 	char ebuf[256];
 
 	(void)arg;
+	/* (with the thread, its node table says it) */
+	if (!guard_slurm_alone())
+		return;
 	if (i == GUARD_UNUSABLE_MORE) {
 		info("%s: %s", plugin_type, why);
 		return;
@@ -126,20 +132,23 @@ int guard_slurm_load(void)
 {
 	struct plugin_config cfg;
 
-	if (!records_words_laid_out()) {
-		error("%s: Slurm's node sets are not laid out as this build reads them: the guard stands aside (rebuild against this Slurm's source tree)",
-		      plugin_type);
-		return SLURM_SUCCESS;
-	}
 	config_now(&cfg);
+	if (!records_words_laid_out()) {
+		/* alone, nothing else would keep jobs off: slurmctld is not
+		 * to run so (it stops: its burst buffer plugin failed) */
+		error("%s: Slurm's node sets are not laid out as this build reads them: %s (rebuild against this Slurm's source tree)",
+		      plugin_type,
+		      cfg.carrier_guard
+			      ? "the guard cannot filter alone (Carrier=guard, the default where it is loaded)"
+			      : "the guard stands aside");
+		return cfg.carrier_guard ? SLURM_ERROR : SLURM_SUCCESS;
+	}
 	/* alone (no thread carrying a tier): the guard reads the free nodes
 	 * for preferences with no wait */
-	free_read = cfg.carrier_guard;
+	guard_slurm_set_alone(cfg.carrier_guard);
 	if (!(guard = guard_create(&cfg.limits)))
 		return SLURM_ERROR;
-	/* (with the thread, its node table says it) */
-	if (cfg.carrier_guard)
-		guard_on_unusable(guard, say_unusable, NULL);
+	guard_on_unusable(guard, say_unusable, NULL);
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
 		plugin_type);
 	return SLURM_SUCCESS;
@@ -147,7 +156,12 @@ int guard_slurm_load(void)
 
 bool guard_slurm_alone(void)
 {
-	return free_read;
+	return __atomic_load_n(&free_read, __ATOMIC_RELAXED);
+}
+
+void guard_slurm_set_alone(bool alone)
+{
+	__atomic_store_n(&free_read, alone, __ATOMIC_RELAXED);
 }
 
 void guard_slurm_unload(void)
@@ -431,7 +445,7 @@ static bool guard_job(job_record_t *job_ptr)
 	with = st;
 	with.request = (char *)text;
 	if ((waits = guard_tiers_apply(&with, details->begin_time, now,
-				       free_read))) {
+				       guard_slurm_alone()))) {
 		carried = guard_carried_tier(&st);
 		/* a user's tiers take at most its share a second */
 		allowed = budget =

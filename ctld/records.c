@@ -24,6 +24,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "guard_api.h"
+#include "guard_slurm.h"
 #include "look_census.h"
 #include "records.h"
 #include "xc.h"
@@ -95,6 +96,7 @@ const struct sx_guard_api sx_guard_record_api = {
 	.user_id = api_user_id,
 	.exc_nodes = api_exc_nodes,
 	.census = look_census_get,
+	.set_alone = guard_slurm_set_alone,
 };
 
 const char *records_request_of(void *v, struct sx_job_state *st)

@@ -72,6 +72,7 @@ static void log_config_problem(const char *message)
 int init(void)
 {
 	struct plugin_config cfg;
+	const struct sx_guard_api *api;
 	bool slurm_filters = sx_slurm_filters_extra();
 	char path[4096];
 
@@ -102,6 +103,10 @@ int init(void)
 		cfg.mmap_threshold, cfg.trim_interval);
 	slurm_info("%s: %s", plugin_type,
 		   thread_mode_text(slurm_filters, cfg.carrier_guard));
+	/* burst_buffer/extra follows the carrier read now (a reload in place;
+	 * at slurmctld's start it reads extra.conf itself, after this) */
+	if ((api = sx_guard_api_now()))
+		api->set_alone(cfg.carrier_guard);
 	modify_forget();
 	entry_cfg = cfg;
 	entry_self = getuid();

@@ -40,6 +40,15 @@ bool sx_guard_configured(void)
 	return conf && sx_list_has_word(conf->bb_type, "extra");
 }
 
+const struct sx_guard_api *sx_guard_api_now(void)
+{
+	void *h = dlopen(SX_GUARD_SONAME, RTLD_LAZY | RTLD_NOLOAD);
+	const struct sx_guard_api *a = h ? dlsym(h, SX_GUARD_API) : NULL;
+
+	/* (the handle kept: the plugin is never unloaded, -z nodelete) */
+	return a && a->version == SX_GUARD_API_VERSION ? a : NULL;
+}
+
 const struct sx_guard_api *sx_guard_api(void)
 {
 	static const struct sx_guard_api *api;

@@ -23,7 +23,7 @@
 #define SX_GUARD_API "sx_guard_record_api"
 /* Raised with every change of the struct: an object of another version
  * (a plugin of another build) is not used. */
-#define SX_GUARD_API_VERSION 3
+#define SX_GUARD_API_VERSION 4
 
 /* A pending job with a request as the look counted it, for the caps on
  * distinct pending requests (doc/design.md "The guard alone", "Caps"). */
@@ -54,6 +54,11 @@ struct sx_guard_api {
 	 * counting leaves the one before); -1 before the first */
 	int (*census)(const struct sx_guard_census_job **jobs, size_t *n,
 		      long long *walked_at, uint64_t *walk);
+	/* job_submit/extra's carrier, at its init(): whether the guard
+	 * filters alone (Carrier=guard) from now; slurmctld's reconfigure
+	 * lock held (22.05 reloads job_submit/extra in place, not
+	 * burst_buffer/extra, which read extra.conf at its own load) */
+	void (*set_alone)(bool alone);
 };
 
 #endif
