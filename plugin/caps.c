@@ -78,8 +78,12 @@ uint64_t caps_seq(void)
 
 void caps_free(void)
 {
+	uint64_t seq;
+
 	pthread_mutex_lock(&lock);
+	seq = census.seq; /* (kept: numbers read before stay below it) */
 	census_free(&census);
+	census.seq = seq;
 	pthread_mutex_unlock(&lock);
 }
 

@@ -48,7 +48,8 @@ void caps_invalidate(void);
  * seq): a count of the jobs begun after it holds it. */
 uint64_t caps_seq(void);
 
-/* Frees the census (fini(), and the tests). */
+/* Frees the census (fini(), and the tests), its number kept: a number
+ * read before stays below every one admitted after. */
 void caps_free(void);
 
 /* The census itself, for the tests (none of them runs threads). */

@@ -88,3 +88,11 @@ int guard_admit(const struct sx_guard_api *api, uint32_t owner,
 	pthread_mutex_unlock(&lock);
 	return rc;
 }
+
+void guard_caps_forget(void)
+{
+	pthread_mutex_lock(&lock);
+	marks_from = marks_n = 0;
+	walk_taken = 0;
+	pthread_mutex_unlock(&lock);
+}

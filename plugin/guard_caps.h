@@ -42,4 +42,8 @@ int guard_admit(const struct sx_guard_api *api, uint32_t owner,
 		const char *request, const struct sx_job_state *st,
 		bool preferring, char **err_msg);
 
+/* Forgets the marks and the walk taken (fini(): the census goes with
+ * them, caps_free()). */
+void guard_caps_forget(void);
+
 #endif

@@ -132,6 +132,7 @@ int fini(void)
 	if (t)
 		thread_stop(t);
 	caps_free();
+	guard_caps_forget();
 	return SLURM_SUCCESS;
 }
 

@@ -499,10 +499,14 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 					  err_msg);
 		if (rc == SLURM_SUCCESS)
 			rc = guard_keep_state(job_desc, api, job_ptr, err_msg);
-	} else if (!entry_thread) { /* (entry.h: never) */
-		rc = refuse(
-			err_msg, SLURM_ERROR,
-			"--extra: the job_submit/extra plugin's thread is not running");
+	} else if (!entry_thread) {
+		/* (entry.h: Slurm's own filter turned on with no new init():
+		 * none does so) an update the thread would read is refused,
+		 * the rest left to Slurm */
+		if (expr || got)
+			rc = refuse(
+				err_msg, SLURM_ERROR,
+				"--extra: the job_submit/extra plugin's thread, which follows requests and preferences where Slurm filters, is not running");
 	} else if (sx_slurm_filters_extra()) { /* checked: the rest Slurm's */
 		bool changed;
 

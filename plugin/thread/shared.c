@@ -121,13 +121,3 @@ bool thread_own_update(const struct thread *t, const job_desc_msg_t *job_desc,
 	*stale = hints_newer(&t->hints, u->ids, u->user_id, t->inflight_since);
 	return true;
 }
-
-const struct plugin_config *thread_config(const struct thread *t)
-{
-	return &t->cfg;
-}
-
-uid_t thread_slurm_user(const struct thread *t)
-{
-	return t->self;
-}

@@ -301,10 +301,16 @@ static void round_publish(struct thread *r, const struct round *w,
 	old = r->known;
 	r->known = *known;
 	*known = (struct known_jobs){ 0 };
-	if (count && counted == 0)
+	/* (a thread left to stop by itself after fini() leaves the census,
+	 * the plugin's, to the next init()) */
+	if (__atomic_load_n(&r->stopping, __ATOMIC_RELAXED)) {
+		if (count && counted == 0)
+			census_free(&fresh);
+	} else if (count && counted == 0) {
 		caps_take(&fresh, w->census_upto);
-	else if (counted < 0)
+	} else if (counted < 0) {
 		caps_invalidate(); /* no caps until counted */
+	}
 	pthread_mutex_unlock(&r->lock);
 	if (counted < 0)
 		slurm_error(

@@ -75,13 +75,6 @@ void thread_stop(struct thread *t);
  * log. */
 const char *thread_mode_text(bool slurm_filters, bool guard);
 
-/* The settings `t` was started with (extra.conf).  Constant while it
- * runs: read without the lock. */
-const struct plugin_config *thread_config(const struct thread *t);
-
-/* slurmctld's uid (SlurmUser), as thread_start() was given it. */
-uid_t thread_slurm_user(const struct thread *t);
-
 /* --------------------------------------- the entry points, under the lock */
 
 /* The lock that guards everything below: the entry points take it around

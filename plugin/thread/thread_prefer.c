@@ -103,10 +103,16 @@ static void publish(struct thread *r, struct own_plan *p, uint64_t upto)
 	old = r->known;
 	r->known = p->known;
 	p->known = (struct known_jobs){ 0 };
-	if (counted == 0)
+	/* (a thread left to stop by itself after fini() leaves the census,
+	 * the plugin's, to the next init()) */
+	if (__atomic_load_n(&r->stopping, __ATOMIC_RELAXED)) {
+		if (counted == 0)
+			census_free(&fresh);
+	} else if (counted == 0) {
 		caps_take(&fresh, upto);
-	else
+	} else {
 		caps_invalidate();
+	}
 	pthread_mutex_unlock(&r->lock);
 	if (counted < 0)
 		slurm_error(
