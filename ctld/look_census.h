@@ -4,7 +4,7 @@
  * where burst_buffer/extra alone filters (Carrier=guard: no thread loads
  * the jobs; doc/design.md "The guard alone", "Caps").  job_submit/extra
  * reads the last whole walk's through guard_api.h (`census`) and counts
- * it as the thread counts its loads (plugin/thread/census.h).  No Slurm
+ * it into the plugin's census (plugin/caps.h, plugin/census.h).  No Slurm
  * in here: the caller holds the job write lock while it adds (the look)
  * and at least the read lock while it reads (job_submit()).
  */

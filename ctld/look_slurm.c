@@ -103,23 +103,28 @@ static struct {
 	uint32_t ids[LEFTOVER_NAMED];
 } leftover;
 
-/* The walk's jobs that keep the thread's, said at its end (at info, once
- * a change of their number; never when there were and are none). */
-static void leftover_say(void)
+/* The walk's jobs that keep the thread's, said at its end (at info: at a
+ * change of their number, at most once a LEFTOVER_EVERY_S but when none
+ * is left; never when there were and are none), at `now`. */
+#define LEFTOVER_EVERY_S 60
+static void leftover_say(time_t now)
 {
+	static time_t said_at;
 	char ids[LEFTOVER_NAMED * 12 + 8] = "";
 	size_t at = 0;
 
-	if (leftover.n == leftover.said)
+	if (leftover.n == leftover.said ||
+	    (leftover.n && now - said_at < LEFTOVER_EVERY_S && now >= said_at))
 		return;
 	leftover.said = leftover.n;
+	said_at = now;
 	for (size_t k = 0; k < leftover.n && k < LEFTOVER_NAMED; k++)
 		at += (size_t)snprintf(ids + at, sizeof(ids) - at, "%s%u",
 				       k ? ", " : "", leftover.ids[k]);
 	if (leftover.n > LEFTOVER_NAMED)
 		snprintf(ids + at, sizeof(ids) - at, ", ...");
 	if (leftover.n)
-		info("%s: %zu waiting jobs keep what job_submit/extra's thread set on them before the guard filtered alone (nodes in their ExcNodeList, a feature xc_... in their Features or --prefer, a hold), which may keep them off nodes that satisfy their request now: jobs %s; release them, and set their ExcNodeList to the user's own (exclude= in their AdminComment) and their Features without the feature (doc/install.md)",
+		info("%s: %zu waiting jobs keep what job_submit/extra's thread set on them before the guard filtered alone (nodes in their ExcNodeList, a feature xc_... in their Features or --prefer, a hold, an Extra narrowed to a preference), which may keep them off nodes that satisfy their request now: jobs %s; release them, and set their ExcNodeList to the user's own (exclude= in their AdminComment), their Features and --prefer without the feature, their Extra to their request (request=) (doc/design.md \"The guard alone\")",
 		     plugin_type, leftover.n, ids);
 	else
 		info("%s: no waiting job keeps what job_submit/extra's thread set any more",
@@ -128,13 +133,15 @@ static void leftover_say(void)
 
 /* Whether waiting job `job_ptr`, its state `st` as records_request_of()
  * read it (from 23.02 only when it holds preferences: else read here),
- * keeps what the thread set on it (sx_job_state_by_thread()): the
- * thread's feature last in its Features or its --prefer
- * (sx_constraint_last_ours(): where the carrier ANDs it in), the
- * thread's hold, or an ExcNodeList other than the user's own as the
- * state records it.  What an admin takes back (as the log line below
- * tells) is no longer counted.  A state with the guard's status (nearly
- * every job) is told by one search of its text. */
+ * keeps what the thread set on it where it filtered
+ * (sx_job_state_by_thread()): its feature last in the job's Features or
+ * --prefer (sx_constraint_last_ours(): where the carrier ANDs it in), its
+ * hold, or the ExcNodeList it wrote (its text's hash the state's wrote=)
+ * where that is not the user's own; or, where Slurm filtered (23.02+), a
+ * preference's tier it wrote into the job's Extra, which the guard would
+ * take for the request.  What an admin or the user changes since is not
+ * counted.  A state with the guard's status (nearly every job) is told by
+ * one search of its text. */
 static bool keeps_threads(const job_record_t *job_ptr,
 			  const struct sx_job_state *st)
 {
@@ -142,7 +149,7 @@ static bool keeps_threads(const job_record_t *job_ptr,
 	struct sx_job_state mine = { 0 };
 	char name[SX_FEATURE_LEN + 1];
 	const char *exc = details->exc_nodes ? details->exc_nodes : "";
-	bool keeps;
+	bool keeps = false;
 
 	if (!job_ptr->admin_comment ||
 	    strstr(job_ptr->admin_comment, SX_GUARD_STATUS))
@@ -152,11 +159,17 @@ static bool keeps_threads(const job_record_t *job_ptr,
 			return false;
 		st = &mine;
 	}
-	keeps = sx_job_state_by_thread(st) &&
-		(sx_constraint_last_ours(details->features, name) ||
-		 sx_constraint_last_ours(details->prefer, name) ||
-		 (st->held && job_ptr->priority == 0) ||
-		 strcmp(exc, st->exclude ? st->exclude : "") != 0);
+	if (sx_job_state_by_thread(st))
+		keeps = sx_constraint_last_ours(details->features, name) ||
+			sx_constraint_last_ours(details->prefer, name) ||
+			(st->held && job_ptr->priority == 0) ||
+			(xc_text_hash(exc) == st->wrote &&
+			 strcmp(exc, st->exclude ? st->exclude : "") != 0);
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	else if (st->status && strstr(st->status, SX_SLURM_STATUS) &&
+		 st->n_prefer && st->request && job_ptr->extra)
+		keeps = strcmp(job_ptr->extra, st->request) != 0;
+#endif
 	sx_job_state_free(&mine);
 	return keeps;
 }
@@ -539,7 +552,8 @@ static bool look_hold(time_t now)
 	walk_n = walk_at = 0;
 	look_census_end();
 	look_dues_end();
-	leftover_say();
+	if (!again) /* (a walk that could not list the jobs says nothing) */
+		leftover_say(now);
 	/* what the library holds in slurmctld for burst_buffer/extra after
 	 * a walk that followed a change of the nodes' Extra (as the
 	 * thread's node table says it: tests/cluster/load.sh reads it) */
