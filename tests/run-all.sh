@@ -260,7 +260,11 @@ if [ "$guard_required" = 1 ]; then
 	# the load with the guard alone and no check at start: placement
 	# checked by where the jobs started, leaks by burst_buffer/extra's count
 	cluster load:load-guard-alone XC_PROLOG_CTLD=0 XC_BURST_BUFFER=burst_buffer/extra XC_LOAD_JOBS="${XC_LOAD_JOBS:-200}" XC_LOAD_WARMUPS="${XC_LOAD_WARMUPS:-1}"
-	# the guard beside the thread (Carrier=features), no check at start
+	# the guard beside the thread (Carrier=features): the faults, the
+	# preferences (the guard leaves no-wait picks to the thread), and the
+	# churn with no check at start
+	cluster e2e-fault:e2e-fault-guard-features XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features
+	cluster e2e-prefer:e2e-prefer-guard-features XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features
 	cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features
 	cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features
 fi

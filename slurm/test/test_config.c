@@ -318,4 +318,18 @@ Test(config, carrier_by_default)
 	plugin_config_defaults(&cfg);
 	plugin_config_carrier(&cfg, true);
 	cr_assert(cfg.carrier_guard, "no file at all");
+	/* a bad value is no carrier named: the default */
+	write_file("Carrier=bogus\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 1);
+	cr_assert_not(cfg.carrier_set);
+	plugin_config_carrier(&cfg, true);
+	cr_assert(cfg.carrier_guard);
+	unlink(path);
+	/* Carrier=guard named without the guard stays named: job_submit/
+	 * extra's init() says so and falls back (job_submit_extra.c) */
+	write_file("Carrier=guard\n");
+	cr_assert_eq(plugin_config_read(&cfg, path, complain), 0);
+	plugin_config_carrier(&cfg, false);
+	cr_assert(cfg.carrier_guard && !cfg.carrier_features);
+	unlink(path);
 }

@@ -103,9 +103,14 @@ plugin_has_current_data() {
 # where BurstBufferType names burst_buffer/extra (XC_BURST_BUFFER) and
 # extra.conf names no carrier (plugin_config_carrier(), slurm/plugin_config.h).
 guard_alone() {
-	grep -qi 'Carrier=guard' <<<"${XC_EXTRA_CONF:-}" && return 0
-	[[ ${XC_BURST_BUFFER:-} == *burst_buffer/extra* ]] &&
-		! grep -qi 'Carrier=' <<<"${XC_EXTRA_CONF:-}"
+	local carrier
+	# (the last Carrier= word wins, as the last line in extra.conf)
+	carrier=$(grep -oiP '(^|\s)Carrier=\K\S*' <<<"${XC_EXTRA_CONF:-}" | tail -n 1)
+	case "${carrier,,}" in
+	guard) return 0 ;;
+	features | exclusions) return 1 ;;
+	esac
+	[[ ${XC_BURST_BUFFER:-} == *burst_buffer/extra* ]]
 }
 
 # look_walked: the look has walked every job since the call began (a probe
