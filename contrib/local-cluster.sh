@@ -3,7 +3,10 @@
 # slurm-extra's plugins loaded, for trying --extra and for the tests.
 #
 #   contrib/local-cluster.sh demo     install, build, start, run sample jobs,
-#                                     publish node facts and select by them
+#                                     publish node facts and select by them;
+#                                     with the guard at placement alone where
+#                                     Debian's registry serves Slurm's source
+#                                     (XC_SLURM_SOURCE=auto unless set)
 #   contrib/local-cluster.sh setup    install packages, build, install
 #   contrib/local-cluster.sh start    (re)start munged, slurmctld, 4 slurmd
 #   contrib/local-cluster.sh extra    give the nodes contrib/examples/nodes.json
@@ -61,6 +64,8 @@ PACKAGES=(slurm-wlm libslurm-dev munge libjansson-dev libjson-c-dev libcriterion
 	autoconf automake libtool pkg-config make gcc jq)
 # contrib/slurm-source.sh's (XC_SLURM_SOURCE=auto): the downloads, their
 # signatures, Debian's unpacking, and Slurm's configure from 24.11
+# (the demo builds the guard at placement where it can: auto unless set)
+[ "${1:-}" != demo ] || XC_SLURM_SOURCE=${XC_SLURM_SOURCE-auto}
 [ "${XC_SLURM_SOURCE:-}" != auto ] ||
 	PACKAGES+=(curl xz-utils gpgv debian-archive-keyring dpkg-dev patch libmunge-dev)
 
@@ -472,8 +477,13 @@ demo_job() {
 		printf '    matching nodes: %s\n' "${matched:-none}"
 		printf '    ran on:         %s (job %s)\n' \
 			"$(scontrol show job "$id" | grep -oP '\bNodeList=\K\S+')" "$id"
-		printf '    ExcNodeList:    %s\n' \
-			"$(scontrol show job "$id" | grep -oP 'ExcNodeList=\K\S+')"
+		if [ -n "${XC_BURST_BUFFER:-}" ]; then
+			printf '    kept off:       the others, by burst_buffer/extra at the placement (ExcNodeList %s: the user'"'"'s own)\n' \
+				"$(scontrol show job "$id" | grep -oP 'ExcNodeList=\K\S+')"
+		else
+			printf '    ExcNodeList:    %s\n' \
+				"$(scontrol show job "$id" | grep -oP 'ExcNodeList=\K\S+')"
+		fi
 	else
 		printf '    request:        %s\n' "$request"
 		slurm-extra check "$request" >/dev/null 2>&1 &&
@@ -484,11 +494,24 @@ demo_job() {
 }
 
 
-# The plugin logged a node table after line $1 of slurmctld's log.  (A
-# table loaded before the Extra was set only holds jobs back: unset Extra
-# matches no request, and the plugin re-filters them a second later.)
+# The plugin logged a node table after line $1 of slurmctld's log, or the
+# guard's look a walk after a change of Extra.  (A table loaded before the
+# Extra was set only holds jobs back: unset Extra matches no request, and
+# the plugin re-filters them a second later.)
 plugin_refreshed_after() {
-	tail -n +"$(($1 + 1))" "$STATE/log/slurmctld.log" | grep -q 'job_submit/extra: node table:'
+	tail -n +"$(($1 + 1))" "$STATE/log/slurmctld.log" |
+		grep -qE 'job_submit/extra: node table:|burst_buffer/extra: the look walked after a change'
+}
+
+# Whether the guard at placement is installed (burst_buffer_extra.so in
+# Slurm's plugin directory: built with configure --with-slurm-source).
+guard_installed() {
+	local f
+	for f in /usr/lib/*/slurm-wlm/burst_buffer_extra.so /usr/lib*/slurm/burst_buffer_extra.so \
+		${XC_SLURM_PREFIX:+"$XC_SLURM_PREFIX"/lib/slurm/burst_buffer_extra.so}; do
+		[ -f "$f" ] && return 0
+	done
+	return 1
 }
 
 job_state() { scontrol show job "$1" | grep -oP '\bJobState=\K\S+'; }
@@ -503,7 +526,8 @@ demo_wait() {
 	id=$(sbatch --parsable --extra "$request" -o "$STATE/job-%j.out" \
 		--wrap 'echo $SLURMD_NODENAME')
 	printf '    Submitted batch job %s\n' "$id"
-	wait_for 15 job_reason_is "$id" BadConstraints || true
+	# (the guard alone: Slurm waits for its burst buffer stage-in)
+	wait_for 15 eval 'job_reason_is "$id" BadConstraints || job_reason_is "$id" BurstBufferStageIn' || true
 	printf '$ squeue -j %s -o "%%i %%T %%r"\n' "$id"
 	squeue -j "$id" -o '%i %T %r' | sed 's/^/    /'
 	printf '$ scontrol show job %s | grep AdminComment\n' "$id"
@@ -566,6 +590,11 @@ demo_facts() {
 demo() {
 	install_packages
 	build_and_install
+	# the guard alone where it was built (the default carrier there)
+	if [ -z "${XC_BURST_BUFFER+set}" ] && guard_installed; then
+		export XC_BURST_BUFFER=burst_buffer/extra
+		say "the guard at placement filters alone (BurstBufferType=burst_buffer/extra)"
+	fi
 	start_cluster
 	local mark
 	mark=$(wc -l <"$STATE/log/slurmctld.log")
