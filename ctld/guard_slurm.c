@@ -135,19 +135,23 @@ int guard_slurm_load(void)
 	config_now(&cfg);
 	if (!records_words_laid_out()) {
 		/* alone, nothing else would keep jobs off: slurmctld is not
-		 * to run so (it stops: its burst buffer plugin failed) */
+		 * to run so (it stops: its burst buffer plugin failed); where
+		 * Slurm filters itself the guard stands aside anyway */
+		bool needed = cfg.carrier_guard && !records_slurm_filters();
+
 		error("%s: Slurm's node sets are not laid out as this build reads them: %s (rebuild against this Slurm's source tree)",
 		      plugin_type,
-		      cfg.carrier_guard
-			      ? "the guard cannot filter alone (Carrier=guard, the default where it is loaded)"
-			      : "the guard stands aside");
-		return cfg.carrier_guard ? SLURM_ERROR : SLURM_SUCCESS;
+		      needed ? "the guard cannot filter alone (Carrier=guard, the default where it is loaded)"
+			     : "the guard stands aside");
+		return needed ? SLURM_ERROR : SLURM_SUCCESS;
 	}
-	/* alone (no thread carrying a tier): the guard reads the free nodes
-	 * for preferences with no wait */
-	guard_slurm_set_alone(cfg.carrier_guard);
 	if (!(guard = guard_create(&cfg.limits)))
 		return SLURM_ERROR;
+	/* alone (no thread carrying a tier): the guard reads the free nodes
+	 * for preferences with no wait; where Slurm filters it stands aside
+	 * (as job_submit/extra's init() says it) */
+	(void)guard_slurm_set_alone(cfg.carrier_guard &&
+				    !records_slurm_filters());
 	guard_on_unusable(guard, say_unusable, NULL);
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
 		plugin_type);
@@ -159,9 +163,12 @@ bool guard_slurm_alone(void)
 	return __atomic_load_n(&free_read, __ATOMIC_RELAXED);
 }
 
-void guard_slurm_set_alone(bool alone)
+bool guard_slurm_set_alone(bool alone)
 {
+	if (alone && !guard)
+		return false;
 	__atomic_store_n(&free_read, alone, __ATOMIC_RELAXED);
+	return true;
 }
 
 void guard_slurm_unload(void)

@@ -38,9 +38,11 @@ struct guard *guard_slurm_guard(void);
 bool guard_slurm_alone(void);
 
 /* Whether it does from now: job_submit/extra's init() says so at each
- * load of its (sx_guard_api.set_alone, guard_api.h: 22.05 reloads the
- * plugins in place at a reconfigure, burst_buffer/extra not). */
-void guard_slurm_set_alone(bool alone);
+ * load of its (sx_guard_api.set_alone, guard_api.h: 22.05 reloads it in
+ * place when a reconfigure changes JobSubmitPlugins, burst_buffer/extra
+ * never).  False, nothing changed, when `alone` and the guard stood aside
+ * at its load (nothing would filter). */
+bool guard_slurm_set_alone(bool alone);
 
 /* Takes the bits the guard set at `job_ptr`'s last placement out of its
  * excluded nodes (only from the set exactly as it left it: guard.h) and

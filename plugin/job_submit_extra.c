@@ -87,6 +87,17 @@ int init(void)
 		cfg.carrier_guard = false;
 		cfg.carrier_features = true;
 	}
+	/* burst_buffer/extra follows the carrier read now (a reload in place;
+	 * at slurmctld's start it reads extra.conf itself, after this); one
+	 * that stood aside cannot filter alone: the thread filters then */
+	if ((api = sx_guard_api_now()) &&
+	    !api->set_alone(cfg.carrier_guard && !slurm_filters)) {
+		slurm_error(
+			"%s: burst_buffer/extra stands aside (see its line at slurmctld's start): Carrier=features",
+			plugin_type);
+		cfg.carrier_guard = false;
+		cfg.carrier_features = true;
+	}
 	slurm_info(
 		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g Carrier=%s UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxPreferringJobsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
 		plugin_type, PACKAGE_VERSION,
@@ -103,10 +114,6 @@ int init(void)
 		cfg.mmap_threshold, cfg.trim_interval);
 	slurm_info("%s: %s", plugin_type,
 		   thread_mode_text(slurm_filters, cfg.carrier_guard));
-	/* burst_buffer/extra follows the carrier read now (a reload in place;
-	 * at slurmctld's start it reads extra.conf itself, after this) */
-	if ((api = sx_guard_api_now()))
-		api->set_alone(cfg.carrier_guard);
 	modify_forget();
 	entry_cfg = cfg;
 	entry_self = getuid();

@@ -45,7 +45,10 @@ const struct sx_guard_api *sx_guard_api_now(void)
 	void *h = dlopen(SX_GUARD_SONAME, RTLD_LAZY | RTLD_NOLOAD);
 	const struct sx_guard_api *a = h ? dlsym(h, SX_GUARD_API) : NULL;
 
-	/* (the handle kept: the plugin is never unloaded, -z nodelete) */
+	/* (the reference let go: the plugin is never unloaded, -z nodelete,
+	 * so its object stays where it is) */
+	if (h)
+		dlclose(h);
 	return a && a->version == SX_GUARD_API_VERSION ? a : NULL;
 }
 

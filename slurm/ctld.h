@@ -48,7 +48,8 @@ const struct sx_guard_api *sx_guard_api(void);
 /* The same, looked up at each call, for job_submit/extra's init(): at
  * slurmctld's start burst_buffer/extra loads after it (22.05.8
  * src/slurmctld/controller.c: job_submit_g_init() before bb_g_init()), so
- * NULL then; at a reload in place (22.05's reconfigure), the one loaded. */
+ * NULL then; at a reload in place (22.05's reconfigure that changes
+ * JobSubmitPlugins), the one loaded. */
 const struct sx_guard_api *sx_guard_api_now(void);
 
 /* Whether slurmctld runs a NodeFeatures plugin (NodeFeaturesPlugins in

@@ -23,7 +23,7 @@
 #define SX_GUARD_API "sx_guard_record_api"
 /* Raised with every change of the struct: an object of another version
  * (a plugin of another build) is not used. */
-#define SX_GUARD_API_VERSION 4
+#define SX_GUARD_API_VERSION 5
 
 /* A pending job with a request as the look counted it, for the caps on
  * distinct pending requests (doc/design.md "The guard alone", "Caps"). */
@@ -56,9 +56,11 @@ struct sx_guard_api {
 		      long long *walked_at, uint64_t *walk);
 	/* job_submit/extra's carrier, at its init(): whether the guard
 	 * filters alone (Carrier=guard) from now; slurmctld's reconfigure
-	 * lock held (22.05 reloads job_submit/extra in place, not
-	 * burst_buffer/extra, which read extra.conf at its own load) */
-	void (*set_alone)(bool alone);
+	 * lock held (22.05 reloads job_submit/extra in place when a
+	 * reconfigure changes JobSubmitPlugins, never burst_buffer/extra,
+	 * which read extra.conf at its own load).  False, nothing changed,
+	 * when it cannot filter alone (it stood aside at its load) */
+	bool (*set_alone)(bool alone);
 };
 
 #endif
