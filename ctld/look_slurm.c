@@ -113,6 +113,11 @@ static void leftover_say(time_t now)
 	char ids[LEFTOVER_NAMED * 12 + 8] = "";
 	size_t at = 0;
 
+	/* (with the thread beside the guard its states are no leftovers) */
+	if (!guard_slurm_alone()) {
+		leftover.said = 0;
+		return;
+	}
 	if (leftover.n == leftover.said ||
 	    (leftover.n && now - said_at < LEFTOVER_EVERY_S && now >= said_at))
 		return;
@@ -168,7 +173,9 @@ static bool keeps_threads(const job_record_t *job_ptr,
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	else if (st->status && strstr(st->status, SX_SLURM_STATUS) &&
 		 st->n_prefer && st->request && job_ptr->extra)
-		keeps = strcmp(job_ptr->extra, st->request) != 0;
+		/* (the one it wrote: wrote= its hash, thread_prefer.c) */
+		keeps = strcmp(job_ptr->extra, st->request) != 0 &&
+			xc_text_hash(job_ptr->extra) == st->wrote;
 #endif
 	sx_job_state_free(&mine);
 	return keeps;
@@ -522,6 +529,7 @@ static bool look_hold(time_t now)
 		if (guard_changes(g) == changes_seen && !again &&
 		    last_job_update < walked_at) {
 			look_census_still(now);
+			leftover_say(now); /* (a number the last minute held) */
 			return false;
 		}
 		walking = true;
