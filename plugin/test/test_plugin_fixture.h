@@ -142,6 +142,8 @@ static inline void by_guard(void)
 	entry_cfg.carrier_features = false;
 	entry_thread = NULL;
 	cr_assert_not(entry_wants_thread(&entry_cfg, false));
+	cr_assert(guard_filters(),
+		  "job_submit() and job_modify() take the guard's paths");
 }
 
 /* The context init() and the thread's first round would leave. */

@@ -28,8 +28,7 @@
  * preferences goes into the job's state at once, through burst_buffer/
  * extra's view of the record (modify_as()'s `api`), checked as at
  * submission; another user's (22.05 checks the caller after job_modify())
- * and a bad one are refused and change nothing (no thread: by_guard() leaves
- * entry_thread NULL, so a path that reached it would crash the test); an update of the
+ * and a bad one are refused and change nothing (no thread: by_guard()); an update of the
  * job's excluded nodes is Slurm's alone. */
 #define GUARD_STATE                                                            \
 	SX_STATE_MARK "burst_buffer/extra keeps the job off at placement; "    \

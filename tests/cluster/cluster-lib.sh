@@ -105,7 +105,7 @@ plugin_has_current_data() {
 guard_alone() {
 	local carrier
 	# (the last Carrier= word wins, as the last line in extra.conf)
-	carrier=$(grep -oiP '(^|\s)Carrier=\K\S*' <<<"${XC_EXTRA_CONF:-}" | tail -n 1)
+	carrier=$(grep -oiP '(^|\s)Carrier=\K(guard|features|exclusions)(?=\s|$)' <<<"${XC_EXTRA_CONF:-}" | tail -n 1)
 	case "${carrier,,}" in
 	guard) return 0 ;;
 	features | exclusions) return 1 ;;

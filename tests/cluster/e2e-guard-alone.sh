@@ -25,7 +25,7 @@
 #   - the thread sent no update: every job's AdminComment is as written
 #     at its submission, and slurmctld's log has no round of it;
 #   - a cluster switched to the guard alone (extra.conf's Carrier=features
-#     line taken out, slurmctld restarted) while jobs wait with what the
+#     line taken out, slurmctld's configuration read again) while jobs wait with what the
 #     thread set on them (its feature, its ExcNodeList): the look names
 #     them in slurmctld's log, until the admin takes that back as the
 #     line says; the jobs then run on matching nodes.
@@ -237,8 +237,11 @@ echo "# switched to the guard alone with jobs the thread filtered waiting"
 # The thread beside the guard first (Carrier=features): a job carried by
 # its request's feature, and one that requires a node (-w), which goes by
 # its ExcNodeList; then extra.conf names no carrier (the guard alone, the
-# default) and slurmctld restarts, as at an upgrade.
-XC_EXTRA_CONF="Carrier=features" cluster_start "rm -rf '$OUT'" >/dev/null
+# default) and slurmctld reads it again: on 22.05 a reconfigure that
+# changes JobSubmitPlugins reloads job_submit/extra in place, which tells
+# burst_buffer/extra, loaded once, its carrier (set_alone, guard_api.h);
+# from 23.11 a reconfigure starts a new slurmctld.
+XC_EXTRA_CONF="${XC_EXTRA_CONF//Carrier=guard/Carrier=features}" cluster_start "rm -rf '$OUT'" >/dev/null
 for n in n1 n2; do set_extra "$n" '{"ok":0}'; done
 for n in n3 n4; do set_extra "$n" '{"ok":1}'; done
 carried=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 --extra 'ok=1' --wrap true 2>&1)
@@ -249,7 +252,10 @@ wait_for 40 eval '[[ "$(field "$carried" Features)" == *xc_* ]] && [ "$(field "$
 		"$(field "$carried" Features) / $(field "$required" ExcNodeList)"
 sed -i '/^Carrier=/d' "$XC_STATE/extra.conf"
 mark=$(log_lines)
-bash "$CLUSTER" ctld-restart >/dev/null || not_ok "slurmctld restarted with the guard alone"
+sed -i "s/^JobSubmitPlugins=.*/JobSubmitPlugins=extra,all_partitions/" "$SLURM_CONF"
+scontrol reconfigure
+wait_for 60 eval '[ "$(plugin_inits_since "$mark")" -ge 1 ] && scontrol ping 2>/dev/null | grep -q UP' ||
+	not_ok "a reconfigure loaded job_submit/extra anew within 60 s"
 expect "after the switch no thread of the plugin's runs" "$(plugin_threads)" 0
 said() { tail -n +"$((mark + 1))" "$LOG" | grep -F "waiting jobs keep what job_submit/extra's thread set" | tail -n 1; }
 wait_for 30 eval '[ -n "$(said)" ]' || not_ok "the look says within 30 s which jobs keep what the thread set"

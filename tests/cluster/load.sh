@@ -53,7 +53,9 @@ rss() { grep -oP 'VmRSS:\s*\K[0-9]+' "/proc/$(head -n 1 "$XC_STATE/slurmctld.pid
 # pending job has: the thread plans only when something may need it (a
 # node change is such), so the first rewrite's round brings the count to
 # what the jobs in the queue hold (the rounds run one after the other: the
-# second rewrite's line comes after the first round's plan).
+# second rewrite's line comes after the first round's plan).  With the
+# guard alone, the count is burst_buffer/extra's, logged by its look's
+# first walk after it read the change.
 rewrite_n1() {
 	local from n state=B live
 	from=$(log_lines)
