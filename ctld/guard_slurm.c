@@ -82,57 +82,13 @@ static void stats_log(time_t now)
 
 static uint32_t *scratch; /* node indices, node_record_count of them */
 static uint64_t *pool, *cand, *off, *usable; /* node sets, as words */
-/* Carrier=guard, the guard alone: records_free_nodes() read, the unusable
- * nodes and the thread's leftovers said (set at load, and by job_submit/
- * extra's init() at a reload: guard_slurm_set_alone(); read atomically) */
-static bool free_read;
 static size_t scratch_len;
-
-static void complain(const char *message)
-{
-	error("%s: %s", plugin_type, message);
-}
-
-/* extra.conf as the file says now into `cfg` (the thread reads it the
- * same way); the defaults when it cannot be read, each bad line said in
- * the log. */
-static void config_now(struct plugin_config *cfg)
-{
-	char path[4096];
-
-	plugin_config_path(path, sizeof(path));
-	if (plugin_config_read(cfg, path, complain) < 0)
-		plugin_config_defaults(cfg);
-	plugin_config_carrier(cfg, true); /* (this is burst_buffer/extra) */
-}
-
-/* guard_on_unusable(): as the thread's node table says it (the node
- * read lock held: the name is the table's) */
-static void say_unusable(size_t i, const char *why, void *arg)
-{
-	node_record_t *node_ptr =
-		i < (size_t)node_record_count ? node_record_table_ptr[i] : NULL;
-	char ebuf[256];
-
-	(void)arg;
-	/* (with the thread, its node table says it) */
-	if (!guard_slurm_alone())
-		return;
-	if (i == GUARD_UNUSABLE_MORE) {
-		info("%s: %s", plugin_type, why);
-		return;
-	}
-	info("%s: node %s: Extra is %s; jobs with --extra skip it", plugin_type,
-	     xc_escape(node_ptr && node_ptr->name ? node_ptr->name : "?", ebuf,
-		       sizeof(ebuf)),
-	     why);
-}
 
 int guard_slurm_load(void)
 {
 	struct plugin_config cfg;
 
-	config_now(&cfg);
+	guard_slurm_config(&cfg);
 	if (!records_words_laid_out()) {
 		/* alone, nothing else would keep jobs off: slurmctld is not
 		 * to run so (it stops: its burst buffer plugin failed); where
@@ -152,23 +108,10 @@ int guard_slurm_load(void)
 	 * (as job_submit/extra's init() says it) */
 	(void)guard_slurm_set_alone(cfg.carrier_guard &&
 				    !records_slurm_filters());
-	guard_on_unusable(guard, say_unusable, NULL);
+	guard_on_unusable(guard, guard_slurm_say_unusable, NULL);
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
 		plugin_type);
 	return SLURM_SUCCESS;
-}
-
-bool guard_slurm_alone(void)
-{
-	return __atomic_load_n(&free_read, __ATOMIC_RELAXED);
-}
-
-bool guard_slurm_set_alone(bool alone)
-{
-	if (alone && !guard)
-		return false;
-	__atomic_store_n(&free_read, alone, __ATOMIC_RELAXED);
-	return true;
 }
 
 void guard_slurm_unload(void)

@@ -7,13 +7,17 @@
 #ifndef SLURM_EXTRA_GUARD_SLURM_H
 #define SLURM_EXTRA_GUARD_SLURM_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 struct job_record; /* Slurm's job_record_t */
 
 /* At the plugin's init(): the guard, with extra.conf's limits as read now
  * (kept until slurmctld restarts, as job_submit/extra keeps its own).
  * SLURM_SUCCESS, also when Slurm's node sets are not laid out as the
- * guard reads them (it then stands aside, said in the log); SLURM_ERROR
- * out of memory. */
+ * guard reads them (it then stands aside, said in the log) unless it is
+ * to filter alone where Slurm does not; SLURM_ERROR then (slurmctld
+ * stops: nothing would filter), and out of memory. */
 int guard_slurm_load(void);
 
 /* At the plugin's fini(): all it holds freed. */
@@ -31,6 +35,19 @@ int guard_slurm_place(struct job_record *job_ptr);
 /* For the look (look_slurm.c), the job write and node read locks held:
  * the guard (NULL when it stands aside: no layout, not loaded). */
 struct guard *guard_slurm_guard(void);
+
+/* extra.conf as the file says now into `cfg` (as job_submit/extra reads
+ * it), the carrier of burst_buffer/extra loaded (plugin_config_carrier());
+ * the defaults when it cannot be read, each bad line said in the log
+ * (guard_alone.c). */
+struct plugin_config;
+void guard_slurm_config(struct plugin_config *cfg);
+
+/* guard_on_unusable()'s `say` (guard.h): node i's Extra is `why`, said in
+ * slurmctld's log while the guard filters alone (with the thread, its
+ * node table says it); the node read lock held (the name is the
+ * table's). */
+void guard_slurm_say_unusable(size_t i, const char *why, void *arg);
 
 /* Whether the guard filters alone (Carrier=guard, the default where it is
  * loaded: plugin_config_carrier(), doc/design.md "The guard alone"),

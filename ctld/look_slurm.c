@@ -41,13 +41,13 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "carrier.h"
 #include "guard.h"
 #include "guard_slurm.h"
 #include "look.h"
 #include "look_cands.h"
 #include "look_census.h"
 #include "look_dues.h"
+#include "look_leftover.h"
 #include "look_slurm.h"
 #include "ns_now.h"
 #include "records.h"
@@ -92,94 +92,6 @@ static struct {
 	size_t jobs_kept, requests_kept; /* as the last hold left them */
 	time_t since;
 } stats;
-
-/* The waiting jobs of a walk that keep what job_submit/extra's thread
- * had set on them (sx_job_state_by_thread(): a cluster switched to the
- * guard alone with such jobs waiting), counted and the first few named,
- * said when their number differs from the last walk's. */
-#define LEFTOVER_NAMED 8
-static struct {
-	size_t n, said;
-	uint32_t ids[LEFTOVER_NAMED];
-} leftover;
-
-/* The walk's jobs that keep the thread's, said at its end (at info: at a
- * change of their number, at most once a LEFTOVER_EVERY_S but when none
- * is left; never when there were and are none), at `now`. */
-#define LEFTOVER_EVERY_S 60
-static void leftover_say(time_t now)
-{
-	static time_t said_at;
-	char ids[LEFTOVER_NAMED * 12 + 8] = "";
-	size_t at = 0;
-
-	/* (with the thread beside the guard its states are no leftovers) */
-	if (!guard_slurm_alone()) {
-		leftover.said = 0;
-		return;
-	}
-	if (leftover.n == leftover.said ||
-	    (leftover.n && now - said_at < LEFTOVER_EVERY_S && now >= said_at))
-		return;
-	leftover.said = leftover.n;
-	said_at = now;
-	for (size_t k = 0; k < leftover.n && k < LEFTOVER_NAMED; k++)
-		at += (size_t)snprintf(ids + at, sizeof(ids) - at, "%s%u",
-				       k ? ", " : "", leftover.ids[k]);
-	if (leftover.n > LEFTOVER_NAMED)
-		snprintf(ids + at, sizeof(ids) - at, ", ...");
-	if (leftover.n)
-		info("%s: %zu waiting jobs keep what job_submit/extra's thread set on them before the guard filtered alone (nodes in their ExcNodeList, a feature xc_... in their Features or --prefer, a hold, an Extra narrowed to a preference), which may keep them off nodes that satisfy their request now: jobs %s; release them, and set their ExcNodeList to the user's own (exclude= in their AdminComment), their Features and --prefer without the feature, their Extra to their request (request=) (doc/design.md \"The guard alone\")",
-		     plugin_type, leftover.n, ids);
-	else
-		info("%s: no waiting job keeps what job_submit/extra's thread set any more",
-		     plugin_type);
-}
-
-/* Whether waiting job `job_ptr`, its state `st` as records_request_of()
- * read it (from 23.02 only when it holds preferences: else read here),
- * keeps what the thread set on it where it filtered
- * (sx_job_state_by_thread()): its feature last in the job's Features or
- * --prefer (sx_constraint_last_ours(): where the carrier ANDs it in), its
- * hold, or the ExcNodeList it wrote (its text's hash the state's wrote=)
- * where that is not the user's own; or, where Slurm filtered (23.02+), a
- * preference's tier it wrote into the job's Extra, which the guard would
- * take for the request.  What an admin or the user changes since is not
- * counted.  A state with the guard's status (nearly every job) is told by
- * one search of its text. */
-static bool keeps_threads(const job_record_t *job_ptr,
-			  const struct sx_job_state *st)
-{
-	__typeof__(job_ptr->details) details = job_ptr->details;
-	struct sx_job_state mine = { 0 };
-	char name[SX_FEATURE_LEN + 1];
-	const char *exc = details->exc_nodes ? details->exc_nodes : "";
-	bool keeps = false;
-
-	if (!job_ptr->admin_comment ||
-	    strstr(job_ptr->admin_comment, SX_GUARD_STATUS))
-		return false;
-	if (!st->status) {
-		if (!sx_job_state_parse(job_ptr->admin_comment, &mine))
-			return false;
-		st = &mine;
-	}
-	if (sx_job_state_by_thread(st))
-		keeps = sx_constraint_last_ours(details->features, name) ||
-			sx_constraint_last_ours(details->prefer, name) ||
-			(st->held && job_ptr->priority == 0) ||
-			(xc_text_hash(exc) == st->wrote &&
-			 strcmp(exc, st->exclude ? st->exclude : "") != 0);
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-	else if (st->status && strstr(st->status, SX_SLURM_STATUS) &&
-		 st->n_prefer && st->request && job_ptr->extra)
-		/* (the one it wrote: wrote= its hash, thread_prefer.c) */
-		keeps = strcmp(job_ptr->extra, st->request) != 0 &&
-			xc_text_hash(job_ptr->extra) == st->wrote;
-#endif
-	sx_job_state_free(&mine);
-	return keeps;
-}
 
 static void say_once(int which, const char *what)
 {
@@ -388,9 +300,7 @@ out:
 	/* counted once a walk, for the caps (look_census.h), and the end of
 	 * its preferences' wait followed (look_dues.h) */
 	if (text && ok && !give) {
-		if (guard_slurm_alone() && keeps_threads(job_ptr, &st) &&
-		    leftover.n++ < LEFTOVER_NAMED)
-			leftover.ids[leftover.n - 1] = job_ptr->job_id;
+		look_leftover_add(job_ptr, &st);
 		look_census_add(job_ptr->user_id, text, &st);
 		if (st.n_prefer)
 			look_dues_add(job_ptr->job_id, st.wait,
@@ -529,7 +439,8 @@ static bool look_hold(time_t now)
 		if (guard_changes(g) == changes_seen && !again &&
 		    last_job_update < walked_at) {
 			look_census_still(now);
-			leftover_say(now); /* (a number the last minute held) */
+			look_leftover_say(
+				now); /* (a number the last minute held) */
 			return false;
 		}
 		walking = true;
@@ -542,7 +453,7 @@ static bool look_hold(time_t now)
 		look_round(lk, ++round_no);
 		look_census_begin(now);
 		look_dues_begin();
-		leftover.n = 0;
+		look_leftover_begin();
 	}
 	if (walk_at == 0 && walk_n == 0)
 		walk_snapshot(&budget);
@@ -561,7 +472,7 @@ static bool look_hold(time_t now)
 	look_census_end();
 	look_dues_end();
 	if (!again) /* (a walk that could not list the jobs says nothing) */
-		leftover_say(now);
+		look_leftover_say(now);
 	/* what the library holds in slurmctld for burst_buffer/extra after
 	 * a walk that followed a change of the nodes' Extra (as the
 	 * thread's node table says it: tests/cluster/load.sh reads it) */
