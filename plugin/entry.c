@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "ctld.h"
 #include "entry.h"
 #include "prefer.h"
 #include "xc_util.h"
@@ -18,9 +19,51 @@ struct plugin_config entry_cfg;
 uid_t entry_self;
 struct thread *entry_thread;
 
+/* The guard cannot filter alone (`why`, logged): Carrier=features. */
+static void carrier_features(struct plugin_config *cfg, const char *why)
+{
+	slurm_error("%s: %s: Carrier=features", plugin_type, why);
+	cfg->carrier_guard = false;
+	cfg->carrier_features = true;
+}
+
+void entry_carrier(struct plugin_config *cfg, bool slurm_filters)
+{
+	const struct sx_guard_api *api;
+
+	plugin_config_carrier(cfg, sx_guard_configured());
+	/* nothing else would keep the jobs off */
+	if (cfg->carrier_guard && !sx_guard_configured())
+		carrier_features(
+			cfg,
+			"Carrier=guard needs BurstBufferType=burst_buffer/extra, which this slurmctld does not run");
+	/* burst_buffer/extra follows the carrier read now (a reload in place;
+	 * at slurmctld's start it reads extra.conf itself, after this); one
+	 * that stood aside cannot filter alone: the thread filters then */
+	if ((api = sx_guard_api_now()) &&
+	    !api->set_alone(cfg->carrier_guard && !slurm_filters))
+		carrier_features(
+			cfg,
+			"burst_buffer/extra stands aside (see its line at slurmctld's start)");
+}
+
 bool entry_wants_thread(const struct plugin_config *cfg, bool slurm_filters)
 {
 	return !cfg->carrier_guard || slurm_filters;
+}
+
+const char *job_request(const job_desc_msg_t *job_desc)
+{
+	if (job_desc->extra && job_desc->extra[0])
+		return job_desc->extra;
+	for (uint32_t i = 0;
+	     job_desc->spank_job_env && i < job_desc->spank_job_env_size; i++) {
+		const char *v = job_desc->spank_job_env[i];
+
+		if (v && strncmp(v, SPANK_VAR, sizeof(SPANK_VAR) - 1) == 0)
+			return v + sizeof(SPANK_VAR) - 1;
+	}
+	return NULL;
 }
 
 /* Sets *err_msg (Slurm's allocator) and returns `rc`. */
@@ -107,21 +150,21 @@ static int cap_answer(int rc, uint32_t uid, const char *why, char **err_msg)
 int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
 	  uint64_t *hash, char **err_msg)
 {
-	char *canonical = xc_format(expr), why[512];
+	char *canonical = xc_format(expr);
 	uint64_t h;
 	int rc;
 
 	if (!canonical)
 		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	h = prefer_census_hash(canonical, st);
+	free(canonical);
 	if (hash)
 		*hash = h;
-	rc = caps_admit(uid, h, entry_cfg.max_requests,
-			entry_cfg.max_user_requests, why, sizeof(why));
-	if (rc >= 0 && entry_thread)
+	rc = admit_hash(h, uid, err_msg);
+	/* admitted or refused by a cap: counted, as an ask for a load */
+	if (rc != SLURM_ERROR && entry_thread)
 		thread_submitted(entry_thread);
-	free(canonical);
-	return cap_answer(rc, uid, why, err_msg);
+	return rc;
 }
 
 int admit_hash(uint64_t hash, uint32_t uid, char **err_msg)

@@ -35,6 +35,15 @@ extern uid_t entry_self;
  * init() with it. */
 extern struct thread *entry_thread;
 
+/* init()'s carrier in `cfg` (read from extra.conf; `slurm_filters`:
+ * sx_slurm_filters_extra()): the default where none is named
+ * (plugin_config_carrier(): guard where BurstBufferType names
+ * burst_buffer/extra), features where the guard cannot filter alone (not
+ * configured, or it stood aside at its load: logged), and told to
+ * burst_buffer/extra when loaded (set_alone, guard_api.h; a 22.05 reload
+ * in place) (doc/design.md "The guard alone"). */
+void entry_carrier(struct plugin_config *cfg, bool slurm_filters);
+
 /* Whether a plugin with settings `cfg`, where Slurm filters by `extra`
  * itself or not (`slurm_filters`, sx_slurm_filters_extra()), runs the
  * thread: unless burst_buffer/extra alone filters (cfg->carrier_guard,
@@ -101,6 +110,11 @@ int admit_prefer(uint32_t uid, char **err_msg);
  * (spank_extra.c), where job_submit() finds a request from a client
  * without `--extra`. */
 #define SPANK_VAR "_SLURM_SPANK_OPTION_extra_extra="
+
+/* A submitted job's request, borrowed from job_desc: its `extra` (23.02+
+ * clients' --extra), else the SPANK option's variable; NULL when it has
+ * none. */
+const char *job_request(const job_desc_msg_t *job_desc);
 
 /* The entry points slurmctld calls (job_submit_extra.c). */
 int init(void);

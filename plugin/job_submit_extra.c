@@ -72,32 +72,12 @@ static void log_config_problem(const char *message)
 int init(void)
 {
 	struct plugin_config cfg;
-	const struct sx_guard_api *api;
 	bool slurm_filters = sx_slurm_filters_extra();
 	char path[4096];
 
 	plugin_config_path(path, sizeof(path));
 	plugin_config_read(&cfg, path, log_config_problem);
-	plugin_config_carrier(&cfg, sx_guard_configured());
-	if (cfg.carrier_guard && !sx_guard_configured()) {
-		/* nothing else would keep the jobs off */
-		slurm_error(
-			"%s: Carrier=guard needs BurstBufferType=burst_buffer/extra, which this slurmctld does not run: Carrier=features",
-			plugin_type);
-		cfg.carrier_guard = false;
-		cfg.carrier_features = true;
-	}
-	/* burst_buffer/extra follows the carrier read now (a reload in place;
-	 * at slurmctld's start it reads extra.conf itself, after this); one
-	 * that stood aside cannot filter alone: the thread filters then */
-	if ((api = sx_guard_api_now()) &&
-	    !api->set_alone(cfg.carrier_guard && !slurm_filters)) {
-		slurm_error(
-			"%s: burst_buffer/extra stands aside (see its line at slurmctld's start): Carrier=features",
-			plugin_type);
-		cfg.carrier_guard = false;
-		cfg.carrier_features = true;
-	}
+	entry_carrier(&cfg, slurm_filters);
 	slurm_info(
 		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g Carrier=%s UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxPreferringJobsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
 		plugin_type, PACKAGE_VERSION,
@@ -141,21 +121,6 @@ int fini(void)
 	caps_free();
 	guard_caps_forget();
 	return SLURM_SUCCESS;
-}
-
-/* The job's request, borrowed from job_desc; NULL when it has none. */
-static const char *job_request(const job_desc_msg_t *job_desc)
-{
-	if (job_desc->extra && job_desc->extra[0])
-		return job_desc->extra;
-	for (uint32_t i = 0;
-	     job_desc->spank_job_env && i < job_desc->spank_job_env_size; i++) {
-		const char *v = job_desc->spank_job_env[i];
-
-		if (v && strncmp(v, SPANK_VAR, sizeof(SPANK_VAR) - 1) == 0)
-			return v + sizeof(SPANK_VAR) - 1;
-	}
-	return NULL;
 }
 
 /*
