@@ -309,6 +309,11 @@ bool guard_changed_since(const struct guard *g, uint64_t since, uint64_t *which)
 	return true;
 }
 
+const xc_limits_t *guard_limits(const struct guard *g)
+{
+	return &g->limits;
+}
+
 size_t guard_evaluated(const struct guard *g)
 {
 	return g->evaluated;

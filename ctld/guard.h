@@ -148,6 +148,9 @@ bool guard_changed_since(const struct guard *g, uint64_t since,
 /* How many answers (a request on a node) the guard has evaluated. */
 size_t guard_evaluated(const struct guard *g);
 
+/* The limits the guard parses requests with (guard_create()). */
+const xc_limits_t *guard_limits(const struct guard *g);
+
 /* Records a look at every node, at `now`, with Slurm's stamp `updated`. */
 void guard_looked_all(struct guard *g, long long updated, long long now);
 

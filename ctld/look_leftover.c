@@ -7,61 +7,60 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "slurm/slurm.h"
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
 #include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/slurmctld.h"
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+#include "src/common/extra_constraints.h"
+#endif
 
 #include "carrier.h"
+#include "guard.h"
 #include "guard_slurm.h"
 #include "look_leftover.h"
+#include "prefer.h"
 #include "xc.h"
 
 extern const char plugin_type[]; /* burst_buffer_extra.c's */
 
 /* The waiting jobs of a walk that keep what job_submit/extra's thread
  * had set on them (sx_job_state_by_thread(): a cluster switched to the
- * guard alone with such jobs waiting), counted and the first few named,
- * said when their number differs from the last walk's. */
+ * guard alone with such jobs waiting): counted, the first LEFTOVER_GIVE
+ * given back at the walk's end (look_leftover_give()), the others at the
+ * next walks. */
+#define LEFTOVER_GIVE 16
+/* what the user's own lists given back in one walk may hold, bytes (each
+ * is parsed as a hostlist, as Slurm parsed it at submission) */
+#define LEFTOVER_TEXT (64 * 1024)
 #define LEFTOVER_NAMED 8
 static struct {
-	size_t n, said;
-	uint32_t ids[LEFTOVER_NAMED];
+	size_t n; /* found in the walk */
+	uint32_t ids[LEFTOVER_GIVE];
+	bool save; /* some given back: the job state to save */
 } leftover;
 
-/* The walk's jobs that keep the thread's, said at its end (at info: at a
- * change of their number, at most once a LEFTOVER_EVERY_S but when none
- * is left; never when there were and are none), at `now`. */
-#define LEFTOVER_EVERY_S 60
-void look_leftover_say(time_t now)
+/* Whether the thread's hold is on job `job_ptr` (plugin_hold_on(),
+ * plugin/thread/job_update.c): held=1 given at the restart count the job
+ * has now, priority 0 with a hold's reason. */
+static bool threads_hold(const job_record_t *job_ptr,
+			 const struct sx_job_state *st)
 {
-	static time_t said_at;
-	char ids[LEFTOVER_NAMED * 12 + 8] = "";
-	size_t at = 0;
-
-	/* (with the thread beside the guard its states are no leftovers) */
-	if (!guard_slurm_alone()) {
-		leftover.said = 0;
-		return;
-	}
-	if (leftover.n == leftover.said ||
-	    (leftover.n && now - said_at < LEFTOVER_EVERY_S && now >= said_at))
-		return;
-	leftover.said = leftover.n;
-	said_at = now;
-	for (size_t k = 0; k < leftover.n && k < LEFTOVER_NAMED; k++)
-		at += (size_t)snprintf(ids + at, sizeof(ids) - at, "%s%u",
-				       k ? ", " : "", leftover.ids[k]);
-	if (leftover.n > LEFTOVER_NAMED)
-		snprintf(ids + at, sizeof(ids) - at, ", ...");
-	if (leftover.n)
-		info("%s: %zu waiting jobs keep what job_submit/extra's thread set on them before the guard filtered alone (nodes in their ExcNodeList, a feature xc_... in their Features or --prefer, a hold, an Extra narrowed to a preference), which may keep them off nodes that satisfy their request now: jobs %s; release them, and set their ExcNodeList to the user's own (exclude= in their AdminComment), their Features and --prefer without the feature, their Extra to their request (request=) (doc/design.md \"The guard alone\")",
-		     plugin_type, leftover.n, ids);
-	else
-		info("%s: no waiting job keeps what job_submit/extra's thread set any more",
-		     plugin_type);
+	return st->held &&
+	       (!st->held_at ||
+		st->held_at == (unsigned)job_ptr->restart_cnt + 1) &&
+	       job_ptr->priority == 0 &&
+	       (job_ptr->state_reason == WAIT_HELD ||
+		job_ptr->state_reason == WAIT_HELD_USER);
 }
 
 /* Whether waiting job `job_ptr`, its state `st` as records_request_of()
@@ -95,7 +94,7 @@ static bool keeps_threads(const job_record_t *job_ptr,
 	if (sx_job_state_by_thread(st))
 		keeps = sx_constraint_last_ours(details->features, name) ||
 			sx_constraint_last_ours(details->prefer, name) ||
-			(st->held && job_ptr->priority == 0) ||
+			threads_hold(job_ptr, st) ||
 			(xc_text_hash(exc) == st->wrote &&
 			 strcmp(exc, st->exclude ? st->exclude : "") != 0);
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
@@ -118,6 +117,223 @@ void look_leftover_add(struct job_record *job_ptr,
 		       const struct sx_job_state *st)
 {
 	if (guard_slurm_alone() && keeps_threads(job_ptr, st) &&
-	    leftover.n++ < LEFTOVER_NAMED)
+	    leftover.n++ < LEFTOVER_GIVE)
 		leftover.ids[leftover.n - 1] = job_ptr->job_id;
+}
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#define FEATURE_LIST(job_ptr, prefer) build_feature_list(job_ptr, prefer, false)
+#else
+#define FEATURE_LIST(job_ptr, prefer) build_feature_list(job_ptr, prefer)
+#endif
+
+/* The job's Features (`prefer`: its --prefer) set to `own` ("" clears
+ * them), its feature list built again, as _update_job() does
+ * (src/slurmctld/job_mgr.c).  False, the job's as they were, when Slurm
+ * refuses them. */
+static bool constraint_back(job_record_t *job_ptr, const char *own, bool prefer)
+{
+	__typeof__(job_ptr->details) details = job_ptr->details;
+	char **text = prefer ? &details->prefer : &details->features;
+	__typeof__(details->feature_list) *list =
+		prefer ? &details->prefer_list : &details->feature_list;
+	char *old = *text;
+	__typeof__(details->feature_list) old_list = *list;
+
+	*list = NULL;
+	*text = *own ? xstrdup(own) : NULL;
+	if (*text && FEATURE_LIST(job_ptr, prefer)) {
+		FREE_NULL_LIST(*list);
+		xfree(*text);
+		*text = old;
+		*list = old_list;
+		return false;
+	}
+	xfree(old);
+	FREE_NULL_LIST(old_list);
+	return true;
+}
+
+/* The job's ExcNodeList set to the user's own `own` ("" for none), text
+ * and bitmap, as _update_job() does.  False, the job's as it was, when a
+ * node of it is not slurmctld's (one taken out of slurm.conf since). */
+static bool excluded_back(job_record_t *job_ptr, const char *own)
+{
+	__typeof__(job_ptr->details) details = job_ptr->details;
+	bitstr_t *bits = NULL;
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	if (*own && node_name2bitmap((char *)own, false, &bits, NULL)) {
+#else
+	if (*own && node_name2bitmap((char *)own, false, &bits)) {
+#endif
+		FREE_NULL_BITMAP(bits);
+		return false;
+	}
+	xfree(details->exc_nodes);
+	details->exc_nodes = *own ? xstrdup(own) : NULL;
+	FREE_NULL_BITMAP(details->exc_node_bitmap);
+	details->exc_node_bitmap = bits;
+	return true;
+}
+
+/* The thread's hold on job `job_ptr` released, as Slurm releases a hold
+ * (_release_job_rec(), src/slurmctld/job_mgr.c). */
+static void hold_back(job_record_t *job_ptr)
+{
+	time_t now = time(NULL);
+
+	if (job_ptr->details && job_ptr->details->begin_time < now)
+		job_ptr->details->begin_time = 0;
+	job_ptr->direct_set_prio = 0;
+	set_job_prio(job_ptr);
+	job_ptr->state_reason = WAIT_NO_REASON;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	job_state_unset_flag(job_ptr, JOB_SPECIAL_EXIT);
+#else
+	job_ptr->job_state &= ~JOB_SPECIAL_EXIT;
+#endif
+	xfree(job_ptr->state_desc);
+	job_ptr->exit_code = 0;
+}
+
+/* Gives waiting job `job_ptr` back what the thread set on it that it
+ * still keeps (keeps_threads()): its feature out of its Features and
+ * --prefer, the user's own ExcNodeList, its hold released, its request
+ * as its Extra (23.02+); its state then the guard's, so that it is not
+ * taken again.  What Slurm refuses (a node or feature it no longer
+ * knows), or a federated job's hold (its siblings are Slurm's), stays,
+ * said in the log with what to do.  *text: the bytes of hostlist parsed,
+ * added to.  True when it was the thread's (given back, wholly or not). */
+static bool give_back(job_record_t *job_ptr, size_t *text)
+{
+	__typeof__(job_ptr->details) details = job_ptr->details;
+	struct sx_job_state st = { 0 };
+	char name[SX_FEATURE_LEN + 1], left[160] = "", *own, *state;
+	const char *exc;
+	struct guard *g = guard_slurm_guard();
+	bool was = false, features = false;
+
+	if (!details || !IS_JOB_PENDING(job_ptr) || !job_ptr->admin_comment ||
+	    !sx_job_state_parse(job_ptr->admin_comment, &st) ||
+	    !keeps_threads(job_ptr, &st))
+		goto out;
+	was = true;
+	for (int p = 0; p < 2; p++) {
+		const char *c = p ? details->prefer : details->features;
+
+		if (!sx_constraint_last_ours(c, name) ||
+		    !prefer_carried_by(&st, g ? guard_limits(g) : NULL, name))
+			continue;
+		if (!(own = sx_constraint_own(c, name)))
+			goto nomem;
+		if (constraint_back(job_ptr, own, p))
+			features = true;
+		else
+			snprintf(left + strlen(left),
+				 sizeof(left) - strlen(left), " %s",
+				 p ? "its --prefer" : "its Features");
+		free(own);
+	}
+	if (features) /* (the one Slurm tries first, as at submission) */
+		set_job_features_use(details);
+	exc = details->exc_nodes ? details->exc_nodes : "";
+	if (sx_job_state_by_thread(&st) && xc_text_hash(exc) == st.wrote &&
+	    strcmp(exc, st.exclude ? st.exclude : "") != 0) {
+		*text += strlen(st.exclude ? st.exclude : "");
+		if (!excluded_back(job_ptr, st.exclude ? st.exclude : ""))
+			snprintf(left + strlen(left),
+				 sizeof(left) - strlen(left),
+				 " its ExcNodeList");
+	}
+	if (sx_job_state_by_thread(&st) && threads_hold(job_ptr, &st)) {
+		if (job_ptr->fed_details)
+			snprintf(left + strlen(left),
+				 sizeof(left) - strlen(left),
+				 " its hold (a federated job)");
+		else
+			hold_back(job_ptr);
+	}
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	if (!sx_job_state_by_thread(&st) && st.request && job_ptr->extra &&
+	    strcmp(job_ptr->extra, st.request) != 0 &&
+	    xc_text_hash(job_ptr->extra) == st.wrote) {
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+		elem_t *head = NULL;
+
+		if (extra_constraints_parse(st.request, &head) !=
+		    SLURM_SUCCESS) {
+			snprintf(left + strlen(left),
+				 sizeof(left) - strlen(left), " its Extra");
+		} else {
+			xfree(job_ptr->extra);
+			job_ptr->extra = xstrdup(st.request);
+			FREE_NULL_EXTRA_CONSTRAINTS(job_ptr->extra_constraints);
+			job_ptr->extra_constraints = head;
+		}
+#else
+		xfree(job_ptr->extra);
+		job_ptr->extra = xstrdup(st.request);
+#endif
+	}
+#endif
+	/* the guard's state from now: what is left is not taken again */
+	/* (a note of the check at start kept in front, job_state.h) */
+	if (!(state = sx_status_keep_note(st.status, SX_GUARD_STATUS)))
+		goto nomem;
+	free(st.status);
+	st.status = state;
+	st.held = false;
+	st.held_at = 0;
+	st.wrote = xc_text_hash(details->exc_nodes ? details->exc_nodes : "");
+	if (!(state = sx_job_state_format(&st)))
+		goto nomem;
+	xfree(job_ptr->admin_comment);
+	job_ptr->admin_comment = xstrdup(state);
+	free(state);
+	if (*left)
+		error("%s: %pJ keeps what job_submit/extra's thread set on it before the guard filtered alone:%s (Slurm refused the user's own: set it with scontrol update)",
+		      plugin_type, job_ptr, left);
+	goto out;
+nomem:
+	error("%s: out of memory giving %pJ back what job_submit/extra's thread set on it: the next walks take what is left",
+	      plugin_type, job_ptr);
+out:
+	sx_job_state_free(&st);
+	return was;
+}
+
+bool look_leftover_give(void)
+{
+	char ids[LEFTOVER_NAMED * 12 + 8] = "";
+	size_t given = 0, text = 0, at = 0;
+
+	if (!guard_slurm_alone() || !leftover.n)
+		return false;
+	for (size_t k = 0;
+	     k < leftover.n && k < LEFTOVER_GIVE && text < LEFTOVER_TEXT; k++) {
+		job_record_t *job_ptr = find_job_record(leftover.ids[k]);
+
+		if (!job_ptr || !give_back(job_ptr, &text))
+			continue;
+		if (given++ < LEFTOVER_NAMED)
+			at += (size_t)snprintf(ids + at, sizeof(ids) - at,
+					       "%s%u", given > 1 ? ", " : "",
+					       job_ptr->job_id);
+	}
+	if (!given)
+		return false;
+	leftover.save = true;
+	info("%s: gave %zu waiting jobs back what job_submit/extra's thread had set on them before the guard filtered alone (its feature in their Features or --prefer, its ExcNodeList, its hold, a preference's tier in their Extra): jobs %s%s%s",
+	     plugin_type, given, ids, given > LEFTOVER_NAMED ? ", ..." : "",
+	     leftover.n > given ? "; the others at the next walks" : "");
+	return true;
+}
+
+bool look_leftover_saved(void)
+{
+	bool save = leftover.save;
+
+	leftover.save = false;
+	return save;
 }

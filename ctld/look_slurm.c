@@ -40,6 +40,7 @@
 #include "src/common/node_conf.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
+#include "src/slurmctld/state_save.h"
 
 #include "guard.h"
 #include "guard_slurm.h"
@@ -439,8 +440,6 @@ static bool look_hold(time_t now)
 		if (guard_changes(g) == changes_seen && !again &&
 		    last_job_update < walked_at) {
 			look_census_still(now);
-			look_leftover_say(
-				now); /* (a number the last minute held) */
 			return false;
 		}
 		walking = true;
@@ -471,8 +470,8 @@ static bool look_hold(time_t now)
 	walk_n = walk_at = 0;
 	look_census_end();
 	look_dues_end();
-	if (!again) /* (a walk that could not list the jobs says nothing) */
-		look_leftover_say(now);
+	/* the jobs a switch to the guard alone left with the thread's */
+	touched |= look_leftover_give();
 	/* what the library holds in slurmctld for burst_buffer/extra after
 	 * a walk that followed a change of the nodes' Extra (as the
 	 * thread's node table says it: tests/cluster/load.sh reads it) */
@@ -531,6 +530,8 @@ static void *look_main(void *arg)
 		more = look_hold(now);
 		ns = ns_now() - t0;
 		unlock_slurmctld(locks);
+		if (look_leftover_saved())
+			schedule_job_save(); /* as after a job update */
 		/* work left: the locks let go three times as long as held,
 		 * so that the look takes a quarter of them at most */
 		breathe_ns = 3 * (long)ns > LOOK_BREATHE_MS * 1000000L

@@ -39,6 +39,7 @@
 #include <time.h>
 
 #include "job_state.h"
+#include "xc.h"
 
 /* How long a preference with no wait may narrow a job (s). */
 #define PREFER_NOW_S 30
@@ -160,6 +161,16 @@ uint64_t prefer_census_hash(const char *canonical,
 /* "(R)&(P)": request `request` narrowed by preference `tier`, malloc'd;
  * NULL when out of memory. */
 char *prefer_compose(const char *request, const char *tier);
+
+/* Whether node feature `name` is one that job_submit/extra's thread
+ * carried a job with state `st` by (doc/design.md "Carriers"): the
+ * feature of its request, or of one of its preferences' "(R)&(P)"
+ * (sx_feature_name() of the hash of the canonical text, slurm/carrier.h),
+ * each parsed with `limits` (NULL: the defaults).  A user's own name of
+ * the plugin's shape is none of those, but by a hash's chance.  False
+ * when out of memory.  At most 1 + SX_MAX_PREFER parses. */
+bool prefer_carried_by(const struct sx_job_state *st, const xc_limits_t *limits,
+		       const char *name);
 
 /* The words put before a job's status while a tier narrows it, e.g.
  * "preferring tier 1 of 2 (1 node) until 2026-11-29T10:15:00; " (local

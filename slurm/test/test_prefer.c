@@ -13,7 +13,9 @@
 
 #include <criterion/criterion.h>
 
+#include "carrier.h"
 #include "prefer.h"
+#include "xc.h"
 
 /* A state with request `request` and one tier "x=1", wait `wait` (s). */
 static struct sx_job_state one_tier(long wait)
@@ -279,4 +281,46 @@ Test(prefer, the_entries_read_are_bounded)
 	cr_assert_str_eq(prefer_env_value(env, PREFER_ENV_MAX_ENTRIES + 1,
 					  PREFER_WAIT_VAR),
 			 "60");
+}
+
+/* The feature of canonical request text `canonical`. */
+static void feature_of(const char *canonical, char name[SX_FEATURE_LEN + 1])
+{
+	sx_feature_name(xc_text_hash(canonical), name);
+}
+
+Test(prefer, the_thread_carried_a_job_by_its_request_or_a_tier_feature)
+{
+	static char *tiers[] = { "x=1", "y=2" };
+	struct sx_job_state st = { .request = "gpu=true",
+				   .prefer = tiers,
+				   .n_prefer = 2 };
+	char name[SX_FEATURE_LEN + 1];
+
+	/* the request's feature, of its canonical text, however written */
+	feature_of("gpu=true", name);
+	cr_assert(prefer_carried_by(&st, NULL, name));
+	st.request = "(gpu=true)";
+	cr_assert(prefer_carried_by(&st, NULL, name));
+	/* each tier's "(R)&(P)" */
+	feature_of("gpu=true&x=1", name);
+	cr_assert(prefer_carried_by(&st, NULL, name));
+	feature_of("gpu=true&y=2", name);
+	cr_assert(prefer_carried_by(&st, NULL, name));
+	/* a name of the plugin's shape the user chose, another request's */
+	cr_assert_not(prefer_carried_by(&st, NULL, "xc_0123456789ab"));
+	feature_of("gpu=false", name);
+	cr_assert_not(prefer_carried_by(&st, NULL, name));
+	/* a tier not the job's; no tier at all */
+	feature_of("gpu=true&z=3", name);
+	cr_assert_not(prefer_carried_by(&st, NULL, name));
+	st.n_prefer = 0;
+	feature_of("gpu=true&x=1", name);
+	cr_assert_not(prefer_carried_by(&st, NULL, name));
+	/* no request, or one no longer valid: none */
+	st.request = NULL;
+	cr_assert_not(prefer_carried_by(&st, NULL, name));
+	st.request = "gpu=";
+	feature_of("gpu=", name);
+	cr_assert_not(prefer_carried_by(&st, NULL, name));
 }

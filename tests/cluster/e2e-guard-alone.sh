@@ -246,10 +246,18 @@ for n in n1 n2; do set_extra "$n" '{"ok":0}'; done
 for n in n3 n4; do set_extra "$n" '{"ok":1}'; done
 carried=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 --extra 'ok=1' --wrap true 2>&1)
 required=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 -w n3 --extra 'ok=1' --wrap true 2>&1)
+# required on n1, which does not match: the thread holds it (held=1)
+held=$(as xcuser1 sbatch --parsable -o /dev/null -w n1 --extra 'ok=1' --wrap true 2>&1)
+# the user's own hold stays theirs
+own_hold=$(as xcuser1 sbatch --parsable -o /dev/null -H -w n1 --extra 'ok=1' --wrap true 2>&1)
 expect "before the switch one of slurmctld's tasks is the plugin's thread" "$(plugin_threads)" 1
 wait_for 40 eval '[[ "$(field "$carried" Features)" == *xc_* ]] && [ "$(field "$required" ExcNodeList)" = "n[1-2]" ]' ||
 	not_ok "the thread carries job $carried by its feature and keeps job $required off n[1-2] within 40 s" \
 		"$(field "$carried" Features) / $(field "$required" ExcNodeList)"
+expect_has "the thread holds job $held, required on a node that does not match" "$(admin_comment "$held")" "held=1"
+expect "it is held" "$(field "$held" Priority)" 0
+expect_has "job $own_hold is held by its user" "$(field "$own_hold" Reason)" JobHeldUser
+expect "the thread keeps the two required on n1 off n2" "$(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)" "n2 n2"
 sed -i '/^Carrier=/d' "$XC_STATE/extra.conf"
 mark=$(log_lines)
 sed -i "s/^JobSubmitPlugins=.*/JobSubmitPlugins=extra,all_partitions/" "$SLURM_CONF"
@@ -257,22 +265,39 @@ scontrol reconfigure
 wait_for 60 eval '[ "$(plugin_inits_since "$mark")" -ge 1 ] && scontrol ping 2>/dev/null | grep -q UP' ||
 	not_ok "a reconfigure loaded job_submit/extra anew within 60 s"
 expect "after the switch no thread of the plugin's runs" "$(plugin_threads)" 0
-said() { tail -n +"$((mark + 1))" "$LOG" | grep -F "waiting jobs keep what job_submit/extra's thread set" | tail -n 1; }
-wait_for 30 eval '[ -n "$(said)" ]' || not_ok "the look says within 30 s which jobs keep what the thread set"
-expect "it names the job carried by the thread's feature and the one it kept off by its ExcNodeList" \
-	"$(said | grep -oP 'now: jobs \K[0-9, ]+(?=;)' | tr -d ' ' | tr ',' '\n' | sort -n | paste -sd ' ')" \
-	"$(printf '%s\n' "$carried" "$required" | sort -n | paste -sd ' ')"
-expect_has "it says how many" "$(said)" ": 2 waiting jobs keep"
-# the admin does as the line says; the jobs then run where they match
-scontrol update jobid="$carried" features=
-scontrol update jobid="$required" excnodelist=
-wait_for 30 eval 'tail -n +"$((mark + 1))" "$LOG" | grep -qF "no waiting job keeps what job_submit/extra'"'"'s thread set any more"' ||
-	not_ok "the look says within 30 s that no job keeps what the thread set"
+# the look gives the jobs back what the thread set on them
+said() { tail -n +"$((mark + 1))" "$LOG" | grep -F "waiting jobs back what job_submit/extra's thread had set on them" | tail -n 1; }
+wait_for 30 eval '[ -n "$(said)" ]' || not_ok "the look gives the jobs back within 30 s"
+# (the two required on n1 were kept off n2 by the thread's ExcNodeList)
+expect "it names the job carried by the thread's feature, the one it kept off by its ExcNodeList, the one it held and the one its user held" \
+	"$(said | grep -oP '\): jobs \K[0-9, ]+$' | tr -d ' ' | tr ',' '\n' | sort -n | paste -sd ' ')" \
+	"$(printf '%s\n' "$carried" "$required" "$held" "$own_hold" | sort -n | paste -sd ' ')"
+expect_has "it says how many" "$(said)" "gave 4 waiting jobs back"
+expect "job $carried: its Features without the thread's feature" "$(field "$carried" Features)" "(null)"
+expect "job $required: its ExcNodeList its user's own (none)" "$(field "$required" ExcNodeList)" "(null)"
+expect "job $held: released" "$(field "$held" Priority | grep -c '^[1-9]')" 1
+expect_has "job $own_hold: still held by its user" "$(field "$own_hold" Reason)" JobHeldUser
+expect "jobs $held and $own_hold: their ExcNodeList their user's own (none)" "$(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)" "(null) (null)"
+for id in "$carried" "$required" "$held" "$own_hold"; do
+	expect_has "job $id: its state the guard's" "$(admin_comment "$id")" "burst_buffer/extra keeps the job off at placement"
+	expect_has "job $id: its request kept" "$(admin_comment "$id")" "request=ok=1"
+done
+expect "no error of the give-back in slurmctld's log" \
+	"$(tail -n +"$((mark + 1))" "$LOG" | grep -c "keeps what job_submit/extra's thread set on it")" 0
+sleep 3
+expect "the jobs given back are not given back again" \
+	"$(tail -n +"$((mark + 1))" "$LOG" | grep -c "waiting jobs back what job_submit/extra's thread")" 1
 scontrol update jobid="$carried" starttime=now
 scontrol update jobid="$required" starttime=now
 expect "the carried job, given back, completes" "$(wait_job "$carried")" COMPLETED
 expect_in "it ran on a matching node" "$(field "$carried" NodeList)" n3 n4
 expect "the job requiring n3, given back, completes" "$(wait_job "$required")" COMPLETED
 expect "it ran on n3" "$(field "$required" NodeList)" n3
+expect "the job released, required on n1, still waits: n1 does not match" "$(field "$held" JobState)" PENDING
+set_extra n1 '{"ok":1}'
+expect "once n1 matches it completes" "$(wait_job "$held")" COMPLETED
+expect "it ran on n1" "$(field "$held" NodeList)" n1
+expect "the user's own hold stays" "$(field "$own_hold" JobState)" PENDING
+scancel "$own_hold"
 
 summary guard-alone
