@@ -72,10 +72,7 @@ bool guard_slurm_alone(void)
 	return __atomic_load_n(&free_read, __ATOMIC_RELAXED);
 }
 
-bool guard_slurm_set_alone(bool alone)
+void guard_alone_store(bool alone)
 {
-	if (alone && !guard_slurm_guard())
-		return false;
 	__atomic_store_n(&free_read, alone, __ATOMIC_RELAXED);
-	return true;
 }

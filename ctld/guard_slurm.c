@@ -38,11 +38,13 @@
 #include "xc_util.h"
 
 #include "guard_slurm.h"
-#include "look_slurm.h"
 
 extern const char plugin_type[]; /* burst_buffer_extra.c's */
 
 static struct guard *guard;
+/* the look's base of a job's excluded nodes (look_slurm_base(), set by
+ * the look's start: guard_slurm_on_base()) */
+static guard_slurm_base_fn base_of;
 static bool said_nomem;
 static unsigned said_undecided; /* the reasons said, a bit each */
 
@@ -327,6 +329,7 @@ static bool guard_job(job_record_t *job_ptr)
 	size_t need, nnodes = (size_t)node_record_count, words, n, left = 0;
 	size_t failing, reach;
 	const uint64_t *ex, *own, *free_now = NULL;
+	guard_slurm_base_fn base;
 	enum guard_look look;
 	struct guard_req *req;
 	const char *text;
@@ -384,7 +387,8 @@ static bool guard_job(job_record_t *job_ptr)
 	 * (look_slurm.h): a job none of whose nodes satisfies its request
 	 * waits, where Slurm 22.05 would hold one whose nodes are all
 	 * excluded (backfill's copy holds its reservations too: as it is) */
-	own = backfill ? NULL : look_slurm_base(job_ptr, text_hash);
+	base = __atomic_load_n(&base_of, __ATOMIC_ACQUIRE);
+	own = backfill || !base ? NULL : base(job_ptr, text_hash);
 	if (!candidates_of(job_ptr, exc, own, feature_by ? feature : NULL,
 			   words)) {
 		/* (never once init() found the layout: the bits taken
@@ -544,6 +548,19 @@ int guard_slurm_place(struct job_record *job_ptr)
 struct guard *guard_slurm_guard(void)
 {
 	return guard;
+}
+
+bool guard_slurm_set_alone(bool alone)
+{
+	if (alone && !guard)
+		return false;
+	guard_alone_store(alone);
+	return true;
+}
+
+void guard_slurm_on_base(guard_slurm_base_fn fn)
+{
+	__atomic_store_n(&base_of, fn, __ATOMIC_RELEASE);
 }
 
 void guard_slurm_hand_over(struct job_record *job_ptr,

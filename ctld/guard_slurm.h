@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct job_record; /* Slurm's job_record_t */
 
@@ -60,6 +61,17 @@ bool guard_slurm_alone(void);
  * never).  False, nothing changed, when `alone` and the guard stood aside
  * at its load (nothing would filter). */
 bool guard_slurm_set_alone(bool alone);
+
+/* guard_alone.c's side of guard_slurm_set_alone(): the flag stored. */
+void guard_alone_store(bool alone);
+
+/* What the look says of a job's excluded nodes at a placement
+ * (look_slurm_base(), look_slurm.h), handed to the guard by the look's
+ * start (NULL at its stop: the guard then judges by the job's set as it
+ * is), so that the guard below does not call up into the look. */
+typedef const uint64_t *(*guard_slurm_base_fn)(struct job_record *job_ptr,
+					       unsigned long long text_hash);
+void guard_slurm_on_base(guard_slurm_base_fn fn);
 
 /* Takes the bits the guard set at `job_ptr`'s last placement out of its
  * excluded nodes (only from the set exactly as it left it: guard.h) and

@@ -23,6 +23,18 @@
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
 #include "src/common/extra_constraints.h"
 #endif
+/* (built against 22.05.8 and 24.11.5: the versions between are read as
+ * their headers say, unchecked) */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#include "src/interfaces/node_features.h"
+#else
+#include "src/common/node_features.h"
+#endif
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#define FEATURES_VALID(text, list) node_features_g_job_valid(text, list)
+#else
+#define FEATURES_VALID(text, list) node_features_g_job_valid(text)
+#endif
 
 #include "carrier.h"
 #include "guard.h"
@@ -128,7 +140,8 @@ void look_leftover_add(struct job_record *job_ptr,
 #endif
 
 /* The job's Features (`prefer`: its --prefer) set to `own` ("" clears
- * them), its feature list built again, as _update_job() does
+ * them), its feature list built again and checked by the node features
+ * plugin, the lists Slurm tries pointed again, as _update_job() does
  * (src/slurmctld/job_mgr.c).  False, the job's as they were, when Slurm
  * refuses them. */
 static bool constraint_back(job_record_t *job_ptr, const char *own, bool prefer)
@@ -142,21 +155,28 @@ static bool constraint_back(job_record_t *job_ptr, const char *own, bool prefer)
 
 	*list = NULL;
 	*text = *own ? xstrdup(own) : NULL;
-	if (*text && FEATURE_LIST(job_ptr, prefer)) {
+	if (*text && (FEATURE_LIST(job_ptr, prefer) ||
+		      FEATURES_VALID(*text, *list) != SLURM_SUCCESS)) {
 		FREE_NULL_LIST(*list);
 		xfree(*text);
 		*text = old;
 		*list = old_list;
 		return false;
 	}
+	/* (never left pointing at the lists freed: the one Slurm tries
+	 * first, as at submission) */
+	set_job_features_use(details);
 	xfree(old);
 	FREE_NULL_LIST(old_list);
 	return true;
 }
 
 /* The job's ExcNodeList set to the user's own `own` ("" for none), text
- * and bitmap, as _update_job() does.  False, the job's as it was, when a
- * node of it is not slurmctld's (one taken out of slurm.conf since). */
+ * and bitmap, as _update_job() does; from 24.11 with the nodes outside
+ * its required ones too when it requires more than it asks for (Slurm
+ * then drops the required set: _update_job(), src/slurmctld/job_mgr.c
+ * 24.11.5 line 13579).  False, the job's as it was, when a node of it is
+ * not slurmctld's (one taken out of slurm.conf since). */
 static bool excluded_back(job_record_t *job_ptr, const char *own)
 {
 	__typeof__(job_ptr->details) details = job_ptr->details;
@@ -164,12 +184,30 @@ static bool excluded_back(job_record_t *job_ptr, const char *own)
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
 	if (*own && node_name2bitmap((char *)own, false, &bits, NULL)) {
-#else
-	if (*own && node_name2bitmap((char *)own, false, &bits)) {
-#endif
 		FREE_NULL_BITMAP(bits);
 		return false;
 	}
+	if (details->req_nodes && !details->req_node_bitmap) {
+		bitstr_t *req = NULL;
+
+		if (node_name2bitmap(details->req_nodes, false, &req, NULL)) {
+			FREE_NULL_BITMAP(req);
+			FREE_NULL_BITMAP(bits);
+			return false;
+		}
+		if (bit_set_count(req) > (int64_t)details->min_nodes) {
+			if (!bits)
+				bits = bit_alloc(node_record_count);
+			bit_or_not(bits, req);
+		}
+		FREE_NULL_BITMAP(req);
+	}
+#else
+	if (*own && node_name2bitmap((char *)own, false, &bits)) {
+		FREE_NULL_BITMAP(bits);
+		return false;
+	}
+#endif
 	xfree(details->exc_nodes);
 	details->exc_nodes = *own ? xstrdup(own) : NULL;
 	FREE_NULL_BITMAP(details->exc_node_bitmap);
@@ -197,62 +235,82 @@ static void hold_back(job_record_t *job_ptr)
 	job_ptr->exit_code = 0;
 }
 
+/* What give_back() left, said in its log line. */
+static void left_add(char *left, size_t size, const char *what)
+{
+	size_t at = strlen(left);
+
+	snprintf(left + at, size - at, "%s%s", at ? "; " : "", what);
+}
+
 /* Gives waiting job `job_ptr` back what the thread set on it that it
  * still keeps (keeps_threads()): its feature out of its Features and
- * --prefer, the user's own ExcNodeList, its hold released, its request
- * as its Extra (23.02+); its state then the guard's, so that it is not
- * taken again.  What Slurm refuses (a node or feature it no longer
- * knows), or a federated job's hold (its siblings are Slurm's), stays,
- * said in the log with what to do.  *text: the bytes of hostlist parsed,
- * added to.  True when it was the thread's (given back, wholly or not). */
+ * --prefer (when it is the feature of the job's request or of one of its
+ * preferences: prefer_carried_by()), the user's own ExcNodeList, its hold
+ * released, its request as its Extra (23.02+); a job Slurm marked
+ * BadConstraints meanwhile given its priority back, as any update does.
+ * Its state then the guard's, so that it is not taken again.  What Slurm
+ * refuses (a node or feature it no longer knows), a feature of the
+ * plugin's shape that is not the job's request's, and a federated job
+ * (whose siblings Slurm updates only through _update_job()) stay, said in
+ * the log with what to do.  *text: the bytes of hostlist parsed, added
+ * to.  True when it was the thread's and its state is now the guard's. */
 static bool give_back(job_record_t *job_ptr, size_t *text)
 {
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	struct sx_job_state st = { 0 };
-	char name[SX_FEATURE_LEN + 1], left[160] = "", *own, *state;
+	char name[SX_FEATURE_LEN + 1], left[256] = "", *own, *state;
 	const char *exc;
 	struct guard *g = guard_slurm_guard();
-	bool was = false, features = false;
+	bool was = false, changed = false;
 
 	if (!details || !IS_JOB_PENDING(job_ptr) || !job_ptr->admin_comment ||
 	    !sx_job_state_parse(job_ptr->admin_comment, &st) ||
 	    !keeps_threads(job_ptr, &st))
 		goto out;
-	was = true;
+	if (job_ptr->fed_details) {
+		left_add(
+			left, sizeof(left),
+			"all of it (a federated job: update it with scontrol, which updates its siblings)");
+		goto state;
+	}
 	for (int p = 0; p < 2; p++) {
 		const char *c = p ? details->prefer : details->features;
 
-		if (!sx_constraint_last_ours(c, name) ||
-		    !prefer_carried_by(&st, g ? guard_limits(g) : NULL, name))
+		if (!sx_constraint_last_ours(c, name))
 			continue;
+		if (!prefer_carried_by(&st, g ? guard_limits(g) : NULL, name)) {
+			left_add(
+				left, sizeof(left),
+				p ? "the feature last in its --prefer, not its request's (the user's own, or the thread's for a request the job had before)"
+				  : "the feature last in its Features, not its request's (the user's own, or the thread's for a request the job had before)");
+			continue;
+		}
 		if (!(own = sx_constraint_own(c, name)))
 			goto nomem;
 		if (constraint_back(job_ptr, own, p))
-			features = true;
+			changed = true;
 		else
-			snprintf(left + strlen(left),
-				 sizeof(left) - strlen(left), " %s",
-				 p ? "its --prefer" : "its Features");
+			left_add(
+				left, sizeof(left),
+				p ? "the thread's feature in its --prefer (Slurm refused the user's own)"
+				  : "the thread's feature in its Features (Slurm refused the user's own)");
 		free(own);
 	}
-	if (features) /* (the one Slurm tries first, as at submission) */
-		set_job_features_use(details);
 	exc = details->exc_nodes ? details->exc_nodes : "";
 	if (sx_job_state_by_thread(&st) && xc_text_hash(exc) == st.wrote &&
 	    strcmp(exc, st.exclude ? st.exclude : "") != 0) {
 		*text += strlen(st.exclude ? st.exclude : "");
-		if (!excluded_back(job_ptr, st.exclude ? st.exclude : ""))
-			snprintf(left + strlen(left),
-				 sizeof(left) - strlen(left),
-				 " its ExcNodeList");
+		if (excluded_back(job_ptr, st.exclude ? st.exclude : ""))
+			changed = true;
+		else
+			left_add(
+				left, sizeof(left),
+				"the thread's ExcNodeList (Slurm refused the user's own)");
 	}
 	if (sx_job_state_by_thread(&st) && threads_hold(job_ptr, &st)) {
-		if (job_ptr->fed_details)
-			snprintf(left + strlen(left),
-				 sizeof(left) - strlen(left),
-				 " its hold (a federated job)");
-		else
-			hold_back(job_ptr);
+		hold_back(job_ptr);
+		changed = true;
 	}
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	if (!sx_job_state_by_thread(&st) && st.request && job_ptr->extra &&
@@ -263,22 +321,33 @@ static bool give_back(job_record_t *job_ptr, size_t *text)
 
 		if (extra_constraints_parse(st.request, &head) !=
 		    SLURM_SUCCESS) {
-			snprintf(left + strlen(left),
-				 sizeof(left) - strlen(left), " its Extra");
+			left_add(
+				left, sizeof(left),
+				"a preference's tier in its Extra (Slurm refused its request)");
 		} else {
 			xfree(job_ptr->extra);
 			job_ptr->extra = xstrdup(st.request);
 			FREE_NULL_EXTRA_CONSTRAINTS(job_ptr->extra_constraints);
 			job_ptr->extra_constraints = head;
+			changed = true;
 		}
 #else
 		xfree(job_ptr->extra);
 		job_ptr->extra = xstrdup(st.request);
+		changed = true;
 #endif
 	}
 #endif
-	/* the guard's state from now: what is left is not taken again */
-	/* (a note of the check at start kept in front, job_state.h) */
+	/* a job Slurm found no node for with what the thread had set gets
+	 * its priority back, as at any update (_update_job()) */
+	if (changed && job_ptr->state_reason == FAIL_BAD_CONSTRAINTS) {
+		job_ptr->direct_set_prio = 0;
+		set_job_prio(job_ptr);
+		job_ptr->state_reason = WAIT_NO_REASON;
+	}
+state:
+	/* the guard's state from now: what is left is not taken again (a
+	 * note of the check at start kept in front, job_state.h) */
 	if (!(state = sx_status_keep_note(st.status, SX_GUARD_STATUS)))
 		goto nomem;
 	free(st.status);
@@ -291,8 +360,9 @@ static bool give_back(job_record_t *job_ptr, size_t *text)
 	xfree(job_ptr->admin_comment);
 	job_ptr->admin_comment = xstrdup(state);
 	free(state);
+	was = true;
 	if (*left)
-		error("%s: %pJ keeps what job_submit/extra's thread set on it before the guard filtered alone:%s (Slurm refused the user's own: set it with scontrol update)",
+		error("%s: %pJ keeps some of what job_submit/extra's thread set on it before the guard filtered alone, which may keep it off nodes that satisfy its request: %s; set it to the user's own with scontrol update (exclude= and request= in its AdminComment)",
 		      plugin_type, job_ptr, left);
 	goto out;
 nomem:
@@ -305,7 +375,7 @@ out:
 
 bool look_leftover_give(void)
 {
-	char ids[LEFTOVER_NAMED * 12 + 8] = "";
+	char ids[LEFTOVER_NAMED * 24 + 8] = "";
 	size_t given = 0, text = 0, at = 0;
 
 	if (!guard_slurm_alone() || !leftover.n)
@@ -316,7 +386,15 @@ bool look_leftover_give(void)
 
 		if (!job_ptr || !give_back(job_ptr, &text))
 			continue;
-		if (given++ < LEFTOVER_NAMED)
+		if (given++ >= LEFTOVER_NAMED)
+			continue;
+		/* (an array's task as squeue names it) */
+		if (job_ptr->array_task_id != NO_VAL)
+			at += (size_t)snprintf(ids + at, sizeof(ids) - at,
+					       "%s%u_%u", given > 1 ? ", " : "",
+					       job_ptr->array_job_id,
+					       job_ptr->array_task_id);
+		else
 			at += (size_t)snprintf(ids + at, sizeof(ids) - at,
 					       "%s%u", given > 1 ? ", " : "",
 					       job_ptr->job_id);

@@ -4,9 +4,8 @@
  * takes the job write and node read locks and, when a node's Extra or a
  * job changed since its last walk, answers each waiting job's request
  * over every node from the guard's kept answers and sets the job's
- * excluded nodes to what Slurm made of them | the nodes that fail it.
- * Backfill's plans then see the answer the guard enforces at the
- * placement.
+ * excluded nodes to what Slurm made of them | the nodes that fail it:
+ * backfill's plans see the answer the guard enforces at placement.
  *
  * What one hold of the locks may cost is bounded (LOOK_BUDGET units: an
  * answer evaluated, and for each job 1 + the bytes of its texts read /64
@@ -470,8 +469,7 @@ static bool look_hold(time_t now)
 	walk_n = walk_at = 0;
 	look_census_end();
 	look_dues_end();
-	/* the jobs a switch to the guard alone left with the thread's */
-	touched |= look_leftover_give();
+	touched |= look_leftover_give(); /* what a switch left */
 	/* what the library holds in slurmctld for burst_buffer/extra after
 	 * a walk that followed a change of the nodes' Extra (as the
 	 * thread's node table says it: tests/cluster/load.sh reads it) */
@@ -530,8 +528,8 @@ static void *look_main(void *arg)
 		more = look_hold(now);
 		ns = ns_now() - t0;
 		unlock_slurmctld(locks);
-		if (look_leftover_saved())
-			schedule_job_save(); /* as after a job update */
+		if (look_leftover_saved()) /* (as after a job update) */
+			schedule_job_save();
 		/* work left: the locks let go three times as long as held,
 		 * so that the look takes a quarter of them at most */
 		breathe_ns = 3 * (long)ns > LOOK_BREATHE_MS * 1000000L
@@ -562,6 +560,7 @@ int look_slurm_start(void)
 		return SLURM_SUCCESS;
 	}
 	running = true;
+	guard_slurm_on_base(look_slurm_base);
 	return SLURM_SUCCESS;
 }
 
@@ -576,6 +575,7 @@ bool look_slurm_stop(void)
 	pthread_cond_signal(&wake);
 	pthread_mutex_unlock(&mutex);
 	running = false;
+	guard_slurm_on_base(NULL);
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += LOOK_JOIN_S;
 	if (pthread_timedjoin_np(thread, NULL, &until)) {

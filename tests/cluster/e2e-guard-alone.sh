@@ -235,8 +235,10 @@ expect "slurmctld's log: no round of the thread" "$(grep -cE 'job_submit/extra: 
 
 echo "# switched to the guard alone with jobs the thread filtered waiting"
 # The thread beside the guard first (Carrier=features): a job carried by
-# its request's feature, and one that requires a node (-w), which goes by
-# its ExcNodeList; then extra.conf names no carrier (the guard alone, the
+# its request's feature, one that requires a node (-w), which goes by its
+# ExcNodeList, and two required on a node that does not match, which it
+# keeps off the other by their ExcNodeList and holds unless the user
+# did; then extra.conf names no carrier (the guard alone, the
 # default) and slurmctld reads it again: on 22.05 a reconfigure that
 # changes JobSubmitPlugins reloads job_submit/extra in place, which tells
 # burst_buffer/extra, loaded once, its carrier (set_alone, guard_api.h);
@@ -287,16 +289,20 @@ expect "no error of the give-back in slurmctld's log" \
 sleep 3
 expect "the jobs given back are not given back again" \
 	"$(tail -n +"$((mark + 1))" "$LOG" | grep -c "waiting jobs back what job_submit/extra's thread")" 1
+# the thread's feature is on n3 and n4 alone: once n1 is the only node
+# that matches, the carried job runs there only if the feature is gone
+# from its Features and from the list Slurm built of them
+set_extra n1 '{"ok":1}'
+for n in n3 n4; do set_extra "$n" '{"ok":0}'; done
 scontrol update jobid="$carried" starttime=now
 scontrol update jobid="$required" starttime=now
 expect "the carried job, given back, completes" "$(wait_job "$carried")" COMPLETED
-expect_in "it ran on a matching node" "$(field "$carried" NodeList)" n3 n4
-expect "the job requiring n3, given back, completes" "$(wait_job "$required")" COMPLETED
-expect "it ran on n3" "$(field "$required" NodeList)" n3
-expect "the job released, required on n1, still waits: n1 does not match" "$(field "$held" JobState)" PENDING
-set_extra n1 '{"ok":1}'
-expect "once n1 matches it completes" "$(wait_job "$held")" COMPLETED
+expect "it ran on n1, which never had the thread's feature and alone matches" "$(field "$carried" NodeList)" n1
+expect "the job released, required on n1, completes" "$(wait_job "$held")" COMPLETED
 expect "it ran on n1" "$(field "$held" NodeList)" n1
+expect "the job requiring n3 waits while n3 does not match" "$(field "$required" JobState)" PENDING
+set_extra n3 '{"ok":1}'
+expect "once n3 matches again it completes" "$(wait_job "$required")" COMPLETED
 expect "the user's own hold stays" "$(field "$own_hold" JobState)" PENDING
 scancel "$own_hold"
 
