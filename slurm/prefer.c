@@ -11,7 +11,6 @@
 
 #include <slurm/slurm.h>
 
-#include "carrier.h"
 #include "prefer.h"
 #include "xc.h"
 
@@ -404,27 +403,4 @@ int prefer_wait_read(const char *text, long *secs, char *why, size_t size)
 	}
 	*secs = s;
 	return 0;
-}
-
-bool prefer_carried_by(const struct sx_job_state *st, const xc_limits_t *limits,
-		       const char *name)
-{
-	bool is = false;
-
-	for (unsigned k = 0; !is && st->request && k <= st->n_prefer; k++) {
-		char *text = k ? prefer_compose(st->request, st->prefer[k - 1])
-			       : strdup(st->request);
-		xc_expr_t *expr = text ? xc_parse(text, limits, NULL) : NULL;
-		char *canonical = expr ? xc_format(expr) : NULL;
-		char mine[SX_FEATURE_LEN + 1];
-
-		if (canonical) {
-			sx_feature_name(xc_text_hash(canonical), mine);
-			is = strcmp(mine, name) == 0;
-		}
-		free(canonical);
-		xc_expr_destroy(expr);
-		free(text);
-	}
-	return is;
 }
