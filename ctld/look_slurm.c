@@ -1,31 +1,26 @@
 /*
  * look_slurm.c - the look in slurmctld (look.h; doc/design.md "The
- * look"): a thread of burst_buffer/extra that, every LOOK_PERIOD_MS,
- * takes the job write and node read locks and, when a node's Extra or a
- * job changed since its last walk, answers each waiting job's request
- * over every node from the guard's kept answers and sets the job's
- * excluded nodes to what Slurm made of them | the nodes that fail it:
- * backfill's plans see the answer the guard enforces at placement.
+ * look"): what its thread (look_thread.c) does in one hold of the job
+ * write and node read locks: when a node's Extra or a job changed since
+ * its last walk, it answers each waiting job's request over every node
+ * from the guard's kept answers and sets the job's excluded nodes to
+ * what Slurm made of them | the nodes that fail it: backfill's plans see
+ * the answer the guard enforces at placement.
  *
- * What one hold of the locks may cost is bounded (LOOK_BUDGET units: an
- * answer evaluated, and for each job 1 + the bytes of its texts read /64
- * + the words of its set written /64); a walk the budget cuts short
- * goes on from the job it stopped at in the next hold, after the locks
- * are let go three times as long as they were held (LOOK_BREATHE_MS at
- * least): a quarter of the time at most.  The sets the look gives jobs
- * that had none are Slurm's own bitmaps, which slurmctld packs into
- * every answer about pending jobs (nodes/4 bytes a job): at most
- * LOOK_SETS of them, to the jobs of the highest priority.  A plugin
+ * What one hold may cost is bounded (LOOK_BUDGET units: an answer
+ * evaluated, and for each job 1 + the bytes of its texts read /64 + the
+ * words of its set written /64; and LOOK_HOLD_NS of the jobs' work); a
+ * walk cut short goes on from the job it stopped at in the next hold.
+ * The sets the look gives jobs that had none are Slurm's own bitmaps,
+ * which slurmctld packs into every answer about pending jobs (nodes/4
+ * bytes a job): at most LOOK_SETS of them, to the jobs of the highest
+ * priority.  A plugin
  * thread may take slurmctld's locks (lock_slurmctld(),
  * src/slurmctld/locks.h); fini() stops it before the guard is freed.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* pthread_timedjoin_np() */
-#endif
 #include "config.h" /* Slurm's, from the configured tree */
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,7 +34,6 @@
 #include "src/common/node_conf.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
-#include "src/slurmctld/state_save.h"
 
 #include "guard.h"
 #include "guard_slurm.h"
@@ -54,25 +48,19 @@
 
 extern const char plugin_type[]; /* burst_buffer_extra.c's */
 
-#define LOOK_PERIOD_MS 500
-#define LOOK_BREATHE_MS 5
 /* the work of one hold: 65,536 answers are some 4 ms of one core at two
  * leaves a request (tests/bench/bench_look) */
 #define LOOK_BUDGET 65536
+/* and what the jobs' work of one hold may take, ns (one job at least):
+ * the look's holds are to stay under 20 ms with what comes before the
+ * jobs (the nodes' Extra read after a change) */
+#define LOOK_HOLD_NS (10 * 1000000ULL)
 /* the distinct requests the look carries: half the guard's table */
 #define LOOK_REQUESTS (GUARD_MAX_REQUESTS / 2)
 /* the sets it gives jobs that had none: 8 MiB at 65,536 nodes */
 #define LOOK_SETS 1024
 #define LOOK_SWEEP_EVERY 20 /* walks */
-#define LOOK_JOIN_S 10	    /* what fini() waits for the thread */
 #define STATS_EVERY_S 60
-
-static pthread_t thread;
-static bool running;
-/* the thread's generation: a thread whose own is not this one stops */
-static uint64_t generation;
-static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 
 /* (the thread's own; shared with placements only under the job lock) */
 static struct look *lk;
@@ -87,8 +75,8 @@ static uint32_t *walk_ids;
 static size_t walk_n, walk_cap, walk_at;
 
 static struct {
-	uint64_t holds, walks, ns, ns_max, written, patched, left, set, freed,
-		ended;
+	uint64_t holds, walks, ns, ns_max, first_ns_max, written, patched, left,
+		set, freed, ended;
 	size_t jobs_kept, requests_kept; /* as the last hold left them */
 	time_t since;
 } stats;
@@ -109,7 +97,7 @@ static void stats_log(time_t now)
 		return;
 	if (stats.holds)
 		verbose("%s: the look: %" PRIu64 " walks, %" PRIu64
-			" holds of the job write and node read locks in %ld s, %.2f ms each on average, %.2f ms at most; jobs' excluded nodes written whole %" PRIu64
+			" holds of the job write and node read locks in %ld s, %.2f ms each on average, %.2f ms at most (%.2f ms at most before the jobs); jobs' excluded nodes written whole %" PRIu64
 			", patched %" PRIu64 ", given a set %" PRIu64
 			", a set taken back %" PRIu64 ", left to Slurm %" PRIu64
 			"; %zu jobs, %zu requests kept; scheduling queued at the end of a preference's wait %" PRIu64
@@ -117,7 +105,8 @@ static void stats_log(time_t now)
 			plugin_type, stats.walks, stats.holds,
 			(long)(now - stats.since),
 			(double)stats.ns / 1e6 / (double)stats.holds,
-			(double)stats.ns_max / 1e6, stats.written,
+			(double)stats.ns_max / 1e6,
+			(double)stats.first_ns_max / 1e6, stats.written,
 			stats.patched, stats.set, stats.freed, stats.left,
 			stats.jobs_kept, stats.requests_kept, stats.ended,
 			look_dues_count());
@@ -398,7 +387,7 @@ static time_t eligible_of(uint32_t job_id, void *arg)
 
 /* One hold of the locks: true when work is left (a walk cut short, or
  * one to do again). */
-static bool look_hold(time_t now)
+bool look_slurm_hold(time_t now, uint64_t t0)
 {
 	struct guard *g = guard_slurm_guard();
 	size_t nnodes = (size_t)node_record_count, budget = LOOK_BUDGET;
@@ -455,7 +444,11 @@ static bool look_hold(time_t now)
 	}
 	if (walk_at == 0 && walk_n == 0)
 		walk_snapshot(&budget);
-	while (walk_at < walk_n && budget) {
+	if (ns_now() - t0 > stats.first_ns_max) /* (before the jobs) */
+		stats.first_ns_max = ns_now() - t0;
+	/* (one job at least a hold, however long the nodes took) */
+	for (size_t k = 0; walk_at < walk_n && budget &&
+			   (!k++ || ns_now() - t0 < LOOK_HOLD_NS);) {
 		job_ptr = find_job_record(walk_ids[walk_at]);
 		if (job_ptr && !look_job(g, job_ptr, nnodes, &budget, false))
 			break; /* this job again, next hold */
@@ -492,102 +485,16 @@ static bool look_hold(time_t now)
 	return again;
 }
 
-static void *look_main(void *arg)
+void look_slurm_held(uint64_t ns, time_t now)
 {
-	slurmctld_lock_t locks = { .job = WRITE_LOCK,
-				   .node = READ_LOCK,
-				   .part = READ_LOCK };
-	uint64_t mine = (uint64_t)(uintptr_t)arg;
-	long breathe_ns = LOOK_BREATHE_MS * 1000000L;
-	bool more = false;
-
-	pthread_mutex_lock(&mutex);
-	while (generation == mine) {
-		struct timespec until;
-		uint64_t t0, ns;
-		time_t now;
-
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += more ? breathe_ns : LOOK_PERIOD_MS * 1000000L;
-		until.tv_sec += until.tv_nsec / 1000000000L;
-		until.tv_nsec %= 1000000000L;
-		(void)pthread_cond_timedwait(&wake, &mutex, &until);
-		if (generation != mine)
-			break;
-		pthread_mutex_unlock(&mutex);
-		lock_slurmctld(locks);
-		pthread_mutex_lock(&mutex);
-		if (generation != mine) { /* stopped while it waited */
-			pthread_mutex_unlock(&mutex);
-			unlock_slurmctld(locks);
-			return NULL;
-		}
-		pthread_mutex_unlock(&mutex);
-		now = time(NULL);
-		t0 = ns_now();
-		more = look_hold(now);
-		ns = ns_now() - t0;
-		unlock_slurmctld(locks);
-		if (look_leftover_saved()) /* (as after a job update) */
-			schedule_job_save();
-		/* work left: the locks let go three times as long as held,
-		 * so that the look takes a quarter of them at most */
-		breathe_ns = 3 * (long)ns > LOOK_BREATHE_MS * 1000000L
-				     ? 3 * (long)ns
-				     : LOOK_BREATHE_MS * 1000000L;
-		stats.holds++;
-		stats.ns += ns;
-		stats.ns_max = ns > stats.ns_max ? ns : stats.ns_max;
-		stats_log(now);
-		pthread_mutex_lock(&mutex);
-	}
-	pthread_mutex_unlock(&mutex);
-	return NULL;
+	stats.holds++;
+	stats.ns += ns;
+	stats.ns_max = ns > stats.ns_max ? ns : stats.ns_max;
+	stats_log(now);
 }
 
-int look_slurm_start(void)
+void look_slurm_release(void)
 {
-	uint64_t mine;
-
-	if (running || !guard_slurm_guard())
-		return SLURM_SUCCESS;
-	pthread_mutex_lock(&mutex);
-	mine = ++generation;
-	pthread_mutex_unlock(&mutex);
-	if (pthread_create(&thread, NULL, look_main, (void *)(uintptr_t)mine)) {
-		error("%s: the look's thread could not start: jobs are kept off at their placement only",
-		      plugin_type);
-		return SLURM_SUCCESS;
-	}
-	running = true;
-	guard_slurm_on_base(look_slurm_base);
-	return SLURM_SUCCESS;
-}
-
-bool look_slurm_stop(void)
-{
-	struct timespec until;
-
-	if (!running)
-		return true;
-	pthread_mutex_lock(&mutex);
-	generation++;
-	pthread_cond_signal(&wake);
-	pthread_mutex_unlock(&mutex);
-	running = false;
-	guard_slurm_on_base(NULL);
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += LOOK_JOIN_S;
-	if (pthread_timedjoin_np(thread, NULL, &until)) {
-		/* it waits for slurmctld's locks, which a thread waiting for
-		 * this plugin's own may hold: it stops when it gets them,
-		 * before it reads anything (the plugin is never unloaded:
-		 * -z nodelete); what it kept is left to it */
-		error("%s: the look's thread did not stop within %d s: left to stop by itself, what it and the guard keep left to it",
-		      plugin_type, LOOK_JOIN_S);
-		pthread_detach(thread);
-		return false;
-	}
 	look_destroy(lk);
 	lk = NULL;
 	look_cands_free();
@@ -596,5 +503,4 @@ bool look_slurm_stop(void)
 	walk_n = walk_cap = walk_at = 0;
 	walking = false;
 	look_dues_free();
-	return true;
 }

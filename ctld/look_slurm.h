@@ -1,6 +1,7 @@
 /*
- * look_slurm.h - the look's thread in slurmctld (look_slurm.c;
- * doc/design.md "The look"), for the burst_buffer plugin's init() and
+ * look_slurm.h - the look in slurmctld (its thread look_thread.c, its
+ * holds look_slurm.c;
+ * doc/guard.md "The look"), for the burst_buffer plugin's init() and
  * fini() (burst_buffer_extra.c).
  */
 #ifndef SLURM_EXTRA_LOOK_SLURM_H
@@ -8,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 /* Starts the thread once the guard is loaded (none while it stands
  * aside).  SLURM_SUCCESS, also when the thread cannot start (said in
@@ -25,6 +27,18 @@ int look_slurm_start(void);
 bool look_slurm_stop(void);
 
 struct job_record; /* Slurm's job_record_t */
+
+/* One hold of the look's (look_thread.c), begun at ns_now() `t0`, at
+ * `now`, the job write, node read and partition read locks held: true
+ * when work is left (a walk cut short, or one to do again). */
+bool look_slurm_hold(time_t now, uint64_t t0);
+
+/* A hold of `ns` done, at `now`: counted, the figures logged each
+ * minute (verbose). */
+void look_slurm_held(uint64_t ns, time_t now);
+
+/* What the look kept, freed (its thread stopped). */
+void look_slurm_release(void);
 
 /* At a placement (the job write lock held; not in backfill's thread,
  * whose copy of the set holds its reservations too): `job_ptr`'s own
