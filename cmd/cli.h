@@ -108,7 +108,7 @@ int why_job(const struct opts *o, const struct job_info *job,
 	    const char *pnodes, const xc_nodes_t *t);
 
 /* The owner's change of a pending job's preferences (cmd_prefer.c;
- * doc/design.md "Preferences", "Changing them"): sent as an update, then
+ * doc/preferences.md "Preferences", "Changing them"): sent as an update, then
  * read back from the job's state.  0 when the job's state shows it; 1
  * for anything about the job (not pending, no request, no preferences to
  * wait for, cannot be read, Slurm refused the update, the change did not
@@ -125,7 +125,7 @@ int cmd_facts(const struct opts *o);
  * printed, 1 slurmctld could not be read. */
 int cmd_doctor(const struct opts *o);
 
-/* The check at start (cmd_prolog.c; doc/design.md "The check at start"),
+/* The check at start (cmd_prolog.c; doc/thread.md "The check at start"),
  * slurmctld's PrologSlurmctld under the name PROLOG_NAME: 0 to let the job
  * start, 1 when one of its nodes does not satisfy its request (Slurm
  * puts the job back to waiting); 0 as well, after saying why on stderr,
@@ -240,7 +240,7 @@ int read_job(const struct job_info *job, const char *pnodes,
 	     size_t size, struct sx_job_state *prefs);
 
 /* The preferences of the command line (--extra-prefer, repeated, and
- * --extra-prefer-wait; doc/design.md "Preferences") into st->prefer,
+ * --extra-prefer-wait; doc/preferences.md "Preferences") into st->prefer,
  * st->n_prefer and st->wait (`st` emptied first; sx_job_state_free): each
  * checked as a request, the wait as sbatch's (prefer_wait_read).  0, or
  * -1 after saying which is invalid (with --json, a tier's error as

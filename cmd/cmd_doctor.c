@@ -194,7 +194,7 @@ static bool same_version(const char *a, const char *b)
 	       x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
-/* The guard at placement (doc/design.md "The guard at placement"):
+/* The guard at placement (doc/guard.md "The guard at placement"):
  * whether BurstBufferType names it, and what slurmctld would load for it
  * from PluginDir on this host: it tries the directories in turn, passes
  * over a file built for another version and loads the first built for
@@ -514,7 +514,7 @@ int cmd_doctor(const struct opts *o)
 		 * only a job the guard could not decide for (its log says
 		 * so), and stops a job whose node's Extra changed after its
 		 * placement, which Slurm's own filter lets run: it kills an
-		 * interactive one (tests/cluster/e2e-churn.sh, doc/design.md
+		 * interactive one (tests/cluster/e2e-churn.sh, doc/guard.md
 		 * "The guard at placement") */
 		int state = prolog_state(conf, &prolog_other);
 

@@ -1,6 +1,6 @@
 /*
  * cmd_prefer.c - slurm-extra prefer --job ID: the owner's change of a
- * pending job's preferences and their wait (doc/design.md "Preferences",
+ * pending job's preferences and their wait (doc/preferences.md "Preferences",
  * "Changing them"), what `sbatch --extra-prefer` set, for which scontrol
  * has no field.  The change goes to slurmctld as an update of the job
  * whose SPANK environment holds the new tiers and wait (prefer.h, struct
@@ -26,7 +26,7 @@
 
 /* How long the change may take to show (s): the thread takes it at its
  * next round, or within 10 s at the pace of an owner's asks
- * (doc/design.md "Changing them"); the rest is margin for a busy
+ * (doc/preferences.md "Changing them"); the rest is margin for a busy
  * slurmctld. */
 #define SHOW_WAIT_S 35
 

@@ -1,6 +1,6 @@
 /*
  * cmd_prolog.c - the command prolog-slurmctld: the check at start
- * (doc/design.md "The check at start").  Run by slurmctld as its
+ * (doc/thread.md "The check at start").  Run by slurmctld as its
  * PrologSlurmctld (under the name slurm-extra-prolog-slurmctld, since
  * slurmctld passes no arguments) when it has allocated nodes to a job and
  * before the job starts on them: when one of the job's nodes does not

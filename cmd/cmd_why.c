@@ -13,7 +13,7 @@
 #include "prefer.h"
 #include "why.h"
 
-/* A job's preferences (doc/design.md "Preferences"): each tier with the
+/* A job's preferences (doc/preferences.md "Preferences"): each tier with the
  * nodes of the job's (in[]) that satisfy the request `request` and it,
  * printed (the tiers and the status escaped: put_text), or with `json`
  * into *json (a new object: "prefer": [{"tier", "nodes"}, ...] with

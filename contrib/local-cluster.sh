@@ -134,7 +134,7 @@ build_and_install() {
 	cd - >/dev/null
 }
 
-# The check at start (doc/design.md "The check at start"): slurmctld runs
+# The check at start (doc/thread.md "The check at start"): slurmctld runs
 # PrologSlurmctld with the job's variables only, so a wrapper gives the
 # check this cluster's SLURM_CONF, and its messages a log (a cluster whose slurm.conf is where Slurm
 # looks by default names slurm-extra-prolog-slurmctld itself).

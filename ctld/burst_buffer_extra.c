@@ -1,6 +1,6 @@
 /*
  * burst_buffer_extra.c - BurstBufferType=burst_buffer/extra: the guard at
- * placement (doc/design.md "The guard at placement").  It offers no burst
+ * placement (doc/guard.md "The guard at placement").  It offers no burst
  * buffer: every entry point answers as slurmctld answers with no burst
  * buffer plugin at all, but one, the stage-in test, which select_nodes()
  * calls for every job it is about to place (src/slurmctld/

@@ -1,7 +1,7 @@
 /*
  * guard.h - the guard at placement, without Slurm's headers: what it
  * keeps between placements and the decision it makes for one job
- * (doc/design.md "The guard at placement").
+ * (doc/guard.md "The guard at placement").
  *
  * slurmctld calls the burst_buffer plugin's stage-in test for every job
  * it is about to place (select_nodes(), src/slurmctld/node_scheduler.c,
@@ -60,7 +60,7 @@ struct guard *guard_create(const xc_limits_t *limits);
 void guard_destroy(struct guard *g);
 
 /* What a placement must look at before the guard's answers hold
- * (doc/design.md "The guard at placement", "What a placement costs"). */
+ * (doc/guard.md "The guard at placement", "What a placement costs"). */
 enum guard_look {
 	GUARD_LOOK_NONE,       /* no node's Extra can have changed */
 	GUARD_LOOK_CANDIDATES, /* the job's candidate nodes */
@@ -158,7 +158,8 @@ void guard_looked_all(struct guard *g, long long updated, long long now);
  * most GUARD_MAX_REQUESTS; past it every one is dropped, and parsed
  * again when next placed); borrowed until the next guard_request(), or
  * guard_look() with another node count.  NULL for an invalid request (the caller then keeps
- * no node off, as the thread: doc/design.md), or before any look, or out
+ * no node off, as the thread: doc/guard.md "The guard at placement"), or
+ * before any look, or out
  * of memory (not kept: parsed again next time). */
 struct guard_req *guard_request(struct guard *g, const char *text);
 
@@ -181,7 +182,7 @@ bool guard_verdict_within(struct guard *g, struct guard_req *r,
 			  size_t *budget);
 
 /* One tier of a job's preferences counted at a placement (the pick is
- * slurm/prefer.h's prefer_pick_tiers(), the rule of doc/design.md
+ * slurm/prefer.h's prefer_pick_tiers(), the rule of doc/preferences.md
  * "Preferences"): into *nodes how many nodes of `usable` (words over the
  * last look's node count: the job's partitions less its excluded nodes)
  * satisfy request `text` ("(R)&(P)", prefer_compose()), into *free_nodes
@@ -257,7 +258,7 @@ bool guard_tiers_compare(struct guard *g, size_t allowed, size_t more,
 			 long long now, size_t *budget, size_t *compared);
 
 /* The tier a job with preferences goes by at a placement while its wait
- * lasts (doc/design.md "Preferences there"), 0 for its request alone:
+ * lasts (doc/guard.md "Preferences there"), 0 for its request alone:
  * `picked`, the tier prefer_pick_tiers() picked, when `counted` (it
  * could count every tier it needed within the budget); else `carried`,
  * the tier the thread carries (its status).  Where the job's excluded

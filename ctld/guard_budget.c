@@ -1,6 +1,6 @@
 /*
  * guard_budget.c - what the guard's counts of the preferences' tiers may
- * take a second, and each user's share of it (guard.h, doc/design.md
+ * take a second, and each user's share of it (guard.h, doc/guard.md
  * "Preferences there"), and the tier a placement applies.
  */
 #include <string.h>

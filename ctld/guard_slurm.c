@@ -1,6 +1,6 @@
 /*
  * guard_slurm.c - the guard at placement in Slurm's own records
- * (doc/design.md "The guard at placement"): for one job slurmctld is
+ * (doc/guard.md "The guard at placement"): for one job slurmctld is
  * about to place, the nodes of its partitions Slurm may give it, read as
  * words, and those whose Extra does not satisfy its request now kept off
  * in its excluded nodes (guard_slurm.h).  What the guard keeps between
@@ -304,7 +304,7 @@ static void undecided(enum undecided why)
 		      : "a node set not laid out as this build reads it");
 }
 
-/* The guard for one job (doc/design.md "The guard at placement"): takes
+/* The guard for one job (doc/guard.md "The guard at placement"): takes
  * back the bits it set at the job's last placement (only from a bitmap
  * equal to the one it left: guard.h), then keeps off every node Slurm
  * may give the job now (not otherwise excluded, available, in its
@@ -456,7 +456,8 @@ static bool guard_job(job_record_t *job_ptr)
 	failing = n;
 	/* Kept off, the job must still have as many nodes as it asks for
 	 * that satisfy its request (Slurm would fail or hold a job whose
-	 * nodes cannot hold it: doc/design.md), and the guard must be able to
+	 * nodes cannot hold it: doc/guard.md "The guard at placement"), and
+	 * the guard must be able to
 	 * take its bits back; else it sets none and the job waits this
 	 * once.  Where the look's set is in the job's (`own`), what counts
 	 * is the pool less that set as it is: it may still hold a node that

@@ -1,6 +1,6 @@
 /*
  * guard_slurm.h - the guard at placement in Slurm's own records
- * (guard_slurm.c; doc/design.md "The guard at placement"), for the
+ * (guard_slurm.c; doc/guard.md "The guard at placement"), for the
  * burst_buffer plugin's entry points (burst_buffer_extra.c).  Built only
  * against the configured source tree of the exact Slurm it runs in.
  */
@@ -51,7 +51,7 @@ void guard_slurm_config(struct plugin_config *cfg);
 void guard_slurm_say_unusable(size_t i, const char *why, void *arg);
 
 /* Whether the guard filters alone (Carrier=guard, the default where it is
- * loaded: plugin_config_carrier(), doc/design.md "The guard alone"),
+ * loaded: plugin_config_carrier(), doc/guard.md "The guard alone"),
  * with no thread of job_submit/extra's beside it. */
 bool guard_slurm_alone(void);
 

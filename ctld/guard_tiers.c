@@ -1,6 +1,6 @@
 /*
  * guard_tiers.c - a job's preferences at a placement (guard_tiers.h,
- * doc/design.md "Preferences there"): which tier it goes by, counted by
+ * doc/guard.md "Preferences there"): which tier it goes by, counted by
  * the one picker, prefer_pick_tiers(), on the guard's kept answers.
  */
 #include <stdlib.h>

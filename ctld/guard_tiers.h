@@ -1,5 +1,5 @@
 /*
- * guard_tiers.h - a job's preferences at a placement (doc/design.md
+ * guard_tiers.h - a job's preferences at a placement (doc/guard.md
  * "Preferences there"), without Slurm's headers: whether the guard picks
  * among them, the tier the thread carries, and the request the job goes
  * by, for guard_slurm.c.

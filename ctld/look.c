@@ -1,6 +1,6 @@
 /*
  * look.c - each waiting job's excluded nodes kept as its base | its
- * request's failing nodes (look.h; doc/design.md "The look").
+ * request's failing nodes (look.h; doc/guard.md "The look").
  */
 #include <json-c/linkhash.h>
 #include <stdlib.h>

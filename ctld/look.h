@@ -1,6 +1,6 @@
 /*
  * look.h - the look: each waiting job's excluded nodes kept in step with
- * its request between placements, inside slurmctld (doc/design.md "The
+ * its request between placements, inside slurmctld (doc/guard.md "The
  * look"), without Slurm's headers.
  *
  * The guard (guard.h) makes a placement exact, but Slurm reads a job's

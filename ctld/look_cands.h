@@ -1,7 +1,7 @@
 /*
  * look_cands.h - the jobs of a walk of the look (look_slurm.c) that would
  * take a set of the look's or hold one, for the walk's end, where the
- * LOOK_SETS of the highest priority get one (doc/design.md "The look").
+ * LOOK_SETS of the highest priority get one (doc/guard.md "The look").
  * No Slurm in here: the caller holds the job write lock.
  */
 #ifndef SLURM_EXTRA_LOOK_CANDS_H

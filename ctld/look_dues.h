@@ -4,7 +4,7 @@
  * scheduler tries each such job again when its wait ends.
  *
  * The guard picks a job's tier at its placement from its EligibleTime
- * and the time (guard_tiers.h, doc/design.md "Preferences there"): when
+ * and the time (guard_tiers.h, doc/guard.md "Preferences there"): when
  * the wait ends, the job goes by its request alone, and may run on nodes
  * it could not take a second before.  Nothing in slurmctld changes then:
  * no job update, no node update, so no scheduling pass is queued, and

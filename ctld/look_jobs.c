@@ -1,7 +1,7 @@
 /*
  * look_jobs.c - the look's table of jobs and each job's base, what Slurm
  * itself made of its excluded nodes, as runs of nodes or whole
- * (look_private.h; doc/design.md "The look").
+ * (look_private.h; doc/guard.md "The look").
  */
 #include <stdlib.h>
 #include <string.h>

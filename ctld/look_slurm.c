@@ -1,5 +1,5 @@
 /*
- * look_slurm.c - the look in slurmctld (look.h; doc/design.md "The
+ * look_slurm.c - the look in slurmctld (look.h; doc/guard.md "The
  * look"): what its thread (look_thread.c) does in one hold of the job
  * write and node read locks: when a node's Extra or a job changed since
  * its last walk, it answers each waiting job's request over every node

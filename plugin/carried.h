@@ -1,6 +1,6 @@
 /*
  * carried.h - the entry points' side of the feature carrier (carry.h,
- * doc/design.md "Carriers"): the request's feature ANDed into the
+ * doc/thread.md "Carriers"): the request's feature ANDed into the
  * constraint and --prefer of a job that goes by it, at its submission and
  * at an update of those fields, with the thread's lock held.
  */

@@ -29,7 +29,7 @@ extern uid_t entry_self;
 /* The thread the entry points use (thread.h), NULL while the plugin is not
  * running, and where burst_buffer/extra alone filters (Carrier=guard)
  * and Slurm did not filter by `extra` when the plugin started: no thread
- * runs then (doc/design.md "The guard alone").  Whether Slurm filters
+ * runs then (doc/guard.md "The guard alone").  Whether Slurm filters
  * changes only with slurm.conf, read again by a reconfigure, which from
  * 23.11 (the first Slurm that can filter) starts a new slurmctld, and
  * init() with it. */
@@ -41,14 +41,14 @@ extern struct thread *entry_thread;
  * burst_buffer/extra), features where the guard cannot filter alone (not
  * configured, or it stood aside at its load: logged), and told to
  * burst_buffer/extra when loaded (set_alone, guard_api.h; a 22.05 reload
- * in place) (doc/design.md "The guard alone"). */
+ * in place) (doc/guard.md "The guard alone"). */
 void entry_carrier(struct plugin_config *cfg, bool slurm_filters);
 
 /* Whether a plugin with settings `cfg`, where Slurm filters by `extra`
  * itself or not (`slurm_filters`, sx_slurm_filters_extra()), runs the
  * thread: unless burst_buffer/extra alone filters (cfg->carrier_guard,
  * Slurm not filtering).  Where Slurm filters, the thread keeps the
- * preferences' `extra` (doc/design.md "Preferences"). */
+ * preferences' `extra` (doc/preferences.md "Preferences"). */
 bool entry_wants_thread(const struct plugin_config *cfg, bool slurm_filters);
 
 /* Sets *err_msg (Slurm's allocator; `err_msg` may be NULL: 22.05's
@@ -81,7 +81,7 @@ size_t request_limit(void);
  * invalid one): SLURM_SUCCESS, or the refusal of the first that is not
  * one (ESLURM_INVALID_FEATURE), its rendered error in *err_msg (Slurm's
  * allocator, replaced; `err_msg` may be NULL) after "--extra-prefer
- * (preference N): " (doc/design.md "Preferences"). */
+ * (preference N): " (doc/preferences.md "Preferences"). */
 int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg);
 
 /* The caps on distinct pending requests (census.h, doc/design.md
@@ -131,7 +131,7 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid);
 #endif
 
-/* job_modify() (modify.c), by the rules of doc/design.md "Updates". */
+/* job_modify() (modify.c), by the rules of doc/thread.md "Updates". */
 /* Returns SLURM_SUCCESS, or a refusal with its text in *err_msg (Slurm's
  * allocator; `err_msg` may be NULL, as 22.05 passes none). */
 int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
@@ -145,7 +145,7 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 
 /* Whether burst_buffer/extra alone filters (Carrier=guard, unless Slurm
  * filters by `extra` itself): what job_submit() and job_modify() then do
- * (doc/design.md "The guard alone"). */
+ * (doc/guard.md "The guard alone"). */
 static inline bool guard_filters(void)
 {
 	return entry_on && entry_cfg.carrier_guard && !sx_slurm_filters_extra();

@@ -47,7 +47,7 @@ bool *filter_match(const xc_nodes_t *table, const xc_expr_t *expr);
  * is fine).  Only then does job_modify() set ExcNodeList in an update that
  * did not: a ReqNodeList alone may be a running job's shrink (`scontrol
  * update job=N NodeList=...`), which an ExcNodeList would make Slurm
- * refuse half-done (doc/design.md "Updates").  false without a table or a
+ * refuse half-done (doc/thread.md "Updates").  false without a table or a
  * request, or when `req` is not a hostlist (Slurm answers for that); true
  * when memory runs out (the caller's next step says so).  Linear in the
  * nodes and the names. */
@@ -90,7 +90,7 @@ struct update_list {
  * user's list `given` (NULL: the update sets required nodes only, and the
  * user's own exclusions `own` stand) with the nodes that do not satisfy
  * the request added, less the required nodes `req` (Slurm refuses an
- * update whose required nodes are excluded); doc/design.md "Updates".
+ * update whose required nodes are excluded); doc/thread.md "Updates".
  * A list longer than every node name of the table written one by one, or
  * naming more nodes than the table has or one it does not have, is not
  * read by name: it is kept as written with the plugin's nodes after it
@@ -124,7 +124,7 @@ void filter_free(struct job_filter *f);
 /* A 64-bit hash of a hostlist's nodes (xc_text_hash of its
  * sx_hostlist_normal text; of "" for NULL, empty or not a hostlist), so
  * two lists of the same nodes written differently hash the same: what a
- * job's state keeps as wrote= (job_state.h, doc/design.md "Updates").
+ * job's state keeps as wrote= (job_state.h, doc/thread.md "Updates").
  * Slurm reads and writes the list: about 1 ms for thousands of nodes. */
 uint64_t hostlist_hash(const char *hostlist);
 

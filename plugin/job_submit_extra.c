@@ -228,7 +228,7 @@ static int apply_filter(job_desc_msg_t *job_desc, const xc_expr_t *expr,
  * Carrier=guard: burst_buffer/extra keeps the job off the nodes whose
  * Extra does not satisfy its request, inside slurmctld, where Slurm
  * places it (its guard) and in backfill's plans (its look), reading the
- * request from the job's state (doc/design.md "The guard alone").  So
+ * request from the job's state (doc/guard.md "The guard alone").  So
  * here the job gets its state alone (`st`: its request, tiers and the
  * user's own exclusions as at submission, filled by the caller) in its
  * AdminComment:
@@ -448,7 +448,7 @@ static int admit_all(const xc_expr_t *expr, const struct sx_job_state *st,
  * in *err_msg, Slurm's allocator) when invalid; then, unless Slurm filters
  * by `extra` itself, the nodes whose Extra does not satisfy it join its
  * excluded nodes, its state goes into its AdminComment, and it starts
- * held when too few nodes match (doc/design.md "Submissions").  A job
+ * held when too few nodes match (doc/thread.md "Submissions").  A job
  * without a request is left alone.
  */
 static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)

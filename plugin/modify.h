@@ -26,7 +26,7 @@ void hint_caller(struct job_hint *h, const struct known_job *k,
 /*
  * With the thread's lock held: an owner's change of the preferences of the
  * job update `d` names (`slurm-extra prefer`; prefer.h, struct
- * prefer_change; doc/design.md "Preferences", "Changing them"), read from
+ * prefer_change; doc/preferences.md "Preferences", "Changing them"), read from
  * its SPANK environment (`got`: prefer_change_from_env()'s answer, `why`
  * its reason when 2), into hint `h` (its tiers moved out of `c`), which
  * the thread takes as it is at its next round.

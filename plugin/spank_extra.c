@@ -11,7 +11,7 @@
  *
  * It also adds `--extra-prefer=REQUEST` (repeated: tiers, strongest
  * first) and `--extra-prefer-wait=DURATION` (Slurm's time formats) on
- * every Slurm (doc/design.md "Preferences").  Only an option's last value
+ * every Slurm (doc/preferences.md "Preferences").  Only an option's last value
  * reaches the job's SPANK environment, so the tiers are gathered by the
  * callback and handed over whole in slurm_spank_init_post_opt, with
  * spank_job_control_setenv() (prefer.h's variables).

@@ -1,6 +1,6 @@
 /*
  * ctld.h - what the plugins ask of the slurmctld they run in: for the
- * feature carrier (doc/design.md "Carriers"), when it last read
+ * feature carrier (doc/thread.md "Carriers"), when it last read
  * slurm.conf, whether a NodeFeatures plugin owns the nodes' features, and
  * a node update of features; for Carrier=guard ("The guard alone"),
  * whether BurstBufferType names burst_buffer/extra and the job records

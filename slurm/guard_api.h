@@ -3,7 +3,7 @@
  * slurmctld's records) lends job_submit/extra beside it in the same
  * slurmctld (built without Slurm's internal headers): the few fields of
  * a job record that Carrier=guard reads and writes in job_modify()
- * (doc/design.md "The guard alone").  burst_buffer/extra exports one
+ * (doc/guard.md "The guard alone").  burst_buffer/extra exports one
  * object of this type, SX_GUARD_API; job_submit/extra finds it with
  * dlopen(RTLD_NOLOAD) and dlsym() (sx_guard_api(), ctld.h).  Each function
  * of a job record takes it as job_modify() is handed it, and runs under
@@ -26,7 +26,7 @@
 #define SX_GUARD_API_VERSION 5
 
 /* A pending job with a request as the look counted it, for the caps on
- * distinct pending requests (doc/design.md "The guard alone", "Caps"). */
+ * distinct pending requests (doc/guard.md "The guard alone", "Caps"). */
 struct sx_guard_census_job {
 	uint32_t uid;  /* its owner */
 	uint64_t hash; /* prefer_census_hash() of its request's text as the

@@ -15,7 +15,7 @@
  *
  *   slurm-extra: <status>; held=<0|1[/runs]>; wrote=<16 hex>; exclude=<hostlist>; request=<request>
  *
- * and, for a job with preferences (`--extra-prefer`, doc/design.md
+ * and, for a job with preferences (`--extra-prefer`, doc/preferences.md
  * "Preferences"), before the request:
  *
  *   ...; exclude=<hostlist>; wait=<seconds>; prefer=<tier 1>; prefer=<tier 2>; request=<request>
@@ -28,14 +28,14 @@
  * Nth requeue, 0 for none; a job requeued since is not held by the
  * plugin; a bare held=1, an earlier version's, holds at any count), wrote= is a hash (hostlist_hash)
  * of the ExcNodeList the plugin last set (a job whose list differs was
- * updated by someone since: doc/design.md "Updates"), exclude= is the
+ * updated by someone since: doc/thread.md "Updates"), exclude= is the
  * user's own excluded
  * nodes, and the request runs to the end of the text (it may hold any
  * byte but NUL, so it comes last; its control bytes and '%' are written
  * %XX, so that no request starts a line of its own in `scontrol show
  * job`).
  *
- * Where burst_buffer/extra alone filters (Carrier=guard, doc/design.md
+ * Where burst_buffer/extra alone filters (Carrier=guard, doc/guard.md
  * "The guard alone"), the status is SX_GUARD_STATUS, nothing is held,
  * wrote= hashes the user's list as at submission (or as when an update
  * gave the job its first request), exclude= is that list (the job's
@@ -52,7 +52,7 @@
 
 #define SX_STATE_MARK "slurm-extra: "
 /* The status of a job where burst_buffer/extra alone keeps it off
- * (Carrier=guard, doc/design.md "The guard alone"). */
+ * (Carrier=guard, doc/guard.md "The guard alone"). */
 #define SX_GUARD_STATUS "burst_buffer/extra keeps the job off at placement"
 /* The status of a job whose request Slurm's own filter reads
  * (extra_constraints, 23.11 and later), a preference's note before it. */
@@ -99,7 +99,7 @@ int sx_job_state_copy(const struct sx_job_state *from, const char *admin,
 		      struct sx_job_state *to);
 
 /*
- * The note of the check at start (doc/design.md "The check at start"):
+ * The note of the check at start (doc/thread.md "The check at start"):
  * when `slurm-extra prolog-slurmctld` finds a node of a job that no longer
  * satisfies its request, it puts at the start of the status
  *
@@ -138,7 +138,7 @@ int sx_job_state_copy_prefer(const struct sx_job_state *from,
 
 /* Whether `a` and `b` have the same preferences, in the same order, and
  * the same wait (which counts only with preferences: slurm/prefer.h,
- * doc/design.md "Preferences").  Linear in their text. */
+ * doc/preferences.md "Preferences").  Linear in their text. */
 bool sx_job_state_same_prefer(const struct sx_job_state *a,
 			      const struct sx_job_state *b);
 
@@ -151,7 +151,7 @@ void sx_job_state_free(struct sx_job_state *st);
  * then (the nodes it put in its ExcNodeList, its feature in its Features,
  * its hold) stays the job's until someone takes it back, though no
  * thread follows it any more where burst_buffer/extra alone filters
- * (doc/design.md "The guard alone").  False without a status. */
+ * (doc/guard.md "The guard alone").  False without a status. */
 bool sx_job_state_by_thread(const struct sx_job_state *st);
 
 #endif

@@ -9,13 +9,13 @@
  *   MaxDepth=1024           deepest parentheses (1 to 1024: the stack bound)
  *   MaxExtraLength=65536    longest node Extra read, bytes; longer: skipped
  *   Carrier=guard           how the allowed nodes reach the jobs:
- *                           guard, features or exclusions (doc/design.md
+ *                           guard, features or exclusions (doc/thread.md
  *                           "Carriers", "The guard alone"); by default
  *                           guard where BurstBufferType names
  *                           burst_buffer/extra, else features
  *                           (plugin_config_carrier())
  *   UpdateBudget=1000       ms of job updates the thread may send a second
- *                           (1-1000; doc/design.md "The update budget")
+ *                           (1-1000; doc/thread.md "The update budget")
  *   MaxPendingRequests=10000        distinct requests of pending jobs
  *   MaxPendingRequestsPerUser=1000  the same per user (0: no cap;
  *                           doc/design.md "Caps")
@@ -23,12 +23,12 @@
  *                           user (0: no cap; doc/design.md "Caps")
  *   MallocMmapThreshold=32768  glibc's mmap threshold in slurmctld, set in
  *                           filter mode (0-33554432 bytes, 0: left as it
- *                           is; doc/design.md "Memory")
+ *                           is; doc/thread.md "Memory")
  *   MallocTrimInterval=10  at most this often (s), after a round that
  *                           loaded the jobs and found slurmctld grown,
  *                           glibc's free memory is given back with
  *                           malloc_trim() (0-3600, 0: never; filter mode;
- *                           doc/design.md "Memory")
+ *                           doc/thread.md "Memory")
  * Node Extra is read to json-c's depth 32, as Slurm reads it: no setting.
  */
 #ifndef SLURM_EXTRA_PLUGIN_CONFIG_H
@@ -63,7 +63,7 @@ struct plugin_config {
 	bool carrier_features; /* Carrier=features (the default without
 				     burst_buffer/extra): the
 				     nodes a request allows reach its jobs as
-				     a node feature (doc/design.md
+				     a node feature (doc/thread.md
 				     "Carriers"); else Carrier=exclusions,
 				     each job's ExcNodeList, or: */
 	bool carrier_guard;    /* Carrier=guard: burst_buffer/extra alone
@@ -71,7 +71,7 @@ struct plugin_config {
 				     guard at placement and its look at the
 				     plans); job_submit/extra only checks and
 				     records requests, and runs no thread
-				     (doc/design.md "The guard alone") */
+				     (doc/guard.md "The guard alone") */
 	xc_limits_t limits;
 	char path[4096]; /* the file read (or looked for) */
 	bool found;	 /* the file existed */
@@ -82,7 +82,7 @@ struct plugin_config {
  * job_submit/extra reads in slurmctld's configuration,
  * sx_guard_configured(); burst_buffer/extra itself, loaded; `slurm-extra
  * doctor`, slurmctld's answer), else features, the default of
- * plugin_config_defaults() (doc/design.md "The guard alone"). */
+ * plugin_config_defaults() (doc/guard.md "The guard alone"). */
 void plugin_config_carrier(struct plugin_config *cfg, bool guard_loaded);
 
 /* Fills `cfg` with the defaults. */

@@ -1,7 +1,7 @@
 /*
  * prefer.h - a job's preferences (`--extra-prefer`, tiers strongest first,
  * and `--extra-prefer-wait`): the request it is filtered by in a round,
- * its *effective request* (doc/design.md "Preferences").  job_submit()
+ * its *effective request* (doc/preferences.md "Preferences").  job_submit()
  * picks it at submission, the thread at each round, `slurm-extra why
  * --job` shows the tiers; everything after (the filter, the carriers, the
  * check at start) works on that text as on any request.  Slurm's
@@ -163,7 +163,7 @@ uint64_t prefer_census_hash(const char *canonical,
 char *prefer_compose(const char *request, const char *tier);
 
 /* Whether node feature `name` is one that job_submit/extra's thread
- * carried a job with state `st` by (doc/design.md "Carriers"): the
+ * carried a job with state `st` by (doc/thread.md "Carriers"): the
  * feature of its request, or of one of its preferences' "(R)&(P)"
  * (sx_feature_name() of the hash of the canonical text, slurm/carrier.h),
  * each parsed with `limits` (NULL: the defaults).  A user's own name of
@@ -203,7 +203,7 @@ int prefer_from_env(char **env, unsigned n, size_t max_len,
 
 /*
  * An owner's change of a pending job's preferences (`slurm-extra prefer`,
- * doc/design.md "Preferences", "Changing them"): an update whose SPANK
+ * doc/preferences.md "Preferences", "Changing them"): an update whose SPANK
  * environment holds PREFER_VAR (the new tiers, each ended by PREFER_SEP;
  * empty: none) or PREFER_WAIT_VAR (the new wait in seconds), or both.
  * Slurm's _update_job() reads no SPANK environment (src/slurmctld/

@@ -1,5 +1,5 @@
 /*
- * test_cli_prefer.c - preferences on the command line (doc/design.md
+ * test_cli_prefer.c - preferences on the command line (doc/preferences.md
  * "Preferences"): check and why read --extra-prefer and
  * --extra-prefer-wait (the tiers with their carets, the wait as sbatch
  * reads it, JSON), and the usage errors of `slurm-extra prefer`, which

@@ -1,6 +1,6 @@
 /*
  * test_guard_budget.c - what the tiers of every placement may cost a
- * second (ctld/guard.h, doc/design.md "Preferences there"): the
+ * second (ctld/guard.h, doc/guard.md "Preferences there"): the
  * second's budget, a user's share of it, the texts a placement compares,
  * and the tier applied once counted.  The guard's nodes and requests are
  * test_guard.c's.

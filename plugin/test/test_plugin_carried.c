@@ -1,6 +1,6 @@
 /*
  * test_plugin_carried.c - the entry points with the feature carrier on
- * (Carrier=features; plugin/carried.h, doc/design.md "Carriers"), in the
+ * (Carrier=features; plugin/carried.h, doc/thread.md "Carriers"), in the
  * context of test_plugin_fixture.h with the thread's carrier state set as
  * its round leaves it: the feature of gpu=true known to slurmctld and on
  * n1 and n2.  A submission gets the feature ANDed into its constraint and

@@ -6,7 +6,7 @@
  * slurmctld), and each test starts from a context built by hand, as the
  * thread would leave it: a node table of four nodes, n1 and n2 with
  * {"gpu":true}, n3 and n4 with {"gpu":false}, and the pending jobs it
- * knows, all of user 1001 asking gpu=true (doc/design.md "Updates"):
+ * knows, all of user 1001 asking gpu=true (doc/thread.md "Updates"):
  *   - job 7, no exclusions of its own;
  *   - job 8, excluding n2 itself;
  *   - jobs 200 and 201, a heterogeneous job (200+0 and 200+1).
@@ -130,11 +130,11 @@ static const struct sx_guard_api fake_api
 				    .census = fake_census };
 
 /* Carrier=guard: burst_buffer/extra keeps the jobs off (plugin_config.h
- * carrier_guard, doc/design.md "The guard alone"). */
+ * carrier_guard, doc/guard.md "The guard alone"). */
 static struct thread *fixture_thread; /* setup()'s, for teardown() */
 
 /* Carrier=guard: burst_buffer/extra keeps the jobs off (plugin_config.h
- * carrier_guard, doc/design.md "The guard alone"), and no thread runs
+ * carrier_guard, doc/guard.md "The guard alone"), and no thread runs
  * (entry_wants_thread()). */
 static inline void by_guard(void)
 {

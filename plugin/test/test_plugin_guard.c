@@ -1,6 +1,6 @@
 /*
  * test_plugin_guard.c - job_modify() and the caps where burst_buffer/
- * extra alone filters (Carrier=guard, doc/design.md "The guard alone"),
+ * extra alone filters (Carrier=guard, doc/guard.md "The guard alone"),
  * in the context of test_plugin_fixture.h: the job record read and
  * written through the fake record's guard_api (fake_api), the look's
  * census lent by it; the owner's change of preferences and a new request

@@ -5,7 +5,7 @@
  * exclusions added only to the ExcNodeList being set, never an
  * AdminComment the caller did not set, the hints for the thread (trusted
  * on 22.05 only for the owner, root and SlurmUser), what is urgent, and
- * the calls Slurm repeats with the same job_desc (doc/design.md
+ * the calls Slurm repeats with the same job_desc (doc/thread.md
  * "Updates").  The thread's own update, admins' AdminComments and the
  * check's note are test_plugin_modify_admin.c's.
  */

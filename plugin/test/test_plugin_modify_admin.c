@@ -6,7 +6,7 @@
  * refused when someone else changed its job after it was planned; a super
  * user's AdminComment, on a whole array or holding a state; the requeue
  * note of the check at start; job_modify() as each Slurm calls it
- * (doc/design.md "Updates").  Users' updates are test_plugin_modify.c's.
+ * (doc/thread.md "Updates").  Users' updates are test_plugin_modify.c's.
  */
 #include <stdlib.h>
 #include <string.h>

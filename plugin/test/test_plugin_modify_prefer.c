@@ -2,7 +2,7 @@
  * test_plugin_modify_prefer.c - job_modify() for an owner's change of a
  * pending job's preferences (`slurm-extra prefer`: the new tiers and wait
  * in the update's SPANK environment, prefer.h struct prefer_change;
- * doc/design.md "Preferences", "Changing them"), in the context of
+ * doc/preferences.md "Preferences", "Changing them"), in the context of
  * test_plugin_fixture.h: each tier checked as a request, a hint for the
  * thread that carries the change, nothing written into the job_desc, and
  * on 22.05 nothing read of a caller Slurm then refuses.

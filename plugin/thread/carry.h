@@ -1,5 +1,5 @@
 /*
- * carry.h - the feature carrier (doc/design.md "Carriers"): the nodes a
+ * carry.h - the feature carrier (doc/thread.md "Carriers"): the nodes a
  * request allows reach its jobs as a node feature, one a distinct request
  * (sx_feature_name() of its canonical text, slurm/carrier.h), set by the
  * thread on the nodes whose Extra satisfies the request and ANDed into the
@@ -45,7 +45,7 @@
 
 struct lh_table; /* json-c's linkhash */
 
-/* The bounds on the names claimed (doc/design.md "Carriers"): at most
+/* The bounds on the names claimed (doc/thread.md "Carriers"): at most
  * CARRY_MAX_NAMES in all, so that a node never carries more than that of
  * the plugin's features (16 bytes each, in its available and its active
  * list, packed into every node load and state save), and at most
@@ -236,7 +236,8 @@ struct carry_fresh {
  * narrowest window, one load and one update, and a round's burst stays
  * at 32 RPCs at most, 16 single loads and 16 updates, each one node
  * packed or updated and one munge credential: the guard at placement
- * loads a job's nodes alone up to 32 (doc/design.md), its loads alone;
+ * loads a job's nodes alone up to 32 (doc/thread.md "The check at
+ * start"), its loads alone;
  * here each single load comes with its share of updates.  A load of
  * every node took 95 ms of slurmctld's time at 10,000 nodes and 643 ms
  * at 65,536 (doc/benchmarks.md), but costs nothing when no node changed

@@ -1,6 +1,6 @@
 /*
  * hints.h - what job_modify() saw of the updates by someone else, for the
- * re-filtering thread (doc/design.md "Updates").
+ * re-filtering thread (doc/thread.md "Updates").
  */
 #ifndef SLURM_EXTRA_HINTS_H
 #define SLURM_EXTRA_HINTS_H
@@ -15,7 +15,7 @@
 /*
  * What an update by someone else (a user, an admin; never the thread)
  * changed, as job_modify() saw it before Slurm applied or refused it
- * (doc/design.md "Updates").  The thread never acts on a hint alone but
+ * (doc/thread.md "Updates").  The thread never acts on a hint alone but
  * for a change of preferences (below): it
  * takes a hint's content only when the job's data it loads afterwards show
  * the update was applied (ExcNodeList equal to what the update set), so a
@@ -31,7 +31,7 @@
  * so the thread takes a trusted one as it is (job_modify() takes it only
  * from an update that sets nothing else the plan reads), and a lost one
  * is lost
- * (doc/design.md "Preferences", "Changing them").
+ * (doc/preferences.md "Preferences", "Changing them").
  */
 struct job_hint {
 	uint64_t seq;	   /* order of the updates (1, 2, ...) */
@@ -86,7 +86,7 @@ struct job_hint {
  * Each loss counts in `losses`, and the next round reads the change from
  * the jobs' data: a list that differs from the state's wrote= is taken
  * whole as the user's, so a lost hint costs only which part of it was
- * the plugin's (doc/design.md "Updates"), or, for a change of
+ * the plugin's (doc/thread.md "Updates"), or, for a change of
  * preferences, the change itself.  One user's list can be larger
  * than HINTS_BYTES (Slurm's RPCs carry up to 1 GiB): its hint is then
  * dropped, with the same effect. */
@@ -111,7 +111,7 @@ struct hints {
 
 /* Whether the content of hint `h` may be taken for `job` (loaded after
  * it): its caller is root, SlurmUser or the job's owner.  Whatever names
- * the job (doc/design.md "Updates"), nobody else's update changes what the
+ * the job (doc/thread.md "Updates"), nobody else's update changes what the
  * plugin keeps of it. */
 bool hint_from_owner(const struct job_hint *h, const slurm_job_info_t *job);
 
@@ -127,7 +127,7 @@ bool hints_add(struct hints *hints, struct job_hint *h);
 
 /* Records an update whose job the plugin cannot tell (26.05's SLUID) as a
  * hint lost for all: the thread's updates planned before are refused
- * (hints_newer), and its next load plans every job (doc/design.md
+ * (hints_newer), and its next load plans every job (doc/thread.md
  * "Updates"). */
 void hints_lose(struct hints *hints);
 
@@ -159,7 +159,7 @@ void hints_free(struct hints *hints);
 
 /* Whether hint `h` names `job`: the het component it named, the array task
  * (or the pending array record whose array_bitmap still holds it: an
- * update of one task splits it out of that record, doc/design.md
+ * update of one task splits it out of that record, doc/thread.md
  * "Updates"), else the job, array or het job with its id. */
 bool hint_names(const struct job_hint *h, const slurm_job_info_t *job);
 

@@ -3,7 +3,7 @@
  * re-filtering thread filters (refilter.h), since the plugin last wrote
  * it: the user's own part of its ExcNodeList, and whose hold it has, told
  * from the job's loaded data and, where those cannot tell, from the hints
- * of job_modify() (hints.h; doc/design.md "Updates").
+ * of job_modify() (hints.h; doc/thread.md "Updates").
  */
 #ifndef SLURM_EXTRA_JOB_CHANGES_H
 #define SLURM_EXTRA_JOB_CHANGES_H
@@ -36,7 +36,7 @@
  * Replaces st->exclude (malloc'd) when the user's part changed.
  *
  * And the preferences as the owner last changed them (`slurm-extra
- * prefer`, doc/design.md "Preferences", "Changing them"): the job's data
+ * prefer`, doc/preferences.md "Preferences", "Changing them"): the job's data
  * cannot show such a change, so a trusted hint's is taken as it is (from
  * the owner, root or SlurmUser: hint_from_owner), each in order, over a change taken before that the job's AdminComment does not
  * show yet (`k`, the job as the round before knew it, with

@@ -1,6 +1,6 @@
 /*
  * job_loads.h - which jobs a round of the thread loads from slurmctld
- * beside a load of every job (doc/design.md "Work follows change"): the
+ * beside a load of every job (doc/thread.md "Work follows change"): the
  * jobs users' updates named (job_modify()'s hints), each loaded alone
  * with slurm_load_job() and put in place of its records in the thread's
  * copy of the jobs (thread_load_hinted(), kept_jobs_splice()); and the jobs whose updates Slurm refused, planned

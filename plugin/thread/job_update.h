@@ -3,7 +3,7 @@
  * job (refilter.h): what it changes, planned from the job's filter
  * (job_filter.h) or from its emptied request, its ExcNodeList built only
  * as it is sent, the update sent, and freed.  The rules of a job's hold
- * and exclusions are those of doc/design.md "Updates".
+ * and exclusions are those of doc/thread.md "Updates".
  */
 #ifndef SLURM_EXTRA_JOB_UPDATE_H
 #define SLURM_EXTRA_JOB_UPDATE_H
@@ -114,7 +114,7 @@ int job_update_extra(const slurm_job_info_t *job, const char *extra,
 		     const char *admin_comment, struct job_update *u);
 
 /* Sends one update, by the job's id alone, which names exactly that
- * record in every version (slurm_update_job; doc/design.md "Updates",
+ * record in every version (slurm_update_job; doc/thread.md "Updates",
  * names).  The Slurm API: never with slurmctld's locks held.  false when
  * Slurm refused it (logged). */
 bool job_update_send(const struct job_update *u);
@@ -123,7 +123,7 @@ bool job_update_send(const struct job_update *u);
  * the request evaluated again on `table` (the thread's, unchanged since
  * the plan: only the thread writes it, between rounds) with `limits`, and
  * the job's filter written, into u->exc_nodes (malloc'd; the recipe freed).
- * So a round holds one list at a time, not one per update (doc/design.md
+ * So a round holds one list at a time, not one per update (doc/thread.md
  * "The update budget").  0 (also when there was nothing to build), -1
  * when out of memory or when the list differs from the one planned (its
  * hash): the update is not sent, and the next round plans again. */

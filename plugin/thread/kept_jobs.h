@@ -2,7 +2,7 @@
  * kept_jobs.h - the thread's own copy of the jobs it loaded: of each
  * slurm_load_jobs() answer, only the pending jobs a round may plan
  * (refilter.h) and only the fields the plan reads, so that Slurm's answer
- * is freed at once (doc/design.md "Memory").
+ * is freed at once (doc/thread.md "Memory").
  */
 #ifndef SLURM_EXTRA_KEPT_JOBS_H
 #define SLURM_EXTRA_KEPT_JOBS_H
@@ -23,7 +23,7 @@
  * second time as an index array sized for every node of the cluster (bitstr2inx() in Slurm's
  * src/common/bitstring.c: 4 bytes a node, 40 KB a job at 10,000 nodes,
  * 200 MB for 5,000 jobs), which the thread used to keep between rounds
- * (doc/design.md "Memory").  Free with kept_jobs_free(); NULL when
+ * (doc/thread.md "Memory").  Free with kept_jobs_free(); NULL when
  * out of memory.
  */
 job_info_msg_t *kept_jobs_keep(const job_info_msg_t *msg,

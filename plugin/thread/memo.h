@@ -1,6 +1,6 @@
 /*
  * memo.h - what a round of the re-filtering thread keeps for the next, so
- * that a round costs what changed, not what exists (doc/design.md "Work
+ * that a round costs what changed, not what exists (doc/thread.md "Work
  * follows change"):
  *   - each distinct request text parsed once while a pending job has it,
  *     and each distinct request (its canonical text) evaluated once: the

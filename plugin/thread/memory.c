@@ -1,6 +1,6 @@
 /*
  * memory.c - what job_submit/extra's thread does about slurmctld's memory
- * (memory.h; doc/design.md "Memory"): glibc's free memory given back after
+ * (memory.h; doc/thread.md "Memory"): glibc's free memory given back after
  * loads of the jobs, and glibc's mmap threshold (thread_tune_malloc(),
  * thread.h).
  */
@@ -66,7 +66,7 @@ void thread_trim_after_load(struct thread *r)
 }
 
 /*
- * Why (doc/design.md "Memory"): each round that loads the jobs has two
+ * Why (doc/thread.md "Memory"): each round that loads the jobs has two
  * large, short-lived sides: slurmctld packs the answer in one of its RPC
  * threads (megabytes, grown by realloc), and libslurm unpacks each job's
  * ExcNodeList into an index array sized for every node (40 KB a job at

@@ -1,6 +1,6 @@
 /*
  * memory.h - what job_submit/extra's thread does about slurmctld's memory
- * (memory.c; doc/design.md "Memory"): glibc's free memory given back after
+ * (memory.c; doc/thread.md "Memory"): glibc's free memory given back after
  * a load of the jobs (malloc_trim), by slurmctld's resident memory.  Its
  * other side, glibc's mmap threshold, is thread_tune_malloc(), which the
  * front door thread.h declares for init().  Private to plugin/thread/ and
@@ -35,7 +35,7 @@ bool thread_trim_due(size_t interval_s, double since_ms, long trimmed_kb,
 /*
  * After a round that loaded the jobs, from the thread without r->lock
  * held: glibc's free memory given back with malloc_trim() when
- * thread_trim_due() says so (doc/design.md "Memory"); r->trimmed_kb and
+ * thread_trim_due() says so (doc/thread.md "Memory"); r->trimmed_kb and
  * r->trimmed, the thread's own, follow it.  Each load unpacks many small
  * blocks in the arena the thread shares with some of slurmctld's RPC
  * threads; their long-lived blocks (a submitted job's structures, its node

@@ -20,14 +20,14 @@
  * Otherwise (first load, nodes added or removed, an update
  * that ran out of memory) a table is built anew outside the lock and
  * swapped in.  The nodes Slurm hides (powered-down CLOUD nodes on 22.05:
- * doc/design.md "Hidden nodes") join it without Extra.  Failures are
+ * doc/thread.md "Hidden nodes") join it without Extra.  Failures are
  * logged; the table is then left as it was.
  */
 bool node_table_load(struct thread *r);
 
 /* Every node of the partitions `parts` that `msg` does not name, each
  * once, in the order the partitions list them (the nodes Slurm hid:
- * doc/design.md "Hidden nodes"): a malloc'd array of malloc'd names, the
+ * doc/thread.md "Hidden nodes"): a malloc'd array of malloc'd names, the
  * caller's to free with node_table_free_names(), count in *n; NULL with
  * *n 0 when there is none or memory ran out (out of memory while a list
  * is walked: the names gathered so far).  A partition without nodes,

@@ -2,7 +2,7 @@
  * pace.h - how job_submit/extra's thread sends a round's updates (pace.c):
  * one at a time, each marked in flight for job_modify(), those that may
  * take nodes from a job first, within the update budget (UpdateBudget,
- * extra.conf(5); doc/design.md "The update budget"); and the thread's
+ * extra.conf(5); doc/thread.md "The update budget"); and the thread's
  * waits on CLOCK_MONOTONIC, which the budget, the round's interval and
  * thread_stop() use.  Private to plugin/thread/ and its unit tests.
  */
@@ -16,7 +16,7 @@
 
 #include "thread_private.h"
 
-/* The update budget (doc/design.md "The update budget"): each update's
+/* The update budget (doc/thread.md "The update budget"): each update's
  * RPC of d ms owes d * (1000 - budget) / budget ms of rest, so that RPCs
  * take at most `budget` ms of each second over time; the rest is taken
  * before the next update once it reaches PACE_STEP_MS (bursts stay

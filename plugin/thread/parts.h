@@ -2,7 +2,7 @@
  * parts.h - the nodes of each partition, as the thread last loaded them
  * (slurm_load_partitions()), for preferences: a preferred node counts
  * only when it is in one of the job's partitions (slurm/prefer.h,
- * doc/design.md "Preferences").  Written by the thread under r->lock,
+ * doc/preferences.md "Preferences").  Written by the thread under r->lock,
  * read by job_submit() under it and by the thread's plan.
  */
 #ifndef SLURM_EXTRA_PARTS_H

@@ -1,6 +1,6 @@
 /*
  * plan_carrier.h - what a round's plan (refilter.c) makes of the feature
- * carrier (carry.h; doc/design.md "Carriers"): how each pending job with a
+ * carrier (carry.h; doc/thread.md "Carriers"): how each pending job with a
  * request goes, by its request's node feature or by its ExcNodeList.
  */
 #ifndef SLURM_EXTRA_PLAN_CARRIER_H

@@ -1,7 +1,7 @@
 /*
  * plan_prefer.h - what a round's plan (refilter.c) and the plan where
  * Slurm filters (thread_prefer.c) make of a job's preferences (prefer.h;
- * doc/design.md "Preferences", "Work follows change"): the effective
+ * doc/preferences.md "Preferences", "Work follows change"): the effective
  * request it is filtered by this round, from the memo's evaluations, and
  * what that pick reads, so that a job whose pick cannot change is not
  * planned again.
@@ -142,7 +142,7 @@ struct prefer_watch {
 };
 
 /*
- * Where Slurm filters by `extra` itself (doc/design.md "Preferences"):
+ * Where Slurm filters by `extra` itself (doc/preferences.md "Preferences"):
  * whether this round loads the node data (slurm_load_node(), with the
  * table's last_update: "no change" costs little, a change of the whole
  * table at 65,536 nodes 0.64 s of slurmctld's).  Only when a pick can

@@ -3,7 +3,7 @@
  * extra_constraints): the owners' changes of preferences (`slurm-extra
  * prefer`; hints.h prefer_set), taken from the hints at each round and
  * applied to the jobs they name at every round that plans them, until
- * the jobs' AdminComments show them (thread_prefer.c; doc/design.md
+ * the jobs' AdminComments show them (thread_prefer.c; doc/preferences.md
  * "Preferences", "Changing them").  The job's data cannot show such a
  * change before the thread writes it, and an update of the thread's that
  * Slurm refuses, or that a later update made stale, would otherwise lose

@@ -101,12 +101,12 @@ struct refilter_out {
  * `extra`; a job whose `extra` an update emptied is given back its
  * user's exclusions and no longer filtered.  The hints of in->hints up to
  * in->upto are taken first, each on the jobs it names whose loaded data
- * show it applied (doc/design.md "Updates"); in->prev, the jobs of the
+ * show it applied (doc/thread.md "Updates"); in->prev, the jobs of the
  * round before, gives back the state of a job whose AdminComment an admin
  * replaced.
  *
  * With in->memo (the thread's, memo.h), what the rounds before computed is
- * kept and work follows change (doc/design.md "Work follows change"): a
+ * kept and work follows change (doc/thread.md "Work follows change"): a
  * job of in->prev planned with the same memo whose print is the same,
  * that no hint names and whose request's nodes did not change since is
  * kept as it is, unplanned; each distinct request text is parsed once

@@ -1,7 +1,7 @@
 /*
  * refilter_read.c - the reading of each pending job in a round's plan
  * (refilter_private.h): a job unchanged since its plan kept as it is
- * (doc/design.md "Work follows change"), any other read into an item,
+ * (doc/thread.md "Work follows change"), any other read into an item,
  * with what others changed in it taken (job_changes.h) and the request
  * it goes by this round parsed.
  */

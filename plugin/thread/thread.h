@@ -6,7 +6,7 @@
  *
  * The thread keeps a node table current from slurm_load_node() and
  * re-filters every pending job with a request whenever the node data or
- * the jobs change, one round every RefreshInterval (doc/design.md "Work
+ * the jobs change, one round every RefreshInterval (doc/thread.md "Work
  * follows change").  job_submit() and job_modify() run with slurmctld's
  * locks held and must not call the Slurm API themselves: between
  * thread_lock() and thread_unlock() they read what the thread keeps (the
@@ -44,7 +44,7 @@ extern const char plugin_type[];
 /* ---------------------------------------------------- init() and fini() */
 
 /* glibc's mmap threshold in slurmctld where the plugin filters
- * (MallocMmapThreshold, plugin_config.h; doc/design.md "Memory"; defined
+ * (MallocMmapThreshold, plugin_config.h; doc/thread.md "Memory"; defined
  * in memory.c with the rest of the thread's memory code): set with
  * mallopt() the first time the plugin finds itself filtering (init(), or
  * the thread's round after a reconfigure turned extra_constraints off),
@@ -89,7 +89,7 @@ void thread_unlock(struct thread *t);
  * filters by `extra` itself the thread loads the nodes only while a
  * preferring job's pick can follow them, so the table may be older; a
  * submission then takes its first tier until the thread's round checks it
- * (doc/design.md "Preferences").  With the thread's lock held. */
+ * (doc/preferences.md "Preferences").  With the thread's lock held. */
 bool thread_table_fresh(const struct thread *t);
 
 /* The node table, NULL until the thread's first load (right after

@@ -1,6 +1,6 @@
 /*
  * thread_carry.c - the feature carrier's stages of a round
- * (thread_private.h; doc/design.md "Carriers"): slurm.conf read again,
+ * (thread_private.h; doc/thread.md "Carriers"): slurm.conf read again,
  * the node updates of a plan sent, whether a node change needs the jobs,
  * the moves held back after a refused node update.
  */

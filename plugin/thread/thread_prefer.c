@@ -1,6 +1,6 @@
 /*
  * thread_prefer.c - preferences where Slurm filters by `extra` itself
- * (SchedulerParameters=extra_constraints, 23.11+; doc/design.md
+ * (SchedulerParameters=extra_constraints, 23.11+; doc/preferences.md
  * "Preferences"): the thread keeps each pending job's `extra` at its
  * effective request (prefer.h), "(R)&(Pi)" while a tier narrows it and R
  * after, and its AdminComment state saying so; Slurm's own filter does

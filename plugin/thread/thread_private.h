@@ -211,7 +211,7 @@ void thread_init_sync(struct thread *r);
  * pack and the thread an unpack sized by the whole cluster
  * (kept_jobs_keep): on a busy cluster the scheduler touches some job every
  * second, so loading on Slurm's own last_update alone would load them all
- * each second (doc/design.md "Work follows change").  Reads only what the
+ * each second (doc/thread.md "Work follows change").  Reads only what the
  * thread alone writes: no lock; changes nothing. */
 bool thread_jobs_wanted(const struct thread *r, bool nodes, uint64_t urgent,
 			uint64_t asked);
@@ -274,7 +274,7 @@ void thread_users_asks(const struct thread *r, uint64_t *asked,
 
 /* ------------------------ thread_carry.c: the feature carrier's stages */
 
-/* The feature carrier's stages of a round (doc/design.md "Carriers"), in
+/* The feature carrier's stages of a round (doc/thread.md "Carriers"), in
  * the thread, outside r->lock unless said. */
 
 /* slurm.conf read again since the carrier's last look (or never looked

@@ -238,7 +238,7 @@ static size_t trim_interval(const struct plugin_config *c)
 }
 
 /* glibc's mmap threshold in filter mode: 0 (left alone) to 32 MiB, 32768
- * by default (doc/extra.conf.5, doc/design.md "Memory"). */
+ * by default (doc/extra.conf.5, doc/thread.md "Memory"). */
 Test(config, malloc_mmap_threshold)
 {
 	check_size_setting("MallocMmapThreshold", MMAP_THRESHOLD_DEFAULT,
@@ -247,7 +247,7 @@ Test(config, malloc_mmap_threshold)
 }
 
 /* The least time between malloc_trim()s in filter mode: 0 (never) to an
- * hour, 10 s by default (doc/extra.conf.5, doc/design.md "Memory"). */
+ * hour, 10 s by default (doc/extra.conf.5, doc/thread.md "Memory"). */
 Test(config, malloc_trim_interval)
 {
 	check_size_setting("MallocTrimInterval", TRIM_INTERVAL_DEFAULT,
@@ -272,7 +272,7 @@ Test(config, path_beside_slurm_conf)
 	cr_assert_str_eq(buf, "/x/y.conf");
 }
 
-/* Carrier=guard: burst_buffer/extra alone (doc/design.md "The guard
+/* Carrier=guard: burst_buffer/extra alone (doc/guard.md "The guard
  * alone"); the last line wins either way. */
 Test(config, carrier_guard)
 {

@@ -257,7 +257,7 @@ Test(job_state, mangled_preferences_are_not_a_state)
 
 /* A state is the thread's unless its status is the guard's or Slurm's
  * own filter's, a preference's note before either aside: what the thread
- * set on a job is then the job's until taken back (doc/design.md "The
+ * set on a job is then the job's until taken back (doc/guard.md "The
  * guard alone"). */
 Test(job_state, the_threads_states_are_told_apart)
 {

@@ -6,7 +6,7 @@
  * changed get an update).  Runs the planning the thread does, on job
  * records built here; sending the updates is the cluster's part.  With
  * --prefer, 5,000 then 20,000 pending jobs with preferences (8 tiers
- * each, doc/design.md "Preferences") over NODES nodes (default 10,000):
+ * each, doc/preferences.md "Preferences") over NODES nodes (default 10,000):
  * the ms of each plan as the rounds go (prefer_bench()).
  *
  *   make tests/bench/bench_refilter && tests/bench/bench_refilter

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # carrier-grammar.sh - what the feature carrier takes from Slurm's feature
-# grammar, checked on the real local cluster (doc/design.md, "Carriers";
+# grammar, checked on the real local cluster (doc/thread.md, "Carriers";
 # slurm/carrier.h): with the plugin's feature F on some nodes, a job whose
 # constraint is the user's own with "&F" appended may be placed only on
 # nodes that satisfy both, for every form sx_constraint_with() writes (OR,
@@ -23,7 +23,7 @@ cluster_start >/dev/null
 
 # Names of the plugin's length (slurm/carrier.h) but not its prefix: the
 # plugin's thread takes a name of its own shape off any node that no job
-# of its wants (doc/design.md "Carriers").
+# of its wants (doc/thread.md "Carriers").
 F=xt_0123456789ab # the feature standing for a request
 G=xt_ba9876543210 # one that no node has
 

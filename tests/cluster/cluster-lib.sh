@@ -97,7 +97,7 @@ plugin_has_current_data() {
 	[ "$got" = "$want" ]
 }
 
-# guard_alone: the plugin runs with Carrier=guard (doc/design.md "The guard
+# guard_alone: the plugin runs with Carrier=guard (doc/guard.md "The guard
 # alone"): it runs no thread, burst_buffer/extra's look keeps the jobs'
 # excluded nodes.  Said in extra.conf (XC_EXTRA_CONF), or the default
 # where BurstBufferType names burst_buffer/extra (XC_BURST_BUFFER) and
@@ -243,7 +243,7 @@ wait_job() {
 }
 
 # kept_off JOB: the nodes JOB is kept off, whichever carrier keeps it off
-# them (doc/design.md "Carriers"): its ExcNodeList, and when its
+# them (doc/thread.md "Carriers"): its ExcNodeList, and when its
 # constraint names one of the plugin's features (xc_ and 12 hex digits,
 # Carrier=features), every node of the partitions whose active features
 # lack it too.  A ranged hostlist as Slurm writes one, "(null)" for none:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e-carrier.sh - the feature carrier (extra.conf Carrier=features,
-# doc/design.md "Carriers") on a real local cluster, as its users meet it:
+# doc/thread.md "Carriers") on a real local cluster, as its users meet it:
 # a job's request reaches Slurm as a node feature ANDed into its
 # constraint; a node's Extra change moves the feature, not the jobs; the
 # user's own constraint, --prefer and ExcNodeList stay theirs through

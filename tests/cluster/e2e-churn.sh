@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e-churn.sh - no job starts on a node whose Extra had stopped satisfying
 # its request before Slurm placed it, and no job is lost for it (the check
-# at start, doc/design.md "The check at start"), on the real local cluster,
+# at start, doc/thread.md "The check at start"), on the real local cluster,
 # as a user submits and an admin changes node data:
 #
 #   1. the check alone, made certain: the thread re-filters only every 15 s
@@ -38,7 +38,7 @@
 # XC_BURST_BUFFER=burst_buffer/extra with XC_PROLOG_CTLD=0 runs the churn
 # with the guard at placement and no check: no job may then be placed on a
 # node at 0 (asserted); with XC_EXTRA_CONF=Carrier=guard too, the guard
-# alone, no thread of the plugin's (doc/design.md "The guard alone").
+# alone, no thread of the plugin's (doc/guard.md "The guard alone").
 # With Slurm's own filter (XC_SCHED_PARAMS=...,extra_constraints), the
 # reference, no job may be placed on a node at 0 either (asserted).
 # XC_PROLOG_CTLD=0 runs it without the check (the thread's window alone:

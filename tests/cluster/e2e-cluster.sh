@@ -4,7 +4,7 @@
 # Needs root and the plugins installed (make install).  Prints one line a
 # check and closes with "N passed, M failed"; exits 1 if any failed.
 # XC_KEEP=1 leaves the cluster running afterwards.
-# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
 # guard alone"): the same where the guard keeps jobs off at placement and
 # its look keeps their excluded nodes (kept_off: the bitmap, after a
 # walk); doctor names that mode, and the guard's look names the nodes

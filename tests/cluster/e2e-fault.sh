@@ -4,7 +4,7 @@
 # After each, slurmctld must still answer.  Needs root, `make install` and
 # `make check` (for tests/cluster/slurm-helper).  Closes with
 # "fault: N passed, M failed".
-# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
 # guard alone"): the same where the guard keeps jobs off at placement;
 # its look names the unusable nodes, and no thread of the plugin's runs.
 set -uo pipefail

@@ -1,5 +1,5 @@
 #!/bin/bash
-# e2e-guard-alone.sh - Carrier=guard (doc/design.md "The guard alone"):
+# e2e-guard-alone.sh - Carrier=guard (doc/guard.md "The guard alone"):
 # burst_buffer/extra alone keeps jobs off the nodes whose Extra does not
 # satisfy their request, inside slurmctld (its guard at placement, its
 # look at backfill's plans), and job_submit/extra only checks and records

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e-guard.sh - the guard at placement (BurstBufferType=burst_buffer/extra,
-# doc/design.md "The guard at placement"): a job is never placed on a node
+# doc/guard.md "The guard at placement"): a job is never placed on a node
 # whose Extra stopped satisfying its request, even before the thread has
 # seen the change; on the real local cluster, as an unprivileged user
 # submits and an admin changes node data.
@@ -17,13 +17,13 @@
 #      matching just before the srun;
 #   3. a batch job preferring ib=p1 for 10 minutes, which no node has
 #      (so it goes by its request alone), every node busy; n1 comes to
-#      have ib=p1 and n2 is freed: the rule (doc/design.md "Preferences")
+#      have ib=p1 and n2 is freed: the rule (doc/preferences.md "Preferences")
 #      now has it wait for n1, which the thread learns at its next round;
 #   4. a batch job preferring ib=p1, else ib=p2, for 10 minutes: n1 has
 #      ib=p1, n2 ib=p2, every node busy, so the thread carries it to n1;
 #      n1 loses ib=p1 and is freed: the rule now has it wait for n2.
 #
-#   5. backfill's plan (the look, doc/design.md "The look"): a batch job
+#   5. backfill's plan (the look, doc/guard.md "The look"): a batch job
 #      waiting for ok=1, every node busy, n1 the one match, so backfill
 #      plans it on n1; n1 stops matching: with the guard's look backfill
 #      plans it nowhere within seconds, where the thread alone leaves the

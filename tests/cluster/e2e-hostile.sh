@@ -27,7 +27,7 @@
 #   copies kept before grew it by 2 MB and 58 MB on 22.05.8).
 # XC_HOSTILE_MODE=slurm (23.11+): the same where Slurm filters by `extra`
 # itself (the plugin's hold is then not there to attack).
-# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
 # guard alone"): the same where the guard keeps jobs off at placement and
 # its look keeps their excluded nodes.  The plugin holds no job there: H,
 # whose required n3 does not match, waits unheld (BurstBufferStageIn) and
@@ -221,7 +221,7 @@ else
 		"$(for j in "${MINE[@]}"; do echo "$j: $(kept_off "$j") $(field "$j" Extra)"; done)"
 fi
 if [ "$MODE" = plugin ] && [ "$GUARD" = 0 ] && [[ " $XC_EXTRA_CONF " != *" Carrier=exclusions "* ]]; then
-	# the carrier's bound (doc/design.md "Carriers"): 8 names for one
+	# the carrier's bound (doc/thread.md "Carriers"): 8 names for one
 	# user's jobs, which move to them a round after their submission;
 	# the other 4 requests go by their ExcNodeList
 	by_list() {

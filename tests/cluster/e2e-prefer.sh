@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e-prefer.sh - preferences by Extra (`--extra-prefer`, tiers, and
-# `--extra-prefer-wait`; doc/design.md "Preferences") as an unprivileged
+# `--extra-prefer-wait`; doc/preferences.md "Preferences") as an unprivileged
 # user (xcuser1) meets them on the local cluster (4 one-CPU nodes, the
 # plugin filtering), beside what Slurm's own `--prefer` with a node
 # feature does in the same run:
@@ -21,7 +21,7 @@
 # XC_PREFER_MODE=slurm (23.11+): the same where Slurm filters by `extra`
 # itself (SchedulerParameters=extra_constraints): the plugin sets the
 # job's `extra` to the request and its preference, and back.
-# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
 # guard alone"): the same where the guard picks the tier at each placement
 # and its look follows each wait's end; no thread writes the tier into the
 # job's AdminComment, `why --job` says it.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e-users.sh - every job action by every actor gets from Slurm, with the
 # plugin loaded, the answer and the effect it gets without it, plus the
-# --extra filter (doc/design.md "Updates"), on the real local cluster with
+# --extra filter (doc/thread.md "Updates"), on the real local cluster with
 # two unprivileged accounts: the job's owner, another user, and root.
 #
 # Each case runs the same action on two pending jobs of the owner, one
@@ -20,7 +20,7 @@
 # XC_USERS_MODE=slurm (23.11+): the same with Slurm's own filter
 # (extra_constraints), where the plugin only checks requests: the job with
 # a request then has the reference's ExcNodeList and its request in Extra.
-# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
 # guard alone"): no thread of the plugin's runs, the look keeps the jobs' excluded
 # nodes: a job is kept off what its bitmap holds (kept_off), its
 # ExcNodeList is the reference's, "rounds" are the look's walks

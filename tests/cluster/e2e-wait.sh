@@ -7,7 +7,7 @@
 # ExcNodeList kept; slurmctld restarted with jobs waiting; holds untouched;
 # arrays, srun/salloc and partition lists wait too.  Prints the measured
 # times; closes with "wait: N passed, M failed".
-# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/design.md "The
+# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
 # guard alone"): the same where the guard keeps jobs off at placement and
 # its look keeps their excluded nodes (kept_off: the bitmap, a walk after
 # a change); a job waits with reason BurstBufferStageIn, never held (a

@@ -12,7 +12,7 @@
 # heap grows run after run with or without the plugin, so one reading says
 # nothing about a leak.  Closes with "load: N passed, M failed".
 # With the guard alone (XC_BURST_BUFFER=burst_buffer/extra, no carrier
-# named, or Carrier=guard: doc/design.md "The guard alone") every job's
+# named, or Carrier=guard: doc/guard.md "The guard alone") every job's
 # ExcNodeList is the user's own (none here) and the placement is checked by
 # where the jobs started; burst_buffer/extra logs the live count after
 # each walk of its look that follows a change of the nodes' Extra, which
@@ -77,7 +77,7 @@ rewrite_n1() {
 }
 # A held job without a request is there meanwhile: a node change alone may
 # not make the thread plan (with the feature carrier, no plan is needed
-# when no job came and every request's jobs are carried: doc/design.md
+# when no job came and every request's jobs are carried: doc/thread.md
 # "Carriers"), a job that came does; so the requests no pending job has
 # are freed by the first round's plan whatever the carrier.
 live_objects() {

@@ -3,7 +3,7 @@
 # reference for preferences by Extra: `--prefer` with a node feature (one
 # tier, Slurm 22.05+) and `--constraint` (a hard wish), as an unprivileged
 # user (xcuser1), on the local cluster (4 one-CPU nodes, no job_submit
-# plugin).  Figures printed, never asserted (doc/design.md, "Preferences").
+# plugin).  Figures printed, never asserted (doc/preferences.md, "Preferences").
 #
 # The feature `cached` is on n2 alone (scontrol update node), each job
 # runs `sleep 3`; "n2 busy" is root's job of XC_PREFER_FILL seconds

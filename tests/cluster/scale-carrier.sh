@@ -27,7 +27,7 @@
 # - guard: plugin, and the guard at placement (BurstBufferType=
 #   burst_buffer/extra, built --with-slurm-source): its figures and its
 #   look's, logged once a minute, printed after the table.
-# - alone: the guard alone (Carrier=guard, doc/design.md "The guard
+# - alone: the guard alone (Carrier=guard, doc/guard.md "The guard
 #   alone"): no thread, no carrier; the row waits until the look has
 #   given a set to the request job of the 1,000th highest priority (sets
 #   go to 1,024), and in the churn times each flip to that job's set
@@ -315,7 +315,7 @@ run() {
 		# the guard's own figures, once a minute in slurmctld's log
 		tail -n +"$((from + 1))" "$LOG" | grep -oP 'burst_buffer/extra: \K[0-9]+ placement attempts .*' |
 			sed 's/^/    guard: /' >>"$NOTES"
-		# and the look's (design.md "The look"): its holds of the locks
+		# and the look's (guard.md "The look"): its holds of the locks
 		tail -n +"$((from + 1))" "$LOG" | grep -oP 'burst_buffer/extra: the look: \K[0-9]+ walks.*' |
 			sed 's/^/    look: /' >>"$NOTES"
 	fi

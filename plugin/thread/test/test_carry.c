@@ -1,6 +1,6 @@
 /*
  * test_carry.c - the feature carrier's state (plugin/thread/carry.h,
- * doc/design.md "Carriers"): what a load of the nodes tells of their
+ * doc/thread.md "Carriers"): what a load of the nodes tells of their
  * features, the claims of names by requests, the node updates a plan
  * sends (one a distinct new list, the site's features kept), the counts
  * the entry points read (never above the nodes that carry a name while the

@@ -1,7 +1,7 @@
 /*
  * test_carry_fresh.c - what the check of the site's lists before the
  * feature carrier's node updates costs slurmctld (pace.h,
- * pace_send_nodes(); doc/design.md "Carriers"): a round whose updates
+ * pace_send_nodes(); doc/thread.md "Carriers"): a round whose updates
  * name CARRY_FRESH_SINGLE_MAX nodes or fewer loads each alone, a larger
  * one loads every node once, from the plan's last_update; "no change"
  * sends every update as planned, a change sends only the updates whose

@@ -1,6 +1,6 @@
 /*
  * test_carry_site.c - the site's own features in the feature carrier's
- * node updates (carry.h, pace.h, doc/design.md "Carriers"): what the
+ * node updates (carry.h, pace.h, doc/thread.md "Carriers"): what the
  * carrier sends to slurmctld, caught where pace_send_nodes() sends it
  * (pace_ctld, played here).  A feature the site made available but not
  * active stays inactive; the site's lists are kept apart, whatever the

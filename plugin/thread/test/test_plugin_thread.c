@@ -94,7 +94,7 @@ Test(plugin, hidden_nodes_are_the_partitions_nodes_not_named)
 
 /* ------------------------------------------------------ update budget */
 
-/* Each update's RPC owes rest in proportion to UpdateBudget (doc/design.md
+/* Each update's RPC owes rest in proportion to UpdateBudget (doc/thread.md
  * "The update budget"): 20 ms at 100 ms a second owe 180 ms, taken before
  * the next update; at 1000 nothing is owed; a stopping plugin stops the
  * wait.  What is asserted is the waits counted, never a time. */

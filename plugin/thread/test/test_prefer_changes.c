@@ -1,6 +1,6 @@
 /*
  * test_prefer_changes.c - the owners' changes of preferences where Slurm
- * filters (prefer_changes.h; doc/design.md "Preferences", "Changing
+ * filters (prefer_changes.h; doc/preferences.md "Preferences", "Changing
  * them"): taken from the hints, one per target (the last tiers and the
  * last wait), applied in the order of their updates to the jobs they name
  * (an array's records too), kept while a job does not show them, dropped

@@ -1,6 +1,6 @@
 /*
  * test_refilter_carry.c - the thread's plan with the feature carrier
- * (refilter.h, carry.h, doc/design.md "Carriers"), on the fixture's table
+ * (refilter.h, carry.h, doc/thread.md "Carriers"), on the fixture's table
  * (n1-n2 {"gpu":true}, n3-n4 {"gpu":false}) with the thread's memo and
  * carrier: a job of a request whose feature slurmctld does not know yet
  * keeps its ExcNodeList and makes the request want the feature; once the

@@ -1,5 +1,5 @@
 /*
- * test_refilter_memo.c - the thread's memo (plugin/thread/memo.h, doc/design.md
+ * test_refilter_memo.c - the thread's memo (plugin/thread/memo.h, doc/thread.md
  * "Work follows change"): a round planned with it gives the updates a
  * round planning every job gives, while it plans only the jobs whose
  * data, hints or request's nodes changed.  Rounds of a small cluster are

@@ -1,9 +1,9 @@
 /*
  * test_refilter_prefer.c - a round's plan of jobs with preferences
- * (prefer.h, plan_prefer.h; doc/design.md "Preferences"): the effective
+ * (prefer.h, plan_prefer.h; doc/preferences.md "Preferences"): the effective
  * request while the wait lasts and after, tiers strongest first, the free
  * nodes with no wait, the user's own exclusions, and a job planned again
- * only when what its pick reads changes (doc/design.md "Work follows
+ * only when what its pick reads changes (doc/thread.md "Work follows
  * change").  Nodes: n1-n2 {"gpu":true},
  * n3-n4 {"gpu":false} (test_refilter_fixture.h).
  */

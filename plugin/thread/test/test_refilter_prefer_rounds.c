@@ -1,6 +1,6 @@
 /*
  * test_refilter_prefer_rounds.c - the rounds of jobs with preferences
- * (plan_prefer.h; doc/design.md "Preferences", "Work follows change"): a
+ * (plan_prefer.h; doc/preferences.md "Preferences", "Work follows change"): a
  * job is planned again only when what its pick reads changes (its
  * eligibility, the end of its wait, its tiers' nodes, with no wait the
  * free nodes), a held job costs nothing per round, and jobs with the
@@ -83,7 +83,7 @@ static size_t planned_in(int rounds, long wait, time_t eligible, time_t now)
 }
 
 /* Its pick reads nothing that changed: kept as any job, its wait lasting
- * (doc/design.md "Work follows change"), and still counted for the
+ * (doc/thread.md "Work follows change"), and still counted for the
  * thread's rounds (its deadline). */
 Test(refilter_prefer_rounds, kept_while_nothing_its_pick_reads_changes)
 {
