@@ -161,6 +161,8 @@ static bool constraint_back(job_record_t *job_ptr, const char *own, bool prefer)
 		xfree(*text);
 		*text = old;
 		*list = old_list;
+		/* (build_feature_list() may have cleared the pointers) */
+		set_job_features_use(details);
 		return false;
 	}
 	/* (never left pointing at the lists freed: the one Slurm tries
@@ -254,15 +256,18 @@ static void left_add(char *left, size_t size, const char *what)
  * plugin's shape that is not the job's request's, and a federated job
  * (whose siblings Slurm updates only through _update_job()) stay, said in
  * the log with what to do.  *text: the bytes of hostlist parsed, added
- * to.  True when it was the thread's and its state is now the guard's. */
-static bool give_back(job_record_t *job_ptr, size_t *text)
+ * to.  2 when something was given back, 1 when nothing could be (its
+ * state is the guard's all the same), 0 when the job was not the
+ * thread's or its state could not be written (out of memory). */
+static int give_back(job_record_t *job_ptr, size_t *text)
 {
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	struct sx_job_state st = { 0 };
-	char name[SX_FEATURE_LEN + 1], left[256] = "", *own, *state;
+	char name[SX_FEATURE_LEN + 1], left[512] = "", *own, *state;
 	const char *exc;
 	struct guard *g = guard_slurm_guard();
-	bool was = false, changed = false;
+	bool changed = false;
+	int ours, was = 0;
 
 	if (!details || !IS_JOB_PENDING(job_ptr) || !job_ptr->admin_comment ||
 	    !sx_job_state_parse(job_ptr->admin_comment, &st) ||
@@ -279,7 +284,10 @@ static bool give_back(job_record_t *job_ptr, size_t *text)
 
 		if (!sx_constraint_last_ours(c, name))
 			continue;
-		if (!prefer_carried_by(&st, g ? guard_limits(g) : NULL, name)) {
+		if ((ours = prefer_carried_by(&st, g ? guard_limits(g) : NULL,
+					      name)) < 0)
+			goto nomem;
+		if (!ours) {
 			left_add(
 				left, sizeof(left),
 				p ? "the feature last in its --prefer, not its request's (the user's own, or the thread's for a request the job had before)"
@@ -360,7 +368,7 @@ state:
 	xfree(job_ptr->admin_comment);
 	job_ptr->admin_comment = xstrdup(state);
 	free(state);
-	was = true;
+	was = changed ? 2 : 1;
 	if (*left)
 		error("%s: %pJ keeps some of what job_submit/extra's thread set on it before the guard filtered alone, which may keep it off nodes that satisfy its request: %s; set it to the user's own with scontrol update (exclude= and request= in its AdminComment)",
 		      plugin_type, job_ptr, left);
@@ -376,17 +384,17 @@ out:
 bool look_leftover_give(void)
 {
 	char ids[LEFTOVER_NAMED * 24 + 8] = "";
-	size_t given = 0, text = 0, at = 0;
+	size_t given = 0, taken = 0, text = 0, at = 0, k;
 
 	if (!guard_slurm_alone() || !leftover.n)
 		return false;
-	for (size_t k = 0;
-	     k < leftover.n && k < LEFTOVER_GIVE && text < LEFTOVER_TEXT; k++) {
+	for (k = 0; k < leftover.n && k < LEFTOVER_GIVE && text < LEFTOVER_TEXT;
+	     k++) {
 		job_record_t *job_ptr = find_job_record(leftover.ids[k]);
+		int r = job_ptr ? give_back(job_ptr, &text) : 0;
 
-		if (!job_ptr || !give_back(job_ptr, &text))
-			continue;
-		if (given++ >= LEFTOVER_NAMED)
+		taken += r > 0;
+		if (r < 2 || given++ >= LEFTOVER_NAMED)
 			continue;
 		/* (an array's task as squeue names it) */
 		if (job_ptr->array_task_id != NO_VAL)
@@ -399,13 +407,14 @@ bool look_leftover_give(void)
 					       "%s%u", given > 1 ? ", " : "",
 					       job_ptr->job_id);
 	}
-	if (!given)
-		return false;
-	leftover.save = true;
-	info("%s: gave %zu waiting jobs back what job_submit/extra's thread had set on them before the guard filtered alone (its feature in their Features or --prefer, its ExcNodeList, its hold, a preference's tier in their Extra): jobs %s%s%s",
-	     plugin_type, given, ids, given > LEFTOVER_NAMED ? ", ..." : "",
-	     leftover.n > given ? "; the others at the next walks" : "");
-	return true;
+	if (taken)
+		leftover.save = true;
+	if (given)
+		info("%s: gave %zu waiting jobs back what job_submit/extra's thread had set on them before the guard filtered alone (its feature in their Features or --prefer, its ExcNodeList, its hold, a preference's tier in their Extra): jobs %s%s%s",
+		     plugin_type, given, ids,
+		     given > LEFTOVER_NAMED ? ", ..." : "",
+		     leftover.n > k ? "; the others at the next walks" : "");
+	return taken > 0;
 }
 
 bool look_leftover_saved(void)

@@ -51,9 +51,9 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 /* the work of one hold: 65,536 answers are some 4 ms of one core at two
  * leaves a request (tests/bench/bench_look) */
 #define LOOK_BUDGET 65536
-/* and what the jobs' work of one hold may take, ns (one job at least):
- * the look's holds are to stay under 20 ms with what comes before the
- * jobs (the nodes' Extra read after a change) */
+/* and what the jobs' work of one hold may take, ns, from the jobs' first
+ * (one job at least): with what comes before them (the nodes' Extra read
+ * after a change) the look's holds are to stay under 20 ms */
 #define LOOK_HOLD_NS (10 * 1000000ULL)
 /* the distinct requests the look carries: half the guard's table */
 #define LOOK_REQUESTS (GUARD_MAX_REQUESTS / 2)
@@ -389,6 +389,7 @@ static time_t eligible_of(uint32_t job_id, void *arg)
  * one to do again). */
 bool look_slurm_hold(time_t now, uint64_t t0)
 {
+	uint64_t t_jobs;
 	struct guard *g = guard_slurm_guard();
 	size_t nnodes = (size_t)node_record_count, budget = LOOK_BUDGET;
 	enum guard_look look;
@@ -444,11 +445,12 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	}
 	if (walk_at == 0 && walk_n == 0)
 		walk_snapshot(&budget);
-	if (ns_now() - t0 > stats.first_ns_max) /* (before the jobs) */
-		stats.first_ns_max = ns_now() - t0;
+	t_jobs = ns_now();
+	if (t_jobs - t0 > stats.first_ns_max) /* (before the jobs) */
+		stats.first_ns_max = t_jobs - t0;
 	/* (one job at least a hold, however long the nodes took) */
 	for (size_t k = 0; walk_at < walk_n && budget &&
-			   (!k++ || ns_now() - t0 < LOOK_HOLD_NS);) {
+			   (!k++ || ns_now() - t_jobs < LOOK_HOLD_NS);) {
 		job_ptr = find_job_record(walk_ids[walk_at]);
 		if (job_ptr && !look_job(g, job_ptr, nnodes, &budget, false))
 			break; /* this job again, next hold */

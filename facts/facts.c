@@ -1,7 +1,7 @@
 /*
  * facts.c - the set of a node's facts (facts.h, facts_json.h): keys in
  * the order they were put, each with its source; values as a request can
- * name them (doc/facts.md "Value texts"), and GPU model names.  What the
+ * name them (doc/facts.md "The shape"), and GPU model names.  What the
  * other files of facts/ build on: discovery (facts_discover.c,
  * facts_cpu.c, facts_gpu.c), the site's facts (facts_site.c), ownership
  * (facts_owner.c) and publishing (facts_publish.c).

@@ -56,7 +56,7 @@ char *facts_text(const struct facts *f);
  * from (slurm-extra(1) facts -v). */
 void facts_print_sources(const struct facts *f, FILE *out);
 
-/* A publication (doc/facts.md "Who owns a key"): the Extra that node
+/* A publication (doc/facts.md "Publishing"): the Extra that node
  * Extra `current` (NULL or blank: none) becomes with the facts `f`, the
  * site's keys of the last publication read from file `state_name` of the
  * state directory `state_dirfd` (facts_open_state(), or AT_FDCWD: a JSON

@@ -191,7 +191,7 @@ extern void (*facts_site_checked)(const char *path);
 /* Whether JSON array `keys` (may be NULL) holds the string `key`. */
 bool facts_array_has(json_object *keys, const char *key);
 
-/* The Extra a publication writes (doc/facts.md "Who owns a key"): the
+/* The Extra a publication writes (doc/facts.md "Publishing"): the
  * node's `current` Extra (an object; NULL: none) less the keys facts owns
  * (facts_discovered_key(), the keys of `site_keys`, those of
  * `old_site_keys`: the site's keys at the last publication, may be NULL),

@@ -1,7 +1,7 @@
 /*
  * facts_owner.c - which keys of a node's Extra the facts own, and so may
- * replace or remove, and the Extra a publication writes (doc/facts.md "Who
- * owns a key"); what a site fact may be (doc/facts.md "Site facts").
+ * replace or remove, and the Extra a publication writes (doc/facts.md
+ * "Publishing"); what a site fact may be (doc/facts.md "Site facts").
  */
 #include <ctype.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * facts_publish.c - the facts as the command uses them (facts.h): gathered
  * and checked, written as Extra text, and merged into a node's current
  * Extra for a publication, with the state that remembers the site's keys
- * (doc/facts.md "Who owns a key").
+ * (doc/facts.md "Publishing").
  */
 #define _GNU_SOURCE /* O_PATH */
 

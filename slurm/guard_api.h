@@ -26,7 +26,8 @@
 #define SX_GUARD_API_VERSION 5
 
 /* A pending job with a request as the look counted it, for the caps on
- * distinct pending requests (doc/guard.md "The guard alone", "Caps"). */
+ * distinct pending requests (doc/guard.md "The guard alone";
+ * doc/design.md "Caps"). */
 struct sx_guard_census_job {
 	uint32_t uid;  /* its owner */
 	uint64_t hash; /* prefer_census_hash() of its request's text as the

@@ -10,7 +10,8 @@
  *   MaxExtraLength=65536    longest node Extra read, bytes; longer: skipped
  *   Carrier=guard           how the allowed nodes reach the jobs:
  *                           guard, features or exclusions (doc/thread.md
- *                           "Carriers", "The guard alone"); by default
+ *                           "Carriers"; doc/guard.md "The guard alone");
+ *                           by default
  *                           guard where BurstBufferType names
  *                           burst_buffer/extra, else features
  *                           (plugin_config_carrier())

@@ -167,10 +167,11 @@ char *prefer_compose(const char *request, const char *tier);
  * feature of its request, or of one of its preferences' "(R)&(P)"
  * (sx_feature_name() of the hash of the canonical text, slurm/carrier.h),
  * each parsed with `limits` (NULL: the defaults).  A user's own name of
- * the plugin's shape is none of those, but by a hash's chance.  False
- * when out of memory.  At most 1 + SX_MAX_PREFER parses. */
-bool prefer_carried_by(const struct sx_job_state *st, const xc_limits_t *limits,
-		       const char *name);
+ * the plugin's shape is none of those, but by a hash's chance.  1 when it
+ * is, 0 when it is not (an invalid text names none), -1 when out of
+ * memory.  At most 1 + SX_MAX_PREFER parses. */
+int prefer_carried_by(const struct sx_job_state *st, const xc_limits_t *limits,
+		      const char *name);
 
 /* The words put before a job's status while a tier narrows it, e.g.
  * "preferring tier 1 of 2 (1 node) until 2026-11-29T10:15:00; " (local

@@ -11,21 +11,24 @@
 #include "prefer.h"
 #include "xc.h"
 
-bool prefer_carried_by(const struct sx_job_state *st, const xc_limits_t *limits,
-		       const char *name)
+int prefer_carried_by(const struct sx_job_state *st, const xc_limits_t *limits,
+		      const char *name)
 {
-	bool is = false;
+	int is = 0;
 
 	for (unsigned k = 0; !is && st->request && k <= st->n_prefer; k++) {
 		char *text = k ? prefer_compose(st->request, st->prefer[k - 1])
 			       : strdup(st->request);
-		xc_expr_t *expr = text ? xc_parse(text, limits, NULL) : NULL;
+		xc_error_t err = { 0 };
+		xc_expr_t *expr = text ? xc_parse(text, limits, &err) : NULL;
 		char *canonical = expr ? xc_format(expr) : NULL;
 		char mine[SX_FEATURE_LEN + 1];
 
 		if (canonical) {
 			sx_feature_name(xc_text_hash(canonical), mine);
 			is = strcmp(mine, name) == 0;
+		} else if (!text || err.code == XC_E_NOMEM || expr) {
+			is = -1; /* (an invalid text is no feature's) */
 		}
 		free(canonical);
 		xc_expr_destroy(expr);

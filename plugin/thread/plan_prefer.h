@@ -1,7 +1,8 @@
 /*
  * plan_prefer.h - what a round's plan (refilter.c) and the plan where
  * Slurm filters (thread_prefer.c) make of a job's preferences (prefer.h;
- * doc/preferences.md "Preferences", "Work follows change"): the effective
+ * doc/preferences.md "Preferences"; doc/thread.md "Work follows change"):
+ * the effective
  * request it is filtered by this round, from the memo's evaluations, and
  * what that pick reads, so that a job whose pick cannot change is not
  * planned again.

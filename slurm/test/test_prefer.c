@@ -299,28 +299,28 @@ Test(prefer, the_thread_carried_a_job_by_its_request_or_a_tier_feature)
 
 	/* the request's feature, of its canonical text, however written */
 	feature_of("gpu=true", name);
-	cr_assert(prefer_carried_by(&st, NULL, name));
+	cr_assert_eq(prefer_carried_by(&st, NULL, name), 1);
 	st.request = "(gpu=true)";
-	cr_assert(prefer_carried_by(&st, NULL, name));
+	cr_assert_eq(prefer_carried_by(&st, NULL, name), 1);
 	/* each tier's "(R)&(P)" */
 	feature_of("gpu=true&x=1", name);
-	cr_assert(prefer_carried_by(&st, NULL, name));
+	cr_assert_eq(prefer_carried_by(&st, NULL, name), 1);
 	feature_of("gpu=true&y=2", name);
-	cr_assert(prefer_carried_by(&st, NULL, name));
+	cr_assert_eq(prefer_carried_by(&st, NULL, name), 1);
 	/* a name of the plugin's shape the user chose, another request's */
-	cr_assert_not(prefer_carried_by(&st, NULL, "xc_0123456789ab"));
+	cr_assert_eq(prefer_carried_by(&st, NULL, "xc_0123456789ab"), 0);
 	feature_of("gpu=false", name);
-	cr_assert_not(prefer_carried_by(&st, NULL, name));
+	cr_assert_eq(prefer_carried_by(&st, NULL, name), 0);
 	/* a tier not the job's; no tier at all */
 	feature_of("gpu=true&z=3", name);
-	cr_assert_not(prefer_carried_by(&st, NULL, name));
+	cr_assert_eq(prefer_carried_by(&st, NULL, name), 0);
 	st.n_prefer = 0;
 	feature_of("gpu=true&x=1", name);
-	cr_assert_not(prefer_carried_by(&st, NULL, name));
+	cr_assert_eq(prefer_carried_by(&st, NULL, name), 0);
 	/* no request, or one no longer valid: none */
 	st.request = NULL;
-	cr_assert_not(prefer_carried_by(&st, NULL, name));
+	cr_assert_eq(prefer_carried_by(&st, NULL, name), 0);
 	st.request = "gpu=";
 	feature_of("gpu=", name);
-	cr_assert_not(prefer_carried_by(&st, NULL, name));
+	cr_assert_eq(prefer_carried_by(&st, NULL, name), 0);
 }

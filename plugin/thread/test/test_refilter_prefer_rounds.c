@@ -1,6 +1,7 @@
 /*
  * test_refilter_prefer_rounds.c - the rounds of jobs with preferences
- * (plan_prefer.h; doc/preferences.md "Preferences", "Work follows change"): a
+ * (plan_prefer.h; doc/preferences.md "Preferences"; doc/thread.md "Work
+ * follows change"): a
  * job is planned again only when what its pick reads changes (its
  * eligibility, the end of its wait, its tiers' nodes, with no wait the
  * free nodes), a held job costs nothing per round, and jobs with the
