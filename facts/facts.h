@@ -41,8 +41,8 @@ struct facts *facts_gather(const struct facts_env *env, const char *dir,
 			   bool must_exist, int timeout_s, char *note,
 			   char *err);
 
-/* Whether `key` is one that discovery may set (doc/facts.md, "Who owns a
- * key"): a publication replaces or removes such a key, whatever set it. */
+/* Whether `key` is one that discovery may set (doc/facts.md,
+ * "Publishing"): a publication replaces or removes such a key, whatever set it. */
 bool facts_discovered_key(const char *key);
 
 /* Frees `f` (NULL too). */
