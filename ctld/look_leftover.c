@@ -67,13 +67,31 @@ static struct {
 static bool threads_hold(const job_record_t *job_ptr,
 			 const struct sx_job_state *st)
 {
-	return st->held &&
-	       (!st->held_at ||
-		st->held_at == (unsigned)job_ptr->restart_cnt + 1) &&
+	return sx_job_state_held_now(st, job_ptr->restart_cnt) &&
 	       job_ptr->priority == 0 &&
 	       (job_ptr->state_reason == WAIT_HELD ||
 		job_ptr->state_reason == WAIT_HELD_USER);
 }
+
+/* Whether the job's ExcNodeList `exc` ("" for none) is the one the thread
+ * wrote (its text's hash the state's wrote=) and not the user's own. */
+static bool threads_exc(const char *exc, const struct sx_job_state *st)
+{
+	return xc_text_hash(exc) == st->wrote &&
+	       strcmp(exc, st->exclude ? st->exclude : "") != 0;
+}
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+/* Whether the job's Extra is a preference's tier the thread wrote where
+ * Slurm filtered (wrote= its hash, thread_prefer.c), not its request. */
+static bool threads_extra(const job_record_t *job_ptr,
+			  const struct sx_job_state *st)
+{
+	return st->request && job_ptr->extra &&
+	       strcmp(job_ptr->extra, st->request) != 0 &&
+	       xc_text_hash(job_ptr->extra) == st->wrote;
+}
+#endif
 
 /* Whether waiting job `job_ptr`, its state `st` as records_request_of()
  * read it (from 23.02 only when it holds preferences: else read here),
@@ -106,15 +124,11 @@ static bool keeps_threads(const job_record_t *job_ptr,
 	if (sx_job_state_by_thread(st))
 		keeps = sx_constraint_last_ours(details->features, name) ||
 			sx_constraint_last_ours(details->prefer, name) ||
-			threads_hold(job_ptr, st) ||
-			(xc_text_hash(exc) == st->wrote &&
-			 strcmp(exc, st->exclude ? st->exclude : "") != 0);
+			threads_hold(job_ptr, st) || threads_exc(exc, st);
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	else if (st->status && strstr(st->status, SX_SLURM_STATUS) &&
-		 st->n_prefer && st->request && job_ptr->extra)
-		/* (the one it wrote: wrote= its hash, thread_prefer.c) */
-		keeps = strcmp(job_ptr->extra, st->request) != 0 &&
-			xc_text_hash(job_ptr->extra) == st->wrote;
+		 st->n_prefer)
+		keeps = threads_extra(job_ptr, st);
 #endif
 	sx_job_state_free(&mine);
 	return keeps;
@@ -153,24 +167,27 @@ static bool constraint_back(job_record_t *job_ptr, const char *own, bool prefer)
 	char *old = *text;
 	__typeof__(details->feature_list) old_list = *list;
 
+	bool ok;
+
 	*list = NULL;
 	*text = *own ? xstrdup(own) : NULL;
-	if (*text && (FEATURE_LIST(job_ptr, prefer) ||
-		      FEATURES_VALID(*text, *list) != SLURM_SUCCESS)) {
+	ok = !*text || (!FEATURE_LIST(job_ptr, prefer) &&
+			FEATURES_VALID(*text, *list) == SLURM_SUCCESS);
+	if (!ok) { /* the job's as they were */
 		FREE_NULL_LIST(*list);
 		xfree(*text);
 		*text = old;
 		*list = old_list;
-		/* (build_feature_list() may have cleared the pointers) */
-		set_job_features_use(details);
-		return false;
+		old = NULL;
+		old_list = NULL;
 	}
-	/* (never left pointing at the lists freed: the one Slurm tries
-	 * first, as at submission) */
+	/* the lists Slurm tries pointed again before any is freed (the one
+	 * it tries first, as at submission; build_feature_list() may have
+	 * cleared them) */
 	set_job_features_use(details);
 	xfree(old);
 	FREE_NULL_LIST(old_list);
-	return true;
+	return ok;
 }
 
 /* The job's ExcNodeList set to the user's own `own` ("" for none), text
@@ -306,8 +323,7 @@ static int give_back(job_record_t *job_ptr, size_t *text)
 		free(own);
 	}
 	exc = details->exc_nodes ? details->exc_nodes : "";
-	if (sx_job_state_by_thread(&st) && xc_text_hash(exc) == st.wrote &&
-	    strcmp(exc, st.exclude ? st.exclude : "") != 0) {
+	if (sx_job_state_by_thread(&st) && threads_exc(exc, &st)) {
 		*text += strlen(st.exclude ? st.exclude : "");
 		if (excluded_back(job_ptr, st.exclude ? st.exclude : ""))
 			changed = true;
@@ -321,9 +337,7 @@ static int give_back(job_record_t *job_ptr, size_t *text)
 		changed = true;
 	}
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-	if (!sx_job_state_by_thread(&st) && st.request && job_ptr->extra &&
-	    strcmp(job_ptr->extra, st.request) != 0 &&
-	    xc_text_hash(job_ptr->extra) == st.wrote) {
+	if (!sx_job_state_by_thread(&st) && threads_extra(job_ptr, &st)) {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
 		elem_t *head = NULL;
 

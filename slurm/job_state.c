@@ -338,6 +338,11 @@ bool sx_job_state_same_prefer(const struct sx_job_state *a,
 	return true;
 }
 
+bool sx_job_state_held_now(const struct sx_job_state *st, unsigned restart_cnt)
+{
+	return st->held && (!st->held_at || st->held_at == restart_cnt + 1);
+}
+
 bool sx_job_state_by_thread(const struct sx_job_state *st)
 {
 	return st && st->status && !strstr(st->status, SX_GUARD_STATUS) &&

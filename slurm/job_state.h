@@ -154,4 +154,11 @@ void sx_job_state_free(struct sx_job_state *st);
  * (doc/guard.md "The guard alone").  False without a status. */
 bool sx_job_state_by_thread(const struct sx_job_state *st);
 
+/* Whether state `st` says the plugin holds the job now, the job's record
+ * at restart count `restart_cnt`: held=1, given at that count (held=1/N,
+ * N = 1 + the count) or bare (an earlier version's: any count); a job
+ * requeued since ran after the plugin's hold was lifted.  The caller
+ * checks the record's hold itself (priority 0 with a hold's reason). */
+bool sx_job_state_held_now(const struct sx_job_state *st, unsigned restart_cnt);
+
 #endif

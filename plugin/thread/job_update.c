@@ -21,9 +21,7 @@
 static bool plugin_hold_on(const slurm_job_info_t *job,
 			   const struct sx_job_state *st)
 {
-	return st->held &&
-	       (!st->held_at ||
-		st->held_at == (unsigned)job->restart_cnt + 1) &&
+	return sx_job_state_held_now(st, job->restart_cnt) &&
 	       job->priority == 0 &&
 	       (job->state_reason == WAIT_HELD ||
 		job->state_reason == WAIT_HELD_USER);

@@ -283,3 +283,22 @@ Test(job_state, the_threads_states_are_told_apart)
 		cr_assert_not(sx_job_state_by_thread(&st), "%s", not [i]);
 	}
 }
+
+Test(job_state, the_plugins_hold_holds_at_the_count_it_was_given)
+{
+	struct sx_job_state st = { .held = true, .held_at = 1 };
+
+	/* held=1/1: given before any requeue */
+	cr_assert(sx_job_state_held_now(&st, 0));
+	cr_assert_not(sx_job_state_held_now(&st, 1), "requeued since");
+	st.held_at = 3; /* after the second requeue */
+	cr_assert(sx_job_state_held_now(&st, 2));
+	cr_assert_not(sx_job_state_held_now(&st, 0));
+	st.held_at = 0; /* a bare held=1, an earlier version's: any count */
+	cr_assert(sx_job_state_held_now(&st, 0));
+	cr_assert(sx_job_state_held_now(&st, 7));
+	st.held = false;
+	cr_assert_not(sx_job_state_held_now(&st, 0));
+	st.held_at = 1;
+	cr_assert_not(sx_job_state_held_now(&st, 0));
+}
