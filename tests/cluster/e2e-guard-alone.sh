@@ -253,9 +253,17 @@ held=$(as xcuser1 sbatch --parsable -o /dev/null -w n1 --extra 'ok=1' --wrap tru
 # the user's own hold stays theirs
 own_hold=$(as xcuser1 sbatch --parsable -o /dev/null -H -w n1 --extra 'ok=1' --wrap true 2>&1)
 expect "before the switch one of slurmctld's tasks is the plugin's thread" "$(plugin_threads)" 1
-wait_for 40 eval '[[ "$(field "$carried" Features)" == *xc_* ]] && [ "$(field "$required" ExcNodeList)" = "n[1-2]" ]' ||
-	not_ok "the thread carries job $carried by its feature and keeps job $required off n[1-2] within 40 s" \
-		"$(field "$carried" Features) / $(field "$required" ExcNodeList)"
+# (each job is the thread's once a round of it has seen it: the four are
+# submitted one after the other, so a round may take the first ones alone)
+thread_done() {
+	[[ "$(field "$carried" Features)" == *xc_* ]] &&
+		[ "$(field "$required" ExcNodeList)" = "n[1-2]" ] &&
+		[[ "$(admin_comment "$held")" == *held=1* ]] &&
+		[ "$(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)" = "n2 n2" ]
+}
+wait_for 40 thread_done ||
+	not_ok "the thread carries job $carried by its feature, keeps job $required off n[1-2], holds job $held and keeps it and job $own_hold off n2 within 40 s" \
+		"$(field "$carried" Features) / $(field "$required" ExcNodeList) / $(admin_comment "$held") / $(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)"
 expect_has "the thread holds job $held, required on a node that does not match" "$(admin_comment "$held")" "held=1"
 expect "it is held" "$(field "$held" Priority)" 0
 expect_has "job $own_hold is held by its user" "$(field "$own_hold" Reason)" JobHeldUser
