@@ -131,7 +131,7 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid);
 #endif
 
-/* job_modify() (modify.c), by the rules of doc/thread.md "Updates". */
+/* job_modify() (modify.c), by the rules of doc/guard.md "Updates". */
 /* Returns SLURM_SUCCESS, or a refusal with its text in *err_msg (Slurm's
  * allocator; `err_msg` may be NULL, as 22.05 passes none). */
 int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);

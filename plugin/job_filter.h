@@ -124,7 +124,7 @@ void filter_free(struct job_filter *f);
 /* A 64-bit hash of a hostlist's nodes (xc_text_hash of its
  * sx_hostlist_normal text; of "" for NULL, empty or not a hostlist), so
  * two lists of the same nodes written differently hash the same: what a
- * job's state keeps as wrote= (job_state.h, doc/thread.md "Updates").
+ * job's state keeps as wrote= (job_state.h, doc/guard.md "Updates").
  * Slurm reads and writes the list: about 1 ms for thousands of nodes. */
 uint64_t hostlist_hash(const char *hostlist);
 

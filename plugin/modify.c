@@ -1,6 +1,6 @@
 /*
  * modify.c - job_modify() of JobSubmitPlugins=extra: an update of a job
- * by anyone but the plugin's thread, by the rules of doc/thread.md
+ * by anyone but the plugin's thread, by the rules of doc/guard.md
  * "Updates" (modify() below).  Runs with slurmctld's locks held: reads
  * and writes the thread's state only through thread.h, under its lock.
  */
@@ -533,7 +533,7 @@ static const struct sx_guard_api *guard_api(void)
 }
 
 /* An update of a job (slurmctld's job_submit_g_modify(), its locks held):
- * modify(), by the rules of doc/thread.md "Updates".  Slurm 22.05 calls
+ * modify(), by the rules of doc/guard.md "Updates".  Slurm 22.05 calls
  * it with three arguments (src/slurmctld/job_submit.c: no err_msg), 23.02
  * and later with four; job_ptr (slurmctld's job record) is read and
  * written only through burst_buffer/extra (Carrier=guard: its

@@ -28,7 +28,7 @@
  * Nth requeue, 0 for none; a job requeued since is not held by the
  * plugin; a bare held=1, an earlier version's, holds at any count), wrote= is a hash (hostlist_hash)
  * of the ExcNodeList the plugin last set (a job whose list differs was
- * updated by someone since: doc/thread.md "Updates"), exclude= is the
+ * updated by someone since: doc/guard.md "Updates"), exclude= is the
  * user's own excluded
  * nodes, and the request runs to the end of the text (it may hold any
  * byte but NUL, so it comes last; its control bytes and '%' are written

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e-users.sh - every job action by every actor gets from Slurm, with the
 # plugin loaded, the answer and the effect it gets without it, plus the
-# --extra filter (doc/thread.md "Updates"), on the real local cluster with
+# --extra filter (doc/guard.md "Updates"), on the real local cluster with
 # two unprivileged accounts: the job's owner, another user, and root.
 #
 # Each case runs the same action on two pending jobs of the owner, one
