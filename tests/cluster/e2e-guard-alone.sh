@@ -26,9 +26,10 @@
 #     at its submission, and slurmctld's log has no round of it;
 #   - a cluster switched to the guard alone (extra.conf's Carrier=features
 #     line taken out, slurmctld's configuration read again) while jobs wait with what the
-#     thread set on them (its feature, its ExcNodeList): the look names
-#     them in slurmctld's log, until the admin takes that back as the
-#     line says; the jobs then run on matching nodes.
+#     thread set on them (the feature of its request or of a preference's
+#     tier, its ExcNodeList, its hold): the look gives each back once
+#     and names them in slurmctld's log, a user's own hold stays; the
+#     jobs then run on matching nodes that never had the thread's feature.
 # Needs root, `make install` of a build configured --with-slurm-source
 # and `make check`.  Closes with "guard-alone: N passed, M failed".
 set -uo pipefail
@@ -245,8 +246,11 @@ echo "# switched to the guard alone with jobs the thread filtered waiting"
 # from 23.11 a reconfigure starts a new slurmctld.
 XC_EXTRA_CONF="${XC_EXTRA_CONF//Carrier=guard/Carrier=features}" cluster_start "rm -rf '$OUT'" >/dev/null
 for n in n1 n2; do set_extra "$n" '{"ok":0}'; done
-for n in n3 n4; do set_extra "$n" '{"ok":1}'; done
+set_extra n3 '{"ok":1}'
+set_extra n4 '{"ok":1,"fast":1}'
 carried=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 --extra 'ok=1' --wrap true 2>&1)
+# carried by its preference's tier while the wait lasts (n4 alone)
+tier=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 --extra 'ok=1' --extra-prefer 'fast=1' --extra-prefer-wait 10:00 --wrap true 2>&1)
 required=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 -w n3 --extra 'ok=1' --wrap true 2>&1)
 # required on n1, which does not match: the thread holds it (held=1)
 held=$(as xcuser1 sbatch --parsable -o /dev/null -w n1 --extra 'ok=1' --wrap true 2>&1)
@@ -257,13 +261,15 @@ expect "before the switch one of slurmctld's tasks is the plugin's thread" "$(pl
 # submitted one after the other, so a round may take the first ones alone)
 thread_done() {
 	[[ "$(field "$carried" Features)" == *xc_* ]] &&
+		[[ "$(field "$tier" Features)" == *xc_* ]] &&
+		[ "$(field "$tier" Features)" != "$(field "$carried" Features)" ] &&
 		[ "$(field "$required" ExcNodeList)" = "n[1-2]" ] &&
 		[[ "$(admin_comment "$held")" == *held=1* ]] &&
 		[ "$(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)" = "n2 n2" ]
 }
 wait_for 40 thread_done ||
-	not_ok "the thread carries job $carried by its feature, keeps job $required off n[1-2], holds job $held and keeps it and job $own_hold off n2 within 40 s" \
-		"$(field "$carried" Features) / $(field "$required" ExcNodeList) / $(admin_comment "$held") / $(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)"
+	not_ok "the thread carries job $carried by its request's feature and job $tier by its tier's, keeps job $required off n[1-2], holds job $held and keeps it and job $own_hold off n2 within 40 s" \
+		"$(field "$carried" Features) $(field "$tier" Features) / $(field "$required" ExcNodeList) / $(admin_comment "$held") / $(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)"
 expect_has "the thread holds job $held, required on a node that does not match" "$(admin_comment "$held")" "held=1"
 expect "it is held" "$(field "$held" Priority)" 0
 expect_has "job $own_hold is held by its user" "$(field "$own_hold" Reason)" JobHeldUser
@@ -279,33 +285,38 @@ expect "after the switch no thread of the plugin's runs" "$(plugin_threads)" 0
 said() { tail -n +"$((mark + 1))" "$LOG" | grep -F "waiting jobs back what job_submit/extra's thread had set on them" | tail -n 1; }
 wait_for 30 eval '[ -n "$(said)" ]' || not_ok "the look gives the jobs back within 30 s"
 # (the two required on n1 were kept off n2 by the thread's ExcNodeList)
-expect "it names the job carried by the thread's feature, the one it kept off by its ExcNodeList, the one it held and the one its user held" \
+expect "it names the job carried by the thread's feature, the one carried by a tier's, the one it kept off by its ExcNodeList, the one it held and the one its user held" \
 	"$(said | grep -oP '\): jobs \K[0-9, ]+$' | tr -d ' ' | tr ',' '\n' | sort -n | paste -sd ' ')" \
-	"$(printf '%s\n' "$carried" "$required" "$held" "$own_hold" | sort -n | paste -sd ' ')"
-expect_has "it says how many" "$(said)" "gave 4 waiting jobs back"
+	"$(printf '%s\n' "$carried" "$tier" "$required" "$held" "$own_hold" | sort -n | paste -sd ' ')"
+expect_has "it says how many" "$(said)" "gave 5 waiting jobs back"
 expect "job $carried: its Features without the thread's feature" "$(field "$carried" Features)" "(null)"
+expect "job $tier: its Features without the feature of its tier" "$(field "$tier" Features)" "(null)"
 expect "job $required: its ExcNodeList its user's own (none)" "$(field "$required" ExcNodeList)" "(null)"
 expect "job $held: released" "$(field "$held" Priority | grep -c '^[1-9]')" 1
 expect_has "job $own_hold: still held by its user" "$(field "$own_hold" Reason)" JobHeldUser
 expect "jobs $held and $own_hold: their ExcNodeList their user's own (none)" "$(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)" "(null) (null)"
-for id in "$carried" "$required" "$held" "$own_hold"; do
+for id in "$carried" "$tier" "$required" "$held" "$own_hold"; do
 	expect_has "job $id: its state the guard's" "$(admin_comment "$id")" "burst_buffer/extra keeps the job off at placement"
 	expect_has "job $id: its request kept" "$(admin_comment "$id")" "request=ok=1"
 done
+expect_has "job $tier: its preference and wait kept" "$(admin_comment "$tier")" "wait=600; prefer=fast=1; request=ok=1"
 expect "no error of the give-back in slurmctld's log" \
 	"$(tail -n +"$((mark + 1))" "$LOG" | grep -c "keeps what job_submit/extra's thread set on it")" 0
 sleep 3
 expect "the jobs given back are not given back again" \
 	"$(tail -n +"$((mark + 1))" "$LOG" | grep -c "waiting jobs back what job_submit/extra's thread")" 1
-# the thread's feature is on n3 and n4 alone: once n1 is the only node
-# that matches, the carried job runs there only if the feature is gone
-# from its Features and from the list Slurm built of them
-set_extra n1 '{"ok":1}'
+# the thread's features are on n3 and n4 alone: once n1 is the only node
+# that matches, the carried jobs run there only if the feature is gone
+# from their Features and from the list Slurm built of them
+set_extra n1 '{"ok":1,"fast":1}'
 for n in n3 n4; do set_extra "$n" '{"ok":0}'; done
 scontrol update jobid="$carried" starttime=now
+scontrol update jobid="$tier" starttime=now
 scontrol update jobid="$required" starttime=now
 expect "the carried job, given back, completes" "$(wait_job "$carried")" COMPLETED
 expect "it ran on n1, which never had the thread's feature and alone matches" "$(field "$carried" NodeList)" n1
+expect "the job carried by its tier's feature, given back, completes" "$(wait_job "$tier")" COMPLETED
+expect "it ran on n1, which never had the tier's feature and alone satisfies its tier" "$(field "$tier" NodeList)" n1
 expect "the job released, required on n1, completes" "$(wait_job "$held")" COMPLETED
 expect "it ran on n1" "$(field "$held" NodeList)" n1
 expect "the job requiring n3 waits while n3 does not match" "$(field "$required" JobState)" PENDING
