@@ -256,6 +256,18 @@ required=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 -w n3 --ex
 held=$(as xcuser1 sbatch --parsable -o /dev/null -w n1 --extra 'ok=1' --wrap true 2>&1)
 # the user's own hold stays theirs
 own_hold=$(as xcuser1 sbatch --parsable -o /dev/null -H -w n1 --extra 'ok=1' --wrap true 2>&1)
+back=("$carried" "$tier" "$required" "$held" "$own_hold")
+# from 24.11 a job naming more nodes (-w) than it asks for (-N) may run
+# on any of them, and Slurm keeps it off the others by the bitmap of its
+# excluded nodes, rebuilt on each update of them (_update_job()): the
+# give-back must rebuild it so too; beside it the same job without a
+# request, Slurm alone
+subset= subset_ref=
+if slurm_at_least 24 11; then
+	subset=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 -w n2,n3 -N 1 --extra 'ok=1' --wrap true 2>&1)
+	subset_ref=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 -w n2,n3 -N 1 --wrap true 2>&1)
+	back+=("$subset")
+fi
 expect "before the switch one of slurmctld's tasks is the plugin's thread" "$(plugin_threads)" 1
 # (each job is the thread's once a round of it has seen it: the four are
 # submitted one after the other, so a round may take the first ones alone)
@@ -265,11 +277,12 @@ thread_done() {
 		[ "$(field "$tier" Features)" != "$(field "$carried" Features)" ] &&
 		[ "$(field "$required" ExcNodeList)" = "n[1-2]" ] &&
 		[[ "$(admin_comment "$held")" == *held=1* ]] &&
-		[ "$(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)" = "n2 n2" ]
+		[ "$(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)" = "n2 n2" ] &&
+		{ [ -z "$subset" ] || [ "$(field "$subset" ExcNodeList)" != "$(field "$subset_ref" ExcNodeList)" ]; }
 }
 wait_for 40 thread_done ||
 	not_ok "the thread carries job $carried by its request's feature and job $tier by its tier's, keeps job $required off n[1-2], holds job $held and keeps it and job $own_hold off n2 within 40 s" \
-		"$(field "$carried" Features) $(field "$tier" Features) / $(field "$required" ExcNodeList) / $(admin_comment "$held") / $(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)"
+		"$(field "$carried" Features) $(field "$tier" Features) / $(field "$required" ExcNodeList) / $(admin_comment "$held") / $(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)${subset:+ / $(field "$subset" ExcNodeList)}"
 expect_has "the thread holds job $held, required on a node that does not match" "$(admin_comment "$held")" "held=1"
 expect "it is held" "$(field "$held" Priority)" 0
 expect_has "job $own_hold is held by its user" "$(field "$own_hold" Reason)" JobHeldUser
@@ -285,17 +298,21 @@ expect "after the switch no thread of the plugin's runs" "$(plugin_threads)" 0
 said() { tail -n +"$((mark + 1))" "$LOG" | grep -F "waiting jobs back what job_submit/extra's thread had set on them" | tail -n 1; }
 wait_for 30 eval '[ -n "$(said)" ]' || not_ok "the look gives the jobs back within 30 s"
 # (the two required on n1 were kept off n2 by the thread's ExcNodeList)
-expect "it names the job carried by the thread's feature, the one carried by a tier's, the one it kept off by its ExcNodeList, the one it held and the one its user held" \
+expect "it names the job carried by the thread's feature, the one carried by a tier's, the one(s) it kept off by their ExcNodeList, the one it held and the one its user held" \
 	"$(said | grep -oP '\): jobs \K[0-9, ]+$' | tr -d ' ' | tr ',' '\n' | sort -n | paste -sd ' ')" \
-	"$(printf '%s\n' "$carried" "$tier" "$required" "$held" "$own_hold" | sort -n | paste -sd ' ')"
-expect_has "it says how many" "$(said)" "gave 5 waiting jobs back"
+	"$(printf '%s\n' "${back[@]}" | sort -n | paste -sd ' ')"
+expect_has "it says how many" "$(said)" "gave ${#back[@]} waiting jobs back"
 expect "job $carried: its Features without the thread's feature" "$(field "$carried" Features)" "(null)"
 expect "job $tier: its Features without the feature of its tier" "$(field "$tier" Features)" "(null)"
 expect "job $required: its ExcNodeList its user's own (none)" "$(field "$required" ExcNodeList)" "(null)"
 expect "job $held: released" "$(field "$held" Priority | grep -c '^[1-9]')" 1
 expect_has "job $own_hold: still held by its user" "$(field "$own_hold" Reason)" JobHeldUser
 expect "jobs $held and $own_hold: their ExcNodeList their user's own (none)" "$(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)" "(null) (null)"
-for id in "$carried" "$tier" "$required" "$held" "$own_hold"; do
+if [ -n "$subset" ]; then
+	expect "job $subset, naming more nodes than it asks for: its ExcNodeList as Slurm alone's" \
+		"$(field "$subset" ExcNodeList)" "$(field "$subset_ref" ExcNodeList)"
+fi
+for id in "${back[@]}"; do
 	expect_has "job $id: its state the guard's" "$(admin_comment "$id")" "burst_buffer/extra keeps the job off at placement"
 	expect_has "job $id: its request kept" "$(admin_comment "$id")" "request=ok=1"
 done
@@ -313,6 +330,7 @@ for n in n3 n4; do set_extra "$n" '{"ok":0}'; done
 scontrol update jobid="$carried" starttime=now
 scontrol update jobid="$tier" starttime=now
 scontrol update jobid="$required" starttime=now
+[ -z "$subset" ] || scontrol update jobid="$subset,$subset_ref" starttime=now
 expect "the carried job, given back, completes" "$(wait_job "$carried")" COMPLETED
 expect "it ran on n1, which never had the thread's feature and alone matches" "$(field "$carried" NodeList)" n1
 expect "the job carried by its tier's feature, given back, completes" "$(wait_job "$tier")" COMPLETED
@@ -320,8 +338,20 @@ expect "it ran on n1, which never had the tier's feature and alone satisfies its
 expect "the job released, required on n1, completes" "$(wait_job "$held")" COMPLETED
 expect "it ran on n1" "$(field "$held" NodeList)" n1
 expect "the job requiring n3 waits while n3 does not match" "$(field "$required" JobState)" PENDING
+if [ -n "$subset" ]; then
+	expect "the same job as job $subset without a request, Slurm alone, completes" "$(wait_job "$subset_ref")" COMPLETED
+	expect_in "it ran on one of the nodes it names" "$(field "$subset_ref" NodeList)" n2 n3
+	# n1 matches and is free now: the job naming n2 and n3 is kept off it
+	# only by the bitmap the give-back rebuilt
+	wait_for 6 eval '[ "$(field "$subset" JobState)" != PENDING ]'
+	expect "job $subset waits while neither node it names matches, n1 free and matching" "$(field "$subset" JobState)" PENDING
+fi
 set_extra n3 '{"ok":1}'
 expect "once n3 matches again it completes" "$(wait_job "$required")" COMPLETED
+if [ -n "$subset" ]; then
+	expect "job $subset completes too" "$(wait_job "$subset")" COMPLETED
+	expect "it ran on n3, the node it names that matches" "$(field "$subset" NodeList)" n3
+fi
 expect "the user's own hold stays" "$(field "$own_hold" JobState)" PENDING
 scancel "$own_hold"
 
