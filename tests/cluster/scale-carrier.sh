@@ -11,7 +11,8 @@
 # then `sdiag -r` and XC_CARRIER_CHURN seconds (default 120) in which node
 # s1's Extra flips gpu every second, taking it into and out of every
 # request; with the plugin loaded, then a restart of slurmctld and the time
-# to the thread's first plan (XC_CARRIER_RESTART=0: none).  Figures
+# to the thread's first plan, or with the guard alone to the look's first
+# answer (XC_CARRIER_RESTART=0: none).  Figures
 # printed, never asserted (doc/benchmarks.md, "Carriers").
 #
 # Carriers (XC_CARRIER_MODES, default "exclude plugin features active
@@ -342,6 +343,9 @@ run() {
 	plugin | exclude)
 		[ "${XC_CARRIER_RESTART:-1}" = 0 ] || restart "$mode" || { scale_stop; return 1; }
 		;;
+	alone)
+		[ "${XC_CARRIER_RESTART:-1}" = 0 ] || restart_alone "$poll" || { scale_stop; return 1; }
+		;;
 	esac
 	scale_stop
 }
@@ -364,6 +368,40 @@ restart() {
 	done
 	[ -n "$plan" ] || { echo "  $1: no plan within 600 s of a restart"; return 1; }
 	echo "    $1: restarted: $plan" >>"$NOTES"
+}
+
+# restart_alone JOB: the guard alone's first answer after a restart.
+# Slurm saves a job's ExcNodeList as text, so the bitmap the look set on
+# the waiting jobs is gone after a restart until its first walk sets it
+# again (doc/guard.md "The look").  s1 made to fail every request and
+# JOB's set seen keeping it off; slurmctld stopped and started on its
+# saved state; in the notes, the time from the start to slurmctld's
+# first answer (scontrol ping), and to JOB's set keeping s1 off again
+# (polled every 100 ms; `slurm-helper excluded`: the bitmap slurmctld
+# keeps).  1, said, when slurmctld does not come back or the set is not
+# back within 600 s.
+restart_alone() {
+	local t0 up= back= pid
+	scontrol update nodename=s1 extra='{"gpu":false,"mem":512,"arch":"x86_64","load":0.1,"ib_pod":0,"rack":0,"ssd":"nvme"}'
+	wait_for 60 "$HELPER" excluded "$1" 0 ||
+		{ echo "  alone: job $1 not kept off s1 within 60 s before the restart"; return 1; }
+	scale_stop
+	t0=$(date +%s%N)
+	slurmctld -i || { echo "  alone: slurmctld did not start again"; return 1; }
+	for _ in $(seq 6000); do
+		if [ -z "$up" ] && scontrol ping 2>/dev/null | grep -q UP; then
+			up=$((($(date +%s%N) - t0) / 1000000))
+		fi
+		if [ -n "$up" ] && "$HELPER" excluded "$1" 0 2>/dev/null; then
+			back=$((($(date +%s%N) - t0) / 1000000))
+			break
+		fi
+		pid=$(scale_pid)
+		[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || { echo "  alone: slurmctld stopped after its restart"; return 1; }
+		sleep 0.1
+	done
+	[ -n "$back" ] || { echo "  alone: job $1's set not back within 600 s of a restart"; return 1; }
+	echo "    alone: restarted: slurmctld answered ${up} ms after its start, job $1's set kept s1 off again ${back} ms after it" >>"$NOTES"
 }
 
 [ "${XC_KEEP:-0}" = 1 ] || trap scale_stop EXIT
