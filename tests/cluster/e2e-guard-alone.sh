@@ -269,7 +269,7 @@ if slurm_at_least 24 11; then
 	back+=("$subset")
 fi
 expect "before the switch one of slurmctld's tasks is the plugin's thread" "$(plugin_threads)" 1
-# (each job is the thread's once a round of it has seen it: the four are
+# (each job is the thread's once a round of it has seen it: the jobs are
 # submitted one after the other, so a round may take the first ones alone)
 thread_done() {
 	[[ "$(field "$carried" Features)" == *xc_* ]] &&
