@@ -159,7 +159,7 @@ void hints_free(struct hints *hints);
 
 /* Whether hint `h` names `job`: the het component it named, the array task
  * (or the pending array record whose array_bitmap still holds it: an
- * update of one task splits it out of that record, doc/thread.md
+ * update of one task splits it out of that record, doc/guard.md
  * "Updates"), else the job, array or het job with its id. */
 bool hint_names(const struct job_hint *h, const slurm_job_info_t *job);
 

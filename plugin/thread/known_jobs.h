@@ -91,7 +91,7 @@ const struct known_job *known_job_find(const struct known_jobs *known,
 
 /* What an update names, read exactly as slurmctld reads it
  * (_slurm_rpc_update_job(), update_job_str(), src/slurmctld/job_mgr.c and
- * proc_req.c, 22.05-26.05; doc/thread.md "Updates"): job_id_str when set
+ * proc_req.c, 22.05-26.05; doc/guard.md "Updates"): job_id_str when set
  * ("123", "123_4", "123_[1-3]", "123+1"), job_desc->job_id never read
  * then; job_desc->job_id only without it.  The id is strtol()'s long cast
  * to uint32_t, as Slurm casts it ("4294967396" names job 100), and 0 for

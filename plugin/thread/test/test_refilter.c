@@ -245,7 +245,7 @@ Test(refilter, the_plugins_hold_of_a_requeued_job_is_its_own)
 
 /* An update is sent by the record's own job id: update_job() then updates
  * exactly that record (a pending array record with all its tasks, a het
- * component alone), where a job_id_str names more (doc/thread.md "Updates"). */
+ * component alone), where a job_id_str names more (doc/guard.md "Updates"). */
 Test(refilter, updates_name_exactly_their_job_record)
 {
 	slurm_job_info_t *array, *task, *het, *plain;

@@ -253,7 +253,7 @@ Test(refilter, a_dropped_hint_makes_every_earlier_plan_stale)
 
 /*
  * An update naming one task, 123_4, of a pending array record splits the
- * task out as a record of its own (here job 130; doc/thread.md "Updates"):
+ * task out as a record of its own (here job 130; doc/guard.md "Updates"):
  * the array record left, 123_[1-3,5-7], was not updated, so the hint must
  * not be taken on it: hint_names() takes a task's hint on a pending array
  * record only while its array_bitmap still holds the task.  (Before it
