@@ -236,10 +236,11 @@ expect "slurmctld's log: no round of the thread" "$(grep -cE 'job_submit/extra: 
 
 echo "# switched to the guard alone with jobs the thread filtered waiting"
 # The thread beside the guard first (Carrier=features): a job carried by
-# its request's feature, one that requires a node (-w), which goes by its
-# ExcNodeList, and two required on a node that does not match, which it
-# keeps off the other by their ExcNodeList and holds unless the user
-# did; then extra.conf names no carrier (the guard alone, the
+# its request's feature, one by its preference's tier's, one that
+# requires a node (-w), which goes by its ExcNodeList, and two required
+# on a node that does not match, which it keeps off the other by their
+# ExcNodeList and holds unless the user did (from 24.11 one more,
+# below); then extra.conf names no carrier (the guard alone, the
 # default) and slurmctld reads it again: on 22.05 a reconfigure that
 # changes JobSubmitPlugins reloads job_submit/extra in place, which tells
 # burst_buffer/extra, loaded once, its carrier (set_alone, guard_api.h);
@@ -259,9 +260,10 @@ own_hold=$(as xcuser1 sbatch --parsable -o /dev/null -H -w n1 --extra 'ok=1' --w
 back=("$carried" "$tier" "$required" "$held" "$own_hold")
 # from 24.11 a job naming more nodes (-w) than it asks for (-N) may run
 # on any of them, and Slurm keeps it off the others by the bitmap of its
-# excluded nodes, rebuilt on each update of them (_update_job()): the
-# give-back must rebuild it so too; beside it the same job without a
-# request, Slurm alone
+# excluded nodes, which it rebuilds so at every update of the job
+# (_update_job()): the give-back, which updates the job in place, must
+# rebuild it so too; beside it the same job without a request, Slurm
+# alone
 subset= subset_ref=
 if slurm_at_least 24 11; then
 	subset=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 -w n2,n3 -N 1 --extra 'ok=1' --wrap true 2>&1)
@@ -311,6 +313,14 @@ expect "jobs $held and $own_hold: their ExcNodeList their user's own (none)" "$(
 if [ -n "$subset" ]; then
 	expect "job $subset, naming more nodes than it asks for: its ExcNodeList as Slurm alone's" \
 		"$(field "$subset" ExcNodeList)" "$(field "$subset_ref" ExcNodeList)"
+	# before any update of the job, which would rebuild the set whatever
+	# the give-back did: Slurm alone keeps the job off n1 and n4, which
+	# it does not name; the look adds the nodes that fail the request
+	# (n1, n2), never takes a node out
+	ref_set=$("$HELPER" excluded "$subset_ref")
+	expect "Slurm alone keeps job $subset_ref off the nodes it does not name (its bitmap)" "$ref_set" n1,n4
+	expect "job $subset, given back: kept off them too (n4 matches: only the set the give-back rebuilt keeps it off)" \
+		"$(comm -23 <(tr , '\n' <<<"$ref_set" | sort) <("$HELPER" excluded "$subset" | tr , '\n' | sort) | paste -sd,)" ""
 fi
 for id in "${back[@]}"; do
 	expect_has "job $id: its state the guard's" "$(admin_comment "$id")" "burst_buffer/extra keeps the job off at placement"
@@ -342,7 +352,8 @@ if [ -n "$subset" ]; then
 	expect "the same job as job $subset without a request, Slurm alone, completes" "$(wait_job "$subset_ref")" COMPLETED
 	expect_in "it ran on one of the nodes it names" "$(field "$subset_ref" NodeList)" n2 n3
 	# n1 matches and is free now: the job naming n2 and n3 is kept off it
-	# only by the bitmap the give-back rebuilt
+	# by its excluded nodes' bitmap (rebuilt by the update of its start
+	# time too)
 	wait_for 6 eval '[ "$(field "$subset" JobState)" != PENDING ]'
 	expect "job $subset waits while neither node it names matches, n1 free and matching" "$(field "$subset" JobState)" PENDING
 fi
