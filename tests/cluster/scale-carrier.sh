@@ -350,20 +350,47 @@ run() {
 	scale_stop
 }
 
+# ctld_restart MODE: slurmctld stopped and started again on its saved
+# state; CTLD_T0 the time of the start (ns since the epoch; not printed
+# for a $(...) to read: the daemon would hold its pipe).  Its pidfile
+# removed first: the daemon writes it a moment after `slurmctld`
+# returns, and one left by a slurmctld that had to be killed names a
+# process gone (ctld_running).  1, said, when it does not start.
+ctld_restart() {
+	scale_stop
+	rm -f "$XC_STATE/slurmctld.pid"
+	CTLD_T0=$(date +%s%N)
+	slurmctld -i || { echo "  $1: slurmctld did not start again"; return 1; }
+}
+
+# ctld_running MODE T0: the slurmctld started at T0 (ns) still runs, or
+# has not written its pidfile yet within 30 s of it.  1, said, when it
+# stopped.
+ctld_running() {
+	local pid
+	pid=$(scale_pid)
+	if [ -z "$pid" ]; then
+		[ "$(date +%s)" -lt $(($2 / 1000000000 + 30)) ] && return 0
+	elif kill -0 "$pid" 2>/dev/null; then
+		return 0
+	fi
+	echo "  $1: slurmctld stopped after its restart"
+	return 1
+}
+
 # restart MODE: slurmctld stopped and started again on its saved state;
 # the thread's first plan after it (which says how long after the
 # thread's start), in the notes.  1, said, when slurmctld does not come
 # back or no plan comes within 600 s.
 restart() {
-	local from pid plan
-	scale_stop
+	local from plan t0
 	from=$(stat -c %s "$LOG")
-	slurmctld -i || { echo "  $1: slurmctld did not start again"; return 1; }
-	for _ in $(seq 1200); do
+	ctld_restart "$1" || return 1
+	t0=$CTLD_T0
+	while [ "$(date +%s)" -lt $((t0 / 1000000000 + 600)) ]; do
 		plan=$(tail -c +"$((from + 1))" "$LOG" | grep -oP -m1 'job_submit/extra: \Kfirst plan.*')
 		[ -n "$plan" ] && break
-		pid=$(scale_pid)
-		[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || { echo "  $1: slurmctld stopped after its restart"; return 1; }
+		ctld_running "$1" "$t0" || return 1
 		sleep 0.5
 	done
 	[ -n "$plan" ] || { echo "  $1: no plan within 600 s of a restart"; return 1; }
@@ -381,14 +408,13 @@ restart() {
 # keeps).  1, said, when slurmctld does not come back or the set is not
 # back within 600 s.
 restart_alone() {
-	local t0 up= back= pid
+	local t0 up= back=
 	scontrol update nodename=s1 extra='{"gpu":false,"mem":512,"arch":"x86_64","load":0.1,"ib_pod":0,"rack":0,"ssd":"nvme"}'
 	wait_for 60 "$HELPER" excluded "$1" 0 ||
 		{ echo "  alone: job $1 not kept off s1 within 60 s before the restart"; return 1; }
-	scale_stop
-	t0=$(date +%s%N)
-	slurmctld -i || { echo "  alone: slurmctld did not start again"; return 1; }
-	for _ in $(seq 6000); do
+	ctld_restart alone || return 1
+	t0=$CTLD_T0
+	while [ "$(date +%s)" -lt $((t0 / 1000000000 + 600)) ]; do
 		if [ -z "$up" ] && scontrol ping 2>/dev/null | grep -q UP; then
 			up=$((($(date +%s%N) - t0) / 1000000))
 		fi
@@ -396,8 +422,7 @@ restart_alone() {
 			back=$((($(date +%s%N) - t0) / 1000000))
 			break
 		fi
-		pid=$(scale_pid)
-		[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || { echo "  alone: slurmctld stopped after its restart"; return 1; }
+		ctld_running alone "$t0" || return 1
 		sleep 0.1
 	done
 	[ -n "$back" ] || { echo "  alone: job $1's set not back within 600 s of a restart"; return 1; }
