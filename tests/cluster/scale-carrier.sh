@@ -159,6 +159,11 @@ rpc() {
 settled() {
 	[ "$(squeue -h -t PD -o '%f %x' | awk -v all="s[1-$NODES]" '$1 ~ /xc_/ || $2 == all' | wc -l)" -ge "$1" ]
 }
+# s1_gpu true|false: s1's Extra as the churn sets it, gpu as given,
+# which takes s1 into (true) and out of (false) every request submitted
+s1_gpu() {
+	scontrol update nodename=s1 extra="{\"gpu\":$1,\"mem\":512,\"arch\":\"x86_64\",\"load\":0.1,\"ib_pod\":0,\"rack\":0,\"ssd\":\"nvme\"}"
+}
 # s1_carries: whether s1's active features hold the plugin's: 0 yes, 1
 # no, 2 unreadable (read alone: `scontrol show node` would load every
 # node each time)
@@ -262,7 +267,7 @@ run() {
 	t0=$(date +%s)
 	for ((s = 1; s <= CHURN; s++)); do
 		gpu=$([ $((s % 2)) = 1 ] && echo true || echo false)
-		scontrol update nodename=s1 extra="{\"gpu\":$gpu,\"mem\":512,\"arch\":\"x86_64\",\"load\":0.1,\"ib_pod\":0,\"rack\":0,\"ssd\":\"nvme\"}"
+		s1_gpu "$gpu"
 		# the carrier's own update, as the thread would send it
 		case $mode in
 		features)
@@ -409,7 +414,7 @@ restart() {
 # back within 600 s.
 restart_alone() {
 	local t0 up= back=
-	scontrol update nodename=s1 extra='{"gpu":false,"mem":512,"arch":"x86_64","load":0.1,"ib_pod":0,"rack":0,"ssd":"nvme"}'
+	s1_gpu false
 	wait_for 60 "$HELPER" excluded "$1" 0 ||
 		{ echo "  alone: job $1 not kept off s1 within 60 s before the restart"; return 1; }
 	ctld_restart alone || return 1
