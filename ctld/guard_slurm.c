@@ -92,10 +92,10 @@ int guard_slurm_load(void)
 
 	guard_slurm_config(&cfg);
 	if (!records_words_laid_out()) {
-		/* alone, nothing else would keep jobs off: slurmctld is not
-		 * to run so (it stops: its burst buffer plugin failed); where
-		 * Slurm filters itself the guard stands aside anyway */
-		bool needed = cfg.carrier_guard && !records_slurm_filters();
+		/* alone, nothing else would keep jobs off, nor (where Slurm
+		 * filters itself) pick their preferences: slurmctld is not to
+		 * run so (it stops: its burst buffer plugin failed) */
+		bool needed = cfg.carrier_guard;
 
 		error("%s: Slurm's node sets are not laid out as this build reads them: %s (rebuild against this Slurm's source tree)",
 		      plugin_type,
@@ -106,10 +106,9 @@ int guard_slurm_load(void)
 	if (!(guard = guard_create(&cfg.limits)))
 		return SLURM_ERROR;
 	/* alone (no thread carrying a tier): the guard reads the free nodes
-	 * for preferences with no wait; where Slurm filters it stands aside
-	 * (as job_submit/extra's init() says it) */
-	(void)guard_slurm_set_alone(cfg.carrier_guard &&
-				    !records_slurm_filters());
+	 * for preferences with no wait, and where Slurm filters itself
+	 * picks the preferences alone (job_submit/extra's init() says it) */
+	(void)guard_slurm_set_alone(cfg.carrier_guard);
 	guard_on_unusable(guard, guard_slurm_say_unusable, NULL);
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
 		plugin_type);
@@ -317,7 +316,9 @@ static void undecided(enum undecided why)
  * (Slurm 22.05 fails a submission whose nodes are all excluded, and
  * Slurm's own filter lets such a job wait: src/slurmctld/job_mgr.c
  * job_allocate()), until the thread's next round keeps it waiting its
- * own way. */
+ * own way.  Where Slurm filters by the request itself, only a
+ * preference's narrowing is kept off so (doc/preferences.md,
+ * "Preferences"). */
 static bool guard_job(job_record_t *job_ptr)
 {
 	struct sx_job_state st = { 0 }, with;
@@ -326,7 +327,7 @@ static bool guard_job(job_record_t *job_ptr)
 	struct guard_taken taken = { -1 };
 	unsigned long long text_hash;
 	bool backfill = records_in_backfill();
-	size_t need, nnodes = (size_t)node_record_count, words, n, left = 0;
+	size_t need, nnodes = (size_t)node_record_count, words, n = 0, left = 0;
 	size_t failing, reach;
 	const uint64_t *ex, *own, *free_now = NULL;
 	guard_slurm_base_fn base;
@@ -335,7 +336,7 @@ static bool guard_job(job_record_t *job_ptr)
 	const char *text;
 	bitstr_t *exc;
 	char feature[SX_FEATURE_LEN + 1];
-	bool placeable = true, picks, waits, feature_by, over;
+	bool placeable = true, picks, waits, feature_by, over, slurm_filters;
 	unsigned carried = 0;
 	size_t allowed = 0, budget = 0, compared = 0, for_answers = 0;
 	time_t now = time(NULL);
@@ -357,6 +358,18 @@ static bool guard_job(job_record_t *job_ptr)
 	if ((exc = details->exc_node_bitmap) &&
 	    bit_size(exc) != node_record_count) {
 		undecided(UNDECIDED_REBUILT);
+		goto out;
+	}
+	/* where Slurm filters by the request itself (alone: the stage-in
+	 * test), only a preference is the guard's to apply; the bits it set
+	 * while one narrowed the job are taken back */
+	if ((slurm_filters = records_slurm_filters()) && !st.n_prefer) {
+		if (exc && !backfill)
+			guard_slurm_hand_over(
+				job_ptr,
+				records_rebuilt_from(details->exc_nodes,
+						     details->req_nodes,
+						     details->min_nodes));
 		goto out;
 	}
 	look = guard_look_needed(guard, nnodes, last_node_update, now,
@@ -449,6 +462,9 @@ static bool guard_job(job_record_t *job_ptr)
 	stats.tiers_over += over;
 	if (!req)
 		goto out;
+	/* (where Slurm filters, by the request alone: Slurm's to apply) */
+	if (slurm_filters && !tier)
+		goto kept;
 	if (tier)
 		snprintf(with_tier, sizeof(with_tier), " and its preference %u",
 			 tier);

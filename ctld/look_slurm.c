@@ -67,6 +67,8 @@ static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
 static time_t walked_at;
 static bool walking, again, touched, said[5];
+/* Slurm filters by the request itself (this hold's reading) */
+static bool slurm_filters;
 /* the walk under way began after a change of the nodes' Extra */
 static bool walk_read;
 /* the jobs of the walk under way, as its first hold found them, and the
@@ -219,6 +221,8 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 		job_drop(job_ptr);
 		goto out;
 	}
+	if (slurm_filters) /* Slurm's to apply */
+		goto out;
 	if ((i = look_req_seen(lk, text, &fresh)) < 0) {
 		say_once(
 			0,
@@ -395,8 +399,13 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	enum guard_look look;
 	job_record_t *job_ptr;
 
-	/* where Slurm filters by the request itself, as the guard */
-	if (!g || !nnodes || !job_list || records_slurm_filters())
+	/* where Slurm filters by the request itself, the look keeps no
+	 * job's excluded nodes (nor reads the nodes' Extra): it follows the
+	 * preferences' ends, counts for the caps and gives back what a
+	 * thread wrote; and only with the guard alone, as the guard */
+	slurm_filters = records_slurm_filters();
+	if (!g || !nnodes || !job_list ||
+	    (slurm_filters && !guard_slurm_alone()))
 		return false;
 	if (!look_for(nnodes)) {
 		say_once(
@@ -404,8 +413,9 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 			"out of memory: jobs are kept off at their placement only");
 		return false;
 	}
-	look = guard_look_needed(g, nnodes, last_node_update, now,
-				 records_extra_unstamped);
+	look = slurm_filters ? GUARD_LOOK_NONE
+			     : guard_look_needed(g, nnodes, last_node_update,
+						 now, records_extra_unstamped);
 	if (look != GUARD_LOOK_NONE) {
 		if (guard_look_stamps(g, nnodes, NULL, records_extra_at,
 				      records_stamp_of, NULL, now,

@@ -89,12 +89,25 @@ static const char *api_exc_nodes(const void *v)
 	return job_ptr->details ? job_ptr->details->exc_nodes : NULL;
 }
 
+static const char *api_extra(const void *v)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	const job_record_t *job_ptr = v;
+
+	return job_ptr->extra;
+#else
+	(void)v;
+	return NULL;
+#endif
+}
+
 const struct sx_guard_api sx_guard_record_api = {
 	.version = SX_GUARD_API_VERSION,
 	.admin_comment = api_admin_comment,
 	.set_admin_comment = api_set_admin_comment,
 	.user_id = api_user_id,
 	.exc_nodes = api_exc_nodes,
+	.extra = api_extra,
 	.census = look_census_get,
 	.set_alone = guard_slurm_set_alone,
 };

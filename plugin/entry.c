@@ -27,7 +27,7 @@ static void carrier_features(struct plugin_config *cfg, const char *why)
 	cfg->carrier_features = true;
 }
 
-void entry_carrier(struct plugin_config *cfg, bool slurm_filters)
+void entry_carrier(struct plugin_config *cfg)
 {
 	const struct sx_guard_api *api;
 
@@ -39,17 +39,17 @@ void entry_carrier(struct plugin_config *cfg, bool slurm_filters)
 			"Carrier=guard needs BurstBufferType=burst_buffer/extra, which this slurmctld does not run");
 	/* burst_buffer/extra follows the carrier read now (a reload in place;
 	 * at slurmctld's start it reads extra.conf itself, after this); one
-	 * that stood aside cannot filter alone: the thread filters then */
-	if ((api = sx_guard_api_now()) &&
-	    !api->set_alone(cfg->carrier_guard && !slurm_filters))
+	 * that stood aside cannot filter alone: the thread filters then (and
+	 * where Slurm filters, keeps the preferences) */
+	if ((api = sx_guard_api_now()) && !api->set_alone(cfg->carrier_guard))
 		carrier_features(
 			cfg,
 			"burst_buffer/extra stands aside (see its line at slurmctld's start)");
 }
 
-bool entry_wants_thread(const struct plugin_config *cfg, bool slurm_filters)
+bool entry_wants_thread(const struct plugin_config *cfg)
 {
-	return !cfg->carrier_guard || slurm_filters;
+	return !cfg->carrier_guard;
 }
 
 const char *job_request(const job_desc_msg_t *job_desc)

@@ -27,29 +27,25 @@ extern struct plugin_config entry_cfg;
 extern uid_t entry_self;
 
 /* The thread the entry points use (thread.h), NULL while the plugin is not
- * running, and where burst_buffer/extra alone filters (Carrier=guard)
- * and Slurm did not filter by `extra` when the plugin started: no thread
- * runs then (doc/guard.md "The guard alone").  Whether Slurm filters
- * changes only with slurm.conf, read again by a reconfigure, which from
- * 23.11 (the first Slurm that can filter) starts a new slurmctld, and
- * init() with it. */
+ * running, and with Carrier=guard: burst_buffer/extra filters alone, or
+ * where Slurm filters by `extra` itself keeps the preferences alone; no
+ * thread runs then (doc/guard.md "The guard alone"). */
 extern struct thread *entry_thread;
 
-/* init()'s carrier in `cfg` (read from extra.conf; `slurm_filters`:
- * sx_slurm_filters_extra()): the default where none is named
+/* init()'s carrier in `cfg` (read from extra.conf): the default where
+ * none is named
  * (plugin_config_carrier(): guard where BurstBufferType names
  * burst_buffer/extra), features where the guard cannot filter alone (not
  * configured, or it stood aside at its load: logged), and told to
  * burst_buffer/extra when loaded (set_alone, guard_api.h; a 22.05 reload
  * in place) (doc/guard.md "The guard alone"). */
-void entry_carrier(struct plugin_config *cfg, bool slurm_filters);
+void entry_carrier(struct plugin_config *cfg);
 
-/* Whether a plugin with settings `cfg`, where Slurm filters by `extra`
- * itself or not (`slurm_filters`, sx_slurm_filters_extra()), runs the
- * thread: unless burst_buffer/extra alone filters (cfg->carrier_guard,
- * Slurm not filtering).  Where Slurm filters, the thread keeps the
- * preferences' `extra` (doc/preferences.md "Preferences"). */
-bool entry_wants_thread(const struct plugin_config *cfg, bool slurm_filters);
+/* Whether a plugin with settings `cfg` runs the thread: unless
+ * burst_buffer/extra filters alone (cfg->carrier_guard), or where Slurm
+ * filters by `extra` itself keeps the preferences alone (doc/preferences.md
+ * "Preferences"). */
+bool entry_wants_thread(const struct plugin_config *cfg);
 
 /* Sets *err_msg (Slurm's allocator; `err_msg` may be NULL: 22.05's
  * job_modify() has none) to `text` and returns `rc`. */
@@ -149,6 +145,15 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 static inline bool guard_filters(void)
 {
 	return entry_on && entry_cfg.carrier_guard && !sx_slurm_filters_extra();
+}
+
+/* Whether burst_buffer/extra reads and keeps the job's state alone
+ * (Carrier=guard): it filters alone (guard_filters()), or where Slurm
+ * filters by `extra` itself it picks the preferences at each placement
+ * (doc/preferences.md "Preferences"); no thread runs either way. */
+static inline bool guard_keeps(void)
+{
+	return entry_on && entry_cfg.carrier_guard;
 }
 
 /* Forgets what job_modify() last set (its repeat-call check, modify.c):

@@ -77,7 +77,7 @@ int init(void)
 
 	plugin_config_path(path, sizeof(path));
 	plugin_config_read(&cfg, path, log_config_problem);
-	entry_carrier(&cfg, slurm_filters);
+	entry_carrier(&cfg);
 	slurm_info(
 		"%s: slurm-extra %s built for Slurm %d.%02d.%d; %s %s; RefreshInterval=%g Carrier=%s UpdateBudget=%zu MaxPendingRequests=%zu MaxPendingRequestsPerUser=%zu MaxPreferringJobsPerUser=%zu MaxRequestLength=%zu MaxDepth=%u MaxExtraLength=%zu MallocMmapThreshold=%zu MallocTrimInterval=%zu",
 		plugin_type, PACKAGE_VERSION,
@@ -98,7 +98,7 @@ int init(void)
 	entry_cfg = cfg;
 	entry_self = getuid();
 	entry_thread = NULL;
-	if (entry_wants_thread(&cfg, slurm_filters)) {
+	if (entry_wants_thread(&cfg)) {
 		thread_tune_malloc(&cfg, slurm_filters);
 		if (!(entry_thread =
 			      thread_start(&cfg, entry_self, slurm_filters)))
@@ -249,6 +249,24 @@ static int guard_record(job_desc_msg_t *job_desc, struct sx_job_state *st,
 	return SLURM_SUCCESS;
 }
 
+/* Fills a new job's state `st` (its tiers read) with what every mode
+ * keeps: the user's own exclusions, in normal form (a node there is no
+ * preferred node), its request, the admin's text.  SLURM_SUCCESS or the
+ * refusal. */
+static int state_of(const job_desc_msg_t *job_desc, const char *request,
+		    struct sx_job_state *st, char **err_msg)
+{
+	if (!(st->exclude = sx_hostlist_normal(job_desc->exc_nodes)))
+		return refuse(
+			err_msg, ESLURM_INVALID_NODE_NAME,
+			"--extra: the job's excluded nodes are not a valid hostlist");
+	if (!(st->request = strdup(request)) ||
+	    (job_desc->admin_comment && *job_desc->admin_comment &&
+	     !(st->admin = strdup(job_desc->admin_comment))))
+		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	return SLURM_SUCCESS;
+}
+
 /* Reads a job's preferences (prefer.h) from its SPANK environment into
  * `st` and checks each tier as a request (the rendered error in *err_msg,
  * ESLURM_INVALID_FEATURE).  SLURM_SUCCESS or the refusal. */
@@ -365,17 +383,10 @@ static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
 {
 	xc_expr_t *effective = NULL;
 	char *note = NULL, *text = NULL;
-	int rc = SLURM_SUCCESS;
+	int rc = state_of(job_desc, request, st, err_msg);
 
-	/* the user's own exclusions: a node there is no preferred node */
-	if (!(st->exclude = sx_hostlist_normal(job_desc->exc_nodes)))
-		return refuse(
-			err_msg, ESLURM_INVALID_NODE_NAME,
-			"--extra: the job's excluded nodes are not a valid hostlist");
-	if (!(st->request = strdup(request)) ||
-	    (job_desc->admin_comment && *job_desc->admin_comment &&
-	     !(st->admin = strdup(job_desc->admin_comment))))
-		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	if (rc != SLURM_SUCCESS)
+		return rc;
 	thread_lock(entry_thread);
 	/* text: "(R)&(Pi)", as the thread writes it */
 	if (submit_prefer(job_desc, st, &effective, &note, &text) < 0) {
@@ -499,7 +510,19 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		return rc;
 	}
 	if (sx_slurm_filters_extra()) {
-		if (st.n_prefer && !entry_thread) /* (entry.h: never) */
+		if (st.n_prefer && guard_keeps()) {
+			/* burst_buffer/extra picks the tier at each placement
+			 * (doc/preferences.md "Preferences"): the job's Extra
+			 * stays its request, its state as with the guard
+			 * alone */
+			if ((rc = state_of(job_desc, request, &st, err_msg)) ==
+				    SLURM_SUCCESS &&
+			    (rc = guard_admit(sx_guard_api(),
+					      job_owner(job_desc, submit_uid),
+					      request, &st, true, err_msg)) ==
+				    SLURM_SUCCESS)
+				rc = guard_record(job_desc, &st, err_msg);
+		} else if (st.n_prefer && !entry_thread) /* (entry.h: never) */
 			rc = refuse(
 				err_msg, SLURM_ERROR,
 				"--extra-prefer: the job_submit/extra plugin's thread, which keeps the preferences where Slurm filters, is not running");
@@ -512,20 +535,14 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				       err_msg);
 			thread_unlock(entry_thread);
 		}
-		if (st.n_prefer && rc == SLURM_SUCCESS)
+		if (st.n_prefer && rc == SLURM_SUCCESS && !guard_keeps())
 			rc = slurm_prefer(job_desc, request, &st, err_msg);
 		sx_job_state_free(&st);
 		xc_expr_destroy(expr);
 		return rc;
 	}
-	if (!(st.exclude = sx_hostlist_normal(job_desc->exc_nodes))) {
-		rc = refuse(
-			err_msg, ESLURM_INVALID_NODE_NAME,
-			"--extra: the job's excluded nodes are not a valid hostlist");
-	} else if (!(st.request = strdup(request)) ||
-		   (job_desc->admin_comment && *job_desc->admin_comment &&
-		    !(st.admin = strdup(job_desc->admin_comment)))) {
-		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
+	if ((rc = state_of(job_desc, request, &st, err_msg)) != SLURM_SUCCESS) {
+		;
 	} else if (guard_filters()) {
 		if ((rc = guard_admit(sx_guard_api(),
 				      job_owner(job_desc, submit_uid), request,

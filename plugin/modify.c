@@ -458,7 +458,7 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 
 	if (!job_desc || !entry_on)
 		return SLURM_SUCCESS;
-	if (entry_thread && !guard_filters()) {
+	if (entry_thread && !guard_keeps()) {
 		thread_lock(entry_thread);
 		if (thread_own_update(entry_thread, job_desc, submit_uid,
 				      &stale)) {
@@ -488,13 +488,13 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 				     request_limit(), &pc, why, sizeof(why));
 	if (got < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	else if (guard_filters() && got)
+	else if (guard_keeps() && got)
 		/* burst_buffer/extra reads the job's own data: Slurm's, but
 		 * the state and a change of the preferences or the request
 		 * in it (the state first, then an admin's text before it) */
 		rc = guard_change_prefer(job_desc, api, job_ptr, submit_uid,
 					 &pc, got, why, err_msg);
-	else if (guard_filters()) {
+	else if (guard_keeps()) {
 		rc = guard_change_request(job_desc, api, job_ptr, submit_uid,
 					  err_msg);
 		if (rc == SLURM_SUCCESS)
@@ -529,7 +529,7 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
  * reads them, else NULL (not read). */
 static const struct sx_guard_api *guard_api(void)
 {
-	return guard_filters() ? sx_guard_api() : NULL;
+	return guard_keeps() ? sx_guard_api() : NULL;
 }
 
 /* An update of a job (slurmctld's job_submit_g_modify(), its locks held):

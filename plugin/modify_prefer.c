@@ -140,6 +140,24 @@ int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	return rc;
 }
 
+/* A state made for job record `job_ptr` that has none, as at submission
+ * (guard_record(), job_submit_extra.c): the admin's text first, status
+ * SX_GUARD_STATUS, the user's own list with its hash; its request the
+ * caller's.  0, or -1 when out of memory. */
+static int state_made(const struct sx_guard_api *api, void *job_ptr,
+		      struct sx_job_state *st)
+{
+	const char *now = api->admin_comment(job_ptr);
+	const char *exc = api->exc_nodes(job_ptr);
+
+	st->wrote = xc_text_hash(exc);
+	if ((now && *now && !(st->admin = strdup(now))) ||
+	    !(st->status = strdup(SX_GUARD_STATUS)) ||
+	    !(st->exclude = strdup(exc ? exc : "")))
+		return -1;
+	return 0;
+}
+
 int guard_change_prefer(job_desc_msg_t *job_desc,
 			const struct sx_guard_api *api, void *job_ptr,
 			uint32_t submit_uid, struct prefer_change *c, int got,
@@ -147,6 +165,7 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 {
 	struct sx_job_state st = { 0 };
 	char *comment = NULL;
+	const char *extra;
 	uint32_t owner;
 	bool had;
 	int rc;
@@ -178,10 +197,23 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 		return refuse(
 			err_msg, ESLURM_INVALID_FEATURE,
 			"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");
-	if (!sx_job_state_parse(api->admin_comment(job_ptr), &st))
-		return refuse(
-			err_msg, ESLURM_INVALID_FEATURE,
-			"--extra-prefer: it needs a request (--extra) that every node the job may run on satisfies");
+	extra = api->extra(job_ptr);
+	if (!sx_job_state_parse(api->admin_comment(job_ptr), &st)) {
+		/* where Slurm filters by `extra` itself, a job submitted
+		 * without preferences has no state: its Extra is its
+		 * request, and the state is made now */
+		if (!sx_slurm_filters_extra() || !extra || !*extra)
+			return refuse(
+				err_msg, ESLURM_INVALID_FEATURE,
+				"--extra-prefer: it needs a request (--extra) that every node the job may run on satisfies");
+		memset(&st, 0, sizeof(st));
+		if (state_made(api, job_ptr, &st) < 0 ||
+		    !(st.request = strdup(extra))) {
+			sx_job_state_free(&st);
+			return refuse(err_msg, SLURM_ERROR,
+				      "--extra: out of memory");
+		}
+	}
 	had = st.n_prefer > 0;
 	if (prefer_change_apply(c, &st) < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
@@ -214,7 +246,7 @@ int guard_change_request(job_desc_msg_t *job_desc,
 {
 	struct sx_job_state st = { 0 };
 	const char *extra = SX_SLURM_HAS_EXTRA_OPTION ? job_desc->extra : NULL;
-	const char *now, *exc;
+	const char *now;
 	char *comment = NULL;
 	int rc = SLURM_SUCCESS;
 
@@ -232,18 +264,12 @@ int guard_change_request(job_desc_msg_t *job_desc,
 			return refuse(
 				err_msg, SLURM_ERROR,
 				"--extra: the job's state in its AdminComment cannot be read: its request stays");
-	} else if (!*extra) {
-		return SLURM_SUCCESS; /* no request, and none to take away */
-	} else {
-		/* a state made for it, as at submission: the admin's text
-		 * first, the user's own list with its hash (guard_record()) */
-		exc = api->exc_nodes(job_ptr);
-		st.wrote = xc_text_hash(exc);
-		if ((now && *now && !(st.admin = strdup(now))) ||
-		    !(st.status = strdup(SX_GUARD_STATUS)) ||
-		    !(st.exclude = strdup(exc ? exc : "")))
-			rc = refuse(err_msg, SLURM_ERROR,
-				    "--extra: out of memory");
+	} else if (!*extra || sx_slurm_filters_extra()) {
+		/* no request, and none to take away; or Slurm filters by the
+		 * new one itself, and the job has no preference to keep */
+		return SLURM_SUCCESS;
+	} else if (state_made(api, job_ptr, &st) < 0) {
+		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	}
 	/* the new request, "" for none: the mark stays, so that the guard
 	 * follows the Extra Slurm applies (records_request_of(), ctld/

@@ -23,7 +23,7 @@
 #define SX_GUARD_API "sx_guard_record_api"
 /* Raised with every change of the struct: an object of another version
  * (a plugin of another build) is not used. */
-#define SX_GUARD_API_VERSION 5
+#define SX_GUARD_API_VERSION 6
 
 /* A pending job with a request as the look counted it, for the caps on
  * distinct pending requests (doc/guard.md "The guard alone";
@@ -48,6 +48,9 @@ struct sx_guard_api {
 	/* the job's ExcNodeList as Slurm keeps its text, borrowed; NULL for
 	 * none */
 	const char *(*exc_nodes)(const void *job_ptr);
+	/* the job's own Extra (its request where Slurm filters by it,
+	 * 23.11+), borrowed; NULL for none, and always on 22.05 */
+	const char *(*extra)(const void *job_ptr);
 	/* the pending jobs with a request as the look's last whole walk
 	 * found them: *jobs (borrowed until the job lock is let go), *n of
 	 * them, *walked_at (when the walk began, seconds since the epoch),

@@ -74,8 +74,9 @@ static inline job_desc_msg_t *update(job_desc_msg_t *d, const char *name)
 struct fake_record {
 	char *admin;
 	uint32_t user_id;
-	unsigned sets;	 /* set_admin_comment() calls */
-	const char *exc; /* its ExcNodeList (NULL: none) */
+	unsigned sets;	   /* set_admin_comment() calls */
+	const char *exc;   /* its ExcNodeList (NULL: none) */
+	const char *extra; /* its own Extra (NULL: none) */
 };
 
 static inline const char *fake_admin_comment(const void *job_ptr)
@@ -103,6 +104,11 @@ static inline const char *fake_exc_nodes(const void *job_ptr)
 	return ((const struct fake_record *)job_ptr)->exc;
 }
 
+static inline const char *fake_extra(const void *job_ptr)
+{
+	return ((const struct fake_record *)job_ptr)->extra;
+}
+
 /* The look's count as fake_census() lends it (fake_walk 0: no walk). */
 static struct sx_guard_census_job fake_jobs[8] __attribute__((unused));
 static size_t fake_njobs __attribute__((unused));
@@ -127,6 +133,7 @@ static const struct sx_guard_api fake_api
 				    .set_admin_comment = fake_set_admin_comment,
 				    .user_id = fake_user_id,
 				    .exc_nodes = fake_exc_nodes,
+				    .extra = fake_extra,
 				    .census = fake_census };
 
 /* Carrier=guard: burst_buffer/extra keeps the jobs off (plugin_config.h
@@ -141,7 +148,7 @@ static inline void by_guard(void)
 	entry_cfg.carrier_guard = true;
 	entry_cfg.carrier_features = false;
 	entry_thread = NULL;
-	cr_assert_not(entry_wants_thread(&entry_cfg, false));
+	cr_assert_not(entry_wants_thread(&entry_cfg));
 	cr_assert(guard_filters(),
 		  "job_submit() and job_modify() take the guard's paths");
 }

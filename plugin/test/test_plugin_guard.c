@@ -367,3 +367,131 @@ Test(plugin, by_the_guard_updates_count_against_the_caps)
 	cr_assert_eq(job.sets, 1);
 	free(job.admin);
 }
+
+/* ------------------------------------ Carrier=guard where Slurm filters */
+
+/* Where Slurm filters by `extra` itself (23.11+ with extra_constraints:
+ * extra_constraints_enabled(), played here), burst_buffer/extra keeps the
+ * preferences alone (doc/preferences.md "Preferences"): no thread; a
+ * submission with preferences gets the guard's state and keeps its own
+ * Extra; one without gets nothing; the owner may give preferences to a
+ * job that has no state (its Extra is its request); a new request of a
+ * job without preferences is Slurm's alone. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+static bool fake_slurm_filters;
+bool extra_constraints_enabled(void)
+{
+	return fake_slurm_filters;
+}
+
+/* by_guard(), where Slurm filters. */
+static void by_guard_slurm_filters(void)
+{
+	by_guard();
+	fake_slurm_filters = true;
+	cr_assert_not(guard_filters(), "Slurm filters, the guard does not");
+	cr_assert(guard_keeps());
+}
+#define SLURM_FILTERS_OR_SKIP() by_guard_slurm_filters()
+#else
+#define SLURM_FILTERS_OR_SKIP()                                                \
+	cr_skip_test("Slurm %d.%02d has no filter of its own (23.11+)",        \
+		     SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),                \
+		     SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER))
+#endif
+
+Test(plugin, where_slurm_filters_the_guard_records_the_preferences)
+{
+	job_desc_msg_t *d = submission(&desc, REQUEST);
+	char *env[2] = { NULL, NULL };
+	int rc;
+
+	SLURM_FILTERS_OR_SKIP();
+	cr_assert_not(entry_wants_thread(&entry_cfg));
+	carry(d, env, "gpu=false\036", "60");
+	rc = job_submit(d, OWNER, &err);
+	free(env[0]);
+	free(env[1]);
+	d->spank_job_env = NULL;
+	d->spank_job_env_size = 0;
+	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
+	cr_assert_str_eq(d->extra, REQUEST,
+			 "its Extra its request, narrowed by none");
+	state_of(d->admin_comment, &st);
+	cr_assert_str_eq(st.status, SX_GUARD_STATUS);
+	cr_assert_str_eq(st.request, REQUEST);
+	cr_assert_eq(st.n_prefer, 1);
+	cr_assert_str_eq(st.prefer[0], "gpu=false");
+	cr_assert_eq(st.wait, 60);
+	sx_job_state_free(&st);
+	desc_free(d);
+
+	/* no preferences: Slurm's alone, no state */
+	d = submission(&desc, REQUEST);
+	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_SUCCESS, "%s", err);
+	cr_assert_str_eq(d->extra, REQUEST);
+	cr_assert_null(d->admin_comment);
+}
+
+Test(plugin, where_slurm_filters_the_owner_gives_a_job_preferences)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	struct fake_record job = { strdup("site note"), OWNER, 0, "n1" };
+
+	SLURM_FILTERS_OR_SKIP();
+	job.extra = REQUEST;
+	carry(d, env, "gpu=false\036", "600");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
+	cr_assert_eq(job.sets, 1);
+	cr_assert(!strncmp(job.admin, "site note", 9), "%s", job.admin);
+	state_of(job.admin, &st);
+	cr_assert_str_eq(st.status, SX_GUARD_STATUS);
+	cr_assert_str_eq(st.request, REQUEST);
+	cr_assert_str_eq(st.exclude, "n1");
+	cr_assert_eq(st.n_prefer, 1);
+	cr_assert_eq(st.wait, 600);
+	/* another user: refused, nothing written */
+	carry(d, env, "cache=ds1\036", NULL);
+	cr_assert_neq(modify_prefer_as(d, env, OTHER, &job), SLURM_SUCCESS);
+	slurm_xfree((void **)&err);
+	cr_assert_eq(job.sets, 1);
+	free(job.admin);
+
+	/* a job with no Extra has no request to prefer within */
+	job = (struct fake_record){ NULL, OWNER, 0, NULL };
+	carry(d, env, "gpu=false\036", "600");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job),
+		     ESLURM_INVALID_FEATURE);
+	cr_assert_eq(job.sets, 0);
+}
+
+Test(plugin, where_slurm_filters_a_new_request_is_slurms_unless_preferred)
+{
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	struct fake_record job = { NULL, OWNER, 0, NULL };
+
+	SLURM_FILTERS_OR_SKIP();
+	job.extra = REQUEST;
+	set_str(&d->extra, "mem>=64");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
+	cr_assert_eq(job.sets, 0, "no state made: Slurm filters by it");
+	cr_assert_null(job.admin);
+	/* a job with preferences (the owner's, above): its state follows */
+	set_str(&d->extra, NULL);
+	carry(d, env, "gpu=false\036", "60");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
+	cr_assert_eq(job.sets, 1);
+	set_str(&d->extra, "mem>=64");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
+	cr_assert_eq(job.sets, 2);
+	state_of(job.admin, &st);
+	cr_assert_str_eq(st.request, "mem>=64");
+	cr_assert_eq(st.n_prefer, 1);
+	free(job.admin);
+}

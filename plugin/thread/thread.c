@@ -58,7 +58,9 @@ bool thread_in_control(void)
 
 const char *thread_mode_text(bool slurm_filters, bool guard)
 {
-	return slurm_filters
+	return slurm_filters && guard
+		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, burst_buffer/extra keeps the preferences (Carrier=guard), and runs no thread"
+	       : slurm_filters
 		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
 	       : guard ? "Carrier=guard: burst_buffer/extra filters jobs by --extra inside slurmctld; this plugin checks and records requests, and runs no thread"
 		       : "this plugin filters jobs by --extra";
