@@ -137,8 +137,15 @@ look_walked() {
 # wait_refresh [FROM]: waits (20 s at most) until the plugin has loaded the
 # current node data; a failed check if it does not.  With the guard alone,
 # whose look reads the nodes' Extra in slurmctld's own table: until the
-# look has walked every job (look_walked).
+# look has walked every job (look_walked); where Slurm filters by the
+# request itself too, the guard reads the nodes at each placement and the
+# look keeps no job's excluded nodes: until slurmctld answers.
 wait_refresh() {
+	if guard_alone && slurm_filters; then
+		wait_for 30 eval 'scontrol ping 2>/dev/null | grep -q UP' ||
+			not_ok "slurmctld answers within 30 s"
+		return
+	fi
 	if guard_alone; then
 		look_walked
 		return
@@ -172,6 +179,10 @@ slurm_at_least() {
 	[ -n "$v" ] || { echo "slurm_at_least: cannot read Slurm's version from 'slurmctld -V'" >&2; exit 2; }
 	[ $((10#${v%.*} * 100 + 10#${v#*.})) -ge $(($1 * 100 + $2)) ]
 }
+
+# slurm_filters: the cluster runs Slurm's own filter (slurm_filter_or_skip
+# said so).
+slurm_filters() { [[ ${XC_SCHED_PARAMS:-} == *extra_constraints* ]]; }
 
 # slurm_filter_or_skip NAME WHAT: the cluster to start runs Slurm's own
 # filter (SchedulerParameters extra_constraints, 23.11 and later); before

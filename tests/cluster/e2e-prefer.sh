@@ -19,8 +19,11 @@
 # "n2 busy" is root's job on n2.  Prints the seconds from submission until
 # each job ran; closes with "prefer: N passed, M failed".
 # XC_PREFER_MODE=slurm (23.11+): the same where Slurm filters by `extra`
-# itself (SchedulerParameters=extra_constraints): the plugin sets the
-# job's `extra` to the request and its preference, and back.
+# itself (SchedulerParameters=extra_constraints): the plugin's thread sets
+# the job's `extra` to the request and its preference, and back; with
+# burst_buffer/extra loaded (XC_BURST_BUFFER, Carrier=guard), its guard
+# keeps the preference at each placement and the job's `extra` stays its
+# request, as Slurm alone shows it.
 # XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
 # guard alone"): the same where the guard picks the tier at each placement
 # and its look follows each wait's end; no thread writes the tier into the
@@ -45,6 +48,13 @@ scontrol update nodename=n2 extra='{"gpu":true,"cache":"ds1"}'
 # thread's next round has them)
 [ "$MODE" = slurm ] || wait_refresh
 
+if [ "$MODE" = slurm ] && guard_alone; then
+	echo "# where Slurm filters, burst_buffer/extra keeps the preferences: no thread"
+	expect "slurmctld's log says so" \
+		"$(grep -c 'job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, burst_buffer/extra keeps the preferences (Carrier=guard), and runs no thread' "$LOG")" 1
+	expect "slurmctld's tasks: none is the plugin's thread" "$(plugin_threads)" 0
+fi
+
 PREFER=(--extra gpu=true --extra-prefer cache=ds1)
 # go ARGS...: submits xcuser1's `sleep 3` with ARGS: `id` the job id (or
 # what sbatch said), T0 when (date +%s.%N).
@@ -53,6 +63,19 @@ id=
 go() {
 	T0=$(date +%s.%N)
 	id=$(as xcuser1 sbatch --parsable -o /dev/null "$@" --wrap 'sleep 3' 2>&1 | tail -n 1)
+}
+# extra_shown ID: where Slurm filters, job ID's Extra narrowed by the
+# thread to the request and the preference, or with the guard its
+# request alone, as Slurm alone shows it.
+extra_shown() {
+	[ "$MODE" = slurm ] || return 0
+	if guard_alone; then
+		expect "Slurm filters by the request, the guard by the preference (Extra as submitted)" \
+			"$(scontrol show job "$1" | grep -oP '(?<![A-Za-z])Extra=\K\S+')" "gpu=true"
+	else
+		expect "Slurm filters by the request and the preference (Extra)" \
+			"$(scontrol show job "$1" | grep -oP '(?<![A-Za-z])Extra=\K\S+')" "(gpu=true)&(cache=ds1)"
+	fi
 }
 since() { awk -v t0="$T0" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.1f", t1 - t0 }'; }
 running() { case "$(field "$1" JobState)" in RUNNING | COMPLETING | COMPLETED) return 0 ;; esac; return 1; }
@@ -118,10 +141,7 @@ busy_n2
 go "${PREFER[@]}" --extra-prefer-wait 60
 sleep 8
 expect "pending after 8 s, three nodes idle" "$(field "$id" JobState)" PENDING
-if [ "$MODE" = slurm ]; then
-	expect "Slurm filters by the request and the preference (Extra)" \
-		"$(scontrol show job "$id" | grep -oP '(?<![A-Za-z])Extra=\K\S+')" "(gpu=true)&(cache=ds1)"
-fi
+extra_shown "$id"
 if guard_alone; then
 	# (the guard picks the tier at each placement: no thread writes it)
 	expect_has "AdminComment: the guard keeps the job off" "$(admin_comment "$id")" \
@@ -279,10 +299,7 @@ wait_for 10 eval '[ "$(field "$id" Reason)" != JobHeldUser ]' ||
 	not_ok "the release shows"
 sleep 8
 expect "released, it waits for n2 (three nodes idle)" "$(field "$id" JobState)" PENDING
-if [ "$MODE" = slurm ]; then
-	expect "Slurm filters by the request and the preference (Extra)" \
-		"$(scontrol show job "$id" | grep -oP '(?<![A-Za-z])Extra=\K\S+')" "(gpu=true)&(cache=ds1)"
-fi
+extra_shown "$id"
 scancel "$FILLER"
 r=$(ran "$id" 30)
 expect "and runs on n2 once it frees" "$(node_of "$r")" n2
