@@ -580,7 +580,7 @@ void guard_slurm_on_base(guard_slurm_base_fn fn)
 	__atomic_store_n(&base_of, fn, __ATOMIC_RELEASE);
 }
 
-void guard_slurm_hand_over(struct job_record *job_ptr,
+bool guard_slurm_hand_over(struct job_record *job_ptr,
 			   unsigned long long text_hash)
 {
 	struct guard_taken taken = { -1 };
@@ -588,10 +588,12 @@ void guard_slurm_hand_over(struct job_record *job_ptr,
 		job_ptr->details ? job_ptr->details->exc_node_bitmap : NULL;
 
 	if (!guard || !exc)
-		return;
-	if (guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
-				job_ptr->array_job_id, exc, text_hash, &taken,
-				bits_clear, NULL))
-		(void)guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken,
-				     exc, text_hash, NULL, 0);
+		return false;
+	if (!guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
+				 job_ptr->array_job_id, exc, text_hash, &taken,
+				 bits_clear, NULL))
+		return false;
+	(void)guard_job_left(guard, &bits_ops, job_ptr->job_id, &taken, exc,
+			     text_hash, NULL, 0);
+	return true;
 }

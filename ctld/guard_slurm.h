@@ -76,8 +76,9 @@ void guard_slurm_on_base(guard_slurm_base_fn fn);
 /* Takes the bits the guard set at `job_ptr`'s last placement out of its
  * excluded nodes (only from the set exactly as it left it: guard.h) and
  * forgets them, so that what the set holds beyond Slurm's own is the
- * look's: `text_hash`, records_rebuilt_from() of the job now. */
-void guard_slurm_hand_over(struct job_record *job_ptr,
+ * look's: `text_hash`, records_rebuilt_from() of the job now.  True when
+ * it cleared a node. */
+bool guard_slurm_hand_over(struct job_record *job_ptr,
 			   unsigned long long text_hash);
 
 #endif

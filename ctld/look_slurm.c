@@ -37,6 +37,7 @@
 
 #include "guard.h"
 #include "guard_slurm.h"
+#include "guard_tiers.h"
 #include "look.h"
 #include "look_cands.h"
 #include "look_census.h"
@@ -60,6 +61,10 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 /* the sets it gives jobs that had none: 8 MiB at 65,536 nodes */
 #define LOOK_SETS 1024
 #define LOOK_SWEEP_EVERY 20 /* walks */
+/* where Slurm filters, a walk at least this often (s) while the guard
+ * keeps a job off some node for a tier (tier_bits_back()): a wait whose
+ * end the scheduler saw first queues no walk */
+#define TIER_BACK_S 5
 #define STATS_EVERY_S 60
 
 /* (the thread's own; shared with placements only under the job lock) */
@@ -191,6 +196,25 @@ static size_t texts_cost(const job_record_t *job_ptr)
  * of the highest priority).  *budget: the work left for this hold.
  * False when its request's answers could not be given within it: the
  * caller looks at the job again in its next hold. */
+/* Where Slurm filters by the request itself: the nodes the guard kept
+ * waiting job `job_ptr` off for a preference's tier (its state `st`; NULL:
+ * no request) go back once it picks none (the wait over, the tiers or the
+ * request dropped): backfill plans by the job's own set and places with a
+ * copy, so its placements never take them back (guard.h). */
+static void tier_bits_back(job_record_t *job_ptr, const struct sx_job_state *st)
+{
+	__typeof__(job_ptr->details) details = job_ptr->details;
+
+	if (!details->exc_node_bitmap ||
+	    (st && guard_tiers_apply(st, details->begin_time, walked_at, true)))
+		return;
+	if (guard_slurm_hand_over(job_ptr,
+				  records_rebuilt_from(details->exc_nodes,
+						       details->req_nodes,
+						       details->min_nodes)))
+		touched = true;
+}
+
 static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 		     size_t *budget, bool give)
 {
@@ -218,11 +242,15 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 	cost = texts_cost(job_ptr);
 	*budget -= cost < *budget ? cost : *budget;
 	if (!(text = records_request_of(job_ptr, &st))) {
+		if (slurm_filters)
+			tier_bits_back(job_ptr, NULL);
 		job_drop(job_ptr);
 		goto out;
 	}
-	if (slurm_filters) /* Slurm's to apply */
+	if (slurm_filters) { /* Slurm's to apply */
+		tier_bits_back(job_ptr, &st);
 		goto out;
+	}
 	if ((i = look_req_seen(lk, text, &fresh)) < 0) {
 		say_once(
 			0,
@@ -400,7 +428,8 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	job_record_t *job_ptr;
 
 	/* where Slurm filters by the request itself, the look keeps no
-	 * job's excluded nodes (nor reads the nodes' Extra): it follows the
+	 * job's excluded nodes (and reads the nodes' Extra only for the
+	 * preferences' placements, below): it follows the
 	 * preferences' ends, counts for the caps and gives back what a
 	 * thread wrote; and only with the guard alone, as the guard */
 	slurm_filters = records_slurm_filters();
@@ -413,9 +442,13 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 			"out of memory: jobs are kept off at their placement only");
 		return false;
 	}
-	look = slurm_filters ? GUARD_LOOK_NONE
-			     : guard_look_needed(g, nnodes, last_node_update,
-						 now, records_extra_unstamped);
+	/* (where Slurm filters, only while its last walk found a job whose
+	 * preferences' wait lasts: the guard's placements of those then
+	 * find the nodes read) */
+	look = slurm_filters && !look_dues_count()
+		       ? GUARD_LOOK_NONE
+		       : guard_look_needed(g, nnodes, last_node_update, now,
+					   records_extra_unstamped);
 	if (look != GUARD_LOOK_NONE) {
 		if (guard_look_stamps(g, nnodes, NULL, records_extra_at,
 				      records_stamp_of, NULL, now,
@@ -431,13 +464,18 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	if (look_dues_due(now, eligible_of, NULL, &budget)) {
 		stats.ended++;
 		queue_job_scheduler();
+		/* (where Slurm filters: the walk takes the tier's bits back,
+		 * tier_bits_back()) */
+		again |= slurm_filters;
 	}
 	/* a walk begins on a change any look found (a placement's too), a
 	 * job changed since the second the last one began (Slurm stamps in
 	 * seconds), or work left */
 	if (!walking) {
 		if (guard_changes(g) == changes_seen && !again &&
-		    last_job_update < walked_at) {
+		    last_job_update < walked_at &&
+		    !(slurm_filters && guard_jobs_kept(g) &&
+		      now - walked_at >= TIER_BACK_S)) {
 			look_census_still(now);
 			return false;
 		}

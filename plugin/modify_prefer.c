@@ -167,7 +167,7 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 	char *comment = NULL;
 	const char *extra;
 	uint32_t owner;
-	bool had;
+	bool had, made = false;
 	int rc;
 
 	if (!api || !job_ptr)
@@ -207,6 +207,7 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 				err_msg, ESLURM_INVALID_FEATURE,
 				"--extra-prefer: it needs a request (--extra) that every node the job may run on satisfies");
 		memset(&st, 0, sizeof(st));
+		made = true;
 		if (state_made(api, job_ptr, &st) < 0 ||
 		    !(st.request = strdup(extra))) {
 			sx_job_state_free(&st);
@@ -218,6 +219,10 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 	if (prefer_change_apply(c, &st) < 0)
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
 	else if ((rc = check_tiers(&st, submit_uid, err_msg)) != SLURM_SUCCESS)
+		;
+	/* a state made now that would hold no tiers (a wait alone, none):
+	 * the job stays Slurm's alone, uncounted as before */
+	else if (made && !st.n_prefer)
 		;
 	/* the new tiers count against the caps as a submission's, and a job
 	 * given preferences it had none of against its owner's; dropping
@@ -248,6 +253,7 @@ int guard_change_request(job_desc_msg_t *job_desc,
 	const char *extra = SX_SLURM_HAS_EXTRA_OPTION ? job_desc->extra : NULL;
 	const char *now;
 	char *comment = NULL;
+	bool had_request;
 	int rc = SLURM_SUCCESS;
 
 	if (!extra)
@@ -274,14 +280,17 @@ int guard_change_request(job_desc_msg_t *job_desc,
 	/* the new request, "" for none: the mark stays, so that the guard
 	 * follows the Extra Slurm applies (records_request_of(), ctld/
 	 * records.h) even when Slurm refuses the update after this */
+	had_request = st.request && *st.request;
 	free(st.request);
 	st.request = NULL;
 	if (rc == SLURM_SUCCESS && !(st.request = strdup(extra)))
 		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	/* a new request counts against the caps as a submission's */
+	/* a new request counts against the caps as a submission's, and a job
+	 * with preferences that had none (the census did not count it)
+	 * against its owner's preferring jobs too */
 	if (rc == SLURM_SUCCESS && *extra)
-		rc = guard_admit(api, api->user_id(job_ptr), extra, &st, false,
-				 err_msg);
+		rc = guard_admit(api, api->user_id(job_ptr), extra, &st,
+				 st.n_prefer && !had_request, err_msg);
 	if (rc == SLURM_SUCCESS &&
 	    (!(comment = sx_job_state_format(&st)) ||
 	     api->set_admin_comment(job_ptr, comment) < 0))

@@ -368,6 +368,37 @@ Test(plugin, by_the_guard_updates_count_against_the_caps)
 	free(job.admin);
 }
 
+/* A job with preferences whose request an update emptied is no job of
+ * the look's census: a request given back counts it as a preferring job
+ * again (MaxPreferringJobsPerUser), as a submission would (23.02+: 22.05
+ * ignores `extra` in an update). */
+Test(plugin, by_the_guard_a_request_given_back_counts_its_preferences)
+{
+	const uint32_t uids[] = { OWNER };
+	job_desc_msg_t *d = update(&desc, "7");
+	char *env[2] = { NULL, NULL };
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL };
+
+	if (!SX_SLURM_HAS_EXTRA_OPTION)
+		cr_skip_test("Slurm 22.05 ignores extra in an update");
+	by_guard();
+	entry_cfg.max_prefer_jobs = 1;
+	walk_of(time(NULL) - 100, 0, NULL, uids, NULL);
+	carry(d, env, "gpu=false\036", "600");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
+	set_str(&d->extra, "");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
+	cr_assert_eq(job.sets, 2);
+	set_str(&d->extra, REQUEST);
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job),
+		     ESLURM_ACCOUNTING_POLICY);
+	cr_assert(err && strstr(err, "MaxPreferringJobsPerUser=1"), "%s", err);
+	cr_assert_eq(job.sets, 2, "nothing written");
+	free(job.admin);
+}
+
 /* ------------------------------------ Carrier=guard where Slurm filters */
 
 /* Where Slurm filters by `extra` itself (23.11+ with extra_constraints:
@@ -459,8 +490,17 @@ Test(plugin, where_slurm_filters_the_owner_gives_a_job_preferences)
 	cr_assert_eq(job.sets, 1);
 	free(job.admin);
 
-	/* a job with no Extra has no request to prefer within */
+	/* a wait alone gives none: nothing written, nothing counted */
 	job = (struct fake_record){ NULL, OWNER, 0, NULL };
+	job.extra = REQUEST;
+	carry(d, env, NULL, "60");
+	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
+		     err);
+	cr_assert_eq(job.sets, 0);
+	cr_assert_null(job.admin);
+
+	/* a job with no Extra has no request to prefer within */
+	job.extra = NULL;
 	carry(d, env, "gpu=false\036", "600");
 	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job),
 		     ESLURM_INVALID_FEATURE);
