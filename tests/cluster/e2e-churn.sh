@@ -70,7 +70,6 @@ restarts() { field "$1" Restarts; }
 
 # Slurm's own filter (XC_SCHED_PARAMS=...,extra_constraints): the churn
 # only, as the anchor (the plugin reads no node data, filters nothing).
-slurm_filters() { grep -q extra_constraints <<<"${XC_SCHED_PARAMS:-}"; }
 # the plugin's carrier: features unless extra.conf says exclusions
 FEATURES=1
 ! grep -qi 'Carrier=exclusions' <<<"${XC_EXTRA_CONF:-}" || FEATURES=0

@@ -119,7 +119,7 @@ attacks() {
 		fi
 		if [ "$GUARD" = 1 ]; then
 			before=$(state_rest "$V")
-			held_before=$(state_rest "$H")
+			held_before=${H:+$(state_rest "$H")}
 		else
 			before=$(state_of "$V")
 			held_before=${H:+$(state_of "$H")}
