@@ -361,9 +361,10 @@ static bool guard_job(job_record_t *job_ptr)
 		goto out;
 	}
 	/* where Slurm filters by the request itself (alone: the stage-in
-	 * test), only a preference is the guard's to apply; the bits it set
-	 * while one narrowed the job are taken back */
-	if ((slurm_filters = records_slurm_filters()) && !st.n_prefer) {
+	 * test), only a preference is the guard's to apply, while its wait
+	 * lasts; the bits it set while one narrowed the job are taken back */
+	if ((slurm_filters = records_slurm_filters()) &&
+	    !guard_tiers_apply(&st, details->begin_time, now, true)) {
 		if (exc && !backfill)
 			guard_slurm_hand_over(
 				job_ptr,

@@ -61,16 +61,14 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 /* the sets it gives jobs that had none: 8 MiB at 65,536 nodes */
 #define LOOK_SETS 1024
 #define LOOK_SWEEP_EVERY 20 /* walks */
-/* where Slurm filters, a walk at least this often (s) while the guard
- * keeps a job off some node for a tier (tier_bits_back()): a wait whose
- * end the scheduler saw first queues no walk */
-#define TIER_BACK_S 5
 #define STATS_EVERY_S 60
 
 /* (the thread's own; shared with placements only under the job lock) */
 static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
 static time_t walked_at;
+/* the clock of the hold under way */
+static time_t hold_now;
 static bool walking, again, touched, said[5];
 /* Slurm filters by the request itself (this hold's reading) */
 static bool slurm_filters;
@@ -191,22 +189,20 @@ static size_t texts_cost(const job_record_t *job_ptr)
 	return 1 + n / 64;
 }
 
-/* One job: its excluded nodes as its base | its request's failing nodes.
- * `give`: it may be given a set (the end of a walk, among the LOOK_SETS
- * of the highest priority).  *budget: the work left for this hold.
- * False when its request's answers could not be given within it: the
- * caller looks at the job again in its next hold. */
 /* Where Slurm filters by the request itself: the nodes the guard kept
  * waiting job `job_ptr` off for a preference's tier (its state `st`; NULL:
- * no request) go back once it picks none (the wait over, the tiers or the
- * request dropped): backfill plans by the job's own set and places with a
- * copy, so its placements never take them back (guard.h). */
+ * no request) go back once, at this hold's clock, it picks none (the
+ * wait over, the tiers or the request dropped): backfill plans by the
+ * job's own set and places with a copy, so its placements never take
+ * them back (guard.h).  A job whose wait ends later is listed among the
+ * walk's dues, whose end queues a pass of the main scheduler, whose
+ * placement takes them back. */
 static void tier_bits_back(job_record_t *job_ptr, const struct sx_job_state *st)
 {
 	__typeof__(job_ptr->details) details = job_ptr->details;
 
 	if (!details->exc_node_bitmap ||
-	    (st && guard_tiers_apply(st, details->begin_time, walked_at, true)))
+	    (st && guard_tiers_apply(st, details->begin_time, hold_now, true)))
 		return;
 	if (guard_slurm_hand_over(job_ptr,
 				  records_rebuilt_from(details->exc_nodes,
@@ -215,6 +211,11 @@ static void tier_bits_back(job_record_t *job_ptr, const struct sx_job_state *st)
 		touched = true;
 }
 
+/* One job: its excluded nodes as its base | its request's failing nodes.
+ * `give`: it may be given a set (the end of a walk, among the LOOK_SETS
+ * of the highest priority).  *budget: the work left for this hold.
+ * False when its request's answers could not be given within it: the
+ * caller looks at the job again in its next hold. */
 static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 		     size_t *budget, bool give)
 {
@@ -318,11 +319,13 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 			1,
 			"a job's excluded nodes too scattered to keep their base: it is kept off at its placement only");
 out:
-	/* counted once a walk, for the caps (look_census.h), and the end of
-	 * its preferences' wait followed (look_dues.h) */
+	/* counted once a walk, for the caps (look_census.h: where Slurm
+	 * filters, the jobs with preferences alone, which the guard keeps),
+	 * and the end of its preferences' wait followed (look_dues.h) */
 	if (text && ok && !give) {
 		look_leftover_add(job_ptr, &st);
-		look_census_add(job_ptr->user_id, text, &st);
+		if (!slurm_filters || st.n_prefer)
+			look_census_add(job_ptr->user_id, text, &st);
 		if (st.n_prefer)
 			look_dues_add(job_ptr->job_id, st.wait,
 				      details->begin_time,
@@ -433,6 +436,7 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	 * preferences' ends, counts for the caps and gives back what a
 	 * thread wrote; and only with the guard alone, as the guard */
 	slurm_filters = records_slurm_filters();
+	hold_now = now;
 	if (!g || !nnodes || !job_list ||
 	    (slurm_filters && !guard_slurm_alone()))
 		return false;
@@ -464,18 +468,13 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	if (look_dues_due(now, eligible_of, NULL, &budget)) {
 		stats.ended++;
 		queue_job_scheduler();
-		/* (where Slurm filters: the walk takes the tier's bits back,
-		 * tier_bits_back()) */
-		again |= slurm_filters;
 	}
 	/* a walk begins on a change any look found (a placement's too), a
 	 * job changed since the second the last one began (Slurm stamps in
 	 * seconds), or work left */
 	if (!walking) {
 		if (guard_changes(g) == changes_seen && !again &&
-		    last_job_update < walked_at &&
-		    !(slurm_filters && guard_jobs_kept(g) &&
-		      now - walked_at >= TIER_BACK_S)) {
+		    last_job_update < walked_at) {
 			look_census_still(now);
 			return false;
 		}
