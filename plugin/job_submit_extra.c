@@ -509,20 +509,9 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		xc_expr_destroy(expr);
 		return rc;
 	}
-	if (sx_slurm_filters_extra()) {
-		if (st.n_prefer && guard_keeps()) {
-			/* burst_buffer/extra picks the tier at each placement
-			 * (doc/preferences.md "Preferences"): the job's Extra
-			 * stays its request, its state as with the guard
-			 * alone */
-			if ((rc = state_of(job_desc, request, &st, err_msg)) ==
-				    SLURM_SUCCESS &&
-			    (rc = guard_admit(sx_guard_api(),
-					      job_owner(job_desc, submit_uid),
-					      request, &st, true, err_msg)) ==
-				    SLURM_SUCCESS)
-				rc = guard_record(job_desc, &st, err_msg);
-		} else if (st.n_prefer && !entry_thread) /* (entry.h: never) */
+	/* (preferences the guard keeps where Slurm filters: below) */
+	if (sx_slurm_filters_extra() && !(st.n_prefer && guard_keeps())) {
+		if (st.n_prefer && !entry_thread) /* (entry.h: never) */
 			rc = refuse(
 				err_msg, SLURM_ERROR,
 				"--extra-prefer: the job_submit/extra plugin's thread, which keeps the preferences where Slurm filters, is not running");
@@ -535,7 +524,7 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 				       err_msg);
 			thread_unlock(entry_thread);
 		}
-		if (st.n_prefer && rc == SLURM_SUCCESS && !guard_keeps())
+		if (st.n_prefer && rc == SLURM_SUCCESS)
 			rc = slurm_prefer(job_desc, request, &st, err_msg);
 		sx_job_state_free(&st);
 		xc_expr_destroy(expr);
@@ -543,7 +532,7 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	}
 	if ((rc = state_of(job_desc, request, &st, err_msg)) != SLURM_SUCCESS) {
 		;
-	} else if (guard_filters()) {
+	} else if (guard_keeps()) {
 		if ((rc = guard_admit(sx_guard_api(),
 				      job_owner(job_desc, submit_uid), request,
 				      &st, st.n_prefer, err_msg)) == 0)
