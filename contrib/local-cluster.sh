@@ -53,6 +53,8 @@
 # /etc/slurm/plugstack.conf.d/*.conf).
 # XC_CGROUP_CONF: the words of a cgroup.conf beside slurm.conf (none by
 # default; tests/cluster/debian-suite.sh's chroots: CgroupPlugin=disabled).
+# XC_CTLD_STOP_S=N: `ctld-restart` and `ctld-stop` SIGKILL a slurmctld
+# that has not stopped N s after SIGTERM (default 30), and say so in its log.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -340,15 +342,7 @@ stop_daemons() {
 	done
 	# slurmctld: 60 s to shut down (a sanitizer build writes its report
 	# at exit); killed, it says so (tests read the log).
-	f=$STATE/slurmctld.pid
-	stop_ctld_pids 600 || {
-		ctld_stuck_report
-		for pid in "${CTLD_PIDS[@]}"; do
-			! named "$pid" slurmctld || kill -9 "$pid" 2>/dev/null || true
-		done
-		rm -f "$f"
-		echo "local-cluster: slurmctld killed after 60 s" | tee -a "$STATE/log/slurmctld.log" >&2
-	}
+	stop_ctld_pids 600 || ctld_kill 60 || true
 	# Daemons of an earlier run whose pid files are gone (this root's).
 	for pid in $(pgrep -f "slurmd -N n[1-4]\$"); do
 		! ours "$pid" || kill "$pid" 2>/dev/null || true
@@ -414,12 +408,36 @@ ctld_stuck_report() {
 	} >&2
 }
 
-# Stops slurmctld only (its state is kept).
+# ctld_kill SECONDS: after stop_ctld_pids gave up (SECONDS of SIGTERM),
+# what systemd does once a unit's stop times out: says what slurmctld was
+# doing (ctld_stuck_report), SIGKILLs the pids it signalled, and says so
+# on stderr and in slurmctld's log ("slurmctld killed after", which tests
+# read: a killed slurmctld writes no sanitizer report, and its state is
+# the last it saved).  Slurm can hang there on its own: 24.11's
+# slurmscriptd_fini() waits without a bound for the scripts it counts as
+# running (_wait_for_all_scripts(), src/slurmctld/slurmscriptd.c).
+# Status 1 if SlurmctldPort still answers 10 s after.
+ctld_kill() {
+	local pid
+	ctld_stuck_report
+	for pid in "${CTLD_PIDS[@]}"; do
+		! named "$pid" slurmctld || kill -9 "$pid" 2>/dev/null || true
+	done
+	rm -f "$STATE/slurmctld.pid"
+	echo "local-cluster: slurmctld killed after $1 s" | tee -a "$STATE/log/slurmctld.log" >&2
+	for _ in $(seq 100); do
+		ctld_listens || return 0
+		sleep 0.1
+	done
+	echo "local-cluster: SlurmctldPort $CTLD_PORT still answers 10 s after the kill" >&2
+	return 1
+}
+
+# Stops slurmctld only (its state is kept): SIGTERM, and SIGKILL after
+# XC_CTLD_STOP_S seconds (default 30; ctld_kill).
 stop_ctld() {
-	stop_ctld_pids 300 || {
-		ctld_stuck_report
-		die "slurmctld did not stop within 30 s"
-	}
+	local s=${XC_CTLD_STOP_S:-30}
+	stop_ctld_pids "$((s * 10))" || ctld_kill "$s" || die "slurmctld did not stop"
 }
 
 # start_ctld [ARGS]: starts slurmctld (by default on the saved state:

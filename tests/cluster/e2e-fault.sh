@@ -228,6 +228,26 @@ wait_refresh "$(init_mark "$mark")"
 job_on "filtering works after the restart" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
 scancel -u root --state=PENDING
 
+# (the harness does what systemd does once a stop times out: the cluster
+# goes on after a slurmctld that hangs in its shutdown, as Slurm's own can,
+# and the kill is in slurmctld's log for every test to see)
+echo "# a slurmctld that does not stop is killed at a restart"
+old=$(head -n 1 "$XC_STATE/slurmctld.pid")
+mark=$(log_lines)
+kill -STOP "$old"
+XC_CTLD_STOP_S=3 bash "$CLUSTER" ctld-restart >/dev/null 2>&1
+expect "slurmctld restarted after the stopped one was killed" "$?" 0
+# (gone, or a zombie nobody reaps: /proc/PID/stat's state after the name)
+st=$(sed 's/.*) //' "/proc/$old/stat" 2>/dev/null | cut -d' ' -f1)
+expect "  the stopped one is gone" "$([ -z "$st" ] || [ "$st" = Z ] && echo gone || echo "$st")" gone
+expect "  its log says so" "$(grep -c 'local-cluster: slurmctld killed after 3 s' "$XC_STATE/log/slurmctld.log")" 1
+alive "a killed slurmctld"
+wait_for 30 eval '[ "$(plugin_inits_since "$mark")" -ge 1 ]' ||
+	not_ok "the restarted slurmctld loaded the plugin within 30 s"
+wait_refresh "$(init_mark "$mark")"
+job_on "filtering works after the kill" "n[2-3]" n1 n4 -- --extra 'gpu=true&mem>=512'
+scancel -u root --state=PENDING
+
 echo "# slurmctld started before any slurmd, then slurmds (re)starting"
 bash "$CLUSTER" slurmd stop n1 n2 n3 n4
 bash "$CLUSTER" ctld-restart >/dev/null

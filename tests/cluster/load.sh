@@ -59,9 +59,15 @@ rss() { grep -oP 'VmRSS:\s*\K[0-9]+' "/proc/$(head -n 1 "$XC_STATE/slurmctld.pid
 rewrite_n1() {
 	local from n state=B live
 	from=$(log_lines)
-	# the state n1 is not in now (a call runs in a subshell: no counter)
-	[ "$(scontrol show node n1 | grep -oP '(?<![A-Za-z])Extra=\K\S+')" = "${B[n1]}" ] && state=A
+	# the state n1 is not in now (a call runs in a subshell: no counter),
+	# in a text n1 never had: one more key, "v", the time in ns.  The
+	# guard's look reads a node only as it is at its walk (every 500 ms):
+	# one that missed the first rewrite here (its walk's line read the
+	# for-loop's updates) would find the second one back at the text it
+	# last read, no change, and log nothing.
+	[[ "$(scontrol show node n1 | grep -oP '(?<![A-Za-z])Extra=\K\S+')" == "${B[n1]%\}}"[,}]* ]] && state=A
 	if [ "$state" = B ]; then n=${B[n1]}; else n=${A[n1]}; fi
+	n="${n%\}},\"v\":$(date +%s%N)}"
 	scontrol update nodename=n1 extra="$n"
 	# a rewrite like the rewriter's, for bad_starts()
 	echo "$(date +%s%3N) n1 $state" >>"$TMP/rewrites.all"
