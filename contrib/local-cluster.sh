@@ -53,8 +53,9 @@
 # /etc/slurm/plugstack.conf.d/*.conf).
 # XC_CGROUP_CONF: the words of a cgroup.conf beside slurm.conf (none by
 # default; tests/cluster/debian-suite.sh's chroots: CgroupPlugin=disabled).
-# XC_CTLD_STOP_S=N: `ctld-restart` and `ctld-stop` SIGKILL a slurmctld
-# that has not stopped N s after SIGTERM (default 30), and say so in its log.
+# XC_CTLD_STOP_S=N: `ctld-restart`, `ctld-reconfig-nodes` and `ctld-stop`
+# SIGKILL a slurmctld that has not stopped N s after SIGTERM (default 30),
+# and say so in its log (ctld_kill).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -265,6 +266,29 @@ ctld_listens() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$CTLD_PORT" 2>/de
 # run in chroots beside this machine's own.
 ours() { [ "$(stat -L -c %d:%i "/proc/$1/root" 2>/dev/null)" = "$(stat -L -c %d:%i /)" ]; }
 
+# cluster_ctlds: the pids of this cluster's slurmctld processes that run:
+# slurmctld by name, under the same root as this script, started with
+# this cluster's SLURM_CONF.
+cluster_ctlds() {
+	local p
+	for p in $(pgrep '^slurmctld(-.*)?$'); do
+		ours "$p" || continue
+		grep -qzxF "SLURM_CONF=$SLURM_CONF" "/proc/$p/environ" 2>/dev/null || continue
+		running "$p" && echo "$p"
+	done
+	return 0
+}
+
+# descendants PID: the pids of PID's children, theirs, and so on.
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+	return 0
+}
+
 # lone_ctlds: the pids of this cluster's slurmctld processes that run
 # and whose parent is none of them: slurmctld by name (as named), under
 # the same root as this script (a chroot shares the machine's process
@@ -274,10 +298,7 @@ ours() { [ "$(stat -L -c %d:%i "/proc/$1/root" 2>/dev/null)" = "$(stat -L -c %d:
 lone_ctlds() {
 	local p stat
 	local -A ppid=()
-	for p in $(pgrep '^slurmctld(-.*)?$'); do
-		ours "$p" || continue
-		grep -qzxF "SLURM_CONF=$SLURM_CONF" "/proc/$p/environ" 2>/dev/null || continue
-		running "$p" || continue
+	for p in $(cluster_ctlds); do
 		# its parent: the field after the state
 		stat=$(cat "/proc/$p/stat" 2>/dev/null) || continue
 		stat=${stat##*) }
@@ -409,27 +430,43 @@ ctld_stuck_report() {
 }
 
 # ctld_kill SECONDS: after stop_ctld_pids gave up (SECONDS of SIGTERM),
-# what systemd does once a unit's stop times out: says what slurmctld was
-# doing (ctld_stuck_report), SIGKILLs the pids it signalled, and says so
-# on stderr and in slurmctld's log ("slurmctld killed after", which tests
-# read: a killed slurmctld writes no sanitizer report, and its state is
-# the last it saved).  Slurm can hang there on its own: 24.11's
-# slurmscriptd_fini() waits without a bound for the scripts it counts as
-# running (_wait_for_all_scripts(), src/slurmctld/slurmscriptd.c).
-# Status 1 if SlurmctldPort still answers 10 s after.
+# what systemd does once a unit's stop times out (TimeoutStopSec, 90 s
+# by default), to the whole control group: says what slurmctld was doing
+# (ctld_stuck_report), SIGKILLs every slurmctld of this cluster (those
+# signalled, and a reconfigure's new one not yet in the pid file) with
+# their children (slurmscriptd and its scripts), and says so on stderr
+# and in slurmctld's log ("slurmctld killed after", which tests count:
+# tests/cluster/cluster-lib.sh summary; a killed slurmctld writes no
+# sanitizer report, and its state is the last it saved).  Slurm before
+# 24.11.6 can hang there by itself: _send_to_slurmscriptd() writes its
+# flush before it waits for the answer, which can come in between and be
+# lost (src/slurmctld/slurmscriptd.c, 22.05.8 line 294, 24.11.5 line 394;
+# "Fix a race condition that can cause slurmctld to hang forever when
+# trying to shutdown or reconfigure", 24.11.6).  Status 1 if a process
+# killed still runs, or SlurmctldPort still answers, 10 s after.
 ctld_kill() {
-	local pid
+	local pid live killed=()
+	local -A doomed=()
 	ctld_stuck_report
-	for pid in "${CTLD_PIDS[@]}"; do
-		! named "$pid" slurmctld || kill -9 "$pid" 2>/dev/null || true
+	for pid in "${CTLD_PIDS[@]}" $(cluster_ctlds); do
+		{ ours "$pid" && named "$pid" slurmctld && running "$pid"; } || continue
+		doomed[$pid]=1
+		for live in $(descendants "$pid"); do doomed[$live]=1; done
+	done
+	for pid in "${!doomed[@]}"; do
+		! kill -9 "$pid" 2>/dev/null || killed+=("$pid")
 	done
 	rm -f "$STATE/slurmctld.pid"
-	echo "local-cluster: slurmctld killed after $1 s" | tee -a "$STATE/log/slurmctld.log" >&2
+	[ "${#killed[@]}" = 0 ] ||
+		echo "local-cluster: slurmctld killed after $1 s (pids ${killed[*]})" |
+		tee -a "$STATE/log/slurmctld.log" >&2
 	for _ in $(seq 100); do
-		ctld_listens || return 0
+		live=0
+		for pid in "${killed[@]}"; do ! running "$pid" || live=1; done
+		[ "$live" = 1 ] || ctld_listens || return 0
 		sleep 0.1
 	done
-	echo "local-cluster: SlurmctldPort $CTLD_PORT still answers 10 s after the kill" >&2
+	echo "local-cluster: slurmctld still runs or SlurmctldPort $CTLD_PORT still answers 10 s after the kill" >&2
 	return 1
 }
 
@@ -437,6 +474,7 @@ ctld_kill() {
 # XC_CTLD_STOP_S seconds (default 30; ctld_kill).
 stop_ctld() {
 	local s=${XC_CTLD_STOP_S:-30}
+	[[ $s =~ ^[1-9][0-9]*$ ]] || die "XC_CTLD_STOP_S=$s: a number of seconds, at least 1"
 	stop_ctld_pids "$((s * 10))" || ctld_kill "$s" || die "slurmctld did not stop"
 }
 

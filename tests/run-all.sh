@@ -307,7 +307,7 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so
 	XC_PLUGIN_DIR="$LOGS/asan-plugin:$plugindir" \
 		XC_PLUGSTACK="required $plugindir/spank_extra.so" \
 		XC_CTLD_ENV="LD_PRELOAD=$libasan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1" \
-		XC_CTLD_STDERR="$LOGS/asan-reports/stderr" \
+		XC_CTLD_STDERR="$LOGS/asan-reports/stderr" XC_CTLD_STOP_S=60 \
 		bash tests/cluster/e2e-users.sh >"$LOGS/plugin-asan.log" 2>&1 || status=1
 	grep -vE '^ok ' "$LOGS/plugin-asan.log"
 	count plugin-asan "$LOGS/plugin-asan.log"

@@ -46,7 +46,7 @@ R2='mem>=1024' R2_ALWAYS=n2 R2_NEVER=n3   # n1, n4 flip
 
 rss() { grep -oP 'VmRSS:\s*\K[0-9]+' "/proc/$(head -n 1 "$XC_STATE/slurmctld.pid")/status"; }
 # live_objects: rewrites n1's Extra twice (each time to the one of its A
-# and B states it is not in), each time waiting until the plugin has loaded that
+# and B states it is not in, rewrite_n1), each time waiting until the plugin has loaded that
 # node data, and prints the library's live object count it logged the
 # second time; nothing after 30 s.  The count is logged when the node data
 # are loaded, before the round's plan, and a plan frees the requests no
@@ -60,11 +60,16 @@ rewrite_n1() {
 	local from n state=B live
 	from=$(log_lines)
 	# the state n1 is not in now (a call runs in a subshell: no counter),
-	# in a text n1 never had: one more key, "v", the time in ns.  The
-	# guard's look reads a node only as it is at its walk (every 500 ms):
-	# one that missed the first rewrite here (its walk's line read the
-	# for-loop's updates) would find the second one back at the text it
-	# last read, no change, and log nothing.
+	# in a text n1 never had: one more key, "v", the time in ns (the same
+	# state for every request, and one library object, as before).  The
+	# guard's look reads a node as it is at its walk (every 500 ms) and
+	# logs the count only after a walk that read a change: a look that
+	# missed the first rewrite here (the line it waited for came from the
+	# for-loop's updates) would otherwise find the second one back at the
+	# text it last read, and log nothing.  (The line the second rewrite
+	# waits for may still be the walk that read the first one: its count
+	# is as good, every walk after the start's updates counting the jobs
+	# the queue holds.)
 	[[ "$(scontrol show node n1 | grep -oP '(?<![A-Za-z])Extra=\K\S+')" == "${B[n1]%\}}"[,}]* ]] && state=A
 	if [ "$state" = B ]; then n=${B[n1]}; else n=${A[n1]}; fi
 	n="${n%\}},\"v\":$(date +%s%N)}"
