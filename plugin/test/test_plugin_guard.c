@@ -38,7 +38,7 @@ Test(plugin, by_the_guard_the_owners_change_of_preferences_is_written)
 {
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL };
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL, NULL };
 	int rc;
 
 	by_guard();
@@ -60,7 +60,7 @@ Test(plugin, by_the_guard_another_users_or_a_bad_change_is_refused)
 {
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL };
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL, NULL };
 
 	by_guard();
 	carry(d, env, "gpu=false\036", "600");
@@ -116,7 +116,8 @@ Test(plugin, by_the_guard_a_new_request_is_written)
 {
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { strdup("site note"), OWNER, 0, "n[1-2]" };
+	struct fake_record job = { strdup("site note"), OWNER, 0, "n[1-2]",
+				   NULL };
 
 	by_guard();
 	set_str(&d->extra, "gpu=false&mem>=64");
@@ -183,9 +184,9 @@ Test(plugin, by_the_guard_a_new_request_with_other_fields)
 {
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL },
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL, NULL },
 			   other = { strdup("theirs " GUARD_STATE), OWNER, 0,
-				     "n4" };
+				     "n4", NULL };
 
 	if (!SX_SLURM_HAS_EXTRA_OPTION) {
 		free(job.admin);
@@ -338,7 +339,7 @@ Test(plugin, by_the_guard_updates_count_against_the_caps)
 	const uint32_t uids[] = { OWNER };
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL };
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL, NULL };
 
 	by_guard();
 	entry_cfg.max_user_requests = 1;
@@ -377,7 +378,7 @@ Test(plugin, by_the_guard_a_request_given_back_counts_its_preferences)
 	const uint32_t uids[] = { OWNER };
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL };
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL, NULL };
 
 	if (!SX_SLURM_HAS_EXTRA_OPTION)
 		cr_skip_test("Slurm 22.05 ignores extra in an update");
@@ -441,10 +442,7 @@ Test(plugin, where_slurm_filters_the_guard_records_the_preferences)
 	cr_assert_not(entry_wants_thread(&entry_cfg));
 	carry(d, env, "gpu=false\036", "60");
 	rc = job_submit(d, OWNER, &err);
-	free(env[0]);
-	free(env[1]);
-	d->spank_job_env = NULL;
-	d->spank_job_env_size = 0;
+	carried_free(d, env);
 	cr_assert_eq(rc, SLURM_SUCCESS, "%s", err);
 	cr_assert_str_eq(d->extra, REQUEST,
 			 "its Extra its request, narrowed by none");
@@ -468,7 +466,7 @@ Test(plugin, where_slurm_filters_the_owner_gives_a_job_preferences)
 {
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { strdup("site note"), OWNER, 0, "n1" };
+	struct fake_record job = { strdup("site note"), OWNER, 0, "n1", NULL };
 
 	SLURM_FILTERS_OR_SKIP();
 	job.extra = REQUEST;
@@ -491,7 +489,7 @@ Test(plugin, where_slurm_filters_the_owner_gives_a_job_preferences)
 	free(job.admin);
 
 	/* a wait alone gives none: nothing written, nothing counted */
-	job = (struct fake_record){ NULL, OWNER, 0, NULL };
+	job = (struct fake_record){ NULL, OWNER, 0, NULL, NULL };
 	job.extra = REQUEST;
 	carry(d, env, NULL, "60");
 	cr_assert_eq(modify_prefer_as(d, env, OWNER, &job), SLURM_SUCCESS, "%s",
@@ -511,7 +509,7 @@ Test(plugin, where_slurm_filters_a_new_request_is_slurms_unless_preferred)
 {
 	job_desc_msg_t *d = update(&desc, "7");
 	char *env[2] = { NULL, NULL };
-	struct fake_record job = { NULL, OWNER, 0, NULL };
+	struct fake_record job = { NULL, OWNER, 0, NULL, NULL };
 
 	SLURM_FILTERS_OR_SKIP();
 	job.extra = REQUEST;

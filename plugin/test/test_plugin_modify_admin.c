@@ -209,7 +209,7 @@ Test(plugin, a_requeue_note_from_an_operator_is_not_taken)
 Test(plugin, by_the_guard_a_super_users_comment_keeps_the_state)
 {
 	job_desc_msg_t *d = update(&desc, "7");
-	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL };
+	struct fake_record job = { strdup(GUARD_STATE), OWNER, 0, NULL, NULL };
 
 	by_guard();
 	set_str(&d->admin_comment, "reviewed");
@@ -250,8 +250,8 @@ Test(plugin, by_the_guard_a_super_users_comment_keeps_the_state)
 Test(plugin, by_the_guard_one_comment_for_several_records)
 {
 	job_desc_msg_t *d = update(&desc, "200");
-	struct fake_record with = { strdup(GUARD_STATE), OWNER, 0, NULL };
-	struct fake_record without = { strdup("site"), OWNER, 0, NULL };
+	struct fake_record with = { strdup(GUARD_STATE), OWNER, 0, NULL, NULL };
+	struct fake_record without = { strdup("site"), OWNER, 0, NULL, NULL };
 
 	by_guard();
 	set_str(&d->admin_comment, "reviewed");

@@ -21,6 +21,16 @@ static inline void carry(job_desc_msg_t *d, char *env[2], const char *tiers,
 	d->spank_job_env_size = n;
 }
 
+/* Frees what carry() put into `d` and `env`. */
+static inline void carried_free(job_desc_msg_t *d, char *env[2])
+{
+	free(env[0]);
+	free(env[1]);
+	env[0] = env[1] = NULL;
+	d->spank_job_env = NULL;
+	d->spank_job_env_size = 0;
+}
+
 /* job_modify() of `d` from `uid` through burst_buffer/extra's view of
  * record `job` (Carrier=guard; NULL: none), its SPANK environment freed
  * after. */
@@ -29,11 +39,7 @@ static inline int modify_prefer_as(job_desc_msg_t *d, char *env[2],
 {
 	int rc = modify_as(d, job ? &fake_api : NULL, job, uid, &err);
 
-	free(env[0]);
-	free(env[1]);
-	env[0] = env[1] = NULL;
-	d->spank_job_env = NULL;
-	d->spank_job_env_size = 0;
+	carried_free(d, env);
 	return rc;
 }
 
