@@ -168,16 +168,18 @@ ok_round_now() {
 # blocker NODE: a job of the admin's that keeps NODE busy
 blocker() { sbatch --parsable -o /dev/null -w "$1" --wrap 'sleep 600'; }
 
-# slurm_at_least MAJOR MINOR: the Slurm run here is MAJOR.MINOR or later.
+# slurm_at_least MAJOR MINOR [MICRO]: the Slurm run here is
+# MAJOR.MINOR.MICRO (MICRO 0 by default) or later.
 # Read from slurmctld, which prints its version without a configuration
 # (scontrol reads slurm.conf first and exits 1 when there is none yet).
 # Exits the test with 2 when no version can be read: a guess would skip or
 # run the wrong checks.
 slurm_at_least() {
 	local v
-	v=$(slurmctld -V 2>/dev/null | grep -oP '[0-9]+\.[0-9]+' | head -1)
+	v=$(slurmctld -V 2>/dev/null | grep -oP '[0-9]+\.[0-9]+(\.[0-9]+)?' | head -1)
 	[ -n "$v" ] || { echo "slurm_at_least: cannot read Slurm's version from 'slurmctld -V'" >&2; exit 2; }
-	[ $((10#${v%.*} * 100 + 10#${v#*.})) -ge $(($1 * 100 + $2)) ]
+	IFS=. read -r -a v <<<"$v.0"
+	[ $(((10#${v[0]} * 100 + 10#${v[1]}) * 1000 + 10#${v[2]})) -ge $((($1 * 100 + $2) * 1000 + ${3:-0})) ]
 }
 
 # slurm_filters: the cluster runs Slurm's own filter (slurm_filter_or_skip
@@ -385,15 +387,6 @@ as() {
 # contrib/local-cluster.sh kill slurmctld (ctld_kill) in the cluster it
 # runs now.
 CTLD_KILLS_EXPECTED=0
-# shutdown_may_hang: the Slurm here can hang at a shutdown by itself
-# (before 24.11.6: contrib/local-cluster.sh ctld_kill).
-shutdown_may_hang() {
-	local v
-	v=$(scontrol --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1)
-	[ -n "$v" ] || return 0
-	IFS=. read -r -a v <<<"$v"
-	((10#${v[0]} < 24 || (10#${v[0]} == 24 && (10#${v[1]} < 11 || (10#${v[1]} == 11 && 10#${v[2]} < 6)))))
-}
 # ctld_kills_check: a slurmctld the harness had to kill at a restart of
 # this cluster (its log says so), beyond what the test expected, fails
 # the test, or is said where Slurm can hang at a shutdown by itself.
@@ -402,8 +395,10 @@ ctld_kills_check() {
 	n=$(grep -c 'local-cluster: slurmctld killed after' "$LOG" 2>/dev/null) || n=0
 	n=$((n - CTLD_KILLS_EXPECTED))
 	[ "$n" -gt 0 ] || return 0
-	if shutdown_may_hang; then
-		echo "  note: slurmctld did not stop at $n restart(s) and was killed; $(scontrol --version 2>/dev/null || echo "this Slurm") can hang at a shutdown by itself (fixed in 24.11.6)"
+	# (Slurm before 24.11.6 can hang at a shutdown by itself:
+	# contrib/local-cluster.sh ctld_kill)
+	if ! slurm_at_least 24 11 6; then
+		echo "  note: slurmctld did not stop at $n restart(s) and was killed; $(slurmctld -V) can hang at a shutdown by itself (fixed in 24.11.6)"
 	else
 		not_ok "slurmctld stopped within its time at every restart ($n killed: $LOG)"
 	fi
