@@ -83,7 +83,8 @@ static bool threads_exc(const char *exc, const struct sx_job_state *st)
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 /* Whether the job's Extra is a preference's tier the thread wrote where
- * Slurm filtered (wrote= its hash, thread_prefer.c), not its request. */
+ * Slurm filtered (wrote= its hash; an earlier release's), not its
+ * request. */
 static bool threads_extra(const job_record_t *job_ptr,
 			  const struct sx_job_state *st)
 {

@@ -5,8 +5,7 @@
  * doc/design.md "Caps") count against it, whichever way the plugin
  * filters.  Where burst_buffer/extra alone filters no thread runs:
  * job_submit() and job_modify() take the look's count (guard_caps.h);
- * else the thread takes its own after a load of the jobs (thread.c,
- * thread_prefer.c).
+ * else the thread takes its own after a load of the jobs (thread.c).
  *
  * Each function below takes the census' lock itself, for its own
  * length: inside the thread's lock (thread.h) or guard_caps.c's, never

@@ -49,7 +49,7 @@ void entry_carrier(struct plugin_config *cfg)
 
 bool entry_wants_thread(const struct plugin_config *cfg)
 {
-	return !cfg->carrier_guard;
+	return !cfg->carrier_guard && !sx_slurm_filters_extra();
 }
 
 const char *job_request(const job_desc_msg_t *job_desc)

@@ -27,9 +27,11 @@ extern struct plugin_config entry_cfg;
 extern uid_t entry_self;
 
 /* The thread the entry points use (thread.h), NULL while the plugin is not
- * running, and with Carrier=guard: burst_buffer/extra filters alone, or
- * where Slurm filters by `extra` itself keeps the preferences alone; no
- * thread runs then (doc/guard.md "The guard alone"). */
+ * running, and where it does not filter by RPC (entry_wants_thread()):
+ * with Carrier=guard burst_buffer/extra filters alone, or where Slurm
+ * filters by `extra` itself keeps the preferences alone; where Slurm
+ * filters without it nothing keeps them (doc/guard.md "The guard
+ * alone"). */
 extern struct thread *entry_thread;
 
 /* init()'s carrier in `cfg` (read from extra.conf): the default where
@@ -41,10 +43,11 @@ extern struct thread *entry_thread;
  * in place) (doc/guard.md "The guard alone"). */
 void entry_carrier(struct plugin_config *cfg);
 
-/* Whether a plugin with settings `cfg` runs the thread: unless
- * burst_buffer/extra filters alone (cfg->carrier_guard), or where Slurm
- * filters by `extra` itself keeps the preferences alone (doc/preferences.md
- * "Preferences"). */
+/* Whether a plugin with settings `cfg` runs the thread: where it filters
+ * by RPC, i.e. neither does burst_buffer/extra (cfg->carrier_guard) nor
+ * Slurm by `extra` itself (sx_slurm_filters_extra(), 23.11+, read once:
+ * a reconfigure restarts slurmctld there) (doc/guard.md "The guard
+ * alone", doc/preferences.md "Preferences"). */
 bool entry_wants_thread(const struct plugin_config *cfg);
 
 /* Sets *err_msg (Slurm's allocator; `err_msg` may be NULL: 22.05's
@@ -101,6 +104,13 @@ int admit_hash(uint64_t hash, uint32_t uid, char **err_msg);
  * more, else the refusal (ESLURM_ACCOUNTING_POLICY, as Slurm's
  * MaxSubmitJobs; *err_msg names the setting; `err_msg` may be NULL). */
 int admit_prefer(uint32_t uid, char **err_msg);
+
+/* The refusal of preferences (ESLURM_NOT_SUPPORTED) where Slurm filters
+ * by `extra` itself and burst_buffer/extra does not keep them (not loaded,
+ * or extra.conf names another carrier, or it stood aside): nothing would
+ * (doc/preferences.md "Preferences"). */
+#define PREFER_NEEDS_GUARD                                                     \
+	"--extra-prefer: where Slurm filters by --extra itself (SchedulerParameters=extra_constraints), preferences need BurstBufferType=burst_buffer/extra with Carrier=guard (its default), which this slurmctld does not run"
 
 /* The SPANK option's variable: _SLURM_SPANK_OPTION_<plugin>_<option>
  * (spank_extra.c), where job_submit() finds a request from a client

@@ -302,22 +302,18 @@ static int submit_match(void *ctx, const char *text, bool *matched)
 
 /* With the thread's lock held: the effective request of a new job with
  * preferences (prefer_choose(), eligible now or at its --begin), parsed
- * into *effective (NULL: its request alone), its text into *text_out
- * (malloc'd; may be NULL: not wanted), and its note (malloc'd).  0, or -1
- * when out of memory. */
+ * into *effective (NULL: its request alone), and its note (malloc'd).
+ * 0, or -1 when out of memory. */
 static int submit_prefer(const job_desc_msg_t *job_desc,
 			 const struct sx_job_state *st, xc_expr_t **effective,
-			 char **note, char **text_out)
+			 char **note)
 {
 	const xc_nodes_t *table = thread_table(entry_thread);
 	size_t count = table ? xc_nodes_count(table) : 0;
 	time_t now = time(NULL), eligible;
 	struct prefer_pick pick;
 	struct prefer_nodes nodes = { .count = count,
-				      .free = thread_free(entry_thread),
-				      .max_len = sx_slurm_filters_extra()
-							 ? PREFER_SLURM_MAX_LEN
-							 : 0 };
+				      .free = thread_free(entry_thread) };
 	bool *usable = NULL;
 	char *text = NULL;
 	xc_error_t err;
@@ -325,8 +321,6 @@ static int submit_prefer(const job_desc_msg_t *job_desc,
 
 	*effective = NULL;
 	*note = NULL;
-	if (text_out)
-		*text_out = NULL;
 	if (!table || !st->n_prefer)
 		return (*note = strdup("")) ? 0 : -1;
 	eligible = job_desc->priority == 0	? 0
@@ -352,10 +346,6 @@ static int submit_prefer(const job_desc_msg_t *job_desc,
 	if (text && !(*effective = xc_parse(text, &entry_cfg.limits, &err)))
 		goto out; /* the tier parsed before: out of memory */
 	rc = 0;
-	if (text_out) {
-		*text_out = text;
-		text = NULL;
-	}
 out:
 	if (rc < 0) {
 		free(*note);
@@ -366,69 +356,6 @@ out:
 	free(text);
 	free(nodes.matched);
 	free(usable);
-	return rc;
-}
-
-/*
- * Where Slurm filters by `extra` itself (23.11+): a new job with
- * preferences gets its effective request (submit_prefer(); without
- * current node data, its first tier until the thread's next round) as
- * its `extra`, and its
- * state in its AdminComment (job_state.h: wrote= the hash of that `extra`),
- * which the thread keeps current (thread_prefer.c).  SLURM_SUCCESS or the
- * refusal (out of memory).
- */
-static int slurm_prefer(job_desc_msg_t *job_desc, const char *request,
-			struct sx_job_state *st, char **err_msg)
-{
-	xc_expr_t *effective = NULL;
-	char *note = NULL, *text = NULL;
-	int rc = state_of(job_desc, request, st, err_msg);
-
-	if (rc != SLURM_SUCCESS)
-		return rc;
-	thread_lock(entry_thread);
-	/* text: "(R)&(Pi)", as the thread writes it */
-	if (submit_prefer(job_desc, st, &effective, &note, &text) < 0) {
-		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	} else if (!text && st->n_prefer && !thread_table_fresh(entry_thread)) {
-		/* no current node data (the thread loads them only while a
-		 * pick can follow them): the first tier, which the thread's
-		 * next round checks (a job narrowed at submission asks for
-		 * it: thread_prefer_deadline()) */
-		if (!(text = prefer_compose(request, st->prefer[0])))
-			rc = refuse(err_msg, SLURM_ERROR,
-				    "--extra: out of memory");
-		else if (strlen(text) > PREFER_SLURM_MAX_LEN) {
-			free(text);
-			text = NULL;
-		} else {
-			thread_prefer_deadline(entry_thread, time(NULL),
-					       st->wait <= 0);
-		}
-	}
-	if (rc == SLURM_SUCCESS) {
-		const char *want = text ? text : request;
-
-		st->wrote = xc_text_hash(want);
-		if (asprintf(&st->status, "%s" SX_SLURM_STATUS,
-			     note ? note : "") < 0)
-			st->status = NULL;
-		if (!st->status ||
-		    set_desc_string(&job_desc->extra, want) < 0 ||
-		    set_desc_state(&job_desc->admin_comment, st) < 0)
-			rc = refuse(err_msg, SLURM_ERROR,
-				    "--extra: out of memory");
-	}
-	/* the thread keeps it current: at its next round, at most once in
-	 * HINTS_URGENT_S for an owner (else at its backstop, 30 s) */
-	if (rc == SLURM_SUCCESS &&
-	    thread_urgent_allowed(entry_thread, job_desc->user_id))
-		thread_ask_urgent(entry_thread);
-	thread_unlock(entry_thread);
-	xc_expr_destroy(effective);
-	free(note);
-	free(text);
 	return rc;
 }
 
@@ -509,23 +436,13 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		xc_expr_destroy(expr);
 		return rc;
 	}
-	/* (preferences the guard keeps where Slurm filters: below) */
+	/* Where Slurm filters by `extra` itself, the request is Slurm's; the
+	 * preferences only burst_buffer/extra keeps (below), at placement
+	 * (doc/preferences.md "Preferences") */
 	if (sx_slurm_filters_extra() && !(st.n_prefer && guard_keeps())) {
-		if (st.n_prefer && !entry_thread) /* (entry.h: never) */
-			rc = refuse(
-				err_msg, SLURM_ERROR,
-				"--extra-prefer: the job_submit/extra plugin's thread, which keeps the preferences where Slurm filters, is not running");
-		else if (st.n_prefer) {
-			/* the caps apply to its request and tiers, which the
-			 * thread evaluates, as where the plugin filters */
-			thread_lock(entry_thread);
-			rc = admit_all(expr, &st,
-				       job_owner(job_desc, submit_uid),
-				       err_msg);
-			thread_unlock(entry_thread);
-		}
-		if (st.n_prefer && rc == SLURM_SUCCESS)
-			rc = slurm_prefer(job_desc, request, &st, err_msg);
+		if (st.n_prefer)
+			rc = refuse(err_msg, ESLURM_NOT_SUPPORTED,
+				    PREFER_NEEDS_GUARD);
 		sx_job_state_free(&st);
 		xc_expr_destroy(expr);
 		return rc;
@@ -548,7 +465,7 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		int by = -1;
 
 		thread_lock(entry_thread);
-		if (submit_prefer(job_desc, &st, &effective, &note, NULL) == 0)
+		if (submit_prefer(job_desc, &st, &effective, &note) == 0)
 			by = carried_submit(job_desc,
 					    effective ? effective : expr, name,
 					    &count);

@@ -391,8 +391,9 @@ static int modify_filtered(job_desc_msg_t *job_desc, uint32_t submit_uid,
  *     (but a change of preferences, which they cannot show).
  * The thread's own update (in flight, from slurmctld's uid) passes, unless
  * someone else updated its job after the thread planned it.  With Slurm's
- * own extra_constraints on, a new request is only checked, and it and a
- * change of preferences hinted (modify_own_filter()).
+ * own extra_constraints on, a new request is only checked, and a change of
+ * preferences refused unless burst_buffer/extra keeps them
+ * (PREFER_NEEDS_GUARD).
  */
 int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
@@ -500,23 +501,17 @@ int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 		if (rc == SLURM_SUCCESS)
 			rc = guard_keep_state(job_desc, api, job_ptr, err_msg);
 	} else if (!entry_thread) {
-		/* (entry.h: Slurm's own filter turned on with no new init():
-		 * none does so) an update the thread would read is refused,
-		 * the rest left to Slurm */
-		if (expr || got)
+		/* Slurm filters by `extra` itself (no thread then): a new
+		 * request checked is Slurm's; preferences only
+		 * burst_buffer/extra keeps.  (Else the thread would follow
+		 * a new request: refused without it.) */
+		if (got)
+			rc = refuse(err_msg, ESLURM_NOT_SUPPORTED,
+				    PREFER_NEEDS_GUARD);
+		else if (expr && !sx_slurm_filters_extra())
 			rc = refuse(
 				err_msg, SLURM_ERROR,
-				"--extra: the job_submit/extra plugin's thread, which follows requests and preferences where Slurm filters, is not running");
-	} else if (sx_slurm_filters_extra()) { /* checked: the rest Slurm's */
-		bool changed;
-
-		rc = modify_own_filter(job_desc, submit_uid, &pc, got, why,
-				       &changed, err_msg);
-		if (changed) {
-			thread_lock(entry_thread);
-			read_change(job_desc, submit_uid);
-			thread_unlock(entry_thread);
-		}
+				"--extra: the job_submit/extra plugin's thread, which follows requests, is not running");
 	} else
 		rc = modify_filtered(job_desc, submit_uid, expr, &pc, got, why,
 				     err_msg);

@@ -51,21 +51,6 @@ int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
 		struct job_hint *h, char **err_msg);
 
 /*
- * Where Slurm filters by `extra` itself (23.11+ extra_constraints): a new
- * request was only checked, the rest is Slurm's.  A change of the
- * preferences (take_prefer(); Slurm checked the caller before
- * job_modify()) and a new request leave a hint: the thread takes the
- * first as it is and writes the job's `extra` and state from it
- * (thread_prefer.c), and the second makes its update of that job planned
- * before it stale (hints_newer()), so that an owner's new `extra` is not
- * overwritten.  *changed: a change of preferences was hinted (the caller
- * remembers it, read_change()).  SLURM_SUCCESS or the refusal.
- */
-int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
-		      struct prefer_change *c, int got, const char *why,
-		      bool *changed, char **err_msg);
-
-/*
  * Carrier=guard: the change `c` of the preferences of job record
  * `job_ptr` (prefer_change_from_env()'s `got` and `why`) by `submit_uid`,
  * written into the job's state at once through `api` (burst_buffer/

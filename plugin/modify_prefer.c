@@ -103,43 +103,6 @@ void hint_caller(struct job_hint *h, const struct known_job *k,
 	h->owner = k && trusted ? k->user_id : submit_uid;
 }
 
-int modify_own_filter(job_desc_msg_t *job_desc, uint32_t submit_uid,
-		      struct prefer_change *c, int got, const char *why,
-		      bool *changed, char **err_msg)
-{
-	struct job_hint h = { 0 };
-	bool het_all;
-	size_t pending;
-	const struct known_job *k;
-	int rc;
-
-	*changed = false;
-	if (!got && !(SX_SLURM_HAS_EXTRA_OPTION && job_desc->extra))
-		return SLURM_SUCCESS;
-	thread_lock(entry_thread);
-	k = thread_known_target(entry_thread, job_desc, &h.id, &h.task,
-				&h.offset, &het_all);
-	hint_caller(&h, k, submit_uid, SX_OWNER_CHECKED_FIRST);
-	/* (with the caps on distinct requests, as where the plugin filters,
-	 * for a job the thread knows: one with preferences or a state of
-	 * the plugin's) */
-	rc = take_prefer(job_desc, c, got, why, k, submit_uid, &h, err_msg);
-	if (rc == SLURM_SUCCESS) {
-		bool change = h.prefer_set;
-
-		if (change && thread_urgent_allowed(entry_thread, h.owner))
-			thread_ask_urgent(entry_thread);
-		if (!thread_hint(entry_thread, &h, &pending))
-			slurm_verbose(
-				"%s: more updates than the thread can follow (%zu pending); its next updates are planned anew",
-				plugin_type, pending);
-		*changed = change;
-	}
-	prefer_change_free(&h.prefer);
-	thread_unlock(entry_thread);
-	return rc;
-}
-
 /* A state made for job record `job_ptr` that has none, as at submission
  * (guard_record(), job_submit_extra.c): the admin's text first, status
  * SX_GUARD_STATUS, the user's own list with its hash; its request the

@@ -132,10 +132,6 @@ static int choose_count(void *arg, unsigned i, size_t *n, size_t *n_free)
 
 	if (!text)
 		return -1;
-	if (c->nodes->max_len && strlen(text) > c->nodes->max_len) {
-		free(text); /* longer than Slurm takes: no tier */
-		return 0;
-	}
 	rc = c->match(c->ctx, text, c->nodes->matched);
 	free(text);
 	if (rc <= 0)

@@ -95,15 +95,7 @@ struct prefer_nodes {
 	const bool *usable; /* per node: not excluded by the user (NULL:
 			       every node) */
 	bool *matched;	    /* scratch, `count` bools, the caller's */
-	size_t max_len;	    /* the longest effective text (0: no other
-			       limit than the request's): where Slurm
-			       filters, its own on `extra` */
 };
-
-/* Slurm's longest `extra` (_test_job_desc_fields(),
- * src/slurmctld/job_mgr.c): where Slurm filters, a tier whose "(R)&(P)"
- * is longer narrows nothing. */
-#define PREFER_SLURM_MAX_LEN 1024
 
 /* Counts tier `tier` (0-based) of a job for prefer_pick_tiers(): *nodes
  * its usable nodes satisfying "(R)&(P)", *free_nodes those of them free

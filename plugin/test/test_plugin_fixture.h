@@ -237,7 +237,6 @@ static inline void teardown(void)
 		parts_free(&r->parts);
 		known_jobs_free(&r->known);
 		hints_free(&r->hints);
-		prefer_changes_free(&r->prefer_changes);
 		pthread_mutex_destroy(&r->lock);
 		pthread_cond_destroy(&r->wake);
 		free(r);

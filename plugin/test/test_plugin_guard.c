@@ -533,3 +533,52 @@ Test(plugin, where_slurm_filters_a_new_request_is_slurms_unless_preferred)
 	cr_assert_eq(st.n_prefer, 1);
 	free(job.admin);
 }
+
+/* Where Slurm filters without burst_buffer/extra nothing would keep the
+ * preferences, and no thread runs (entry_wants_thread()): a submission
+ * with them is refused, and so is the owner's change of them (entry.h
+ * PREFER_NEEDS_GUARD); a request alone, and an update of it, are Slurm's
+ * (doc/preferences.md "Preferences"). */
+Test(plugin, where_slurm_filters_without_the_guard_preferences_are_refused)
+{
+	job_desc_msg_t *d = submission(&desc, REQUEST);
+	char *env[2] = { NULL, NULL };
+
+	SLURM_FILTERS_OR_SKIP();
+	entry_cfg.carrier_guard = false;
+	cr_assert_not(guard_keeps());
+	cr_assert_not(entry_wants_thread(&entry_cfg), "no thread either");
+	carry(d, env, "gpu=false\036", "60");
+	cr_assert_eq(job_submit(d, OWNER, &err), ESLURM_NOT_SUPPORTED);
+	carried_free(d, env);
+	cr_assert_str_eq(err, PREFER_NEEDS_GUARD);
+	slurm_xfree((void **)&err);
+	desc_free(d);
+
+	d = submission(&desc, REQUEST);
+	cr_assert_eq(job_submit(d, OWNER, &err), SLURM_SUCCESS, "%s", err);
+	cr_assert_str_eq(d->extra, REQUEST);
+	cr_assert_null(d->admin_comment, "no state: Slurm's alone");
+	desc_free(d);
+
+	/* updates: no record is read there (guard_api(): NULL) */
+	d = update(&desc, "7");
+	carry(d, env, "gpu=false\036", "600");
+	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_NOT_SUPPORTED);
+	cr_assert_str_eq(err, PREFER_NEEDS_GUARD);
+	slurm_xfree((void **)&err);
+	carry(d, env, NULL, "60"); /* a wait alone, by root */
+	cr_assert_eq(modify_prefer(d, env, 0), ESLURM_NOT_SUPPORTED);
+	slurm_xfree((void **)&err);
+	set_str(&d->extra, "mem>=64");
+	carry(d, env, "gpu=false\036", NULL); /* with a new request: whole */
+	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_NOT_SUPPORTED);
+	slurm_xfree((void **)&err);
+	cr_assert_str_eq(d->extra, "mem>=64", "the update's own, untouched");
+	cr_assert_null(d->admin_comment, "nothing set into it");
+	cr_assert_eq(modify_prefer(d, env, OWNER), SLURM_SUCCESS, "%s", err);
+	set_str(&d->extra, "mem>=64)");
+	cr_assert_eq(modify_prefer(d, env, OWNER), ESLURM_INVALID_FEATURE,
+		     "an invalid one is still refused");
+	cr_assert_null(d->admin_comment);
+}

@@ -65,7 +65,7 @@ static void free_recipe(struct job_update *u)
 static bool gains(const struct job_update *u)
 {
 	return !u->exc_nodes && !u->exc_lazy && u->priority != 0 &&
-	       !u->features && !u->prefer && !u->extra;
+	       !u->features && !u->prefer;
 }
 
 int job_update_plan(const slurm_job_info_t *job, struct sx_job_state *st,
@@ -189,22 +189,7 @@ void job_update_free(struct job_update *u)
 	free(u->prefer);
 	free_recipe(u);
 	free(u->admin_comment);
-	free(u->extra);
 	memset(u, 0, sizeof(*u));
-}
-
-int job_update_extra(const slurm_job_info_t *job, const char *extra,
-		     const char *admin_comment, struct job_update *u)
-{
-	memset(u, 0, sizeof(*u));
-	u->priority = NO_VAL;
-	if (name_update(job, u) < 0 || !(u->extra = strdup(extra)) ||
-	    !(u->admin_comment = strdup(admin_comment))) {
-		job_update_free(u);
-		return -1;
-	}
-	u->gains = gains(u);
-	return 1;
 }
 
 void job_updates_free(struct job_update *updates, size_t n)
@@ -270,9 +255,6 @@ bool job_update_send(const struct job_update *u)
 	desc.prefer = u->prefer;
 	desc.priority = u->priority;
 	desc.admin_comment = u->admin_comment;
-#if SX_SLURM_HAS_EXTRA_OPTION
-	desc.extra = u->extra;
-#endif
 	if (slurm_update_job(&desc) != SLURM_SUCCESS) {
 		slurm_verbose("job_submit/extra: update of job %u refused: %s",
 			      u->job_id, slurm_strerror(sx_slurm_errno()));

@@ -40,9 +40,6 @@ struct job_update {
 	char *features;	     /* new constraint ("" clears), or NULL: keep */
 	char *prefer;	     /* new --prefer ("" clears), or NULL: keep */
 	char *admin_comment; /* new state (always set) */
-	char *extra;	     /* new `extra` (23.02+: the effective request of
-				a job with preferences where Slurm filters,
-				thread_prefer.c), or NULL: keep */
 	bool to_feature;     /* it gives the job its request's feature in
 				place of the plugin's exclusions: held back
 				when the round's node updates failed */
@@ -104,14 +101,6 @@ int job_update_plan(const slurm_job_info_t *job, struct sx_job_state *st,
  * (*u then holds nothing to free). */
 int job_update_drop(const slurm_job_info_t *job, const struct sx_job_state *st,
 		    const char *name, struct job_update *u);
-
-/* Plans into *u (zeroed first) the update of pending `job` that sets its
- * `extra` to `extra` and its AdminComment to `admin_comment` (both
- * copied): a job with preferences where Slurm filters by `extra` itself
- * (thread_prefer.c).  1, or -1 when out of memory (*u then holds nothing
- * to free). */
-int job_update_extra(const slurm_job_info_t *job, const char *extra,
-		     const char *admin_comment, struct job_update *u);
 
 /* Sends one update, by the job's id alone, which names exactly that
  * record in every version (slurm_update_job; doc/thread.md "Updates",

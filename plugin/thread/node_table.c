@@ -339,16 +339,6 @@ static void free_saw(struct thread *r, const node_info_msg_t *msg)
 	r->free_print = print;
 }
 
-/* The table is the node data as slurmctld has them now (a load, or its
- * answer that nothing changed): noted for job_submit()
- * (thread_table_fresh()), under the lock. */
-static void mark_current(struct thread *r)
-{
-	pthread_mutex_lock(&r->lock);
-	clock_gettime(CLOCK_MONOTONIC, &r->nodes_at);
-	pthread_mutex_unlock(&r->lock);
-}
-
 bool node_table_load(struct thread *r)
 {
 	node_info_msg_t *msg = NULL;
@@ -364,8 +354,6 @@ bool node_table_load(struct thread *r)
 	if (slurm_load_node(r->table_time, &msg, SHOW_ALL) != SLURM_SUCCESS) {
 		int e = sx_slurm_errno();
 
-		if (e == SLURM_NO_CHANGE_IN_DATA && r->table)
-			mark_current(r);
 		if (e != SLURM_NO_CHANGE_IN_DATA && !r->failing) {
 			slurm_verbose("%s: cannot load node data yet: %s",
 				      plugin_type, slurm_strerror(e));
@@ -390,7 +378,6 @@ bool node_table_load(struct thread *r)
 	scan_ms = ms_since(&t0);
 	if (nchanged == 0) { /* other node data changed, not Extra */
 		r->table_time = msg->last_update;
-		mark_current(r);
 		carry_saw(r, msg);
 		free_saw(r, msg);
 		sx_free_node_info_msg(msg);
@@ -447,7 +434,6 @@ bool node_table_load(struct thread *r)
 			carry_saw(r, msg);
 			free_saw(r, msg);
 			sx_free_node_info_msg(msg);
-			mark_current(r);
 			return true;
 		}
 		memo_nodes_anew(&r->memo); /* some nodes changed in place */
@@ -469,7 +455,6 @@ bool node_table_load(struct thread *r)
 	old = r->table;
 	r->table = fresh;
 	r->table_time = msg->last_update;
-	clock_gettime(CLOCK_MONOTONIC, &r->nodes_at);
 	pthread_mutex_unlock(&r->lock);
 	xc_nodes_destroy(old);
 	carry_saw(r, msg);

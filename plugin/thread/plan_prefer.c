@@ -18,8 +18,7 @@ struct tier_set {
 	unsigned n;    /* how many */
 	struct memo_request *req[SX_MAX_PREFER]; /* "(R)&(Pi)" in the memo:
 						    NULL when it narrows
-						    nothing (invalid, or
-						    longer than max_len) */
+						    nothing (invalid) */
 	uint64_t changed; /* the latest memo_request.changed of them */
 };
 
@@ -90,9 +89,7 @@ static int set_lookup(struct plan_prefer_in *in, struct tier_set *s)
 		s->req[i] = NULL;
 		if (!text)
 			return -1;
-		if (!in->max_len || strlen(text) <= in->max_len)
-			rc = memo_request_of(in->memo, text, in->limits,
-					     &s->req[i]);
+		rc = memo_request_of(in->memo, text, in->limits, &s->req[i]);
 		free(text);
 		if (rc < 0)
 			return -1;
@@ -460,9 +457,4 @@ int plan_prefer_counted(struct plan_prefer_in *in, const slurm_job_info_t *job,
 	plan_prefer_count(in, job, st, &pick, stats);
 	*live = pick.waiting;
 	return 0;
-}
-
-bool plan_prefer_wants_nodes(const struct prefer_watch *w)
-{
-	return w->asked || w->live > 0 || (w->jobs_due && w->pending);
 }

@@ -1,6 +1,6 @@
 /*
- * plan_prefer.h - what a round's plan (refilter.c) and the plan where
- * Slurm filters (thread_prefer.c) make of a job's preferences (prefer.h;
+ * plan_prefer.h - what a round's plan (refilter.c) makes of a job's
+ * preferences (prefer.h;
  * doc/preferences.md "Preferences"; doc/thread.md "Work follows change"):
  * the effective
  * request it is filtered by this round, from the memo's evaluations, and
@@ -45,7 +45,6 @@ struct plan_prefer_in {
 				       node counts) */
 	time_t now;		    /* the round's clock */
 	bool *matched, *usable;	    /* scratch, a bool a node each */
-	size_t max_len;		    /* prefer_nodes.max_len */
 	struct prefer_round *round; /* the round's cache
 				       (plan_prefer_start), or NULL: each
 				       job's tiers evaluated for it alone */
@@ -126,33 +125,5 @@ void plan_prefer_count(const struct plan_prefer_in *in,
 int plan_prefer_counted(struct plan_prefer_in *in, const slurm_job_info_t *job,
 			const struct sx_job_state *st, char **effective,
 			char **note, bool *live, struct refilter_stats *stats);
-
-/* What the preferences' last plan where Slurm filters (thread_prefer.c)
- * left, and what came since: plan_prefer_wants_nodes() reads it. */
-struct prefer_watch {
-	bool asked;    /* a submission with preferences, or a change of them,
-			   came since the last plan (its pick is from the table
-			   as it is) */
-	bool pending;  /* some pending job had preferences at the last plan
-			   (or it is not known yet: after a start) */
-	size_t live;   /* of them, the eligible ones whose wait lasts: their
-			   pick follows the nodes (a tier gaining or losing
-			   some; with no wait, the free ones) */
-	bool jobs_due; /* the round loads the jobs: a deadline came, the
-			   backstop, or an ask */
-};
-
-/*
- * Where Slurm filters by `extra` itself (doc/preferences.md "Preferences"):
- * whether this round loads the node data (slurm_load_node(), with the
- * table's last_update: "no change" costs little, a change of the whole
- * table at 65,536 nodes 0.64 s of slurmctld's).  Only when a pick can
- * change with them: an ask came, some eligible job's wait lasts, or the
- * jobs are loaded while some job has preferences (a job not eligible
- * yet, or past its wait, reads no node until it is; a deadline's plan
- * reads none, but it loads the jobs, which may show a job eligible
- * again).  Never while no pending job has preferences and nothing asks.
- */
-bool plan_prefer_wants_nodes(const struct prefer_watch *w);
 
 #endif

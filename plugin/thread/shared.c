@@ -24,13 +24,6 @@ const xc_nodes_t *thread_table(const struct thread *t)
 	return t->table;
 }
 
-bool thread_table_fresh(const struct thread *t)
-{
-	return t->table && time_set(&t->nodes_at) &&
-	       ms_since(&t->nodes_at) <=
-		       (2 * t->cfg.refresh_interval + 1) * 1000.0;
-}
-
 const bool *thread_free(const struct thread *t)
 {
 	return t->table && t->free_count == xc_nodes_count(t->table) ? t->free

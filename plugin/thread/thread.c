@@ -31,7 +31,6 @@ static void release(struct thread *r)
 	parts_free(&r->parts);
 	known_jobs_free(&r->known);
 	hints_free(&r->hints);
-	prefer_changes_free(&r->prefer_changes);
 	memo_free(&r->memo);
 	carry_free(&r->carry);
 	kept_jobs_free(r->jobs);
@@ -61,7 +60,7 @@ const char *thread_mode_text(bool slurm_filters, bool guard)
 	return slurm_filters && guard
 		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, burst_buffer/extra keeps the preferences (Carrier=guard), and runs no thread"
 	       : slurm_filters
-		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
+		       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, refuses --extra-prefer (BurstBufferType=burst_buffer/extra keeps preferences), and runs no thread"
 	       : guard ? "Carrier=guard: burst_buffer/extra filters jobs by --extra inside slurmctld; this plugin checks and records requests, and runs no thread"
 		       : "this plugin filters jobs by --extra";
 }
@@ -433,19 +432,11 @@ static void refresh_round(struct thread *r)
 	struct planned p = { 0 };
 	bool planned;
 
-	if (!round_filters(r)) {
-		/* Slurm filters: only the preferences' `extra` is kept */
-		if (round_in_control(r) && round_memo_ready(r))
-			thread_prefer_slurm_round(r);
-		return;
-	}
-	/* burst_buffer/extra filters (Carrier=guard): nothing to load */
-	if (r->cfg.carrier_guard || !round_in_control(r) ||
+	/* Slurm filters (no thread is started then: entry_wants_thread()),
+	 * or burst_buffer/extra does (Carrier=guard): nothing to load */
+	if (!round_filters(r) || r->cfg.carrier_guard || !round_in_control(r) ||
 	    !round_memo_ready(r))
 		return;
-	/* Slurm's own filter is off: its list of changes goes (a change
-	 * taken there must not come back if it is turned on again) */
-	prefer_changes_free(&r->prefer_changes);
 	thread_carry_conf(r);
 	round_load_nodes(r, &w);
 	/* the nodes' change answered first, for the requests of the last
@@ -525,7 +516,6 @@ struct thread *thread_start(const struct plugin_config *cfg, uid_t self,
 	}
 	r->cfg = *cfg;
 	r->self = self;
-	r->prefer_seen = true; /* jobs with preferences from before a restart */
 	clock_gettime(CLOCK_MONOTONIC, &r->started);
 	r->slurm_filters = slurm_filters;
 	/* before any entry point can look a name up */

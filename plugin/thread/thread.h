@@ -84,14 +84,6 @@ void thread_lock(struct thread *t);
  * not to be used after. */
 void thread_unlock(struct thread *t);
 
-/* Whether the node table is current: the node data as they were within
- * the last two rounds (2 RefreshInterval) and a second.  Where Slurm
- * filters by `extra` itself the thread loads the nodes only while a
- * preferring job's pick can follow them, so the table may be older; a
- * submission then takes its first tier until the thread's round checks it
- * (doc/preferences.md "Preferences").  With the thread's lock held. */
-bool thread_table_fresh(const struct thread *t);
-
 /* The node table, NULL until the thread's first load (right after
  * slurmctld starts).  Borrowed: valid until thread_unlock(). */
 const xc_nodes_t *thread_table(const struct thread *t);

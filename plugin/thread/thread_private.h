@@ -28,7 +28,6 @@
 #include "kept_jobs.h"
 #include "memo.h"
 #include "parts.h"
-#include "prefer_changes.h"
 #include "refilter.h"
 #include "xc.h"
 
@@ -47,10 +46,6 @@ struct thread {
 	struct plugin_config cfg;
 	xc_nodes_t *table;	   /* NULL until the first load */
 	time_t table_time;	   /* last_update of the loaded node data */
-	struct timespec nodes_at;  /* when `table` was last the node data as
-				      they were (a load, or "no change";
-				      CLOCK_MONOTONIC; under the lock):
-				      thread_table_fresh() */
 	struct known_jobs known;   /* pending jobs with a request, by id */
 	struct hints hints;	   /* job_modify()'s, for the thread */
 	struct refilter_memo memo; /* the thread's: what a round keeps for
@@ -142,16 +137,7 @@ struct thread {
 	struct parts parts;  /* the partitions' nodes (parts.h): loaded
 				 while some job has preferences; written
 				 under the lock (job_submit() reads them) */
-	bool prefer_seen;    /* where Slurm filters: some pending job may
-				have preferences (thread_prefer.c: set at
-				start and by a submission or a change,
-				cleared at a plan that found none) */
-	struct prefer_changes prefer_changes; /* where Slurm filters: the
-						 owners' changes of
-						 preferences until the jobs
-						 show them
-						 (prefer_changes.h) */
-	int refs;			      /* plugin + thread */
+	int refs;	     /* plugin + thread */
 	pthread_t thread;
 };
 
@@ -183,14 +169,6 @@ void thread_init_sync(struct thread *r);
  * loads of 87 MB in slurmctld at 60,000 nodes and 5,000 jobs), and at
  * every hint one a second for any user updating a job in a loop. */
 #define JOBS_PACED_S 10
-
-/* Where Slurm filters, how long (s) after the thread starts a load of the
- * jobs that finds none with preferences is not believed: slurmctld may
- * still be recovering its jobs after a restart, and one such load used to
- * stop every later one (the likely cause of a job on 26.05.5 whose wait
- * outlived a restart and which stayed narrowed, in one CI run of three).
- * The jobs are loaded every JOBS_PACED_S meanwhile. */
-#define PREFER_START_S 60
 
 /* Whether this round loads every job: the node data changed (`nodes`),
  * an urgent ask came (`urgent`, the count of them: struct thread), users
@@ -241,12 +219,6 @@ int thread_hinted_ids(struct thread *r, uint64_t upto, uint32_t *out,
  * the last load of every job reach their bound (r->jobs as it was, and
  * then r->jobs_time 0: the caller loads every job afresh). */
 int thread_load_hinted(struct thread *r, const uint32_t *ids, size_t n);
-
-/* Where Slurm filters by `extra` itself (thread_prefer.c): each pending
- * job with preferences gets its effective request (prefer.h) as its
- * `extra`, and its state says so; nothing is loaded while no job has
- * preferences (r->prefer_seen, r->urgent). */
-void thread_prefer_slurm_round(struct thread *r);
 
 /* Loads the partitions' nodes (node_table_parts) while some job has
  * preferences (r->prefer_jobs), and when none are known or they are for

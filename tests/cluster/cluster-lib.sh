@@ -199,6 +199,18 @@ slurm_filter_or_skip() {
 	export XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints
 }
 
+# prefer_slurm_or_skip NAME: where Slurm filters (slurm_filters) without
+# burst_buffer/extra (guard_alone), job_submit/extra refuses preferences
+# (doc/preferences.md "Preferences"; e2e-slurm-filter checks it): the test
+# says "skipped: ..." and ends with summary NAME.
+prefer_slurm_or_skip() {
+	if slurm_filters && ! guard_alone; then
+		echo "skipped: preferences where Slurm filters need burst_buffer/extra, not loaded here (e2e-slurm-filter checks their refusal)"
+		summary "$1"
+		exit
+	fi
+}
+
 # plugin_inits_since FROM: how many times job_submit/extra's init() ran
 # after log line FROM.
 plugin_inits_since() { tail -n +"$(($1 + 1))" "$LOG" | grep -c 'job_submit/extra: slurm-extra .* built for Slurm'; }

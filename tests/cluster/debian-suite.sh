@@ -51,10 +51,12 @@ PACKAGES=slurm-wlm,libslurm-dev,curl,xz-utils,gpgv,libmunge-dev,munge,libjansson
 # filters: their code is the same on 24.11 and 26.05, and each run takes
 # 100 s). Where the guard at placement is built (trixie), the users'
 # matrix, the facts (a slurmd registering with --extra: the guard's look
-# by the nodes' own stamps), the faults, the carrier, the preferences and,
-# where Slurm filters, the preferences and the hostile users (the guard
-# keeping the preferences, no thread) run with it loaded (GUARD_IF_BUILT: where it is not built, they run
-# without it, under their own name), alone but for the carrier's (the
+# by the nodes' own stamps), the faults, the carrier and the preferences
+# run with it loaded (GUARD_IF_BUILT: where it is not built, they run
+# without it, under their own name), and where Slurm filters the
+# preferences and the hostile users run only with it (the guard keeping
+# the preferences, no thread; without it the plugin refuses preferences
+# there, which e2e-slurm-filter checks), alone but for the carrier's (the
 # default where it is loaded, plugin_config_carrier()); sid, which cannot
 # build it, runs them without: the filter with and without the guard, in
 # one CI's time.
@@ -73,7 +75,7 @@ PLAN=(
 	"cluster e2e-carrier @sid"
 	"cluster e2e-carrier:e2e-carrier-guard GUARD_IF_BUILT @trixie"
 	"cluster e2e-prefer:e2e-prefer-guard GUARD_IF_BUILT @trixie"
-	"cluster-slurm e2e-prefer:e2e-prefer-slurm-guard XC_PREFER_MODE=slurm GUARD_IF_BUILT"
+	"cluster-slurm e2e-prefer:e2e-prefer-slurm-guard XC_PREFER_MODE=slurm XC_BURST_BUFFER=burst_buffer/extra"
 	"cluster e2e-hostile"
 	"cluster e2e-guard"
 	"cluster e2e-guard-alone XC_BURST_BUFFER=burst_buffer/extra @trixie"
@@ -83,7 +85,7 @@ PLAN=(
 	"cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features @trixie"
 	"cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features @trixie"
 	"cluster-slurm e2e-churn:e2e-churn-srun-slurm XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 @trixie"
-	"cluster-slurm e2e-hostile:e2e-hostile-slurm-guard XC_HOSTILE_MODE=slurm GUARD_IF_BUILT"
+	"cluster-slurm e2e-hostile:e2e-hostile-slurm-guard XC_HOSTILE_MODE=slurm XC_BURST_BUFFER=burst_buffer/extra"
 	"cluster load XC_LOAD_JOBS=200 XC_LOAD_WARMUPS=1"
 )
 # Scripts that print figures and assert nothing, run only when named

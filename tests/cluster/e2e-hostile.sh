@@ -41,7 +41,10 @@ set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test e2e-hostile.sh
 MODE=${XC_HOSTILE_MODE:-plugin}
-[ "$MODE" = slurm ] && slurm_filter_or_skip hostile "Slurm's own filter (extra_constraints)"
+if [ "$MODE" = slurm ]; then
+	slurm_filter_or_skip hostile "Slurm's own filter (extra_constraints)"
+	prefer_slurm_or_skip hostile
+fi
 OWNER=xcuser1
 OTHER=xcuser2
 export XC_USERS="$OWNER $OTHER"
@@ -71,13 +74,12 @@ admin_comment() { show_job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
 # nodes and the carrier), the nodes it is kept off, its hold and request
 state_of() { printf '%s%s|' "$(state_rest "$1")" "$(kept_off "$1")"; }
 # narrowed JOB: the state of the owner's job shows its preferences, and
-# where Slurm filters its Extra the effective request (the thread's), or
-# with the guard, which keeps the preference at placement, the request
+# where Slurm filters (with the guard, which keeps the preference at
+# placement) its Extra is its request
 narrowed() {
 	rec_drop
 	[[ "$(admin_comment "$1")" == *"; wait=3600; prefer=cache=ds1;"* ]] &&
-		{ [ "$MODE" != slurm ] ||
-			[ "$(field "$1" Extra)" = "$([ "$GUARD" = 1 ] && echo gpu=true || echo "(gpu=true)&(cache=ds1)")" ]; }
+		{ [ "$MODE" != slurm ] || [ "$(field "$1" Extra)" = gpu=true ]; }
 }
 # round_since MARK: the plugin's thread loaded the jobs since log line MARK
 round_since() { tail -n +"$(($1 + 1))" "$LOG" | grep -q 'job_submit/extra: re-filtered '; }

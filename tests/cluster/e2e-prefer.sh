@@ -19,11 +19,10 @@
 # "n2 busy" is root's job on n2.  Prints the seconds from submission until
 # each job ran; closes with "prefer: N passed, M failed".
 # XC_PREFER_MODE=slurm (23.11+): the same where Slurm filters by `extra`
-# itself (SchedulerParameters=extra_constraints): the plugin's thread sets
-# the job's `extra` to the request and its preference, and back; with
-# burst_buffer/extra loaded (XC_BURST_BUFFER, Carrier=guard), its guard
-# keeps the preference at each placement and the job's `extra` stays its
-# request, as Slurm alone shows it.
+# itself (SchedulerParameters=extra_constraints), with burst_buffer/extra
+# loaded (XC_BURST_BUFFER, Carrier=guard): its guard keeps the preference
+# at each placement and the job's `extra` stays its request, as Slurm
+# alone shows it (skipped without it: the plugin refuses preferences).
 # XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
 # guard alone"): the same where the guard picks the tier at each placement
 # and its look follows each wait's end; no thread writes the tier into the
@@ -37,15 +36,13 @@ MODE=${XC_PREFER_MODE:-plugin}
 export XC_CPUS=1 XC_PROLOG_CTLD=0
 if [ "$MODE" = slurm ]; then
 	slurm_filter_or_skip prefer "Slurm's own filter (extra_constraints)"
+	prefer_slurm_or_skip prefer
 fi
 cluster_start >/dev/null
 scontrol update nodename=n2 availablefeatures=cached activefeatures=cached ||
 	{ echo "e2e-prefer: cannot give n2 the feature cached" >&2; exit 1; }
 for n in n1 n3 n4; do scontrol update nodename="$n" extra='{"gpu":true}'; done
 scontrol update nodename=n2 extra='{"gpu":true,"cache":"ds1"}'
-# (where Slurm filters the thread loads no node data while no pending job
-# has preferences: the first submission takes its first tier until the
-# thread's next round has them)
 [ "$MODE" = slurm ] || wait_refresh
 
 if [ "$MODE" = slurm ] && guard_alone; then
@@ -64,18 +61,12 @@ go() {
 	T0=$(date +%s.%N)
 	id=$(as xcuser1 sbatch --parsable -o /dev/null "$@" --wrap 'sleep 3' 2>&1 | tail -n 1)
 }
-# extra_shown ID: where Slurm filters, job ID's Extra narrowed by the
-# thread to the request and the preference, or with the guard its
-# request alone, as Slurm alone shows it.
+# extra_shown ID: where Slurm filters, job ID's Extra is its request
+# alone, as Slurm alone shows it (the guard keeps the preference).
 extra_shown() {
 	[ "$MODE" = slurm ] || return 0
-	if guard_alone; then
-		expect "Slurm filters by the request, the guard by the preference (Extra as submitted)" \
-			"$(scontrol show job "$1" | grep -oP '(?<![A-Za-z])Extra=\K\S+')" "gpu=true"
-	else
-		expect "Slurm filters by the request and the preference (Extra)" \
-			"$(scontrol show job "$1" | grep -oP '(?<![A-Za-z])Extra=\K\S+')" "(gpu=true)&(cache=ds1)"
-	fi
+	expect "Slurm filters by the request, the guard by the preference (Extra as submitted)" \
+		"$(scontrol show job "$1" | grep -oP '(?<![A-Za-z])Extra=\K\S+')" "gpu=true"
 }
 since() { awk -v t0="$T0" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.1f", t1 - t0 }'; }
 running() { case "$(field "$1" JobState)" in RUNNING | COMPLETING | COMPLETED) return 0 ;; esac; return 1; }

@@ -5,6 +5,9 @@
 # filtering to Slurm; the requests that crash 23.11.0-23.11.6's parser
 # (unbalanced parentheses, SchedMD ticket 18133) are refused before they
 # reach it, at submission and in `scontrol update job=N extra=...`.
+# Without burst_buffer/extra nothing would keep preferences: no thread
+# runs, `--extra-prefer` and `slurm-extra prefer` are refused naming it,
+# and an update of the request alone is Slurm's.
 # Before 23.11 there is no such filter: it says so and checks nothing.
 # Closes with "slurm-filter: N passed, M failed".
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
@@ -25,7 +28,7 @@ admin_comment() { scontrol show job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?
 
 echo "# the plugin sees Slurm's filter and stands aside"
 expect_has "it says so in slurmctld's log" "$(cat "$LOG")" \
-	"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests only"
+	"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, refuses --extra-prefer (BurstBufferType=burst_buffer/extra keeps preferences), and runs no thread"
 
 expect "glibc's mmap threshold is left alone (MallocMmapThreshold: filter mode only)" \
 	"$(grep -c "glibc's mmap threshold set" "$LOG")" 0
@@ -38,6 +41,22 @@ for u in root xcuser1; do
 	expect "doctor ($u): no filter-mode settings to check" "$(grep -c 'PrologSlurmctld\|batch_sched_delay' <<<"$out")" 0
 	expect_has "doctor ($u): JobSubmitPlugins" "$out" "  ok    JobSubmitPlugins=extra"
 done
+
+echo "# preferences need burst_buffer/extra: refused, and no thread runs"
+expect "no thread of the plugin's in slurmctld" "$(plugin_threads)" 0
+out=$(as xcuser1 sbatch --parsable -o /dev/null --extra gpu=true --extra-prefer 'mem>=4096' --wrap hostname 2>&1)
+expect_has "sbatch --extra-prefer refused, naming what keeps preferences" "$out" \
+	"--extra-prefer: where Slurm filters by --extra itself (SchedulerParameters=extra_constraints), preferences need BurstBufferType=burst_buffer/extra"
+id=$(as xcuser1 sbatch --parsable -o /dev/null -H --extra gpu=true --wrap hostname 2>/dev/null | tail -n 1)
+expect "a held job with a request alone: accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+out=$(as xcuser1 slurm-extra prefer --job "$id" --extra-prefer 'mem>=4096' 2>&1)
+expect_has "slurm-extra prefer refused the same way" "$out" \
+	"preferences need BurstBufferType=burst_buffer/extra"
+expect "  and the job's Extra is its request" "$(field "$id" Extra)" "gpu=true"
+expect "  and it has no state of the plugin's" "$(admin_comment "$id")" ""
+expect "an update of its request is Slurm's: taken" \
+	"$(as xcuser1 scontrol update job="$id" extra='gpu=true&mem>=512' 2>&1; field "$id" Extra)" "gpu=true&mem>=512"
+scancel "$id"
 
 echo "# a valid request: accepted as it is, Slurm places the job"
 id=$(submit --extra 'gpu=true&mem>=512')

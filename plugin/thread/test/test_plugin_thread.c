@@ -332,23 +332,3 @@ Test(plugin, asks_load_the_jobs_when_they_pause)
 	cr_assert(thread_jobs_wanted(&r, false, 0, 3),
 		  "still more, the first unloaded %d s ago", JOBS_PACED_S);
 }
-
-/* The node table is current for job_submit() while it was the node data
- * within two rounds and a second (where Slurm filters, the thread loads
- * none while no pending job has preferences). */
-Test(plugin, the_node_table_is_current_two_rounds)
-{
-	struct thread r = { .table = (xc_nodes_t *)&r };
-
-	r.cfg.refresh_interval = 1;
-	cr_assert_not(thread_table_fresh(&r), "never loaded");
-	clock_gettime(CLOCK_MONOTONIC, &r.nodes_at);
-	cr_assert(thread_table_fresh(&r));
-	r.nodes_at.tv_sec -= 2;
-	cr_assert(thread_table_fresh(&r), "2 s: two rounds ago");
-	r.nodes_at.tv_sec -= 2;
-	cr_assert_not(thread_table_fresh(&r), "4 s: stale");
-	r.table = NULL;
-	clock_gettime(CLOCK_MONOTONIC, &r.nodes_at);
-	cr_assert_not(thread_table_fresh(&r), "no table");
-}

@@ -243,35 +243,3 @@ Test(refilter_prefer_rounds, jobs_with_the_same_tiers_share_a_pick)
 	cr_assert_eq(round_run(&r), 0);
 	rounds_end(&r);
 }
-
-/* Where Slurm filters: when the thread loads the node data for the
- * preferences (plan_prefer_wants_nodes), one row a case. */
-Test(refilter_prefer_rounds, where_slurm_filters_the_nodes_only_for_a_pick)
-{
-	static const struct {
-		const char *what;
-		struct prefer_watch w;
-		bool load;
-	} rows[] = {
-		{ "no job has preferences, nothing asks", { 0 }, false },
-		{ "no job has preferences, the backstop's load of the jobs",
-		  { .jobs_due = true },
-		  false },
-		{ "a submission with preferences",
-		  { .asked = true, .jobs_due = true },
-		  true },
-		{ "an eligible job's wait lasts",
-		  { .pending = true, .live = 1 },
-		  true },
-		{ "jobs past their wait or held, no load of the jobs",
-		  { .pending = true },
-		  false },
-		{ "jobs past their wait or held, the jobs loaded",
-		  { .pending = true, .jobs_due = true },
-		  true },
-	};
-
-	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++)
-		cr_expect_eq(plan_prefer_wants_nodes(&rows[i].w), rows[i].load,
-			     "%s", rows[i].what);
-}
