@@ -396,6 +396,7 @@ int cmd_doctor(const struct opts *o)
 	node_info_msg_t *nodes = NULL;
 	job_info_msg_t *jobs = NULL;
 	uint32_t with_extra = 0, pending = 0, requests = 0, planned = 0;
+	uint32_t narrowed = 0, narrowed_id = 0;
 	bool plugin, own, can_own, by_guard;
 	int guard_loads = 0;
 	const char *prolog_other;
@@ -435,6 +436,12 @@ int cmd_doctor(const struct opts *o)
 			continue;
 		pending++;
 		state = sx_job_state_parse(j->admin_comment, &st);
+		/* an earlier release's thread narrowed its `extra` where Slurm
+		 * filters (doc/preferences.md "Preferences") */
+		if (state && st.status && strstr(st.status, SX_SLURM_STATUS) &&
+		    st.request && extra && strcmp(extra, st.request) &&
+		    !narrowed++)
+			narrowed_id = j->job_id;
 		if (state)
 			sx_job_state_free(&st);
 		requests += state || (extra && *extra);
@@ -474,6 +481,15 @@ int cmd_doctor(const struct opts *o)
 			       getuid() != conf->slurm_user_id
 		       ? "; PrivateData=jobs: only the jobs Slurm shows you"
 		       : "");
+	if (plugin && own) /* who keeps the preferences there */
+		printf("preferences: %s\n",
+		       settings.carrier_guard &&
+				       sx_list_has_word(conf->bb_type, "extra")
+			       ? "kept by burst_buffer/extra at each placement"
+			       : "refused: where Slurm filters, --extra-prefer needs BurstBufferType=burst_buffer/extra with Carrier=guard");
+	if (own && narrowed)
+		printf("leftover: %u pending jobs keep the Extra an earlier release narrowed by a preference: burst_buffer/extra gives it back, or scontrol update job=%u extra=<its request=> (scontrol show job) for each\n",
+		       narrowed, narrowed_id);
 	if (!plugin || own) {
 		/* no thread filters */
 	} else if (by_guard) {

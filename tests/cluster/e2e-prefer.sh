@@ -50,6 +50,9 @@ if [ "$MODE" = slurm ] && guard_alone; then
 	expect_has "slurmctld's log says so" "$(cat "$LOG")" \
 		"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, burst_buffer/extra keeps the preferences (Carrier=guard), and runs no thread"
 	expect "slurmctld's tasks: none is the plugin's thread" "$(plugin_threads)" 0
+	expect "doctor (xcuser1) says who keeps them" \
+		"$(as xcuser1 slurm-extra doctor | grep '^preferences:')" \
+		"preferences: kept by burst_buffer/extra at each placement"
 fi
 
 PREFER=(--extra gpu=true --extra-prefer cache=ds1)

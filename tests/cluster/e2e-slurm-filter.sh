@@ -40,6 +40,8 @@ for u in root xcuser1; do
 		"filter: Slurm's own (SchedulerParameters extra_constraints)"
 	expect "doctor ($u): no filter-mode settings to check" "$(grep -c 'PrologSlurmctld\|batch_sched_delay' <<<"$out")" 0
 	expect_has "doctor ($u): JobSubmitPlugins" "$out" "  ok    JobSubmitPlugins=extra"
+	expect "doctor ($u): preferences refused without burst_buffer/extra" "$(grep '^preferences:' <<<"$out")" \
+		"preferences: refused: where Slurm filters, --extra-prefer needs BurstBufferType=burst_buffer/extra with Carrier=guard"
 done
 
 echo "# preferences need burst_buffer/extra: refused, and no thread runs"
@@ -56,6 +58,16 @@ expect "  and the job's Extra is its request" "$(field "$id" Extra)" "gpu=true"
 expect "  and it has no state of the plugin's" "$(admin_comment "$id")" ""
 expect "an update of its request is Slurm's: taken" \
 	"$(as xcuser1 scontrol update job="$id" extra='gpu=true&mem>=512' 2>&1; field "$id" Extra)" "gpu=true&mem>=512"
+scancel "$id"
+
+echo "# a job an earlier release's thread left narrowed: doctor names it"
+id=$(submit -H --extra gpu=true)
+scontrol update job="$id" extra='(gpu=true)&(cache=ds1)' \
+	admincomment='slurm-extra: Slurm filters by the request (extra_constraints); held=0; wrote=0000000000000000; exclude=; wait=60; prefer=cache=ds1; request=gpu=true'
+expect_has "doctor: the job, and what gives its request back" "$(slurm-extra doctor)" \
+	"leftover: 1 pending jobs keep the Extra an earlier release narrowed by a preference: burst_buffer/extra gives it back, or scontrol update job=$id extra="
+scontrol update job="$id" extra=gpu=true
+expect "doctor: none once its Extra is its request" "$(slurm-extra doctor | grep -c '^leftover:')" 0
 scancel "$id"
 
 echo "# a valid request: accepted as it is, Slurm places the job"
