@@ -190,8 +190,8 @@ extern int bb_p_job_try_stage_in(void *job_queue)
  * src/slurmctld/node_scheduler.c 24.11.5 line 3816).  1, "staged in",
  * unless no node of the job satisfies its request now: 0, the job waits
  * (guard_job()).  Where Slurm filters by the request itself, the guard
- * keeps off only what a job's preference narrows, and only alone (no
- * thread beside it writing the preference into the job's Extra). */
+ * keeps off only what a job's preference narrows, and only alone (with
+ * Carrier=guard: else preferences are refused there). */
 extern int bb_p_job_test_stage_in(job_record_t *job_ptr, bool test_only)
 {
 	if (test_only || !job_ptr || !IS_JOB_PENDING(job_ptr) ||

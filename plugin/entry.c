@@ -39,8 +39,8 @@ void entry_carrier(struct plugin_config *cfg)
 			"Carrier=guard needs BurstBufferType=burst_buffer/extra, which this slurmctld does not run");
 	/* burst_buffer/extra follows the carrier read now (a reload in place;
 	 * at slurmctld's start it reads extra.conf itself, after this); one
-	 * that stood aside cannot filter alone: the thread filters then (and
-	 * where Slurm filters, keeps the preferences) */
+	 * that stood aside cannot filter alone: the thread filters then
+	 * (where Slurm filters, none runs and preferences are refused) */
 	if ((api = sx_guard_api_now()) && !api->set_alone(cfg->carrier_guard))
 		carrier_features(
 			cfg,

@@ -23,8 +23,9 @@
  * Slurm filters by `extra` itself: this plugin then only checks each
  * request (positioned errors; and the requests that crash 23.11.0-23.11.6's
  * parser never reach it), hands a SPANK request over to job_desc->extra,
- * and its thread stands idle.  Without extra_constraints, it filters as on
- * 22.05, from job_desc->extra.
+ * and runs no thread; preferences only burst_buffer/extra keeps there
+ * (else refused).  Without extra_constraints, it filters as on 22.05,
+ * from job_desc->extra.
  *
  * With Carrier=guard, burst_buffer/extra alone filters, inside slurmctld
  * (guard_record()): no thread runs (entry_wants_thread(), entry.h).

@@ -1,8 +1,7 @@
 /*
  * modify_prefer.c - job_modify()'s side of the preferences (modify.h): an
  * owner's change of a pending job's preferences (`slurm-extra prefer`),
- * who a hint comes from, and an update where Slurm filters by `extra`
- * itself; with Carrier=guard, a change of preferences or of the request
+ * who a hint comes from; with Carrier=guard, a change of preferences or of the request
  * written into the job's state.  With slurmctld's locks held, as
  * modify.c.
  */
@@ -78,8 +77,7 @@ int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
 	/* the new tiers of a job the thread knows count against the caps
 	 * on distinct requests as a submission's (alone in the update: no
 	 * new request with them); then a job given preferences it had none
-	 * of (or that the thread does not know: where Slurm filters, a job
-	 * without any) counts against MaxPreferringJobsPerUser, its
+	 * of (or that the thread does not know) counts against MaxPreferringJobsPerUser, its
 	 * owner's, last: a refusal before counts nothing */
 	if (rc == SLURM_SUCCESS && k && k->st.request)
 		rc = admit_change(k, c, err_msg);

@@ -54,8 +54,10 @@
 /* The status of a job where burst_buffer/extra alone keeps it off
  * (Carrier=guard, doc/guard.md "The guard alone"). */
 #define SX_GUARD_STATUS "burst_buffer/extra keeps the job off at placement"
-/* The status of a job whose request Slurm's own filter reads
- * (extra_constraints, 23.11 and later), a preference's note before it. */
+/* The status an earlier release's thread gave a job with preferences
+ * whose request Slurm's own filter reads (extra_constraints, 23.11 and
+ * later), a preference's note before it: read as a leftover now
+ * (ctld/look_leftover.c, slurm-extra doctor). */
 #define SX_SLURM_STATUS "Slurm filters by the request (extra_constraints)"
 
 struct sx_job_state {
