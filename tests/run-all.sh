@@ -26,8 +26,9 @@
 #      slurmctld (the sanitizer runtime preloaded), through e2e-users: any
 #      error, or any leak of the plugin's, fails;
 #   9. the Debian package: built with dpkg-buildpackage from a copy of the
-#      tree, installed in place of step 1's install, and the end-to-end
-#      placement test run against it (tests/cluster/package-deb.sh);
+#      tree (with the guard at placement where step 1 built it), installed
+#      in place of step 1's install, and the end-to-end placement test run
+#      against it, the guard loaded (tests/cluster/package-deb.sh);
 #  10. the jobspecs of `slurm-extra jobspec` submitted to a real Flux
 #      (tests/cluster/e2e-flux.sh), when XC_FLUX_PREFIX names a flux-core install
 #      (skipped otherwise);
@@ -332,14 +333,19 @@ fi
 
 if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
 	step "the Debian package: dpkg-buildpackage -b, installed, end to end on it"
-	build_step package nice -n 10 bash tests/cluster/package-deb.sh "$LOGS/pkg"
+	# with the guard at placement, against the source tree step 1 built
+	# it with (debian/rules: SLURM_SOURCE), as the README's install does
+	PKG_SOURCE=
+	[ "$guard_required" = 0 ] ||
+		PKG_SOURCE=$(grep -oP "'--with-slurm-source=\K[^']*" config.status 2>/dev/null | tail -n 1)
+	build_step package env SLURM_SOURCE="$PKG_SOURCE" nice -n 10 bash tests/cluster/package-deb.sh "$LOGS/pkg"
 	if grep -q '^built: ' "$LOGS/package.log"; then
 		echo "     built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
 		# with the package's check at start and its plugstack.conf.d
 		# line (step 11 runs every cluster suite on the packages of
 		# 24.11 and 26.05)
 		step "on the package: tests/cluster/e2e-cluster.sh"
-		XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
+		env ${PKG_SOURCE:+"${GUARD[@]}"} XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
 			bash tests/cluster/e2e-cluster.sh >"$LOGS/package-e2e-cluster.log" 2>&1 || status=1
 		grep -vE '^ok ' "$LOGS/package-e2e-cluster.log"
 		count cluster "$LOGS/package-e2e-cluster.log"

@@ -2,8 +2,10 @@
 # package-deb.sh DIR - builds the Debian package from a copy of this tree
 # (the files git tracks, plus new ones not ignored) in DIR, and installs it
 # in place of `make install`'s files: the plugins and the command then come
-# from the package only.  Prints the package's dependencies and file list,
-# and "built: FILE" at the end.  Needs root; debhelper.
+# from the package only.  With SLURM_SOURCE=DIR (a configured source tree
+# of the Slurm installed: debian/rules) the guard at placement is built
+# too, and must be in the package.  Prints the package's dependencies and
+# file list, and "built: FILE" at the end.  Needs root; debhelper.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -34,6 +36,10 @@ for f in job_submit_extra.so spank_extra.so bash-completion/completions/slurm-ex
 	systemd/system/slurm-extra-facts.timer; do
 	dpkg -L slurm-extra | grep -q "/$f\$" || { echo "no $f in the package" >&2; exit 1; }
 done
+if [ -n "${SLURM_SOURCE:-}" ]; then
+	dpkg -L slurm-extra | grep -q '/burst_buffer_extra\.so$' ||
+		{ echo "no burst_buffer_extra.so in the package, built with SLURM_SOURCE=$SLURM_SOURCE" >&2; exit 1; }
+fi
 grep -qx 'ExecStart=/usr/bin/slurm-extra facts --publish' /lib/systemd/system/slurm-extra-facts.service ||
 	{ echo "the facts service does not run /usr/bin/slurm-extra" >&2; exit 1; }
 echo "built: $(basename "$deb")"
