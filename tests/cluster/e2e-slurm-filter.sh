@@ -61,14 +61,31 @@ expect "an update of its request is Slurm's: taken" \
 scancel "$id"
 
 echo "# a job an earlier release's thread left narrowed: doctor names it"
+# fnv TEXT: xc_text_hash() of TEXT (FNV-1a, 64 bits; parser/xc_private.h)
+fnv() {
+	local s=$1 h=$((0xcbf29ce484222325)) i c
+	for ((i = 0; i < ${#s}; i++)); do
+		printf -v c '%d' "'${s:i:1}"
+		h=$(((h ^ c) * 0x100000001b3))
+	done
+	printf '%016x' "$h"
+}
+# thread_state WROTE: the state that thread gave a job with a preference
+thread_state() { echo "slurm-extra: Slurm filters by the request (extra_constraints); held=0; wrote=$1; exclude=; wait=60; prefer=cache=ds1; request=gpu=true"; }
+NARROW='(gpu=true)&(cache=ds1)'
 id=$(submit -H --extra gpu=true)
-scontrol update job="$id" extra='(gpu=true)&(cache=ds1)' \
-	admincomment='slurm-extra: Slurm filters by the request (extra_constraints); held=0; wrote=0000000000000000; exclude=; wait=60; prefer=cache=ds1; request=gpu=true'
-expect_has "doctor: the job, and what gives its request back" "$(slurm-extra doctor)" \
-	"leftover: 1 pending jobs keep the Extra an earlier release narrowed by a preference: burst_buffer/extra gives it back, or scontrol update job=$id extra="
+scontrol update job="$id" extra="$NARROW" admincomment="$(thread_state "$(fnv "$NARROW")")"
+# one whose Extra someone changed since (its hash not the one written)
+mine=$(submit -H --extra gpu=true)
+scontrol update job="$mine" extra='gpu=true&mem>=512' admincomment="$(thread_state "$(fnv "$NARROW")")"
+out=$(as xcuser1 slurm-extra doctor)
+expect "doctor (xcuser1) answers" "$(grep -c '^filter:' <<<"$out")" 1
+expect "doctor (xcuser1): the narrowed job, not the changed one, and what gives it back" "$(grep '^leftover:' <<<"$out")" \
+	"leftover: 1 pending job (the first: job $id) keeps the Extra an earlier release's thread narrowed to a preference: burst_buffer/extra alone (Carrier=guard) gives it back at its look's next walk, else scontrol update job=ID extra=<the request= of its AdminComment>"
 scontrol update job="$id" extra=gpu=true
-expect "doctor: none once its Extra is its request" "$(slurm-extra doctor | grep -c '^leftover:')" 0
-scancel "$id"
+out=$(as xcuser1 slurm-extra doctor)
+expect "doctor: none once its Extra is its request" "$(grep -c '^filter:' <<<"$out") $(grep -c '^leftover:' <<<"$out")" "1 0"
+scancel "$id" "$mine"
 
 echo "# a valid request: accepted as it is, Slurm places the job"
 id=$(submit --extra 'gpu=true&mem>=512')
