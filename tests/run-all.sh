@@ -338,6 +338,8 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
 	PKG_SOURCE=
 	[ "$guard_required" = 0 ] ||
 		PKG_SOURCE=$(grep -oP "'--with-slurm-source=\K[^']*" config.status 2>/dev/null | tail -n 1)
+	[ -n "$PKG_SOURCE" ] || [ "$guard_required" = 0 ] ||
+		echo "     (the package without the guard: config.status names no --with-slurm-source)"
 	build_step package env SLURM_SOURCE="$PKG_SOURCE" nice -n 10 bash tests/cluster/package-deb.sh "$LOGS/pkg"
 	if grep -q '^built: ' "$LOGS/package.log"; then
 		echo "     built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
@@ -345,7 +347,7 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
 		# line (step 11 runs every cluster suite on the packages of
 		# 24.11 and 26.05)
 		step "on the package: tests/cluster/e2e-cluster.sh"
-		env ${PKG_SOURCE:+"${GUARD[@]}"} XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
+		env ${PKG_SOURCE:+XC_BURST_BUFFER=burst_buffer/extra} XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
 			bash tests/cluster/e2e-cluster.sh >"$LOGS/package-e2e-cluster.log" 2>&1 || status=1
 		grep -vE '^ok ' "$LOGS/package-e2e-cluster.log"
 		count cluster "$LOGS/package-e2e-cluster.log"
