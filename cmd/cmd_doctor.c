@@ -436,14 +436,8 @@ int cmd_doctor(const struct opts *o)
 			continue;
 		pending++;
 		state = sx_job_state_parse(j->admin_comment, &st);
-		/* an earlier release's thread narrowed its `extra` to a
-		 * preference's tier where Slurm filtered, and nobody changed
-		 * it since (wrote= its hash), as burst_buffer/extra's look
-		 * tells it (ctld/look_leftover.c threads_extra()) */
-		if (state && st.n_prefer && st.status &&
-		    strstr(st.status, SX_SLURM_STATUS) && st.request && extra &&
-		    strcmp(extra, st.request) &&
-		    xc_text_hash(extra) == st.wrote && !narrowed++)
+		if (state && sx_job_state_narrowed_by_thread(&st, extra) &&
+		    !narrowed++)
 			narrowed_id = j->job_id;
 		if (state)
 			sx_job_state_free(&st);
@@ -484,15 +478,17 @@ int cmd_doctor(const struct opts *o)
 			       getuid() != conf->slurm_user_id
 		       ? "; PrivateData=jobs: only the jobs Slurm shows you"
 		       : "");
-	if (plugin && own) /* who keeps the preferences there */
-		printf("preferences: %s%s%s%s\n",
+	if (plugin && own) { /* who keeps the preferences there */
+		printf("preferences: %s",
 		       settings.carrier_guard &&
 				       sx_list_has_word(conf->bb_type, "extra")
 			       ? "kept by burst_buffer/extra at each placement"
-			       : "refused: where Slurm filters, --extra-prefer needs BurstBufferType=burst_buffer/extra with Carrier=guard",
-		       settings.found ? "" : " (by the defaults: no ",
-		       settings.found ? "" : settings_path,
-		       settings.found ? "" : " read here)");
+			       : "refused: where Slurm filters, --extra-prefer needs BurstBufferType=burst_buffer/extra with Carrier=guard");
+		if (!settings.found)
+			printf(" (by the defaults: no %s read here)",
+			       settings_path);
+		putchar('\n');
+	}
 	if (narrowed) /* (what the caller may see: the line above) */
 		printf("leftover: %u pending job%s (the first: job %u) keep%s the Extra an earlier release's thread narrowed to a preference: burst_buffer/extra alone (Carrier=guard) gives it back at its look's next walk, else scontrol update job=ID extra=<the request= of its AdminComment>\n",
 		       narrowed, narrowed == 1 ? "" : "s", narrowed_id,

@@ -81,19 +81,6 @@ static bool threads_exc(const char *exc, const struct sx_job_state *st)
 	       strcmp(exc, st->exclude ? st->exclude : "") != 0;
 }
 
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-/* Whether the job's Extra is a preference's tier the thread wrote where
- * Slurm filtered (wrote= its hash; an earlier release's), not its
- * request. */
-static bool threads_extra(const job_record_t *job_ptr,
-			  const struct sx_job_state *st)
-{
-	return st->request && job_ptr->extra &&
-	       strcmp(job_ptr->extra, st->request) != 0 &&
-	       xc_text_hash(job_ptr->extra) == st->wrote;
-}
-#endif
-
 /* Whether waiting job `job_ptr`, its state `st` as records_request_of()
  * read it (from 23.02 only when it holds preferences: else read here),
  * keeps what the thread set on it where it filtered
@@ -127,9 +114,8 @@ static bool keeps_threads(const job_record_t *job_ptr,
 			sx_constraint_last_ours(details->prefer, name) ||
 			threads_hold(job_ptr, st) || threads_exc(exc, st);
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-	else if (st->status && strstr(st->status, SX_SLURM_STATUS) &&
-		 st->n_prefer)
-		keeps = threads_extra(job_ptr, st);
+	else
+		keeps = sx_job_state_narrowed_by_thread(st, job_ptr->extra);
 #endif
 	sx_job_state_free(&mine);
 	return keeps;
@@ -338,7 +324,7 @@ static int give_back(job_record_t *job_ptr, size_t *text)
 		changed = true;
 	}
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-	if (!sx_job_state_by_thread(&st) && threads_extra(job_ptr, &st)) {
+	if (sx_job_state_narrowed_by_thread(&st, job_ptr->extra)) {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
 		elem_t *head = NULL;
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "job_state.h"
+#include "xc.h"
 
 #define HELD "; held="
 #define WROTE "; wrote="
@@ -347,4 +348,13 @@ bool sx_job_state_by_thread(const struct sx_job_state *st)
 {
 	return st && st->status && !strstr(st->status, SX_GUARD_STATUS) &&
 	       !strstr(st->status, SX_SLURM_STATUS);
+}
+
+bool sx_job_state_narrowed_by_thread(const struct sx_job_state *st,
+				     const char *extra)
+{
+	return st && st->n_prefer && st->status &&
+	       strstr(st->status, SX_SLURM_STATUS) && st->request && extra &&
+	       strcmp(extra, st->request) != 0 &&
+	       xc_text_hash(extra) == st->wrote;
 }

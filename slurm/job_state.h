@@ -156,6 +156,16 @@ void sx_job_state_free(struct sx_job_state *st);
  * (doc/guard.md "The guard alone").  False without a status. */
 bool sx_job_state_by_thread(const struct sx_job_state *st);
 
+/* Whether state `st` of a job whose Extra is `extra` (NULL: none) says an
+ * earlier release's thread narrowed that Extra to a preference's tier
+ * where Slurm filtered (status SX_SLURM_STATUS, with preferences) and
+ * nobody changed it since: it is not the state's request, and its hash
+ * (xc_text_hash()) is the state's wrote=.  burst_buffer/extra's look
+ * gives such an Extra back (ctld/look_leftover.c), `slurm-extra doctor`
+ * counts them (doc/preferences.md "Preferences"). */
+bool sx_job_state_narrowed_by_thread(const struct sx_job_state *st,
+				     const char *extra);
+
 /* Whether state `st` says the plugin holds the job now, the job's record
  * at restart count `restart_cnt`: held=1, given at that count (held=1/N,
  * N = 1 + the count) or bare (an earlier version's: any count); a job

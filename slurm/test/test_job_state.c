@@ -10,6 +10,7 @@
 #include "job_state.h"
 #include "leakcheck.h"
 #include "table.h"
+#include "xc.h"
 
 LEAK_CHECKED(job_state);
 
@@ -301,4 +302,43 @@ Test(job_state, the_plugins_hold_holds_at_the_count_it_was_given)
 	cr_assert_not(sx_job_state_held_now(&st, 0));
 	st.held_at = 1;
 	cr_assert_not(sx_job_state_held_now(&st, 0));
+}
+
+/* An Extra an earlier release's thread narrowed to a preference's tier
+ * where Slurm filtered, one row a case: the guard gives it back and
+ * doctor counts it only while nobody changed it since (its hash the
+ * state's wrote=), never the request itself nor a state of another
+ * mode's (doc/preferences.md "Preferences"). */
+Test(job_state, an_extra_the_thread_narrowed_is_told_by_its_hash)
+{
+	char *prefer[1] = { (char *)"cache=ds1" };
+	const char *narrow = "(gpu=true)&(cache=ds1)";
+	struct sx_job_state st = { .status = (char *)SX_SLURM_STATUS,
+				   .request = (char *)"gpu=true",
+				   .prefer = prefer,
+				   .n_prefer = 1 };
+
+	st.wrote = xc_text_hash(narrow);
+	cr_assert(sx_job_state_narrowed_by_thread(&st, narrow));
+	st.status =
+		(char *)"preferring tier 1 of 1 until 12:00; " SX_SLURM_STATUS;
+	cr_assert(sx_job_state_narrowed_by_thread(&st, narrow), "a note");
+	cr_assert_not(sx_job_state_narrowed_by_thread(&st, "gpu=true&x=1"),
+		      "changed since: another hash");
+	cr_assert_not(sx_job_state_narrowed_by_thread(&st, NULL), "no Extra");
+	st.wrote = xc_text_hash("gpu=true");
+	cr_assert_not(sx_job_state_narrowed_by_thread(&st, "gpu=true"),
+		      "the request itself");
+	st.wrote = xc_text_hash(narrow);
+	st.n_prefer = 0;
+	cr_assert_not(sx_job_state_narrowed_by_thread(&st, narrow),
+		      "no preferences");
+	st.n_prefer = 1;
+	st.status = (char *)SX_GUARD_STATUS;
+	cr_assert_not(sx_job_state_narrowed_by_thread(&st, narrow),
+		      "the guard's state");
+	st.status = (char *)"2 of 4 nodes match";
+	cr_assert_not(sx_job_state_narrowed_by_thread(&st, narrow),
+		      "the filtering thread's state");
+	cr_assert_not(sx_job_state_narrowed_by_thread(NULL, narrow));
 }
