@@ -1,7 +1,8 @@
 /*
  * modify.h - what job_modify()'s two files share (modify.c, the update
- * where the plugin filters; modify_prefer.c, the preferences).  Private to plugin/; every function runs
- * with slurmctld's locks held, as job_modify() does.
+ * where the plugin filters; modify_prefer.c, the preferences).  Private
+ * to plugin/; every function runs with slurmctld's locks held, as
+ * job_modify() does.
  */
 #ifndef SLURM_EXTRA_MODIFY_H
 #define SLURM_EXTRA_MODIFY_H

@@ -1,9 +1,9 @@
 /*
  * modify_prefer.c - job_modify()'s side of the preferences (modify.h): an
  * owner's change of a pending job's preferences (`slurm-extra prefer`),
- * who a hint comes from; with Carrier=guard, a change of preferences or of the request
- * written into the job's state.  With slurmctld's locks held, as
- * modify.c.
+ * who a hint comes from; with Carrier=guard, a change of preferences or
+ * of the request written into the job's state.  With slurmctld's locks
+ * held, as modify.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +77,9 @@ int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
 	/* the new tiers of a job the thread knows count against the caps
 	 * on distinct requests as a submission's (alone in the update: no
 	 * new request with them); then a job given preferences it had none
-	 * of (or that the thread does not know) counts against MaxPreferringJobsPerUser, its
-	 * owner's, last: a refusal before counts nothing */
+	 * of (or that the thread does not know) counts against
+	 * MaxPreferringJobsPerUser, its owner's, last: a refusal before
+	 * counts nothing */
 	if (rc == SLURM_SUCCESS && k && k->st.request)
 		rc = admit_change(k, c, err_msg);
 	if (rc == SLURM_SUCCESS && st.n_prefer && (!k || !k->st.n_prefer))
