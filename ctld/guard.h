@@ -93,8 +93,7 @@ enum guard_look guard_look_needed(const struct guard *g, size_t nnodes,
  * look reads it changed: say(i, why, arg), `why` the state's phrase
  * (xc_extra_state_explain(), naming the limit), from the look that read
  * it: the look's thread's or a placement's (the job write lock held).
- * NULL: nobody (the default).  The thread's node table says the same of
- * the nodes it loads (plugin/thread/node_table.c). */
+ * NULL: nobody (the default). */
 void guard_on_unusable(struct guard *g,
 		       void (*say)(size_t i, const char *why, void *arg),
 		       void *arg);

@@ -394,8 +394,8 @@ static bool guard_job(job_record_t *job_ptr)
 		(void)guard_job_take_back(guard, &bits_ops, job_ptr->job_id,
 					  job_ptr->array_job_id, exc, text_hash,
 					  &taken, bits_clear, NULL);
-	/* the feature it goes by, ANDed in last (carried.h); else its
-	 * ExcNodeList */
+	/* the feature an earlier release's thread carried it by, ANDed in
+	 * last (slurm/carrier.h); else its ExcNodeList */
 	feature_by = sx_constraint_last_ours(details->features, feature);
 	/* judged by the job's own excluded nodes, without the look's
 	 * (look_slurm.h): a job none of whose nodes satisfies its request

@@ -61,8 +61,8 @@ static struct {
 	bool save; /* some given back: the job state to save */
 } leftover;
 
-/* Whether the thread's hold is on job `job_ptr` (plugin_hold_on(),
- * plugin/thread/job_update.c): held=1 given at the restart count the job
+/* Whether an earlier release's thread's hold is on job `job_ptr` (as its
+ * plugin_hold_on() read it): held=1 given at the restart count the job
  * has now, priority 0 with a hold's reason. */
 static bool threads_hold(const job_record_t *job_ptr,
 			 const struct sx_job_state *st)

@@ -221,8 +221,8 @@ bool records_slurm_filters(void)
 }
 #endif
 
-/* The node-state flags that keep a node from being free (the thread's
- * node_free(), plugin/thread/node_table.c). */
+/* The node-state flags that keep a node from being free
+ * (doc/preferences.md "Preferences"). */
 #define NOT_FREE                                                               \
 	(NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND |          \
 	 NODE_STATE_MAINT | NODE_STATE_POWERING_UP | NODE_STATE_POWERED_DOWN | \

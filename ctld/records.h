@@ -97,9 +97,8 @@ extern long long (*const records_stamp_of)(size_t i, void *arg);
  * then the guard and the look stand aside. */
 bool records_slurm_filters(void);
 
-/* The nodes free now, one bit a node of `nnodes` (words), as the thread
- * reads them from slurm_load_node() (plugin/thread/node_table.c
- * node_free(); doc/preferences.md "Preferences"): idle, or allocated with a
+/* The nodes free now, one bit a node of `nnodes` (words)
+ * (doc/preferences.md "Preferences"): idle, or allocated with a
  * CPU left (mixed), neither drained, failing, unresponsive, in
  * maintenance, powered down, powering up, reserved nor rebooting.  The
  * CPUs allocated are the select plugin's, summed by

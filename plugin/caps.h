@@ -2,14 +2,11 @@
  * caps.h - the plugin's one census of the pending requests (census.h)
  * and the lock that guards it: the caps MaxPendingRequests,
  * MaxPendingRequestsPerUser and MaxPreferringJobsPerUser (extra.conf(5);
- * doc/design.md "Caps") count against it, whichever way the plugin
- * filters.  Where burst_buffer/extra alone filters no thread runs:
- * job_submit() and job_modify() take the look's count (guard_caps.h);
- * else the thread takes its own after a load of the jobs (thread.c).
+ * doc/design.md "Caps") count against it: job_submit() and
+ * job_modify() take burst_buffer/extra's look's count (guard_caps.h).
  *
  * Each function below takes the census' lock itself, for its own
- * length: inside the thread's lock (thread.h) or guard_caps.c's, never
- * the other way round.
+ * length: inside guard_caps.c's, never the other way round.
  */
 #ifndef SLURM_EXTRA_CAPS_H
 #define SLURM_EXTRA_CAPS_H
@@ -51,7 +48,7 @@ uint64_t caps_seq(void);
  * read before stays below every one admitted after. */
 void caps_free(void);
 
-/* The census itself, for the tests (none of them runs threads). */
+/* The census itself, for the tests. */
 struct census *caps_census(void);
 
 #endif

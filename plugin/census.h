@@ -2,17 +2,16 @@
  * census.h - the distinct requests of the pending jobs, in all and per
  * user, for the caps on them (MaxPendingRequests,
  * MaxPendingRequestsPerUser in extra.conf; doc/design.md "Caps").  Each
- * distinct request costs the thread an evaluation and a filter a round,
- * so their number bounds its work, as Slurm's MaxSubmitJobs bounds jobs.
+ * distinct request costs burst_buffer/extra's look an evaluation of the
+ * nodes that change, and a set of allowed nodes kept, so their number
+ * bounds its work, as Slurm's MaxSubmitJobs bounds jobs.
  *
  * And the pending jobs with preferences of each user, for the cap on them
- * (MaxPreferringJobsPerUser): each costs the thread its tiers' look-ups
- * in a round that plans it, and an update of its own when its pick
- * moves.
+ * (MaxPreferringJobsPerUser): each costs the guard its tiers' look-ups
+ * at each placement attempt.
  *
  * A census is counted from the pending jobs (census_count_jobs(): the
- * look's walk where burst_buffer/extra alone filters, guard_caps.h; the
- * thread's load of the jobs else, known_jobs.h) and taken
+ * look's walk, guard_caps.h) and taken
  * (census_take()); job_submit() and job_modify() count against it, and
  * record the requests they admit since, which the next census holds once
  * the jobs counted after them do (by sequence number).  The plugin's one
@@ -73,9 +72,9 @@ int census_count_jobs(const struct census_job *jobs, size_t n,
 /* Makes *fresh (census_count_jobs(); emptied) the census of `c`, and forgets the
  * entries admitted up to `upto` (read before the jobs were loaded: the
  * jobs hold them, or Slurm refused them).  Under the lock; the entries
- * admitted since are those of the submissions since the load began (at
- * most JOBS_PACED_S seconds of them, thread_private.h), and no more than
- * the caps allow (sorted: k log k).  Out of memory, `c` is left without
+ * admitted since are those of the submissions since the walk began (at
+ * most GUARD_CENSUS_MARGIN_S seconds before it, guard_caps.h), and no more
+ * than the caps allow (sorted: k log k).  Out of memory, `c` is left without
  * caps until the next count. */
 void census_take(struct census *c, struct census *fresh, uint64_t upto);
 

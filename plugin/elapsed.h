@@ -1,7 +1,6 @@
 /*
- * elapsed.h - time taken, for job_submit/extra's log lines and the
- * thread's statistics (CLOCK_MONOTONIC: a change of the date does not
- * count).
+ * elapsed.h - time taken, for job_submit/extra's log lines
+ * (CLOCK_MONOTONIC: a change of the date does not count).
  */
 #ifndef SLURM_EXTRA_ELAPSED_H
 #define SLURM_EXTRA_ELAPSED_H

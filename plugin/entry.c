@@ -1,6 +1,6 @@
 /*
- * entry.c - what the entry points share (entry.h): the settings, the
- * thread they use, refusals, the parsing of a request and the caps.
+ * entry.c - what the entry points share (entry.h): the settings, who
+ * filters, refusals, the parsing of a request and the caps.
  */
 #define _GNU_SOURCE /* asprintf */
 
@@ -17,14 +17,12 @@
 bool entry_on;
 struct plugin_config entry_cfg;
 uid_t entry_self;
-struct thread *entry_thread;
 
-/* The guard cannot filter alone (`why`, logged): Carrier=features. */
-static void carrier_features(struct plugin_config *cfg, const char *why)
+/* The guard does not filter (`why`, logged). */
+static void no_guard(struct plugin_config *cfg, const char *why)
 {
-	slurm_error("%s: %s: Carrier=features", plugin_type, why);
+	slurm_error("%s: %s", plugin_type, why);
 	cfg->carrier_guard = false;
-	cfg->carrier_features = true;
 }
 
 void entry_carrier(struct plugin_config *cfg)
@@ -32,24 +30,25 @@ void entry_carrier(struct plugin_config *cfg)
 	const struct sx_guard_api *api;
 
 	plugin_config_carrier(cfg, sx_guard_configured());
-	/* nothing else would keep the jobs off */
-	if (cfg->carrier_guard && !sx_guard_configured())
-		carrier_features(
-			cfg,
-			"Carrier=guard needs BurstBufferType=burst_buffer/extra, which this slurmctld does not run");
+	/* (said at init() where nothing filters: entry_filter()) */
+	if (!sx_guard_configured()) {
+		cfg->carrier_guard = false;
+		return;
+	}
 	/* burst_buffer/extra follows the carrier read now (a reload in place;
 	 * at slurmctld's start it reads extra.conf itself, after this); one
-	 * that stood aside cannot filter alone: the thread filters then
-	 * (where Slurm filters, none runs and preferences are refused) */
+	 * that stood aside does not filter */
 	if ((api = sx_guard_api_now()) && !api->set_alone(cfg->carrier_guard))
-		carrier_features(
+		no_guard(
 			cfg,
-			"burst_buffer/extra stands aside (see its line at slurmctld's start)");
+			"burst_buffer/extra stands aside (see its line at slurmctld's start): it keeps no job off");
 }
 
-bool entry_wants_thread(const struct plugin_config *cfg)
+enum entry_filter entry_filter(const struct plugin_config *cfg)
 {
-	return !cfg->carrier_guard && !sx_slurm_filters_extra();
+	if (cfg->carrier_guard && !sx_slurm_filters_extra())
+		return FILTER_GUARD;
+	return sx_slurm_filters_extra() ? FILTER_SLURM : FILTER_NONE;
 }
 
 const char *job_request(const job_desc_msg_t *job_desc)
@@ -139,32 +138,6 @@ static int cap_answer(int rc, uint32_t uid, const char *why, char **err_msg)
 		return refuse(err_msg, ESLURM_ACCOUNTING_POLICY, why);
 	}
 	return SLURM_SUCCESS;
-}
-
-/* The caps on distinct pending requests (census.h, doc/design.md
- * "Caps"): SLURM_SUCCESS when user `uid` (the job's owner) may have one
- * more job with request `expr`, else the refusal (ESLURM_ACCOUNTING_POLICY,
- * as Slurm's MaxSubmitJobs; *err_msg says which cap).  *hash (may be NULL)
- * gets the request's (prefer_census_hash(), as known_job.request_hash).
- * With the thread's lock held. */
-int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
-	  uint64_t *hash, char **err_msg)
-{
-	char *canonical = xc_format(expr);
-	uint64_t h;
-	int rc;
-
-	if (!canonical)
-		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	h = prefer_census_hash(canonical, st);
-	free(canonical);
-	if (hash)
-		*hash = h;
-	rc = admit_hash(h, uid, err_msg);
-	/* admitted or refused by a cap: counted, as an ask for a load */
-	if (rc != SLURM_ERROR && entry_thread)
-		thread_submitted(entry_thread);
-	return rc;
 }
 
 int admit_hash(uint64_t hash, uint32_t uid, char **err_msg)

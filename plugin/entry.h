@@ -1,7 +1,7 @@
 /*
  * entry.h - what job_submit_extra.c (init, fini, job_submit) and modify.c
- * (job_modify) share: the settings, the thread they talk to where it
- * runs, and the refusals, the parsing and the caps both apply (entry.c).
+ * (job_modify) share: the settings, who filters, and the refusals, the
+ * parsing and the caps both apply (entry.c).
  * Private to plugin/.
  */
 #ifndef SLURM_EXTRA_ENTRY_H
@@ -13,7 +13,8 @@
 #include <sys/types.h>
 
 #include "slurm_compat.h"
-#include "thread.h"
+#include "plugin_config.h"
+#include "job_state.h"
 #include "guard_api.h"
 #include "xc.h"
 
@@ -23,32 +24,36 @@
  * serialises with job_submit() and job_modify() (its job_submit context
  * lock). */
 extern bool entry_on;
+extern const char plugin_type[]; /* job_submit_extra.c's, for the log */
 extern struct plugin_config entry_cfg;
 extern uid_t entry_self;
 
-/* The thread the entry points use (thread.h), NULL while the plugin is not
- * running, and where it does not filter by RPC (entry_wants_thread()):
- * with Carrier=guard burst_buffer/extra filters alone, or where Slurm
- * filters by `extra` itself keeps the preferences alone; where Slurm
- * filters without it nothing keeps them (doc/guard.md "The guard
- * alone"). */
-extern struct thread *entry_thread;
-
-/* init()'s carrier in `cfg` (read from extra.conf): the default where
- * none is named
- * (plugin_config_carrier(): guard where BurstBufferType names
- * burst_buffer/extra), features where the guard cannot filter alone (not
- * configured, or it stood aside at its load: logged), and told to
- * burst_buffer/extra when loaded (set_alone, guard_api.h; a 22.05 reload
- * in place) (doc/guard.md "The guard alone"). */
+/* init()'s carrier in `cfg` (read from extra.conf): the guard
+ * (cfg->carrier_guard) where BurstBufferType names burst_buffer/extra and
+ * it did not stand aside at its load (then logged), told to it when
+ * loaded (set_alone, guard_api.h; a 22.05 reload in place); else none,
+ * and only Slurm's own filter may run (entry_filter()) (doc/guard.md
+ * "The guard alone"). */
 void entry_carrier(struct plugin_config *cfg);
 
-/* Whether a plugin with settings `cfg` runs the thread: where it filters
- * by RPC, i.e. neither does burst_buffer/extra (cfg->carrier_guard) nor
- * Slurm by `extra` itself (sx_slurm_filters_extra(), 23.11+, read once:
- * a reconfigure restarts slurmctld there) (doc/guard.md "The guard
- * alone", doc/preferences.md "Preferences"). */
-bool entry_wants_thread(const struct plugin_config *cfg);
+/* Who filters the jobs with a request, for a plugin with settings `cfg`
+ * (doc/guard.md "The guard alone"): burst_buffer/extra at each placement
+ * (cfg->carrier_guard), else Slurm itself by `extra` (23.11+
+ * SchedulerParameters=extra_constraints: sx_slurm_filters_extra(), read
+ * once: a reconfigure restarts slurmctld there), else nobody: then every
+ * request is refused (NO_FILTER_HERE). */
+enum entry_filter {
+	FILTER_NONE,
+	FILTER_GUARD,
+	FILTER_SLURM
+};
+enum entry_filter entry_filter(const struct plugin_config *cfg);
+
+/* The refusal of a request (ESLURM_NOT_SUPPORTED) where nothing would
+ * keep its job off the nodes that do not satisfy it (entry_filter()
+ * FILTER_NONE): a job that ran anywhere would be a wrong answer. */
+#define NO_FILTER_HERE                                                         \
+	"--extra: nothing filters by it here: this slurmctld runs neither BurstBufferType=burst_buffer/extra (Carrier=guard) nor Slurm's own SchedulerParameters=extra_constraints (23.11+)"
 
 /* Sets *err_msg (Slurm's allocator; `err_msg` may be NULL: 22.05's
  * job_modify() has none) to `text` and returns `rc`. */
@@ -85,17 +90,10 @@ int check_tiers(const struct sx_job_state *st, uint32_t uid, char **err_msg);
 
 /* The caps on distinct pending requests (census.h, doc/design.md
  * "Caps"): SLURM_SUCCESS when user `uid` (the job's owner) may have one
- * more job with request `expr`, else the refusal (ESLURM_ACCOUNTING_POLICY,
- * as Slurm's MaxSubmitJobs; *err_msg says which cap).  *hash (may be NULL)
- * gets the request's (prefer_census_hash() of its canonical text and the
- * tiers of `st`, which may be NULL, as known_job.request_hash).  With the
- * thread's lock held (it is told of the submission: thread_submitted()). */
-int admit(const xc_expr_t *expr, const struct sx_job_state *st, uint32_t uid,
-	  uint64_t *hash, char **err_msg);
-
-/* admit() of a request already hashed (`hash`: Carrier=guard counts by
- * prefer_census_hash() of the request's text as given, as the look does:
- * guard_caps.h): no thread is told. */
+ * more job with a request hashed `hash` (prefer_census_hash() of the
+ * request's text as given and its tiers, as the look counts them:
+ * guard_caps.h), else the refusal (ESLURM_ACCOUNTING_POLICY, as Slurm's
+ * MaxSubmitJobs; *err_msg says which cap). */
 int admit_hash(uint64_t hash, uint32_t uid, char **err_msg);
 
 /* The cap on pending jobs with preferences per user
@@ -160,14 +158,10 @@ static inline bool guard_filters(void)
 /* Whether burst_buffer/extra reads and keeps the job's state alone
  * (Carrier=guard): it filters alone (guard_filters()), or where Slurm
  * filters by `extra` itself it picks the preferences at each placement
- * (doc/preferences.md "Preferences"); no thread runs either way. */
+ * (doc/preferences.md "Preferences"). */
 static inline bool guard_keeps(void)
 {
 	return entry_on && entry_cfg.carrier_guard;
 }
-
-/* Forgets what job_modify() last set (its repeat-call check, modify.c):
- * init() does, for a new thread. */
-void modify_forget(void);
 
 #endif

@@ -2,8 +2,8 @@
  * guard_caps.h - the caps on distinct pending requests and on pending
  * jobs with preferences (MaxPendingRequests, MaxPendingRequestsPerUser,
  * MaxPreferringJobsPerUser; doc/design.md "Caps") where burst_buffer/
- * extra alone filters (Carrier=guard, "The guard alone"): no thread runs,
- * so the census (caps.h) is the look's count at its last whole walk
+ * extra filters (Carrier=guard, doc/guard.md "The guard alone"): the
+ * census (caps.h) is the look's count at its last whole walk
  * (ctld/look_census.h, lent through guard_api.h), with the requests
  * admitted since.
  */

@@ -1,6 +1,7 @@
 /*
- * modify.h - what job_modify()'s two files share (modify.c, the update
- * where the plugin filters; modify_prefer.c, the preferences).  Private
+ * modify.h - what job_modify()'s two files share (modify.c, the update;
+ * modify_prefer.c, burst_buffer/extra's jobs' preferences and requests
+ * written into their state).  Private
  * to plugin/; every function runs with slurmctld's locks held, as
  * job_modify() does.
  */
@@ -12,50 +13,14 @@
 
 #include "slurm_compat.h"
 #include "prefer.h"
-#include "thread.h"
-
-/* Who hint `h` comes from: `submit_uid`, privileged when root or
- * SlurmUser; `trusted` when Slurm checked the caller before job_modify()
- * (23.02+) or will accept them (22.05: the owner, root, SlurmUser).  A
- * trusted hint counts among the hints of the owner of the job `k` it
- * names, any other among the caller's own (hints.h `owner`), so that
- * another user's updates never spend an owner's bounds. */
-void hint_caller(struct job_hint *h, const struct known_job *k,
-		 uint32_t submit_uid, bool trusted);
-
-/*
- * With the thread's lock held: an owner's change of the preferences of the
- * job update `d` names (`slurm-extra prefer`; prefer.h, struct
- * prefer_change; doc/preferences.md "Preferences", "Changing them"), read from
- * its SPANK environment (`got`: prefer_change_from_env()'s answer, `why`
- * its reason when 2), into hint `h` (its tiers moved out of `c`), which
- * the thread takes as it is at its next round.
- *   - Of a caller Slurm may still refuse (h->trusted false: 22.05, not the
- *     owner, root or SlurmUser) nothing is read: Slurm answers them as
- *     without the plugin.  On 22.05 the owner is told also of a job the
- *     thread does not know yet (`k` NULL): _update_job() sets the
- *     update's user_id to the job's owner before job_modify() (a caller
- *     but a super user cannot send one: _slurm_rpc_update_job(),
- *     src/slurmctld/job_mgr.c and proc_req.c, 22.05.8).
- *   - A caller Slurm let update the job who is not its owner, root or
- *     SlurmUser (23.02+: an operator, a coordinator) is refused: the
- *     preferences are the owner's.
- *   - Otherwise it must come alone (Slurm may refuse the rest of the
- *     update after job_modify(), and the change would still be taken),
- *     each tier is checked as a request, and the wait; a job given
- *     preferences counts against MaxPreferringJobsPerUser.
- * SLURM_SUCCESS or the refusal.
- */
-int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
-		const char *why, const struct known_job *k, uint32_t submit_uid,
-		struct job_hint *h, char **err_msg);
+#include "guard_api.h"
 
 /*
  * Carrier=guard: the change `c` of the preferences of job record
  * `job_ptr` (prefer_change_from_env()'s `got` and `why`) by `submit_uid`,
  * written into the job's state at once through `api` (burst_buffer/
- * extra's, slurm/guard_api.h): no thread carries it, and Slurm would
- * refuse the owner an AdminComment.  Only the job's owner, root and
+ * extra's, slurm/guard_api.h): Slurm would refuse the owner an
+ * AdminComment.  Only the job's owner, root and
  * SlurmUser change it (22.05 checks the caller after job_modify(): anyone
  * else is refused here, as Slurm refuses them the update); the tiers are
  * checked as at submission, alone in their update; a job without a

@@ -1,9 +1,8 @@
 /*
- * modify_prefer.c - job_modify()'s side of the preferences (modify.h): an
- * owner's change of a pending job's preferences (`slurm-extra prefer`),
- * who a hint comes from; with Carrier=guard, a change of preferences or
- * of the request written into the job's state.  With slurmctld's locks
- * held, as modify.c.
+ * modify_prefer.c - job_modify()'s side of burst_buffer/extra's jobs
+ * (modify.h): an owner's change of a pending job's preferences
+ * (`slurm-extra prefer`) or of its request, written into the job's
+ * state.  With slurmctld's locks held, as modify.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,92 +13,14 @@
 #include "modify.h"
 #include "xc.h"
 
-/* Whether update `d` sets a field the thread's plan reads besides a
- * change of preferences (a new request too, from 23.02). */
-static bool sets_plan_fields(const job_desc_msg_t *d)
+/* Whether update `d` sets another field that bears on where the job may
+ * run besides a change of preferences (a new request too, from 23.02):
+ * the change must come alone (guard_change_prefer()). */
+static bool sets_placement_fields(const job_desc_msg_t *d)
 {
 	return d->exc_nodes || d->req_nodes || d->features || d->prefer ||
 	       d->admin_comment || d->priority != NO_VAL ||
 	       (SX_SLURM_HAS_EXTRA_OPTION && d->extra);
-}
-
-/* The new tiers of known job `k` (its own changed by `c`) against the caps
- * on distinct pending requests, as a submission's (admit()).
- * SLURM_SUCCESS or the refusal. */
-static int admit_change(const struct known_job *k,
-			const struct prefer_change *c, char **err_msg)
-{
-	struct sx_job_state tiers = { 0 };
-	xc_expr_t *req = xc_parse(k->st.request, &entry_cfg.limits, NULL);
-	int rc = SLURM_SUCCESS;
-
-	if (sx_job_state_copy_prefer(&k->st, &tiers) < 0 ||
-	    prefer_change_apply(c, &tiers) < 0)
-		rc = refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	else if (req && tiers.n_prefer)
-		rc = admit(req, &tiers, k->user_id, NULL, err_msg);
-	sx_job_state_free(&tiers);
-	xc_expr_destroy(req);
-	return rc;
-}
-
-int take_prefer(const job_desc_msg_t *d, struct prefer_change *c, int got,
-		const char *why, const struct known_job *k, uint32_t submit_uid,
-		struct job_hint *h, char **err_msg)
-{
-	struct sx_job_state st = { 0 };
-	int rc;
-
-	if (!got || !h->trusted)
-		return SLURM_SUCCESS;
-	/* a caller Slurm let update the job (23.02+: an operator, a
-	 * coordinator) who is not its owner, root or SlurmUser: the
-	 * preferences are the plugin's field, its owner's to change */
-	if (k && !h->privileged && submit_uid != k->user_id)
-		return refuse(
-			err_msg, ESLURM_ACCESS_DENIED,
-			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
-	if (got == 2)
-		return refuse(err_msg, ESLURM_INVALID_FEATURE, why);
-	/* a job the plugin cannot tell (26.05's SLUID): its change would
-	 * name none */
-	if (!h->id)
-		return refuse(
-			err_msg, ESLURM_INVALID_JOB_ID,
-			"--extra-prefer: name the job by its number (slurm-extra prefer --job ID)");
-	if (sets_plan_fields(d))
-		return refuse(
-			err_msg, ESLURM_INVALID_FEATURE,
-			"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");
-	if (prefer_change_apply(c, &st) < 0)
-		return refuse(err_msg, SLURM_ERROR, "--extra: out of memory");
-	rc = check_tiers(&st, submit_uid, err_msg);
-	/* the new tiers of a job the thread knows count against the caps
-	 * on distinct requests as a submission's (alone in the update: no
-	 * new request with them); then a job given preferences it had none
-	 * of (or that the thread does not know) counts against
-	 * MaxPreferringJobsPerUser, its owner's, last: a refusal before
-	 * counts nothing */
-	if (rc == SLURM_SUCCESS && k && k->st.request)
-		rc = admit_change(k, c, err_msg);
-	if (rc == SLURM_SUCCESS && st.n_prefer && (!k || !k->st.n_prefer))
-		rc = admit_prefer(h->owner, err_msg);
-	sx_job_state_free(&st);
-	if (rc != SLURM_SUCCESS)
-		return rc;
-	h->prefer_set = true;
-	h->prefer = *c;
-	c->tiers = NULL;
-	return SLURM_SUCCESS;
-}
-
-void hint_caller(struct job_hint *h, const struct known_job *k,
-		 uint32_t submit_uid, bool trusted)
-{
-	h->caller = submit_uid;
-	h->privileged = submit_uid == 0 || submit_uid == (uint32_t)entry_self;
-	h->trusted = trusted;
-	h->owner = k && trusted ? k->user_id : submit_uid;
 }
 
 /* A state made for job record `job_ptr` that has none, as at submission
@@ -141,7 +62,7 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 	 * the owner and an operator with ESLURM_USER_ID_MISSING ("Invalid
 	 * user id", _update_job(), src/slurmctld/job_mgr.c 22.05.8): so
 	 * here; from 23.02 a caller past Slurm's check is an operator or a
-	 * coordinator (the filter mode's answer, take_prefer()) */
+	 * coordinator) */
 	if (submit_uid != owner && submit_uid != 0 &&
 	    submit_uid != (uint32_t)entry_self)
 		return refuse(
@@ -151,11 +72,11 @@ int guard_change_prefer(job_desc_msg_t *job_desc,
 			"--extra-prefer: only the job's owner, root or SlurmUser changes its preferences");
 	if (got == 2)
 		return refuse(err_msg, ESLURM_INVALID_FEATURE, why);
-	/* (the fields the filter mode checks: another field Slurm refuses
-	 * after job_modify() leaves the change written, on the owner's own
-	 * job; a job_desc unpacked from the wire is not one
-	 * slurm_init_job_desc_msg() fills, so no whole comparison tells) */
-	if (sets_plan_fields(job_desc))
+	/* (another field Slurm refuses after job_modify() leaves the change
+	 * written, on the owner's own job; a job_desc unpacked from the wire
+	 * is not one slurm_init_job_desc_msg() fills, so no whole comparison
+	 * tells) */
+	if (sets_placement_fields(job_desc))
 		return refuse(
 			err_msg, ESLURM_INVALID_FEATURE,
 			"--extra-prefer: change the preferences in an update of their own (slurm-extra prefer --job ID)");

@@ -14,11 +14,6 @@
 void plugin_config_defaults(struct plugin_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->refresh_interval = 1.0;
-	cfg->update_budget = UPDATE_BUDGET_DEFAULT;
-	cfg->mmap_threshold = MMAP_THRESHOLD_DEFAULT;
-	cfg->trim_interval = TRIM_INTERVAL_DEFAULT;
-	cfg->carrier_features = true; /* Carrier=features */
 	cfg->max_requests = MAX_REQUESTS_DEFAULT;
 	cfg->max_user_requests = MAX_USER_REQUESTS_DEFAULT;
 	cfg->max_prefer_jobs = MAX_PREFER_JOBS_DEFAULT;
@@ -29,10 +24,7 @@ void plugin_config_defaults(struct plugin_config *cfg)
 
 void plugin_config_carrier(struct plugin_config *cfg, bool guard_loaded)
 {
-	if (cfg->carrier_set || !guard_loaded)
-		return;
-	cfg->carrier_guard = true;
-	cfg->carrier_features = false;
+	cfg->carrier_guard = guard_loaded;
 }
 
 void plugin_config_path(char *buf, size_t size)
@@ -67,6 +59,22 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Whether `key`=`value` is a setting of the filtering thread an earlier
+ * release ran (plugin_config.h): its name then, said and ignored. */
+static bool removed_setting(const char *key, const char *value)
+{
+	static const char *const keys[] = { "RefreshInterval", "UpdateBudget",
+					    "MallocMmapThreshold",
+					    "MallocTrimInterval" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcasecmp(key, keys[i]) == 0)
+			return true;
+	return strcasecmp(key, "Carrier") == 0 &&
+	       (strcasecmp(value, "features") == 0 ||
+		strcasecmp(value, "exclusions") == 0);
+}
+
 int plugin_config_read(struct plugin_config *cfg, const char *path,
 		       void (*complain)(const char *message))
 {
@@ -93,6 +101,7 @@ int plugin_config_read(struct plugin_config *cfg, const char *path,
 	cfg->found = true;
 	while (fgets(line, sizeof(line), f)) {
 		char *key, *value, *eq, *hash;
+		const char *removed = NULL;
 		bool ok = true;
 
 		lineno++;
@@ -107,31 +116,10 @@ int plugin_config_read(struct plugin_config *cfg, const char *path,
 			*eq = '\0';
 			key = trim(key);
 			value = trim(eq + 1);
-			if (strcasecmp(key, "RefreshInterval") == 0) {
-				char *end;
-				double d;
-
-				errno = 0;
-				d = strtod(value, &end);
-				ok = *value && !*end && !errno && d >= 0.1 &&
-				     d <= 60;
-				if (ok)
-					cfg->refresh_interval = d;
-			} else if (strcasecmp(key, "UpdateBudget") == 0) {
-				ok = !xc_read_count(value, 1, UPDATE_BUDGET_MAX,
-						    &cfg->update_budget);
+			if (removed_setting(key, value)) {
+				removed = key;
 			} else if (strcasecmp(key, "Carrier") == 0) {
-				ok = strcasecmp(value, "features") == 0 ||
-				     strcasecmp(value, "exclusions") == 0 ||
-				     strcasecmp(value, "guard") == 0;
-				if (ok) {
-					cfg->carrier_set = true;
-					cfg->carrier_features =
-						strcasecmp(value, "features") ==
-						0;
-					cfg->carrier_guard =
-						strcasecmp(value, "guard") == 0;
-				}
+				ok = strcasecmp(value, "guard") == 0;
 			} else if (strcasecmp(key, "MaxPendingRequests") == 0) {
 				ok = !xc_read_count(value, 0, MAX_REQUESTS_MAX,
 						    &cfg->max_requests);
@@ -145,14 +133,6 @@ int plugin_config_read(struct plugin_config *cfg, const char *path,
 				   0) {
 				ok = !xc_read_count(value, 0, MAX_REQUESTS_MAX,
 						    &cfg->max_prefer_jobs);
-			} else if (strcasecmp(key, "MallocMmapThreshold") ==
-				   0) {
-				ok = !xc_read_count(value, 0,
-						    MMAP_THRESHOLD_MAX,
-						    &cfg->mmap_threshold);
-			} else if (strcasecmp(key, "MallocTrimInterval") == 0) {
-				ok = !xc_read_count(value, 0, TRIM_INTERVAL_MAX,
-						    &cfg->trim_interval);
 			} else if (strcasecmp(key, "MaxRequestLength") == 0) {
 				ok = !xc_limits_set(&cfg->limits,
 						    XC_LIMIT_REQUEST_LENGTH,
@@ -168,7 +148,15 @@ int plugin_config_read(struct plugin_config *cfg, const char *path,
 				ok = false;
 			}
 		}
-		if (!ok) {
+		if (removed) {
+			bad++;
+			snprintf(
+				msg, sizeof(msg),
+				"%s:%d: ignored: %s= was the setting of an earlier release's filtering thread, which is gone (burst_buffer/extra filters at placement): remove the line",
+				path, lineno, removed);
+			if (complain)
+				complain(msg);
+		} else if (!ok) {
 			bad++;
 			if (complain) {
 				snprintf(

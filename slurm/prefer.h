@@ -19,7 +19,7 @@
  *     it keeps the narrowing, which reads no clock, and its wait counts
  *     whole from the EligibleTime Slurm gives it, as Slurm's own --prefer
  *     applies once the job is eligible (the caller tells eligibility:
- *     plugin/thread/plan_prefer.h plan_prefer_eligible());
+ *     ctld/guard_tiers.h);
  *   - with no wait (W 0, the default: Slurm's --prefer meaning), a tier
  *     counts only while one of its nodes is free (idle or mixed, neither
  *     drained nor down), and the narrowing lasts PREFER_NOW_S at most

@@ -100,7 +100,7 @@ Test(census, a_round_replaces_what_its_jobs_hold)
 
 	counted(&c, NULL, 0);
 	cr_assert_eq(admit(&c, 1, 10, 100, 100), 0);
-	upto = c.seq; /* the thread reads it, then loads the jobs */
+	upto = c.seq; /* read before the look walks the jobs */
 	cr_assert_eq(admit(&c, 1, 20, 100, 100), 0);
 	counted(&c, &known, upto);
 	cr_assert_eq(c.npairs, 2);

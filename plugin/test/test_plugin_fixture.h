@@ -1,28 +1,27 @@
 /*
  * test_plugin_fixture.h - the context job_submit() and job_modify() are
- * tested in (test_plugin*.c), linked with the plugin's sources; the
- * thread's state is reached through thread_private.h, and entry_thread
- * (entry.h) set to it: init() is never called (its thread talks to
- * slurmctld), and each test starts from a context built by hand, as the
- * thread would leave it: a node table of four nodes, n1 and n2 with
- * {"gpu":true}, n3 and n4 with {"gpu":false}, and the pending jobs it
- * knows, all of user 1001 asking gpu=true (doc/thread.md "Updates"):
- *   - job 7, no exclusions of its own;
- *   - job 8, excluding n2 itself;
- *   - jobs 200 and 201, a heterogeneous job (200+0 and 200+1).
- * The helpers are static inline: each test file uses some of them.
+ * tested in (test_plugin*.c), linked with the plugin's sources: init() is
+ * never called (it reads slurmctld's configuration); each test starts as
+ * init() leaves a plugin whose burst_buffer/extra filters (Carrier=guard,
+ * extra.conf's defaults), by_nobody() turning that off.  The job records
+ * of updates are played by fake_record through fake_api, as
+ * burst_buffer/extra lends them (slurm/guard_api.h).  The helpers are
+ * static inline: each test file uses some of them.
  */
 #ifndef TESTS_TEST_PLUGIN_FIXTURE_H
 #define TESTS_TEST_PLUGIN_FIXTURE_H
 
 #include <criterion/criterion.h>
 
+#include <unistd.h>
+
 #include "leakcheck.h"
 #include "caps.h"
 #include "entry.h"
-#include "loaded_jobs.h"
-#include "thread_private.h"
+#include "guard_caps.h"
+#include "plugin_config.h"
 
+#define REQUEST "gpu=true"
 #define OWNER 1001
 #define OTHER 1002
 #define MARK " " SX_STATE_MARK
@@ -137,111 +136,41 @@ static const struct sx_guard_api fake_api
 				    .census = fake_census };
 
 /* Carrier=guard: burst_buffer/extra keeps the jobs off (plugin_config.h
- * carrier_guard, doc/guard.md "The guard alone"). */
-static struct thread *fixture_thread; /* setup()'s, for teardown() */
-
-/* Carrier=guard: burst_buffer/extra keeps the jobs off (plugin_config.h
- * carrier_guard, doc/guard.md "The guard alone"), and no thread runs
- * (entry_wants_thread()). */
+ * carrier_guard, doc/guard.md "The guard alone"), as setup() leaves it. */
 static inline void by_guard(void)
 {
 	entry_cfg.carrier_guard = true;
-	entry_cfg.carrier_features = false;
-	entry_thread = NULL;
-	cr_assert_not(entry_wants_thread(&entry_cfg));
 	cr_assert(guard_filters(),
 		  "job_submit() and job_modify() take the guard's paths");
 }
 
-/* The context init() and the thread's first round would leave. */
+/* Neither burst_buffer/extra nor Slurm's own filter: nothing keeps a job
+ * off by its request (entry_filter() FILTER_NONE). */
+static inline void by_nobody(void)
+{
+	entry_cfg.carrier_guard = false;
+	cr_assert_eq(entry_filter(&entry_cfg), FILTER_NONE);
+	cr_assert_not(guard_keeps());
+}
+
+/* The context init() would leave, burst_buffer/extra loaded. */
 static inline void setup(void)
 {
-	struct thread *r = calloc(1, sizeof(*r));
-	slurm_job_info_t jobs[4] = { { 0 } };
-	job_info_msg_t msg = { .record_count = 4, .job_array = jobs };
-	struct refilter_stats stats = { 0 };
-	struct job_update *ups = NULL;
-	size_t n = 0;
-
-	cr_assert_not_null(r);
-	thread_init_sync(r);
-	plugin_config_defaults(&r->cfg);
-	r->self = getuid();
-	r->table = xc_nodes_create(&r->cfg.limits);
-	cr_assert_not_null(r->table);
-	cr_assert_eq(xc_nodes_add(r->table, "n1", "{\"gpu\":true}", NULL, NULL),
-		     0);
-	cr_assert_eq(xc_nodes_add(r->table, "n2", "{\"gpu\":true}", NULL, NULL),
-		     0);
-	cr_assert_eq(
-		xc_nodes_add(r->table, "n3", "{\"gpu\":false}", NULL, NULL), 0);
-	cr_assert_eq(
-		xc_nodes_add(r->table, "n4", "{\"gpu\":false}", NULL, NULL), 0);
-	cr_assert_eq(xc_nodes_compile(r->table, NULL), 0);
-	/* one partition, the default, of the four nodes (parts.h) */
-	r->parts.maps = calloc(1, sizeof(*r->parts.maps));
-	cr_assert_not_null(r->parts.maps);
-	r->parts.maps[0].name = strdup("debug");
-	r->parts.maps[0].nodes = calloc(4, sizeof(bool));
-	cr_assert(r->parts.maps[0].name && r->parts.maps[0].nodes);
-	for (size_t k = 0; k < 4; k++)
-		r->parts.maps[0].nodes[k] = true;
-	r->parts.maps[0].is_default = true;
-	r->parts.n = 1;
-	r->parts.count = 4;
-
-	for (size_t i = 0; i < 4; i++)
-		job_pending(&jobs[i], OWNER);
-	job_set(&jobs[0], 7, "n[3-4]", TWO_OF_FOUR, false, "");
-	job_set(&jobs[1], 8, "n[2-4]", ONE_OF_FOUR, false, "n2");
-	job_set(&jobs[2], 200, "n[3-4]", TWO_OF_FOUR, false, "");
-	job_het(&jobs[2], 200, 0);
-	job_set(&jobs[3], 201, "n[3-4]", TWO_OF_FOUR, false, "");
-	job_het(&jobs[3], 200, 1);
-	cr_assert_eq(
-		refilter_plan(&(struct refilter_in){ .table = r->table,
-						     .jobs = &msg,
-						     .limits = &r->cfg.limits },
-			      &(struct refilter_out){ .updates = &ups,
-						      .n = &n,
-						      .known = &r->known,
-						      .stats = &stats }),
-		0);
-	job_updates_free(ups, n);
-	for (size_t i = 0; i < 4; i++)
-		job_free(&jobs[i]);
-	cr_assert_eq(n, 0, "the jobs are as the thread wants them");
-	cr_assert_eq(r->known.count, 4);
-	entry_thread = fixture_thread = r;
-	entry_cfg = r->cfg;
-	entry_self = r->self;
+	plugin_config_defaults(&entry_cfg);
+	plugin_config_carrier(&entry_cfg, true);
+	entry_self = getuid();
 	entry_on = true;
-	modify_forget(); /* as init() does */
 }
 
 static inline void teardown(void)
 {
-	struct thread *r = fixture_thread;
-
 	entry_on = false;
-	fixture_thread = NULL;
 	desc_free(&desc);
 	desc_free(&desc2);
 	slurm_xfree((void **)&err);
 	sx_job_state_free(&st);
-	entry_thread = NULL;
-	if (r) {
-		carry_free(&r->carry);
-		xc_nodes_destroy(r->table);
-		free(r->free);
-		parts_free(&r->parts);
-		known_jobs_free(&r->known);
-		hints_free(&r->hints);
-		pthread_mutex_destroy(&r->lock);
-		pthread_cond_destroy(&r->wake);
-		free(r);
-	}
 	caps_free();
+	guard_caps_forget();
 	/* Criterion reports a failed assertion here but passes the test:
 	 * a leak aborts it, as xc_leak_check() does. */
 	if (xc_live_objects() != 0) {
@@ -261,14 +190,6 @@ static inline void state_of(const char *comment, struct sx_job_state *out)
 	cr_assert(sx_job_state_parse(comment, out), "'%s'", comment);
 }
 
-/* The only hint job_modify() recorded. */
-static inline const struct job_hint *only_hint(void)
-{
-	cr_assert_eq(entry_thread->hints.n, 1, "%zu hints",
-		     entry_thread->hints.n);
-	return &entry_thread->hints.v[0];
-}
-
 /* The plugin gave the caller an error message of its own. */
 static inline void assert_plugins_error(void)
 {
@@ -280,6 +201,14 @@ static inline void assert_refused_request(int rc)
 {
 	cr_assert_eq(rc, ESLURM_INVALID_FEATURE, "rc %d", rc);
 	assert_plugins_error();
+}
+
+/* The refusal where nothing filters (entry.h NO_FILTER_HERE). */
+static inline void assert_no_filter_here(int rc)
+{
+	cr_assert_eq(rc, ESLURM_NOT_SUPPORTED, "rc %d", rc);
+	cr_assert_not_null(err);
+	cr_assert_str_eq(err, NO_FILTER_HERE);
 }
 
 #endif

@@ -24,12 +24,11 @@
 #include "test_plugin_fixture.h"
 #include "test_plugin_prefer.h"
 
-/* With Carrier=guard no thread runs: the owner's change of
- * preferences goes into the job's state at once, through burst_buffer/
+/* With Carrier=guard the owner's change of preferences goes into the job's state at once, through burst_buffer/
  * extra's view of the record (modify_as()'s `api`), checked as at
  * submission; another user's (22.05 checks the caller after job_modify())
- * and a bad one are refused and change nothing (no thread: by_guard()); an update of the
- * job's excluded nodes is Slurm's alone. */
+ * and a bad one are refused and change nothing; an update of the job's
+ * excluded nodes is Slurm's alone. */
 #define GUARD_STATE                                                            \
 	SX_STATE_MARK "burst_buffer/extra keeps the job off at placement; "    \
 		      "held=0; exclude=; request=" REQUEST
@@ -404,8 +403,7 @@ Test(plugin, by_the_guard_a_request_given_back_counts_its_preferences)
 
 /* Where Slurm filters by `extra` itself (23.11+ with extra_constraints:
  * extra_constraints_enabled(), played here), burst_buffer/extra keeps the
- * preferences alone (doc/preferences.md "Preferences"): no thread; a
- * submission with preferences gets the guard's state and keeps its own
+ * preferences alone (doc/preferences.md "Preferences"): a submission with preferences gets the guard's state and keeps its own
  * Extra; one without gets nothing; the owner may give preferences to a
  * job that has no state (its Extra is its request); a new request of a
  * job without preferences is Slurm's alone. */
@@ -439,7 +437,6 @@ Test(plugin, where_slurm_filters_the_guard_records_the_preferences)
 	int rc;
 
 	SLURM_FILTERS_OR_SKIP();
-	cr_assert_not(entry_wants_thread(&entry_cfg));
 	carry(d, env, "gpu=false\036", "60");
 	rc = job_submit(d, OWNER, &err);
 	carried_free(d, env);
@@ -535,7 +532,7 @@ Test(plugin, where_slurm_filters_a_new_request_is_slurms_unless_preferred)
 }
 
 /* Where Slurm filters without burst_buffer/extra nothing would keep the
- * preferences, and no thread runs (entry_wants_thread()): a submission
+ * preferences: a submission
  * with them is refused, and so is the owner's change of them (entry.h
  * PREFER_NEEDS_GUARD); a request alone, and an update of it, are Slurm's
  * (doc/preferences.md "Preferences"). */
@@ -547,7 +544,6 @@ Test(plugin, where_slurm_filters_without_the_guard_preferences_are_refused)
 	SLURM_FILTERS_OR_SKIP();
 	entry_cfg.carrier_guard = false;
 	cr_assert_not(guard_keeps());
-	cr_assert_not(entry_wants_thread(&entry_cfg), "no thread either");
 	carry(d, env, "gpu=false\036", "60");
 	cr_assert_eq(job_submit(d, OWNER, &err), ESLURM_NOT_SUPPORTED);
 	carried_free(d, env);
