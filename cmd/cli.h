@@ -125,11 +125,10 @@ int cmd_facts(const struct opts *o);
  * printed, 1 slurmctld could not be read. */
 int cmd_doctor(const struct opts *o);
 
-/* The check at start (cmd_prolog.c; doc/thread.md "The check at start"),
- * slurmctld's PrologSlurmctld under the name PROLOG_NAME: 0 to let the job
- * start, 1 when one of its nodes does not satisfy its request (Slurm
- * puts the job back to waiting); 0 as well, after saying why on stderr,
- * when it cannot tell. */
+/* An earlier release's check at start (cmd_prolog.c), slurmctld's
+ * PrologSlurmctld under the name PROLOG_NAME: it checks nothing now, says
+ * so (stderr, syslog) and returns 0, so that a slurm.conf still naming it
+ * lets every job start. */
 #define PROLOG_NAME "slurm-extra-prolog-slurmctld"
 int cmd_prolog(const struct opts *o);
 

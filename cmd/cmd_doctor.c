@@ -2,14 +2,14 @@
  * cmd_doctor.c - the command doctor (slurm-extra(1), "doctor";
  * doc/benchmarks.md, "Slurm's own filter or filter mode"): what a live
  * cluster runs (slurmctld's version, who filters by --extra, its nodes and
- * pending jobs with a request, how far behind the plugin's thread fell),
- * the settings this project recommends for it, and which filter to run.
+ * pending jobs with a request), the settings this project recommends for
+ * it, and which filter to run.
  *
  * Read only, with the caller's rights: slurm_load_ctl_conf(),
  * slurm_load_node() and slurm_load_jobs(), as `scontrol show config`,
  * `scontrol show node` and `squeue` read them (with PrivateData a user
- * sees what Slurm shows them), and the tail of SlurmctldLogFile when the
- * caller can read it.  Exit status: 0 printed; 1 slurmctld could not be
+ * sees what Slurm shows them), and the plugin files in PluginDir.  Exit
+ * status: 0 printed; 1 slurmctld could not be
  * read; 2 a usage error.
  */
 #define _GNU_SOURCE /* strverscmp, strcasestr */
@@ -36,9 +36,6 @@
 
 #define EXIT_SLURM 1
 
-/* What the log's tail may hold of the thread's rounds: its last MiB. */
-#define LOG_TAIL (1L << 20)
-
 /* What Slurm's scheduler spends on each node for each pending job with a
  * request under its own filter, node selection included, where every job
  * is tried: 0.56 us at 10,000 nodes and 0.60 at 30,000 (main cycle mean
@@ -46,22 +43,6 @@
  * 24.11.7; doc/benchmarks.md, "Slurm's own filter or filter mode").  Its
  * main scheduler stops at max_sched_time (2 s there). */
 #define OWN_US_PER_JOB_NODE 0.6
-
-/* The value of `key=` in SchedulerParameters, or NULL. */
-static const char *param_value(const char *params, const char *key, char *buf,
-			       size_t size)
-{
-	size_t n = strlen(key);
-
-	for (const char *p = params; p && (p = strcasestr(p, key)); p += n)
-		if ((p == params || p[-1] == ',') && p[n] == '=') {
-			size_t len = strcspn(p + n + 1, ",");
-
-			snprintf(buf, size, "%.*s", (int)len, p + n + 1);
-			return buf;
-		}
-	return NULL;
-}
 
 /* PrologSlurmctld: 1 it runs slurm-extra-prolog-slurmctld, 0 none is
  * set, -1 another program (a site's own may call this one from it). */
@@ -83,39 +64,6 @@ static int prolog_state(const slurm_conf_t *conf, const char **other)
 	*other = conf->prolog_slurmctld;
 #endif
 	return *other ? -1 : 0;
-}
-
-/* The thread's rounds in the tail of slurmctld's log `path`: its last
- * "re-filtered" line and the most it fell behind.  false when the log
- * cannot be read here. */
-static bool log_rounds(const char *path, char *last, size_t size,
-		       double *behind)
-{
-	FILE *f = path ? fopen(path, "r") : NULL;
-	char line[4096];
-
-	*last = '\0';
-	*behind = 0;
-	if (!f)
-		return false;
-	if (fseek(f, -LOG_TAIL, SEEK_END) != 0)
-		rewind(f);
-	while (fgets(line, sizeof(line), f)) {
-		const char *p;
-		double s;
-
-		/* "[time] job_submit/extra: re-filtered ...": with its time */
-		if ((p = strstr(line, "job_submit/extra: re-filtered ")))
-			snprintf(last, size, "%.*s%.*s",
-				 line[0] == '[' ? (int)strcspn(line, "]") + 2
-						: 0,
-				 line, (int)strcspn(p + 18, "\n"), p + 18);
-		if ((p = strstr(line, "job_submit/extra: the thread is ")) &&
-		    sscanf(p + 32, "%lf", &s) == 1 && s > *behind)
-			*behind = s;
-	}
-	fclose(f);
-	return true;
 }
 
 /* One recommended setting: "ok" when set, "set" with why when not,
@@ -241,7 +189,7 @@ static int guard_setting(const slurm_conf_t *conf)
 			put_text(stdout, first);
 			fputs(")\n", stdout);
 			setting(on, "BurstBufferType=burst_buffer/extra",
-				"the guard at placement keeps a job off a node whose Extra stopped satisfying it before the thread's next round (no window, no check at start needed)",
+				"the guard at placement keeps a job with a request off the nodes that do not satisfy it; without it (or Slurm's own extra_constraints, 23.11+) job_submit/extra refuses every request",
 				NULL);
 			return on ? 1 : 0;
 		}
@@ -265,7 +213,7 @@ static int guard_setting(const slurm_conf_t *conf)
 	setting(-1, "BurstBufferType=burst_buffer/extra", NULL,
 		on ? "set, and no " GUARD_FILE
 		     " in PluginDir here: run slurm-extra doctor on slurmctld's host"
-		   : "the guard at placement is not installed here (built with configure --with-slurm-source, doc/install.md); it makes a job's placement exact when a node's Extra changes between the thread's rounds");
+		   : "the guard at placement is not installed here (built with configure --with-slurm-source, doc/install.md); without it (or Slurm's own extra_constraints, 23.11+) job_submit/extra refuses every request");
 	return on ? -1 : 0;
 }
 
@@ -286,110 +234,6 @@ static void ctld_extra_conf(const slurm_conf_t *conf, struct plugin_config *cfg,
 	plugin_config_carrier(cfg, sx_list_has_word(conf->bb_type, "extra"));
 }
 
-/* The check at start as slurmctld runs it: this program as PROLOG_NAME,
- * with only slurmctld's variables (no SLURM_CONF: job_common_env_vars(),
- * src/slurmctld/job_mgr.c) and SLURM_EXTRA_PROLOG_PROBE, which makes it
- * say what it reads (cmd_prolog.c, probe()).  Says on stdout whether it
- * reaches slurmctld's cluster and reads the extra.conf beside its
- * slurm.conf (the one job_submit/extra reads) or one with the same
- * limits.  Only on slurmctld's host, where slurmctld runs it; it runs
- * as the caller, not as SlurmUser. */
-static void probe_check(const slurm_conf_t *conf)
-{
-	char *const envp[] = { "SLURM_SCRIPT_CONTEXT=prolog_slurmctld",
-			       "SLURM_EXTRA_PROLOG_PROBE=1",
-			       "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
-	char out[8192], want_path[4096], last[256] = "", *line, *save;
-	char cluster[256] = "", ctl_conf[4096] = "", extra[4096] = "";
-	struct plugin_config want;
-	size_t n = 0, lim[4] = { 0 };
-	int pfd[2], status = 0;
-	struct pollfd pf;
-	pid_t pid;
-
-	char host[256] = "";
-	bool here = false;
-
-	/* slurmctld runs the check on its own host: what it reads there
-	 * (its slurm.conf, its extra.conf) is what counts */
-	gethostname(host, sizeof(host) - 1);
-	for (uint32_t i = 0; i < conf->control_cnt; i++) {
-		const char *m = conf->control_machine[i];
-		size_t h = strcspn(host, ".");
-
-		here |= m && (!strcmp(m, host) || !strcmp(m, "localhost") ||
-			      (strlen(m) == h && !strncmp(m, host, h)));
-	}
-	if (!here) {
-		printf("  check the check at start reads slurmctld's configuration: run slurm-extra doctor on slurmctld's host to see\n");
-		return;
-	}
-	if (pipe2(pfd, O_CLOEXEC) != 0)
-		goto cannot;
-	if ((pid = fork()) < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		goto cannot;
-	}
-	if (pid == 0) {
-		dup2(pfd[1], STDOUT_FILENO);
-		dup2(pfd[1], STDERR_FILENO);
-		execve("/proc/self/exe", (char *const[]){ PROLOG_NAME, NULL },
-		       envp);
-		_exit(127);
-	}
-	close(pfd[1]);
-	pf = (struct pollfd){ .fd = pfd[0], .events = POLLIN };
-	/* bounded: the check's own MAX_SECONDS and some */
-	while (n + 1 < sizeof(out) && poll(&pf, 1, 30000) > 0) {
-		ssize_t r = read(pfd[0], out + n, sizeof(out) - 1 - n);
-
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	out[n] = '\0';
-	close(pfd[0]);
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	for (line = strtok_r(out, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "cluster %255s", cluster) == 1 ||
-		    sscanf(line, "slurm.conf %4095s", ctl_conf) == 1 ||
-		    sscanf(line, "extra.conf %4095s", extra) == 1 ||
-		    sscanf(line, "limits %zu %zu %zu %zu", &lim[0], &lim[1],
-			   &lim[2], &lim[3]) == 4)
-			continue;
-		snprintf(last, sizeof(last), "%s", line);
-	}
-	if (!*cluster) {
-		printf("  set   the check at start reads slurmctld's configuration: run as slurmctld runs it (without SLURM_CONF) it reads none (%s); it then lets every job start unchecked: run it from a wrapper that sets SLURM_CONF (and SLURM_EXTRA_CONF), as PrologSlurmctld\n",
-		       *last ? last : "no answer within 30 s");
-		return;
-	}
-	if (strcmp(cluster, conf->cluster_name ? conf->cluster_name : "")) {
-		printf("  set   the check at start reads slurmctld's configuration: run as slurmctld runs it, it reaches cluster %s, not %s: run it from a wrapper that sets SLURM_CONF\n",
-		       cluster, conf->cluster_name ? conf->cluster_name : "");
-		return;
-	}
-	ctld_extra_conf(conf, &want, want_path, sizeof(want_path));
-	if (strcmp(extra, want_path) != 0 &&
-	    (lim[0] != want.limits.max_request_length ||
-	     lim[1] != want.limits.max_depth ||
-	     lim[2] != want.limits.max_extra_length ||
-	     lim[3] != want.limits.max_extra_depth)) {
-		printf("  set   the check at start reads the extra.conf of slurmctld's plugin: it reads %s, with other limits than %s: set SLURM_EXTRA_CONF in its wrapper\n",
-		       extra, want_path);
-		return;
-	}
-	printf("  ok    the check at start reads slurmctld's configuration (%s) and extra.conf limits\n",
-	       ctl_conf);
-	return;
-cannot:
-	printf("  check the check at start: cannot run it here: %s\n",
-	       strerror(errno));
-}
-
 int cmd_doctor(const struct opts *o)
 {
 	slurm_conf_t *conf = NULL;
@@ -398,13 +242,10 @@ int cmd_doctor(const struct opts *o)
 	uint32_t with_extra = 0, pending = 0, requests = 0, planned = 0;
 	uint32_t narrowed = 0, narrowed_id = 0;
 	bool plugin, own, can_own, by_guard;
-	int guard_loads = 0;
 	const char *prolog_other;
 	struct plugin_config settings;
-	char check[1024], settings_path[4096];
-	char buf[64], last[512];
-	const char *delay;
-	double behind, est_s;
+	char settings_path[4096];
+	double est_s;
 	int rc = EXIT_SLURM;
 
 	if (o->request)
@@ -450,13 +291,10 @@ int cmd_doctor(const struct opts *o)
 	can_own = strverscmp(conf->version ? conf->version : "0", "23.11") >= 0;
 	own = can_own &&
 	      sx_list_has_word(conf->sched_params, "extra_constraints");
-	delay = param_value(conf->sched_params, "batch_sched_delay", buf,
-			    sizeof(buf));
 	ctld_extra_conf(conf, &settings, settings_path, sizeof(settings_path));
-	/* Carrier=guard without the guard: job_submit/extra filters with
-	 * Carrier=features (its init()) */
-	by_guard = plugin && !own && settings.carrier_guard &&
-		   sx_list_has_word(conf->bb_type, "extra");
+	/* (job_submit/extra's entry_filter(): without the guard, and
+	 * without Slurm's own filter, every request is refused) */
+	by_guard = plugin && !own && settings.carrier_guard;
 
 	printf("slurmctld: %s (this command built for Slurm %d.%02d.%d)\n",
 	       conf->version ? conf->version : "unknown",
@@ -468,7 +306,7 @@ int cmd_doctor(const struct opts *o)
 	       : by_guard
 		       ? "the plugin's (Carrier=guard: burst_buffer/extra keeps jobs off inside slurmctld)"
 	       : plugin
-		       ? "the plugin's (filter mode: job_submit/extra gives each job an ExcNodeList)"
+		       ? "none: job_submit/extra refuses every request (neither BurstBufferType=burst_buffer/extra nor SchedulerParameters=extra_constraints)"
 		       : "none: --extra is stored, and nothing filters by it");
 	printf("nodes: %u, %u with an Extra\n", nodes->record_count,
 	       with_extra);
@@ -493,28 +331,6 @@ int cmd_doctor(const struct opts *o)
 		printf("leftover: %u pending job%s (the first: job %u) keep%s the Extra an earlier release's thread narrowed to a preference: burst_buffer/extra alone (Carrier=guard) gives it back at its look's next walk, else scontrol update job=ID extra=<the request= of its AdminComment>\n",
 		       narrowed, narrowed == 1 ? "" : "s", narrowed_id,
 		       narrowed == 1 ? "s" : "");
-	if (!plugin || own) {
-		/* no thread filters */
-	} else if (by_guard) {
-		printf("the plugin's thread: none (Carrier=guard)\n");
-	} else if (log_rounds(conf->slurmctld_logfile, last, sizeof(last),
-			      &behind)) {
-		fputs("the plugin's thread: ", stdout);
-		if (*last) /* a line of the log, which quotes users' text */
-			put_text(stdout, last);
-		else
-			fputs("no round in the log's last MiB (a round is logged when it sends updates, at SlurmctldDebug=verbose)",
-			      stdout);
-		putchar('\n');
-		if (behind > 0)
-			printf("the plugin's thread fell %.1f s behind the node data at most (the log's last MiB)\n",
-			       behind);
-	} else if (!conf->slurmctld_logfile) {
-		printf("the plugin's thread: slurmctld logs to syslog (no SlurmctldLogFile): see its job_submit/extra lines there\n");
-	} else {
-		printf("the plugin's thread: slurmctld's log is not readable here\n");
-	}
-
 	printf("settings:\n");
 	setting(plugin, "JobSubmitPlugins=extra",
 		"every request is checked at submission, with errors that point at the mistake (and slurmctld 23.11.0-23.11.6 dies on a request with an unbalanced ')')",
@@ -522,50 +338,11 @@ int cmd_doctor(const struct opts *o)
 	/* where the plugin filters, and wherever BurstBufferType names the
 	 * guard (a file for another Slurm stops slurmctld in every mode) */
 	if ((plugin && !own) || sx_list_has_word(conf->bb_type, "extra"))
-		guard_loads = guard_setting(conf);
-	if (plugin && !own && settings.carrier_guard && !by_guard)
-		printf("  set   Carrier=guard (%s) needs BurstBufferType=burst_buffer/extra: without it job_submit/extra filters with Carrier=features\n",
-		       settings_path);
-	if (plugin && !own && guard_loads < 0) {
-		printf("  check PrologSlurmctld: keep the check at start until the guard at placement loads, then remove it (run slurm-extra doctor on slurmctld's host, as root or SlurmUser, to tell)\n");
-	} else if (plugin && !own && guard_loads > 0) {
-		/* beside the guard at placement, the check at start keeps off
-		 * only a job the guard could not decide for (its log says
-		 * so), and stops a job whose node's Extra changed after its
-		 * placement, which Slurm's own filter lets run: it kills an
-		 * interactive one (tests/cluster/e2e-churn.sh, doc/guard.md
-		 * "The guard at placement") */
-		int state = prolog_state(conf, &prolog_other);
-
-		if (state > 0) {
-			printf("  check PrologSlurmctld=%s: not needed beside the guard at placement, and it kills an srun job (requeues a batch job) whose node's Extra changed after its placement, which Slurm's own filter lets run: remove it\n",
-			       PROLOG_NAME);
-			/* kept anyway, what it reads */
-			probe_check(conf);
-		} else if (state < 0)
-			printf("  check PrologSlurmctld is %s: beside the guard at placement it need not run %s (which kills an srun job whose node's Extra changed after its placement)\n",
-			       prolog_other ? prolog_other : "", PROLOG_NAME);
-		else
-			printf("  ok    PrologSlurmctld: no check at start, none needed beside the guard at placement\n");
-	} else if (plugin && !own) {
-		int state = prolog_state(conf, &prolog_other);
-
-		snprintf(
-			check, sizeof(check),
-			"PrologSlurmctld is %s: it should run %s (doc/install.md)",
-			prolog_other ? prolog_other : "", PROLOG_NAME);
-		setting(state, "PrologSlurmctld=" PROLOG_NAME,
-			"the check at start keeps a job off a node whose Extra stopped satisfying it between the thread's rounds",
-			check);
-		if (state > 0)
-			probe_check(conf);
-	}
-	if (plugin && !own) {
-		setting(delay && strtol(delay, NULL, 10) == 0,
-			"SchedulerParameters=batch_sched_delay=0",
-			"waiting jobs start within about a second of a node coming to match",
-			NULL);
-	}
+		(void)guard_setting(conf);
+	/* an earlier release's check at start: it checks nothing now */
+	if (prolog_state(conf, &prolog_other) > 0)
+		printf("  set   PrologSlurmctld=%s: the check at start is gone (burst_buffer/extra checks each placement) and exits at once: remove it\n",
+		       PROLOG_NAME);
 
 	/* Which filter (doc/benchmarks.md): Slurm's own evaluates every
 	 * pending request on every node in each scheduling pass. */
@@ -573,13 +350,13 @@ int cmd_doctor(const struct opts *o)
 		1e6;
 	printf("recommended: ");
 	if (!can_own)
-		printf("filter mode: Slurm %s has no filter of its own (23.11 and later have)\n",
+		printf("the guard at placement (BurstBufferType=burst_buffer/extra): Slurm %s has no filter of its own (23.11 and later have)\n",
 		       conf->version ? conf->version : "");
 	else if (est_s >= 0.5)
-		printf("filter mode: Slurm's own filter would spend about %.1f s of each scheduling pass on %u requests over %u nodes (0.6 us each), and its scheduler stops at max_sched_time; filter mode does that work once per change of the node data\n",
+		printf("the guard at placement (BurstBufferType=burst_buffer/extra): Slurm's own filter would spend about %.1f s of each scheduling pass on %u requests over %u nodes (0.6 us each), and its scheduler stops at max_sched_time; the guard's look evaluates a node again only when its Extra changes\n",
 		       est_s, requests, nodes->record_count);
 	else
-		printf("Slurm's own filter (extra_constraints, with JobSubmitPlugins=extra checking requests): about %.2f s of each scheduling pass for %u requests over %u nodes, it sees a change of Extra at once, and it needs no thread nor ExcNodeLists; filter mode pays off from about 0.5 s\n",
+		printf("Slurm's own filter (extra_constraints, with JobSubmitPlugins=extra checking requests): about %.2f s of each scheduling pass for %u requests over %u nodes; the guard at placement (burst_buffer/extra) pays off from about 0.5 s, and keeps preferences\n",
 		       est_s, requests, nodes->record_count);
 	rc = 0;
 out:

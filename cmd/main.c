@@ -153,7 +153,7 @@ static const struct command {
 	  NULL },
 	{ "prolog-slurmctld",
 	  cmd_prolog,
-	  { "prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)" },
+	  { "prolog-slurmctld   (an earlier release's PrologSlurmctld: checks nothing, exits 0)" },
 	  NULL,
 	  NULL },
 };
@@ -380,8 +380,8 @@ int main(int argc, char **argv)
 
 	base = base ? base + 1 : argc >= 1 ? argv[0] : "";
 	/* PrologSlurmctld runs a program without arguments: this one under
-	 * its second name (a link) is the check at start, which lets a job
-	 * start whenever it cannot check (cmd_prolog.c). */
+	 * its second name (a link) is an earlier release's check at start,
+	 * which lets every job start (cmd_prolog.c). */
 	if (!std_fds_open())
 		return strcmp(base, PROLOG_NAME) == 0 ? 0 : EXIT_INVALID;
 	if (strcmp(base, PROLOG_NAME) == 0)

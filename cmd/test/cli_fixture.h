@@ -57,7 +57,7 @@ void check_row(const struct cli_row *row, const char *before);
 	"       slurm-extra prefer --job ID [--extra-prefer REQUEST ...] [--extra-prefer-wait DURATION] | --none\n"                         \
 	"       slurm-extra facts [--publish [--node NAME] [--state DIR]] [--dir DIR] [--timeout S] [--scratch DIR] [-v]\n"                 \
 	"       slurm-extra doctor             (what a live cluster runs, the settings to check, which filter to run)\n"                    \
-	"       slurm-extra prolog-slurmctld   (slurmctld's PrologSlurmctld, as slurm-extra-prolog-slurmctld)\n"                            \
+	"       slurm-extra prolog-slurmctld   (an earlier release's PrologSlurmctld: checks nothing, exits 0)\n"                           \
 	"Options:\n"                                                                                                                        \
 	"  --extra REQUEST     a request, as sbatch's (jobspec; eval, explain: in REQUEST's place)\n"                                       \
 	"  --node-extra JSON   eval, explain: one node's Extra (a JSON object)\n"                                                           \

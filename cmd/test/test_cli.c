@@ -392,9 +392,10 @@ static const struct
 				  "slurm-extra: why needs a REQUEST\n" USAGE },
 				{ "eval --job 5", NULL, 2,
 				  "slurm-extra: eval needs a REQUEST\n" USAGE },
-				/* the check at start, run by hand: nothing to check, exit 0 */
+				/* an earlier release's check at start: it
+				 * checks nothing, says so, exit 0 */
 				{ "prolog-slurmctld", NULL, 0,
-				  "slurm-extra: prolog-slurmctld: run by slurmctld as PrologSlurmctld (SLURM_SCRIPT_CONTEXT is not prolog_slurmctld)\n" },
+				  "slurm-extra: prolog-slurmctld: the check at start is gone (burst_buffer/extra checks each placement): the job starts; remove PrologSlurmctld=slurm-extra-prolog-slurmctld from slurm.conf\n" },
 				{ "check a=1 --within - --jobspec -", NULL, 2,
 				  "slurm-extra: --within - and --jobspec - cannot both read standard input\n" },
 			};
@@ -458,26 +459,9 @@ Test(cli, node_extra_spellings)
 	}
 }
 
-/* In slurmctld's context without a job: nothing to check, exit 0 (a
- * check that cannot tell lets the job start). */
-Test(cli, the_check_at_start_without_a_job_lets_it_go)
-{
-	struct run r;
-
-	cr_assert_eq(setenv("SLURM_SCRIPT_CONTEXT", "prolog_slurmctld", 1), 0);
-	unsetenv("SLURM_JOB_ID");
-	run(&r, NULL, "prolog-slurmctld");
-	cr_assert_eq(r.status, 0);
-	cr_assert_str_eq(
-		r.out,
-		"slurm-extra: prolog-slurmctld: SLURM_JOB_ID or SLURM_JOB_NODELIST unset: nothing checked\n");
-	unsetenv("SLURM_SCRIPT_CONTEXT");
-}
-
-/* A check that cannot even read slurm.conf (libslurm's fatal() exits 1,
- * which Slurm reads as "requeue") lets the job start, and says why: the
- * RPCs run in a child whose end, other than a mismatch, decides nothing. */
-Test(cli, the_check_at_start_without_a_configuration_lets_it_go)
+/* As slurmctld runs it (its second name, no arguments, slurmctld's
+ * variables, no slurm.conf): the job starts, whatever the job. */
+Test(cli, an_earlier_releases_check_at_start_lets_every_job_go)
 {
 	struct run r;
 
@@ -485,11 +469,7 @@ Test(cli, the_check_at_start_without_a_configuration_lets_it_go)
 	       "env -i SLURM_CONF=/dev/null SLURM_SCRIPT_CONTEXT=prolog_slurmctld SLURM_JOB_ID=12 SLURM_JOB_NODELIST=n1 SLURM_JOB_EXTRA=gpu=true",
 	       "prolog-slurmctld");
 	cr_assert_eq(r.status, 0, "%s", r.out);
-	cr_assert_not_null(
-		strstr(r.out,
-		       "slurm-extra: prolog-slurmctld: job 12: the check could not tell (exit status 1: "),
-		"%s", r.out);
-	cr_assert_not_null(strstr(r.out, "the job goes on unchecked"), "%s",
+	cr_assert_not_null(strstr(r.out, "the check at start is gone"), "%s",
 			   r.out);
 }
 

@@ -2,7 +2,7 @@
  * test_cli_escape.c - text the command did not write reaches the terminal
  * escaped (cli.h, "printers"): why's report of nodes whose names and
  * Extra hold terminal controls, JSON, the messages that quote a
- * command line, prolog-slurmctld's lines.  (why --job on another user's
+ * command line.  (why --job on another user's
  * job: test_why.c.)  Part of the test program test_cli.
  */
 #include <criterion/criterion.h>
@@ -36,18 +36,4 @@ static const struct cli_row escape_rows[] = {
 ROW_TEST(cli, escape, struct cli_row, escape_rows)
 {
 	check_row(row, "");
-}
-
-/* prolog-slurmctld's lines (stderr and syslog) are messages too. */
-Test(cli, the_check_at_start_escapes_what_it_quotes)
-{
-	struct run r;
-
-	run_as(&r, NULL,
-	       "env -i SLURM_SCRIPT_CONTEXT=prolog_slurmctld SLURM_JOB_ID=12 SLURM_JOB_NODELIST=n1 SLURM_JOB_EXTRA=a=1 SLURM_JOB_RESTART_COUNT=\"$(printf '10\\033[2J')\"",
-	       "prolog-slurmctld");
-	cr_assert_eq(r.status, 0, "%s", r.out);
-	cr_assert_str_eq(
-		r.out,
-		"slurm-extra: prolog-slurmctld: job 12 restarted 10\\x1b[2J times: let go without the check\n");
 }
