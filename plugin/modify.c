@@ -53,8 +53,8 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
  * `job_ptr` whose AdminComment holds the plugin's state (read through
  * `api`) keeps that state after the caller's text, so that
  * burst_buffer/extra still reads the job's request: one state, always
- * the plugin's.  Any state of ours in the caller's text goes first, whatever the
- * record holds: Slurm hands the same job_desc to every record of an
+ * the plugin's.  Any state of ours in the caller's text goes first,
+ * whatever the record holds: Slurm hands the same job_desc to every record of an
  * update (the components of a heterogeneous job, the tasks of an array:
  * update_job_str(), src/slurmctld/job_mgr.c), so the last record's state
  * is there for the next (and a text copied from `scontrol show job` holds

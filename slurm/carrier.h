@@ -1,6 +1,7 @@
 /*
  * carrier.h - Slurm's feature strings as the feature carrier writes them
- * (doc/thread.md, "Carriers"): the plugin's node feature for one request,
+ * (an earlier release's; doc/guard.md "The guard alone" gives its leftovers
+ * back): the plugin's node feature for one request,
  * a job's constraint with that feature ANDed in, and a node's feature list
  * with the plugin's features beside the site's own.  Text only: no Slurm
  * call, so that the rules are tested without a controller.
@@ -20,7 +21,8 @@
  * plugin: with one, 23.11 and later rewrite an OR over changeable
  * features with AND first (job_features_list2feature_sets()), so that
  * "a|b&F" no longer means "(a|b)&F"; the carrier is not used there
- * (doc/thread.md, "Carriers").  A job's --prefer list replaces its
+ * (an earlier release's; doc/guard.md "The guard alone" gives its leftovers
+ * back).  A job's --prefer list replaces its
  * constraint while Slurm tries it (select_nodes(), src/slurmctld/job_mgr.c),
  * so the feature goes into both, each through sx_constraint_with().
  */
@@ -53,7 +55,8 @@ void sx_feature_name(unsigned long long request_hash,
 /* Whether the `len` bytes at `token` are one of the plugin's feature names
  * (any request's): the prefix and exactly SX_FEATURE_HEX lowercase hex
  * digits.  A site's own feature of that shape would be taken for the
- * plugin's: the prefix is the plugin's (doc/thread.md, "Carriers"). */
+ * plugin's: the prefix is the plugin's (an earlier release's; doc/guard.md
+ * "The guard alone" gives its leftovers back). */
 bool sx_feature_is_ours(const char *token, size_t len);
 
 /* Why a constraint cannot carry the plugin's feature (sx_constraint_with):

@@ -1,6 +1,7 @@
 /*
  * ctld.h - what the plugins ask of the slurmctld they run in: for the
- * feature carrier (doc/thread.md "Carriers"), when it last read
+ * feature carrier (an earlier release's; doc/guard.md "The guard alone"), when
+ * it last read
  * slurm.conf, whether a NodeFeatures plugin owns the nodes' features, and
  * a node update of features; for Carrier=guard ("The guard alone"),
  * whether BurstBufferType names burst_buffer/extra and the job records

@@ -101,16 +101,16 @@ int sx_job_state_copy(const struct sx_job_state *from, const char *admin,
 		      struct sx_job_state *to);
 
 /*
- * The note of the check at start (doc/thread.md "The check at start"):
- * when `slurm-extra prolog-slurmctld` finds a node of a job that no longer
- * satisfies its request, it puts at the start of the status
+ * The note of an earlier release's check at start, which pending jobs may
+ * still hold: when `slurm-extra prolog-slurmctld` found a node of a job
+ * that no longer satisfied its request, it put at the start of the status
  *
  *   requeued <when>: <why>; <the status as it was>
  *
  * ("killed " for a job Slurm does not requeue: srun, salloc,
- * --no-requeue), and the thread keeps that note in front of every status it
- * writes after (sx_status_note_len), so that the waiting job still says
- * why it waits again.  <why> never holds "; ".
+ * --no-requeue), and the thread kept that note in front of every status
+ * it wrote after (sx_status_note_len), so that the waiting job still said
+ * why it waited again.  <why> never holds "; ".
  */
 #define SX_REQUEUE_NOTE "requeued "
 #define SX_KILL_NOTE "killed "

@@ -155,7 +155,8 @@ uint64_t prefer_census_hash(const char *canonical,
 char *prefer_compose(const char *request, const char *tier);
 
 /* Whether node feature `name` is one that job_submit/extra's thread
- * carried a job with state `st` by (doc/thread.md "Carriers"): the
+ * carried a job with state `st` by (an earlier release's; doc/guard.md "The
+ * guard alone"): the
  * feature of its request, or of one of its preferences' "(R)&(P)"
  * (sx_feature_name() of the hash of the canonical text, slurm/carrier.h),
  * each parsed with `limits` (NULL: the defaults).  A user's own name of

@@ -24,11 +24,12 @@
 #include "test_plugin_fixture.h"
 #include "test_plugin_prefer.h"
 
-/* With Carrier=guard the owner's change of preferences goes into the job's state at once, through burst_buffer/
- * extra's view of the record (modify_as()'s `api`), checked as at
- * submission; another user's (22.05 checks the caller after job_modify())
- * and a bad one are refused and change nothing; an update of the job's
- * excluded nodes is Slurm's alone. */
+/* With Carrier=guard the owner's change of preferences goes into the
+ * job's state at once, through burst_buffer/extra's view of the record
+ * (modify_as()'s `api`), checked as at submission; another user's (22.05
+ * checks the caller after job_modify()) and a bad one are refused and
+ * change nothing; an update of the job's excluded nodes is Slurm's
+ * alone. */
 #define GUARD_STATE                                                            \
 	SX_STATE_MARK "burst_buffer/extra keeps the job off at placement; "    \
 		      "held=0; exclude=; request=" REQUEST
@@ -403,8 +404,9 @@ Test(plugin, by_the_guard_a_request_given_back_counts_its_preferences)
 
 /* Where Slurm filters by `extra` itself (23.11+ with extra_constraints:
  * extra_constraints_enabled(), played here), burst_buffer/extra keeps the
- * preferences alone (doc/preferences.md "Preferences"): a submission with preferences gets the guard's state and keeps its own
- * Extra; one without gets nothing; the owner may give preferences to a
+ * preferences alone (doc/preferences.md "Preferences"): a submission
+ * with preferences gets the guard's state and keeps its own Extra; one
+ * without gets nothing; the owner may give preferences to a
  * job that has no state (its Extra is its request); a new request of a
  * job without preferences is Slurm's alone. */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
