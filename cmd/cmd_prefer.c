@@ -6,8 +6,9 @@
  * whose SPANK environment holds the new tiers and wait (prefer.h, struct
  * prefer_change): Slurm reads no SPANK environment in an update and
  * answers it as any update of the job by that user, job_submit/extra alone
- * reads it, and its thread writes the job's state.  The command then reads
- * the job's AdminComment until it shows the change.
+ * reads it and writes the job's state at once, through burst_buffer/extra
+ * (plugin/modify_prefer.c).  The command then reads the job's
+ * AdminComment until it shows the change.
  */
 #define _GNU_SOURCE /* asprintf */
 
@@ -24,10 +25,9 @@
 #include "prefer.h"
 #include "slurm_compat.h"
 
-/* How long the change may take to show (s): the thread takes it at its
- * next round, or within 10 s at the pace of an owner's asks
- * (doc/preferences.md "Changing them"); the rest is margin for a busy
- * slurmctld. */
+/* How long the change may take to show (s): it is written with the
+ * update, so this is margin for a busy slurmctld's answers to the reads
+ * (doc/preferences.md "Changing them"). */
 #define SHOW_WAIT_S 35
 
 /* The exit status for anything about the job (slurm-extra(1), "prefer"):
@@ -106,7 +106,7 @@ enum shows {
  * *first (may be NULL): the state of the first, for print_state()
  * (sx_job_state_free).  `started`: a record no longer pending counts too
  * when its state shows the change (a change that drops the preferences
- * or shortens the wait may start the job right after the thread wrote
+ * or shortens the wait may start the job right after the update wrote
  * its state, before this command's next read); one whose state does not
  * show it had started before the change was taken, and is left out.
  * `quiet`: nothing said when it cannot be read. */
@@ -260,7 +260,7 @@ int cmd_prefer(const struct opts *o)
 	if ((rc = send_change(o->job, &w)) != 0)
 		goto out;
 	rc = EXIT_JOB; /* 0 only once the change shows */
-	/* the thread writes the job's state at its next round */
+	/* written with the update; read until it shows */
 	deadline = time(NULL) + SHOW_WAIT_S;
 	do {
 		struct timespec q = { 0, 250000000L };
