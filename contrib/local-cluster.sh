@@ -19,8 +19,8 @@
 # Runs as root on Debian 12 (or a machine with Slurm 22.05+ installed).
 # Everything the cluster writes is under $XC_STATE
 # (default /var/lib/slurm-extra-cluster); it never touches /etc/slurm.
-# For tests: XC_REFRESH (RefreshInterval), XC_MIN_JOB_AGE, XC_JOBCOMP,
-# XC_CPUS (job slots per node), XC_JOB_SUBMIT (JobSubmitPlugins),
+# For tests: XC_MIN_JOB_AGE, XC_JOBCOMP, XC_CPUS (job slots per node),
+# XC_JOB_SUBMIT (JobSubmitPlugins),
 # XC_PARTITIONS=2 (a second partition "other" over the same nodes),
 # XC_SCHED_PARAMS (SchedulerParameters; default batch_sched_delay=0),
 # XC_USERS (the unprivileged accounts `start` creates when missing;
@@ -44,8 +44,6 @@
 # background, its stderr appended to FILE: what a sanitizer prints there
 # (UBSan ignores log_path when ASan is preloaded) is kept, where a daemon's
 # stderr is /dev/null.
-# XC_PROLOG_CTLD=0: no PrologSlurmctld check at start (see prolog_line);
-# XC_PROLOG_ENV: NAME=VALUE words the check runs with.
 # XC_CRED_EXPIRE=N: AuthInfo=cred_expire=N (Slurm holds a requeued job
 # back N + 1 s; default 120).
 # XC_PLUGSTACK: the cluster's plugstack.conf line (default
@@ -137,22 +135,6 @@ build_and_install() {
 	cd - >/dev/null
 }
 
-# The check at start (doc/thread.md "The check at start"): slurmctld runs
-# PrologSlurmctld with the job's variables only, so a wrapper gives the
-# check this cluster's SLURM_CONF, and its messages a log (a cluster whose slurm.conf is where Slurm
-# looks by default names slurm-extra-prolog-slurmctld itself).
-# XC_PROLOG_CTLD=0: without it (the window of the thread alone).
-prolog_line() {
-	local check
-	[ "${XC_PROLOG_CTLD:-1}" = 1 ] || return 0
-	check=$(command -v slurm-extra-prolog-slurmctld) || return 0
-	printf '#!/bin/sh\n%sSLURM_CONF='"'%s'"' exec '"'%s'"' 2>>'"'%s'"'\n' \
-		"${XC_PROLOG_ENV:+$XC_PROLOG_ENV }" "$STATE/slurm.conf" \
-		"$check" "$STATE/log/prolog-slurmctld.log" >"$STATE/prolog-slurmctld"
-	chmod 755 "$STATE/prolog-slurmctld"
-	echo "PrologSlurmctld=$STATE/prolog-slurmctld"
-}
-
 write_config() {
 	local PART_NODES=n[1-4]
 	[ "${XC_NODE5:-0}" = 1 ] && PART_NODES=n[1-5]
@@ -178,7 +160,6 @@ MinJobAge=${XC_MIN_JOB_AGE:-3600}
 $( [ -n "${XC_JOB_SUBMIT-extra}" ] && echo "JobSubmitPlugins=${XC_JOB_SUBMIT-extra}" )
 $( [ -n "${XC_PLUGIN_DIR:-}" ] && echo "PluginDir=$XC_PLUGIN_DIR" )
 $( [ -n "${XC_BURST_BUFFER:-}" ] && echo "BurstBufferType=$XC_BURST_BUFFER" )
-$(prolog_line)
 $( [ -n "${XC_CRED_EXPIRE:-}" ] && echo "AuthInfo=cred_expire=$XC_CRED_EXPIRE" )
 $( [ "${XC_CPUS:-1}" -gt 1 ] && echo "SlurmdParameters=config_overrides" )
 NodeName=n[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=17001-17004 CPUs=${XC_CPUS:-1} State=UNKNOWN
@@ -186,8 +167,7 @@ $( [ "${XC_NODE5:-0}" = 1 ] && echo "NodeName=n5 NodeHostname=localhost NodeAddr
 PartitionName=debug Nodes=$PART_NODES Default=YES MaxTime=INFINITE State=UP
 $( [ "${XC_PARTITIONS:-1}" = 2 ] && echo "PartitionName=other Nodes=$PART_NODES MaxTime=INFINITE State=UP" )
 EOF
-	slurm_conf_beside "$STATE" "${XC_PLUGSTACK:-required spank_extra.so}" \
-		"${XC_REFRESH:-1}"
+	slurm_conf_beside "$STATE" "${XC_PLUGSTACK:-required spank_extra.so}"
 }
 
 start_munge() {

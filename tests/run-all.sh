@@ -12,36 +12,39 @@
 #   6. the command under valgrind over every test input, each run's exit
 #      status and output checked too (steps 3-6 run in the background,
 #      one after the other, beside step 7; their output comes after it);
-#   7. end to end on a real local Slurm cluster: placement, waiting, every
-#      job action by two unprivileged users and root (e2e-users), node
-#      facts published (e2e-facts), faults, the feature carrier as users
-#      meet it (e2e-carrier), preferences by Extra (e2e-prefer), what
-#      another user can try on the owner's jobs (e2e-hostile); placement,
-#      waits and the users' matrix again
-#      with the other carrier (Carrier=exclusions),
-#      load (XC_LOAD_JOBS submissions, default 200, after XC_LOAD_WARMUPS
-#      warm-ups, default 1; the full form is
-#      `bash tests/cluster/load.sh 2000`);
+#   7. end to end on a real local Slurm cluster, burst_buffer/extra (the
+#      guard at placement, built by step 1) filtering: placement, waiting,
+#      every job action by two unprivileged users and root (e2e-users),
+#      node facts published (e2e-facts), faults, preferences by Extra
+#      (e2e-prefer), what another user can try on the owner's jobs
+#      (e2e-hostile), the churn of node data (batch and srun jobs), the
+#      guard's own tests, load (XC_LOAD_JOBS submissions, default 200,
+#      after XC_LOAD_WARMUPS warm-ups, default 1; the full form is
+#      `bash tests/cluster/load.sh 2000`); and where nothing filters, the
+#      plugin's refusal of every request (e2e-slurm-filter).  Where the
+#      guard was not built (no XC_SLURM_SOURCE), the suites that need a
+#      filter say they are skipped;
 #   8. the job_submit plugin built with ASan and UBSan, loaded into a real
-#      slurmctld (the sanitizer runtime preloaded), through e2e-users: any
-#      error, or any leak of the plugin's, fails;
+#      slurmctld (the sanitizer runtime preloaded) beside the guard,
+#      through e2e-users: any error, or any leak of the plugin's, fails;
 #   9. the Debian package: built with dpkg-buildpackage from a copy of the
 #      tree (with the guard at placement where step 1 built it), installed
 #      in place of step 1's install, and the end-to-end placement test run
-#      against it, the guard loaded (tests/cluster/package-deb.sh);
+#      against it, the guard loaded (skipped where the package has none;
+#      tests/cluster/package-deb.sh);
 #  10. the jobspecs of `slurm-extra jobspec` submitted to a real Flux
 #      (tests/cluster/e2e-flux.sh), when XC_FLUX_PREFIX names a flux-core install
 #      (skipped otherwise);
 #  11. the Slurm of Debian 13 (trixie, 24.11) and of sid (26.05), each in a
 #      chroot made with debootstrap from Debian's own packages
 #      (tests/cluster/debian-suite.sh): this tree built there, make check,
-#      its .deb built and installed, and the cluster suites on it, the
-#      plugin filtering and with Slurm's own filter (XC_DEBIAN_SUITES: the
-#      suites, default "trixie sid"; empty: none).  They run in the
-#      background from step 1 on, beside each other and steps 2-10, each
-#      chroot's cluster on a network of its own (XC_SUITES_AT_ONCE=0: one
-#      after the other after step 10, as where no network namespace can
-#      be made);
+#      its .deb built and installed, and the cluster suites on it, with
+#      burst_buffer/extra where it is built (trixie) and with Slurm's own
+#      filter (XC_DEBIAN_SUITES: the suites, default "trixie sid"; empty:
+#      none).  They run in the background from step 1 on, beside each
+#      other and steps 2-10, each chroot's cluster on a network of its own
+#      (XC_SUITES_AT_ONCE=0: one after the other after step 10, as where
+#      no network namespace can be made);
 #  12. the build and the tests left the tree as git has it.
 # The summary gives, each on its own line, what it counts: build steps,
 # unit tests, the same under sanitizers, fuzz replays and targets, memory
@@ -226,57 +229,29 @@ if [ ${#CHROOT_MAKERS[@]} -gt 0 ]; then
 	for pid in "${CHROOT_MAKERS[@]}"; do wait "$pid" || true; done
 	cat "$LOGS"/*-chroot.log
 fi
+# The guard at placement (burst_buffer/extra), built by setup where
+# XC_SLURM_SOURCE names a Slurm source tree, is the filter of the suites:
+# each loads it where it is installed (cluster-lib.sh cluster_test), and
+# fails where it was to be built and is not (XC_GUARD_REQUIRED=1); where
+# it was not to be, the suites that need a filter are skipped (Debian 12's
+# Slurm has no filter of its own: nothing filters there).
 guard_required=0
 [ "${XC_SLURM_SOURCE:-}" = "" ] || guard_required=1
-# With the guard at placement built, the suites marked $G below run with
-# it loaded (BurstBufferType=burst_buffer/extra), the others without: the
-# filter with and without the guard, in one CI's time.  Loaded, the guard
-# filters alone unless extra.conf names another carrier
-# (plugin_config_carrier()): e2e-fault and e2e-prefer run so, e2e-carrier
-# with its own Carrier=features.
-GUARD=() G=
-if [ "$guard_required" = 1 ]; then
-	GUARD=(XC_BURST_BUFFER=burst_buffer/extra) G=-guard
-fi
-for t in e2e-cluster e2e-facts e2e-users e2e-slurm-filter e2e-churn carrier-grammar e2e-hostile; do
+export XC_GUARD_REQUIRED=$guard_required
+for t in e2e-cluster e2e-facts e2e-users e2e-slurm-filter e2e-hostile e2e-fault e2e-prefer e2e-wait; do
 	cluster "$t"
 done
-for t in e2e-fault e2e-carrier e2e-prefer; do
-	cluster "$t:$t$G" "${GUARD[@]}"
-done
-# the guard at placement, built by setup (XC_SLURM_SOURCE): its own test,
-# and the churn with the guard alone, no check at start behind it, batch
-# jobs and interactive ones (srun: none may be lost)
-cluster e2e-guard XC_GUARD_REQUIRED=$guard_required
-# the guard alone (Carrier=guard): no thread of the plugin's
-cluster e2e-guard-alone XC_GUARD_REQUIRED=$guard_required
-if [ "$guard_required" = 1 ]; then
-	cluster e2e-churn:e2e-churn-srun-guard-alone XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
-	cluster e2e-users:e2e-users-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
-	cluster e2e-wait:e2e-wait-guard-alone XC_PROLOG_CTLD=0 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
-	for t in e2e-cluster e2e-facts e2e-hostile; do
-		cluster "$t:$t-guard-alone" XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
-	done
-	cluster e2e-churn:e2e-churn-guard-alone XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard
-	# the load with the guard alone and no check at start: placement
-	# checked by where the jobs started, leaks by burst_buffer/extra's count
-	cluster load:load-guard-alone XC_PROLOG_CTLD=0 XC_BURST_BUFFER=burst_buffer/extra XC_LOAD_JOBS="${XC_LOAD_JOBS:-200}" XC_LOAD_WARMUPS="${XC_LOAD_WARMUPS:-1}"
-	# the guard beside the thread (Carrier=features): the faults, the
-	# preferences (the guard leaves no-wait picks to the thread), and the
-	# churn with no check at start
-	cluster e2e-fault:e2e-fault-guard-features XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features
-	cluster e2e-prefer:e2e-prefer-guard-features XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features
-	cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features
-	cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features
-fi
-# the thread's own window, without the check at start behind it
-cluster e2e-wait XC_PROLOG_CTLD=0
-# the other carrier, each job's ExcNodeList (extra.conf(5) Carrier=): the
-# placement, the waits and the users' matrix again
-cluster e2e-cluster:e2e-cluster-exclusions$G XC_EXTRA_CONF=Carrier=exclusions "${GUARD[@]}"
-cluster e2e-wait:e2e-wait-exclusions$G XC_PROLOG_CTLD=0 XC_EXTRA_CONF=Carrier=exclusions "${GUARD[@]}"
-cluster e2e-users:e2e-users-exclusions$G XC_EXTRA_CONF=Carrier=exclusions "${GUARD[@]}"
+# the churn of node data, batch jobs and interactive ones (srun: none may
+# be lost)
+cluster e2e-churn
+cluster e2e-churn:e2e-churn-srun XC_CHURN_SRUN=1
+# the guard's own tests
+cluster e2e-guard
+cluster e2e-guard-alone
+# the users' matrix where Slurm filters (23.11+: skipped before)
 cluster e2e-users:e2e-users-slurm XC_USERS_MODE=slurm
+# placement checked by where the jobs started, leaks by burst_buffer/extra's
+# count
 cluster load XC_LOAD_JOBS="${XC_LOAD_JOBS:-200}" XC_LOAD_WARMUPS="${XC_LOAD_WARMUPS:-1}"
 
 if [ -n "$CPU_STEPS" ]; then
@@ -300,7 +275,9 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so
 	step "the job_submit plugin under ASan and UBSan inside slurmctld (tests/cluster/e2e-users.sh)"
 	# Slurm's own plugins from its PluginDir; this one from a directory
 	# before it; the SPANK plugin (loaded by uninstrumented clients) the
-	# installed one.  The sanitizer runtime comes first in slurmctld.
+	# installed one; the guard at placement the installed one, found
+	# there (cluster_test; skipped as step 7 where it was not built).  The
+	# sanitizer runtime comes first in slurmctld.
 	plugindir=$(make -s -f Makefile -f - xc-print <<<'xc-print: ; @echo $(SLURM_PLUGINDIR)')
 	mkdir -p "$LOGS/asan-plugin" "$LOGS/asan-reports"
 	cp "$LOGS/san/plugin/.libs/job_submit_extra.so" "$LOGS/asan-plugin/"
@@ -312,6 +289,9 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -f "$LOGS/san/plugin/.libs/job_submit_extra.so
 		bash tests/cluster/e2e-users.sh >"$LOGS/plugin-asan.log" 2>&1 || status=1
 	grep -vE '^ok ' "$LOGS/plugin-asan.log"
 	count plugin-asan "$LOGS/plugin-asan.log"
+	while IFS= read -r line; do
+		SKIPPED+=("plugin-asan: tests/cluster/e2e-users.sh: ${line#skipped: }")
+	done < <(grep '^skipped: ' "$LOGS/plugin-asan.log")
 	# slurmctld has exited (the test stops the cluster, waiting for it):
 	# a report in its stderr (every sanitizer's: XC_CTLD_STDERR) is an
 	# error, or a leak, of slurmctld with the plugin; none is written by a
@@ -343,14 +323,18 @@ if [ "${XC_QUICK:-0}" != 1 ] && [ -z "${XC_SLURM_PREFIX:-}" ]; then
 	build_step package env SLURM_SOURCE="$PKG_SOURCE" nice -n 10 bash tests/cluster/package-deb.sh "$LOGS/pkg"
 	if grep -q '^built: ' "$LOGS/package.log"; then
 		echo "     built and installed $(grep -oP '^built: \K.*' "$LOGS/package.log")"
-		# with the package's check at start and its plugstack.conf.d
-		# line (step 11 runs every cluster suite on the packages of
-		# 24.11 and 26.05)
+		# with the package's plugstack.conf.d line, and its guard where
+		# it was built with one (step 11 runs every cluster suite on the
+		# packages of 24.11 and 26.05)
 		step "on the package: tests/cluster/e2e-cluster.sh"
-		env ${PKG_SOURCE:+XC_BURST_BUFFER=burst_buffer/extra} XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
+		env ${PKG_SOURCE:+XC_BURST_BUFFER=burst_buffer/extra} XC_GUARD_REQUIRED="$([ -n "$PKG_SOURCE" ] && echo 1 || echo 0)" \
+			XC_PLUGSTACK='include /etc/slurm/plugstack.conf.d/*.conf' \
 			bash tests/cluster/e2e-cluster.sh >"$LOGS/package-e2e-cluster.log" 2>&1 || status=1
 		grep -vE '^ok ' "$LOGS/package-e2e-cluster.log"
 		count cluster "$LOGS/package-e2e-cluster.log"
+		while IFS= read -r line; do
+			SKIPPED+=("on the package: tests/cluster/e2e-cluster.sh: ${line#skipped: }")
+		done < <(grep '^skipped: ' "$LOGS/package-e2e-cluster.log")
 	fi
 	# Back to this tree's build, as after step 1.
 	dpkg -P slurm-extra >/dev/null 2>&1
@@ -396,7 +380,7 @@ debian_suite() {
 		build) SUITE_WHAT[$k]="$ver: build, make check's build, .deb built and installed" ;;
 		unit) SUITE_WHAT[$k]="$ver: unit tests" ;;
 		replay) SUITE_WHAT[$k]="$ver: fuzz corpus replays" ;;
-		cluster) SUITE_WHAT[$k]="$ver: checks on a real cluster, the plugin filtering" ;;
+		cluster) SUITE_WHAT[$k]="$ver: checks on a real cluster, burst_buffer/extra filtering" ;;
 		cluster-slurm) SUITE_WHAT[$k]="$ver: checks on a real cluster with Slurm's own filter (extra_constraints)" ;;
 		*) SUITE_WHAT[$k]="$ver" ;;
 		esac

@@ -45,10 +45,38 @@ LOG=${LOG:-$XC_STATE/log/slurmctld.log}
 # cluster_test NAME: the start of the cluster test NAME (its file name, for
 # its messages): exports XC_STATE and SLURM_CONF, the cluster's; exits 2
 # unless run as root with tests/cluster/slurm-helper built (make check).
+# Where the guard at placement is installed (guard_so) and XC_BURST_BUFFER
+# is not set, exports XC_BURST_BUFFER=burst_buffer/extra: the clusters
+# then load it, the plugins' one filter (set, even empty, XC_BURST_BUFFER
+# is left as it is).
 cluster_test() {
 	export XC_STATE SLURM_CONF="$XC_STATE/slurm.conf"
 	[ "$(id -u)" = 0 ] || { echo "$1: run as root" >&2; exit 2; }
 	[ -x "$HELPER" ] || { echo "$1: run make check first (tests/cluster/slurm-helper)" >&2; exit 2; }
+	if [ -z "${XC_BURST_BUFFER+set}" ] && guard_so >/dev/null; then
+		export XC_BURST_BUFFER=burst_buffer/extra
+	fi
+}
+
+# guard_so: the path of burst_buffer_extra.so, the guard at placement
+# (built with configure --with-slurm-source), where slurmctld would load
+# it from: the directories of XC_PLUGIN_DIR (slurm.conf's PluginDir, in
+# its order), else Slurm's plugin directory (XC_SLURM_PREFIX's, or
+# Debian's); status 1 when it is not there.
+guard_so() {
+	local d f dirs=()
+	if [ -n "${XC_PLUGIN_DIR:-}" ]; then
+		IFS=: read -ra dirs <<<"$XC_PLUGIN_DIR"
+	elif [ -n "${XC_SLURM_PREFIX:-}" ]; then
+		dirs=("$XC_SLURM_PREFIX/lib/slurm")
+	else
+		dirs=(/usr/lib/*/slurm-wlm /usr/lib*/slurm)
+	fi
+	for d in "${dirs[@]}"; do
+		f=$d/burst_buffer_extra.so
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
 }
 
 # cluster_start [CLEANUP]: starts the cluster (contrib/local-cluster.sh
@@ -86,32 +114,11 @@ sanitizer_stop() {
 	exit 1
 }
 
-# plugin_has_current_data [FROM]: the last node refresh the plugin logged
-# (after log line FROM, default 0) is of the node data as they are now:
-# its digest is that of the live node data (tests/cluster/slurm-helper digest).
-plugin_has_current_data() {
-	local want got
-	want=$("$HELPER" digest) || return 1
-	got=$(tail -n +"$((${1:-0} + 1))" "$LOG" |
-		grep -oP 'job_submit/extra: node table: .*digest \K[0-9a-f]+' | tail -1)
-	[ "$got" = "$want" ]
-}
-
-# guard_alone: the plugin runs with Carrier=guard (doc/guard.md "The guard
-# alone"): it runs no thread, burst_buffer/extra's look keeps the jobs'
-# excluded nodes.  Said in extra.conf (XC_EXTRA_CONF), or the default
-# where BurstBufferType names burst_buffer/extra (XC_BURST_BUFFER) and
-# extra.conf names no carrier (plugin_config_carrier(), slurm/plugin_config.h).
-guard_alone() {
-	local carrier
-	# (the last Carrier= word wins, as the last line in extra.conf)
-	carrier=$(grep -oiP '(^|\s)Carrier=\K(guard|features|exclusions)(?=\s|$)' <<<"${XC_EXTRA_CONF:-}" | tail -n 1)
-	case "${carrier,,}" in
-	guard) return 0 ;;
-	features | exclusions) return 1 ;;
-	esac
-	[[ ${XC_BURST_BUFFER:-} == *burst_buffer/extra* ]]
-}
+# guard_loaded: slurm.conf's BurstBufferType is burst_buffer/extra
+# (XC_BURST_BUFFER): the guard at placement keeps jobs off the nodes whose
+# Extra does not satisfy their request, and its look keeps their excluded
+# nodes (doc/guard.md); job_submit/extra only checks and records requests.
+guard_loaded() { [[ ${XC_BURST_BUFFER:-} == *burst_buffer/extra* ]]; }
 
 # look_walked: the look has walked every job since the call began (a probe
 # job of root's, held, with a request of its own submitted then: a set is
@@ -134,37 +141,20 @@ look_walked() {
 	scancel "$id"
 }
 
-# wait_refresh [FROM]: waits (20 s at most) until the plugin has loaded the
-# current node data; a failed check if it does not.  With the guard alone,
-# whose look reads the nodes' Extra in slurmctld's own table: until the
-# look has walked every job (look_walked); where Slurm filters by the
-# request itself too, the guard reads the nodes at each placement and the
-# look keeps no job's excluded nodes: until slurmctld answers.
-wait_refresh() {
-	if guard_alone && slurm_filters; then
-		wait_for 30 eval 'scontrol ping 2>/dev/null | grep -q UP' ||
-			not_ok "slurmctld answers within 30 s"
-		return
-	fi
-	if guard_alone; then
+# look_settled: waits until the filter has read the nodes as they are now:
+# with burst_buffer/extra, until its look has walked every job
+# (look_walked); where Slurm filters by the request itself, which reads
+# the nodes at each placement (and the look, if loaded, keeps no job's
+# excluded nodes), until slurmctld answers.
+look_settled() {
+	if guard_loaded && ! slurm_filters; then
 		look_walked
 		return
 	fi
-	wait_for 20 plugin_has_current_data "${1:-0}" ||
-		not_ok "the plugin loaded the current node data within 20 s"
+	wait_for 30 eval 'scontrol ping 2>/dev/null | grep -q UP' ||
+		not_ok "slurmctld answers within 30 s"
 }
 
-# ok_round_now: makes the thread run a round now (a node change it must
-# load: n4's Extra set to {"ok":1} with a key no request reads) and waits
-# until it has; with RefreshInterval=15 its next round is then 15 s away
-# (the tests that need the thread's table stale for a while).
-XC_ROUND=0
-ok_round_now() {
-	XC_ROUND=$((XC_ROUND + 1))
-	scontrol update nodename=n4 extra="{\"ok\":1,\"round\":$XC_ROUND}"
-	wait_for 70 plugin_has_current_data ||
-		not_ok "the plugin loaded the current node data within 70 s"
-}
 # blocker NODE: a job of the admin's that keeps NODE busy
 blocker() { sbatch --parsable -o /dev/null -w "$1" --wrap 'sleep 600'; }
 
@@ -200,31 +190,42 @@ slurm_filter_or_skip() {
 }
 
 # prefer_slurm_or_skip NAME: where Slurm filters (slurm_filters) without
-# burst_buffer/extra (guard_alone), job_submit/extra refuses preferences
+# burst_buffer/extra (guard_loaded), job_submit/extra refuses preferences
 # (doc/preferences.md "Preferences"; e2e-slurm-filter checks it): the test
 # says "skipped: ..." and ends with summary NAME.
 prefer_slurm_or_skip() {
-	if slurm_filters && ! guard_alone; then
+	if slurm_filters && ! guard_loaded; then
 		echo "skipped: preferences where Slurm filters need burst_buffer/extra, not loaded here (e2e-slurm-filter checks their refusal)"
 		summary "$1"
 		exit
 	fi
 }
 
+# filter_or_skip NAME: something filters jobs by their request on the
+# cluster to start: burst_buffer/extra (guard_loaded) or Slurm's own
+# filter (slurm_filters).  Where nothing does, job_submit/extra refuses
+# every request ("--extra: nothing filters by it here"; e2e-slurm-filter
+# checks it): the test says "skipped: ..." and ends with summary NAME;
+# with XC_GUARD_REQUIRED=1 (setup was to build the guard) a guard not
+# installed is a failure instead.
+filter_or_skip() {
+	if guard_loaded || slurm_filters; then
+		return 0
+	fi
+	if [ "${XC_GUARD_REQUIRED:-0}" = 1 ] && ! guard_so >/dev/null; then
+		not_ok "burst_buffer_extra.so is installed (XC_GUARD_REQUIRED=1: setup was to build it)"
+	elif guard_so >/dev/null; then
+		echo "skipped: $1: nothing filters by --extra here (XC_BURST_BUFFER is empty, and no SchedulerParameters=extra_constraints)"
+	else
+		echo "skipped: $1: nothing filters by --extra here (burst_buffer_extra.so not installed: configure --with-slurm-source=DIR; and no SchedulerParameters=extra_constraints)"
+	fi
+	summary "$1"
+	exit
+}
+
 # plugin_inits_since FROM: how many times job_submit/extra's init() ran
 # after log line FROM.
 plugin_inits_since() { tail -n +"$(($1 + 1))" "$LOG" | grep -c 'job_submit/extra: slurm-extra .* built for Slurm'; }
-
-# init_mark FROM: the log line of the plugin's last init() after line
-# FROM, or FROM when there is none: a mark for wait_refresh that only a
-# table logged by the process started last passes (a stopping slurmctld
-# may log a round after FROM too).
-init_mark() {
-	local k
-	k=$(tail -n +"$(($1 + 1))" "$LOG" | grep -n 'job_submit/extra: slurm-extra .* built for Slurm' |
-		tail -n 1 | cut -d: -f1)
-	echo $(($1 + ${k:-0}))
-}
 
 # log_lines: the current length of slurmctld's log, a mark for the above.
 log_lines() { wc -l <"$LOG"; }
@@ -267,59 +268,32 @@ wait_job() {
 	echo "${st:-UNKNOWN}"
 }
 
-# kept_off JOB: the nodes JOB is kept off, whichever carrier keeps it off
-# them (doc/thread.md "Carriers"): its ExcNodeList, and when its
-# constraint names one of the plugin's features (xc_ and 12 hex digits,
-# Carrier=features), every node of the partitions whose active features
-# lack it too.  A ranged hostlist as Slurm writes one, "(null)" for none:
-# what ExcNodeList alone shows with Carrier=exclusions.
-# With Carrier=guard (guard_alone) the ExcNodeList text stays the user's:
-# the nodes come from the bitmap slurmctld keeps, the look's answer
-# (slurm-helper excluded).
+# kept_off JOB: the nodes JOB is kept off.  With burst_buffer/extra
+# (guard_loaded) the bitmap of excluded nodes slurmctld keeps (slurm-helper
+# excluded): its user's ExcNodeList and the set the look gave it (after a
+# walk; taken back once the job runs), its ExcNodeList text staying the
+# user's; without it, where Slurm filters by the request itself, its
+# ExcNodeList, the user's alone.  A ranged hostlist as Slurm writes one,
+# "(null)" for none.
 kept_off() {
-	local exc feat n out=() all
-	if guard_alone; then
+	local out
+	if guard_loaded; then
 		out=$("$HELPER" excluded "$(field "$1" JobId)") || { echo "?"; return; }
 		if [ -z "$out" ]; then echo "(null)"; else scontrol show hostlistsorted "$out"; fi
 		return
 	fi
-	exc=$(field "$1" ExcNodeList)
-	feat=$(field "$1" Features | grep -oE 'xc_[0-9a-f]{12}' | tail -n 1 || true)
-	if [ -z "$feat" ]; then
-		echo "$exc"
-		return
-	fi
-	[ "$exc" = "(null)" ] || out+=("$exc")
-	declare -A has=()
-	while read -r n f; do
-		[[ ",$f," != *",$feat,"* ]] || has[$n]=1
-	done < <(sinfo -N -h -o '%N %b')
-	all=$(scontrol show partition -o | grep -oP '(?<= )Nodes=\K\S+' | paste -sd, -)
-	for n in $(scontrol show hostnames "$all" | sort -u); do
-		[ -n "${has[$n]:-}" ] || out+=("$n")
-	done
-	if [ "${#out[@]}" = 0 ]; then
-		echo "(null)"
-	else
-		scontrol show hostlist "$(scontrol show hostnames "$(IFS=,; echo "${out[*]}")" | sort -uV | paste -sd, -)"
-	fi
+	field "$1" ExcNodeList
 }
 
 # submit ARGS...: prints the job id, or the error text with status 1
 submit() { sbatch --parsable -o /dev/null "$@" --wrap 'echo $SLURMD_NODENAME' 2>&1; }
 
 # job_on NAME EXPECTED_EXC NODE... -- ARGS...: submit it held (sbatch
-# -H, by whoever runs the test), check the nodes it is kept off (kept_off: its
-# ExcNodeList, or with the feature carrier its feature's absence too),
+# -H, by whoever runs the test), check the nodes it is kept off (kept_off),
 # release it, wait, check the node it ran on is one of NODE...
-# Held, since the feature carrier's answer is on the nodes only while a
-# pending job wants it: the plugin's thread takes a feature off every node
-# at the first round in which no pending job names it.  A job submitted
-# while its request's feature is still on the nodes (just after another
-# job with the same request ran: the name is still known, and job_submit()
-# gives it to the job at once) can start within a second (26.05), and a
-# check that reads the nodes after the next round (RefreshInterval=1) finds
-# the feature on none of them, for good.
+# Held, since the look's set keeps a job off only while it waits (it is
+# taken back once the job runs), and comes at the look's walk after the
+# submission: until then the job may be kept off none.
 job_on() {
 	local name=$1 exc=$2 nodes=() id
 	shift 2
@@ -329,8 +303,6 @@ job_on() {
 		not_ok "$name: accepted" "$id"
 		return
 	fi
-	# (the feature carrier puts the job's feature on its nodes after the
-	# submission, from the plugin's thread: until then it is kept off all)
 	local got
 	got=$(kept_off "$id")
 	[ "$got" = "$exc" ] || wait_for 20 eval 'got=$(kept_off "$id"); [ "$got" = "$exc" ]' || true
@@ -363,10 +335,10 @@ PlugStackConfig=$1/plugstack.conf
 EOF
 }
 
-# slurm_conf_beside STATE PLUGSTACK REFRESH: the files beside
-# STATE/slurm.conf: plugstack.conf (the line PLUGSTACK), extra.conf
-# (RefreshInterval REFRESH, and the KEY=VALUE words of $XC_EXTRA_CONF, one
-# a line), and an empty mpi.conf and acct_gather.conf:
+# slurm_conf_beside STATE PLUGSTACK: the files beside STATE/slurm.conf:
+# plugstack.conf (the line PLUGSTACK), extra.conf (the KEY=VALUE words of
+# $XC_EXTRA_CONF, one a line; empty without), and an empty mpi.conf and
+# acct_gather.conf:
 # Slurm 23.11.4 built from source wants these (empty is enough), or its
 # scheduler marks every job InvalidAccount; the rest ignore them.  With
 # XC_CGROUP_CONF, a cgroup.conf of its words, one a line (a chroot's
@@ -376,7 +348,7 @@ slurm_conf_beside() {
 	: >"$1/mpi.conf"
 	: >"$1/acct_gather.conf"
 	local words
-	printf 'RefreshInterval=%s\n' "$3" >"$1/extra.conf"
+	: >"$1/extra.conf"
 	read -ra words <<<"${XC_EXTRA_CONF:-}"
 	[ "${#words[@]}" = 0 ] || printf '%s\n' "${words[@]}" >>"$1/extra.conf"
 	read -ra words <<<"${XC_CGROUP_CONF:-}"
@@ -423,8 +395,9 @@ summary() {
 }
 
 # plugin_threads: how many of the local cluster's slurmctld's tasks are
-# job_submit/extra's thread (named extra_thread: plugin/thread/thread.h);
-# "none" when slurmctld's pid is not known.
+# named extra_thread, the name of the thread job_submit/extra ran in
+# earlier releases: it runs none now, so none may be; "none" when
+# slurmctld's pid is not known.
 plugin_threads() {
 	local pid
 	pid=$(head -n 1 "$XC_STATE/slurmctld.pid" 2>/dev/null)
@@ -498,7 +471,7 @@ scale_start_backfill() {
 		echo "PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
 		scale_nodes_conf "$nodes"
 	} >>"$SLURM_CONF"
-	slurm_conf_beside "$XC_STATE" "required spank_extra.so" 1
+	slurm_conf_beside "$XC_STATE" "required spank_extra.so"
 	# without munged every command fails, and waits would time out: started
 	# as the local cluster starts it (a chroot's MEASURES run alone)
 	munge -n </dev/null >/dev/null 2>&1 || bash "$CLUSTER" munge >/dev/null ||

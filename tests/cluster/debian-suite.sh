@@ -7,10 +7,12 @@
 #      dependencies: $XC_CHROOT_DIR/SUITE-DATE (default directory
 #      /var/tmp/xc-chroot), one a day; older ones of SUITE are removed;
 #   2. copies this tree in (the files git tracks and new ones not ignored);
-#   3. inside: builds it (./bootstrap, ./configure --with-slurm=/usr),
-#      runs make check, builds the Debian package (package-deb.sh) and
-#      installs it, then runs the cluster suites on a local cluster of the
-#      chroot's own Slurm with the package's plugins: the plan below, or
+#   3. inside: builds it (./bootstrap, ./configure --with-slurm=/usr, and
+#      --with-slurm-source where Debian's registry serves this Slurm's
+#      source: the guard at placement), runs make check, builds the Debian
+#      package (package-deb.sh) and installs it, then runs the cluster
+#      suites on a local cluster of the chroot's own Slurm with the
+#      package's plugins: the plan below, or
 #      the entries whose log names are given as TEST (e2e-users-slurm ...),
 #      and the figures of a script of MEASURES named as TEST (prefer-slurm,
 #      partition-errno);
@@ -32,8 +34,9 @@
 # proctrack/linuxproc on every Slurm, so no test depends on cgroups.
 # Logs in $XC_SUITE_LOGS (default /tmp/slurm-extra-tests/SUITE): a log per
 # step, `counts` (a line "CATEGORY PASSED FAILED" per category: build,
-# unit, replay, cluster with the plugin filtering, cluster-slurm with
-# Slurm's own filter), `skipped` (a step skipped a line) and `slurm` (the version).
+# unit, replay, cluster with burst_buffer/extra filtering, cluster-slurm
+# with Slurm's own filter), `skipped` (a step skipped a line) and `slurm`
+# (the version).
 # Closes with "SUITE: N passed, M failed"; status 1 when anything failed,
 # 2 when it could not start.  Needs root and Debian's package registry.
 set -uo pipefail
@@ -43,50 +46,38 @@ SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # build, the package and the tests need (contrib/local-cluster.sh's list).
 PACKAGES=slurm-wlm,libslurm-dev,curl,xz-utils,gpgv,libmunge-dev,munge,libjansson-dev,libjson-c-dev,libcriterion-dev,libhwloc-dev,autoconf,automake,libtool,pkg-config,make,gcc,build-essential,jq,debhelper,dpkg-dev,procps,git
 # CATEGORY NAME[:LOG] [ENV...] [@SUITE]: as tests/run-all.sh's step 7,
-# trimmed of the second carrier (the carriers' code does not depend on
-# the Slurm version: bookworm runs both) and with the same load (200
-# submissions after one warm-up: the warm-ups settle the RSS figure,
-# which is printed, not checked); an entry with @SUITE runs in that
-# suite alone unless named as a TEST (the preferences where the plugin
-# filters: their code is the same on 24.11 and 26.05, and each run takes
-# 100 s). Where the guard at placement is built (trixie), the users'
-# matrix, the facts (a slurmd registering with --extra: the guard's look
-# by the nodes' own stamps), the faults, the carrier and the preferences
-# run with it loaded (GUARD_IF_BUILT: where it is not built, they run
-# without it, under their own name), and where Slurm filters the
-# preferences and the hostile users run only with it (the guard keeping
-# the preferences, no thread; without it the plugin refuses preferences
-# there, which e2e-slurm-filter checks), alone but for the carrier's (the
-# default where it is loaded, plugin_config_carrier()); sid, which cannot
-# build it, runs them without: the filter with and without the guard, in
-# one CI's time.
+# with the same load (200 submissions after one warm-up: the warm-ups
+# settle the RSS figure, which is printed, not checked).  The filter of
+# the category cluster is burst_buffer/extra, the guard at placement: an
+# entry that names it (XC_BURST_BUFFER=burst_buffer/extra) runs only
+# where it is built (trixie; sid's 26.05 cannot build it).  Where it is
+# not, what runs is what works without it: the category cluster-slurm,
+# where Slurm filters by `extra` itself (extra_constraints), the users'
+# matrix with Slurm's filter alone, and e2e-slurm-filter, which checks
+# first that where nothing filters the plugin refuses a user's request.
+# An entry with @SUITE runs in that suite alone unless named as a TEST:
+# the facts where Slurm filters on sid (trixie runs them with the guard;
+# 26.05's slurmd --extra is checked there), the churn of srun jobs with
+# Slurm's filter alone on trixie (each run takes minutes).
 PLAN=(
-	"cluster e2e-cluster"
-	"cluster e2e-wait XC_PROLOG_CTLD=0"
-	"cluster e2e-users @sid"
-	"cluster e2e-users:e2e-users-guard GUARD_IF_BUILT @trixie"
+	"cluster e2e-cluster XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster e2e-wait XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster e2e-users XC_BURST_BUFFER=burst_buffer/extra"
 	"cluster-slurm e2e-users:e2e-users-slurm XC_USERS_MODE=slurm"
 	"cluster-slurm e2e-slurm-filter"
-	"cluster e2e-facts @sid"
-	"cluster e2e-facts:e2e-facts-guard GUARD_IF_BUILT @trixie"
-	"cluster e2e-fault @sid"
-	"cluster e2e-fault:e2e-fault-guard GUARD_IF_BUILT @trixie"
-	"cluster e2e-churn"
-	"cluster e2e-carrier @sid"
-	"cluster e2e-carrier:e2e-carrier-guard GUARD_IF_BUILT @trixie"
-	"cluster e2e-prefer:e2e-prefer-guard GUARD_IF_BUILT @trixie"
-	"cluster-slurm e2e-prefer:e2e-prefer-slurm-guard XC_PREFER_MODE=slurm XC_BURST_BUFFER=burst_buffer/extra"
-	"cluster e2e-hostile"
-	"cluster e2e-guard"
-	"cluster e2e-guard-alone XC_BURST_BUFFER=burst_buffer/extra @trixie"
-	"cluster e2e-churn:e2e-churn-srun-guard-alone XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
-	"cluster e2e-wait:e2e-wait-guard-alone XC_PROLOG_CTLD=0 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
-	"cluster e2e-hostile:e2e-hostile-guard-alone XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=guard @trixie"
-	"cluster e2e-churn:e2e-churn-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features @trixie"
-	"cluster e2e-churn:e2e-churn-srun-guard XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra XC_EXTRA_CONF=Carrier=features @trixie"
-	"cluster-slurm e2e-churn:e2e-churn-srun-slurm XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints XC_PROLOG_CTLD=0 XC_CHURN_ONLY=1 XC_CHURN_SRUN=1 @trixie"
-	"cluster-slurm e2e-hostile:e2e-hostile-slurm-guard XC_HOSTILE_MODE=slurm XC_BURST_BUFFER=burst_buffer/extra"
-	"cluster load XC_LOAD_JOBS=200 XC_LOAD_WARMUPS=1"
+	"cluster e2e-facts XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster-slurm e2e-facts:e2e-facts-slurm XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints @sid"
+	"cluster e2e-fault XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster e2e-churn XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster e2e-churn:e2e-churn-srun XC_CHURN_SRUN=1 XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster e2e-prefer XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster-slurm e2e-prefer:e2e-prefer-slurm XC_PREFER_MODE=slurm XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster e2e-hostile XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster-slurm e2e-hostile:e2e-hostile-slurm XC_HOSTILE_MODE=slurm XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster e2e-guard XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster e2e-guard-alone XC_BURST_BUFFER=burst_buffer/extra"
+	"cluster-slurm e2e-churn:e2e-churn-srun-slurm XC_SCHED_PARAMS=batch_sched_delay=0,extra_constraints XC_CHURN_SRUN=1 @trixie"
+	"cluster load XC_LOAD_JOBS=200 XC_LOAD_WARMUPS=1 XC_BURST_BUFFER=burst_buffer/extra"
 )
 # Scripts that print figures and assert nothing, run only when named
 # (their output is the log's, counted in no category).
@@ -127,7 +118,7 @@ inside() {
 	if [ -f /var/tmp/xc-slurm-src/slurm/.xc-version ] && [ -f /var/tmp/xc-slurm-src/slurm/config.h ]; then
 		export SLURM_SOURCE=/var/tmp/xc-slurm-src/slurm XC_GUARD_REQUIRED=1
 	else
-		skip "$suite: the guard at placement: $(tail -n 1 "$LOGS/slurm-source.log" 2>/dev/null)"
+		skip "$suite: the guard at placement, and the suites that filter with it: $(tail -n 1 "$LOGS/slurm-source.log" 2>/dev/null)"
 	fi
 	build_step build nice -n 10 bash -c "./bootstrap && ./configure --quiet --with-slurm=/usr ${SLURM_SOURCE:+--with-slurm-source=$SLURM_SOURCE} && make -s -j$(nproc)"
 	clean_logs /src
@@ -147,14 +138,10 @@ inside() {
 				continue
 			fi
 			case " $env_words " in
-			*" XC_BURST_BUFFER="*) # the guard's: only where it is built
-				[ -n "${SLURM_SOURCE:-}" ] || continue ;;
-			*" GUARD_IF_BUILT "*) # with the guard where it is built
-				if [ -n "${SLURM_SOURCE:-}" ]; then
-					env_words=${env_words/GUARD_IF_BUILT/XC_BURST_BUFFER=burst_buffer\/extra}
-				else
-					env_words=${env_words/GUARD_IF_BUILT/}
-					name=${name%-guard}
+			*" XC_BURST_BUFFER=burst_buffer/extra "*) # the guard's: only where it is built
+				if [ -z "${SLURM_SOURCE:-}" ]; then
+					[ $# -eq 0 ] || skip "$suite: ${name#*:}: it needs the guard at placement, not built here"
+					continue
 				fi
 				;;
 			esac

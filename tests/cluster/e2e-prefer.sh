@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # e2e-prefer.sh - preferences by Extra (`--extra-prefer`, tiers, and
 # `--extra-prefer-wait`; doc/preferences.md "Preferences") as an unprivileged
-# user (xcuser1) meets them on the local cluster (4 one-CPU nodes, the
-# plugin filtering), beside what Slurm's own `--prefer` with a node
-# feature does in the same run:
+# user (xcuser1) meets them on the local cluster (4 one-CPU nodes,
+# burst_buffer/extra filtering: its guard picks the tier at each placement
+# and its look follows each wait's end; `why --job` says the tier), beside
+# what Slurm's own `--prefer` with a node feature does in the same run:
 # - n2 alone has {"cache":"ds1"} in its Extra (and the feature `cached`,
 #   for Slurm's --prefer); every node has {"gpu":true};
 # - no wait: a free preferred node is taken, a busy one is not waited for;
@@ -18,34 +19,33 @@
 # - the refusals, from the client and from slurmctld.
 # "n2 busy" is root's job on n2.  Prints the seconds from submission until
 # each job ran; closes with "prefer: N passed, M failed".
+# Skipped where burst_buffer/extra is not installed (nothing filters).
 # XC_PREFER_MODE=slurm (23.11+): the same where Slurm filters by `extra`
 # itself (SchedulerParameters=extra_constraints), with burst_buffer/extra
-# loaded (XC_BURST_BUFFER, Carrier=guard): its guard keeps the preference
-# at each placement and the job's `extra` stays its request, as Slurm
-# alone shows it (skipped without it: the plugin refuses preferences).
-# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
-# guard alone"): the same where the guard picks the tier at each placement
-# and its look follows each wait's end; no thread writes the tier into the
-# job's AdminComment, `why --job` says it.
+# loaded (XC_BURST_BUFFER): its guard keeps the preference at each
+# placement and the job's `extra` stays its request, as Slurm alone shows
+# it (skipped without it: the plugin refuses preferences).
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test e2e-prefer.sh
 MODE=${XC_PREFER_MODE:-plugin}
-export XC_CPUS=1 XC_PROLOG_CTLD=0
+export XC_CPUS=1
 if [ "$MODE" = slurm ]; then
 	slurm_filter_or_skip prefer "Slurm's own filter (extra_constraints)"
 	prefer_slurm_or_skip prefer
+else
+	filter_or_skip prefer
 fi
 cluster_start >/dev/null
 scontrol update nodename=n2 availablefeatures=cached activefeatures=cached ||
 	{ echo "e2e-prefer: cannot give n2 the feature cached" >&2; exit 1; }
 for n in n1 n3 n4; do scontrol update nodename="$n" extra='{"gpu":true}'; done
 scontrol update nodename=n2 extra='{"gpu":true,"cache":"ds1"}'
-[ "$MODE" = slurm ] || wait_refresh
+[ "$MODE" = slurm ] || look_settled
 
-if [ "$MODE" = slurm ] && guard_alone; then
+if [ "$MODE" = slurm ]; then
 	echo "# where Slurm filters, burst_buffer/extra keeps the preferences: no thread"
 	expect_has "slurmctld's log says so" "$(cat "$LOG")" \
 		"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, burst_buffer/extra keeps the preferences (Carrier=guard), and runs no thread"
@@ -136,14 +136,9 @@ go "${PREFER[@]}" --extra-prefer-wait 60
 sleep 8
 expect "pending after 8 s, three nodes idle" "$(field "$id" JobState)" PENDING
 extra_shown "$id"
-if guard_alone; then
-	# (the guard picks the tier at each placement: no thread writes it)
-	expect_has "AdminComment: the guard keeps the job off" "$(admin_comment "$id")" \
-		"slurm-extra: burst_buffer/extra keeps the job off at placement; "
-else
-	expect_has "AdminComment: the tier and its end" "$(admin_comment "$id")" \
-		"preferring tier 1 of 1 (1 node) until "
-fi
+# (the guard picks the tier at each placement: nothing writes it)
+expect_has "AdminComment: the guard keeps the job off" "$(admin_comment "$id")" \
+	"slurm-extra: burst_buffer/extra keeps the job off at placement; "
 expect_has "AdminComment: the wait in seconds" "$(admin_comment "$id")" "; wait=3600; prefer=cache=ds1; "
 out=$(as xcuser1 slurm-extra why --job "$id" 2>&1)
 expect_has "why --job (as the owner): the request" "$out" "request: gpu=true"
@@ -175,7 +170,7 @@ busy_n2
 go "${PREFER[@]}" --extra-prefer-wait 0:15
 sleep 3
 bash "$CLUSTER" ctld-restart >/dev/null || not_ok "slurmctld restarted"
-wait_refresh
+look_settled
 r=$(ran "$id" 45)
 expect_in "runs on another node after the restart" "$(node_of "$r")" n1 n3 n4
 expect "after its 15 s and within 22 ($(secs_of "$r") s)" \
@@ -230,12 +225,7 @@ echo "# the owner changes the preferences (slurm-extra prefer); another user may
 # the reference: Slurm's own answer to that user's update of the job
 busy_n2
 go "${PREFER[@]}" --extra-prefer-wait 60
-if guard_alone; then
-	expect_has "the job's state has its preference" "$(admin_comment "$id")" "; prefer=cache=ds1; "
-else
-	wait_for 20 eval '[[ "$(admin_comment "$id")" == *"preferring tier 1 of 1"* ]]' ||
-		not_ok "the job's state says it prefers n2"
-fi
+expect_has "the job's state has its preference" "$(admin_comment "$id")" "; prefer=cache=ds1; "
 before=$(admin_comment "$id")
 theirs=$(as xcuser2 slurm-extra prefer --job "$id" --none 2>&1)
 rc_theirs=$?
@@ -248,9 +238,8 @@ expect "xcuser2's change fails as their own update of the job does, in scontrol'
 # (a change of xcuser2's taken all the same would drop the tiers before
 # root's below, whose check would then fail)
 sleep 2
-# (the tier, the wait, the tiers and the request: the rest of the state
-# may change meanwhile, as the thread's carrier catches up)
-prefs_of() { grep -oE 'preferring tier [0-9]+ of [0-9]+|; (wait|prefer|request)=[^;]*' | tr -d '\n'; }
+# (the wait, the tiers and the request)
+prefs_of() { grep -oE '; (wait|prefer|request)=[^;]*' | tr -d '\n'; }
 expect "and changes nothing: the job's preferences and its waiting" \
 	"$(admin_comment "$id" | prefs_of) $(field "$id" JobState)" \
 	"$(prefs_of <<<"$before") PENDING"

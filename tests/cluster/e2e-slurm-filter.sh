@@ -1,20 +1,49 @@
 #!/usr/bin/env bash
-# e2e-slurm-filter.sh - Slurm 23.11+ with its own filter on
-# (SchedulerParameters=extra_constraints), on the real local cluster: the
-# job_submit plugin only checks requests (positioned errors) and leaves
-# filtering to Slurm; the requests that crash 23.11.0-23.11.6's parser
-# (unbalanced parentheses, SchedMD ticket 18133) are refused before they
-# reach it, at submission and in `scontrol update job=N extra=...`.
-# Without burst_buffer/extra nothing would keep preferences: no thread
-# runs, `--extra-prefer` and `slurm-extra prefer` are refused naming it,
-# and an update of the request alone is Slurm's.
-# Before 23.11 there is no such filter: it says so and checks nothing.
+# e2e-slurm-filter.sh - who filters by --extra where the plugins do not,
+# on the real local cluster, without burst_buffer/extra:
+# - first, on every Slurm, where nothing filters (no extra_constraints
+#   either): job_submit/extra refuses a user's request, saying so
+#   ("--extra: nothing filters by it here"), and from 23.02 their update
+#   setting one; a job without a request runs;
+# - then Slurm 23.11+ with its own filter on
+#   (SchedulerParameters=extra_constraints): the job_submit plugin only
+#   checks requests (positioned errors) and leaves filtering to Slurm; the
+#   requests that crash 23.11.0-23.11.6's parser (unbalanced parentheses,
+#   SchedMD ticket 18133) are refused before they reach it, at submission
+#   and in `scontrol update job=N extra=...`.  Without burst_buffer/extra
+#   nothing would keep preferences: no thread runs, `--extra-prefer` and
+#   `slurm-extra prefer` are refused naming it, and an update of the
+#   request alone is Slurm's.  Before 23.11 there is no such filter: it
+#   says so and checks no more.
 # Closes with "slurm-filter: N passed, M failed".
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test e2e-slurm-filter.sh
+# Slurm's filter alone, or none: no burst_buffer/extra (e2e-prefer and
+# e2e-hostile run where Slurm filters with it)
+export XC_BURST_BUFFER=
+
+echo "# where nothing filters (no burst_buffer/extra, no extra_constraints): requests refused"
+XC_SCHED_PARAMS=batch_sched_delay=0 cluster_start >/dev/null
+out=$(as xcuser1 sbatch --parsable -o /dev/null --extra 'gpu=true' --wrap hostname 2>&1)
+rc=$?
+expect "xcuser1's sbatch --extra 'gpu=true' fails" "$([ "$rc" -ne 0 ] && echo failed)" failed
+expect_has "  saying nothing filters by it here" "$out" "nothing filters by it here"
+expect "  nothing queued" "$(squeue -h -u xcuser1 | wc -l)" 0
+id=$(as xcuser1 sbatch --parsable -o /dev/null --wrap hostname 2>&1)
+expect "a job without --extra: accepted" "$([[ $id =~ ^[0-9]+$ ]] && echo yes)" yes
+expect "  and it runs" "$(wait_job "$id")" COMPLETED
+if slurm_at_least 23 2; then
+	id=$(as xcuser1 sbatch --parsable -o /dev/null -H --wrap hostname 2>&1)
+	before=$(field "$id" Extra)
+	as xcuser1 scontrol update job="$id" extra=gpu=true >/dev/null 2>&1
+	expect "the owner's update setting a request fails" "$?" 1
+	expect "  and the job's Extra is as it was" "$(field "$id" Extra)" "$before"
+	scancel "$id"
+fi
+bash "$CLUSTER" stop >/dev/null 2>&1
 
 slurm_filter_or_skip slurm-filter "Slurm's own filter (extra_constraints)"
 cluster_start >/dev/null
@@ -30,7 +59,7 @@ echo "# the plugin sees Slurm's filter and stands aside"
 expect_has "it says so in slurmctld's log" "$(cat "$LOG")" \
 	"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, refuses --extra-prefer (BurstBufferType=burst_buffer/extra keeps preferences), and runs no thread"
 
-expect "glibc's mmap threshold is left alone (MallocMmapThreshold: filter mode only)" \
+expect "glibc's mmap threshold is left alone" \
 	"$(grep -c "glibc's mmap threshold set" "$LOG")" 0
 
 echo "# doctor says who filters, for a user as for root"

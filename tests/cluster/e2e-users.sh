@@ -6,25 +6,23 @@
 #
 # Each case runs the same action on two pending jobs of the owner, one
 # with `--extra gpu=true` (n1-n2 satisfy it, n3-n4 do not) and one
-# without, the reference: Slurm alone.  Checked: the actor's message and
-# exit status are the same; two rounds of the plugin's thread later, the
-# job with a request has the reference's TimeLimit, NumNodes, Partition,
-# priority and reason, and it is kept off the reference's ExcNodeList plus
-# n[3-4] (kept_off: by its ExcNodeList or, Carrier=features, its
-# constraint's feature too), with the reference's list recorded as the
-# user's own; the same again
-# after `scontrol reconfigure` and a slurmctld restart.  Each action is
-# sent right after submission (before the thread has seen the job) and
-# later.  Then submissions (-N above the matches, a missing feature or
-# partition), an array with scattered task ids and a heterogeneous job.
-# XC_USERS_MODE=slurm (23.11+): the same with Slurm's own filter
-# (extra_constraints), where the plugin only checks requests: the job with
-# a request then has the reference's ExcNodeList and its request in Extra.
-# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
-# guard alone"): no thread of the plugin's runs, the look keeps the jobs' excluded
-# nodes: a job is kept off what its bitmap holds (kept_off), its
-# ExcNodeList is the reference's, "rounds" are the look's walks
-# (look_walked), and the caps count the look's walks.
+# without, the reference: Slurm alone.  The filter is burst_buffer/extra
+# (doc/guard.md): its look keeps the jobs' excluded nodes.  Checked: the
+# actor's message and exit status are the same; two walks of the look
+# later (look_walked), the job with a request has the reference's
+# TimeLimit, NumNodes, Partition, priority and reason, its ExcNodeList is
+# the reference's, and it is kept off that list plus n[3-4] (kept_off:
+# the bitmap slurmctld keeps); the same again after `scontrol reconfigure`
+# and a slurmctld restart.  Each action is sent right after submission
+# (before the look has walked the job) and later.  Then submissions (-N
+# above the matches, a missing feature or partition), an array with
+# scattered task ids, a heterogeneous job and the caps on distinct
+# requests (counted at the look's walks).  Skipped where burst_buffer/extra
+# is not installed (nothing filters there).
+# XC_USERS_MODE=slurm (23.11+): the same with Slurm's own filter alone
+# (extra_constraints, no burst_buffer/extra), where the plugin only checks
+# requests: the job with a request then has the reference's ExcNodeList
+# and its request in Extra.
 # Closes with "users: N passed, M failed".
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
@@ -35,16 +33,15 @@ SLURM_FILTERS=0
 if [ "${XC_USERS_MODE:-plugin}" = slurm ]; then
 	slurm_filter_or_skip users "e2e-users with Slurm's own filter (extra_constraints)"
 	SLURM_FILTERS=1
+	export XC_BURST_BUFFER=
+else
+	filter_or_skip users
 fi
 
 OWNER=xcuser1
 OTHER=xcuser2
 export XC_USERS="$OWNER $OTHER"
 export XC_PARTITIONS=2
-# Rounds every 5 s: an action sent right after its submission reaches the
-# job before the thread has seen it (RefreshInterval 1 s left that to
-# chance); `rounds` waits for rounds, however long they take.
-export XC_REFRESH=${XC_REFRESH:-5}
 cluster_start >/dev/null
 tick=0
 # n1-n2 satisfy gpu=true, n3-n4 do not; `tick` changes n4's Extra only.
@@ -54,29 +51,18 @@ set_nodes() {
 	scontrol update nodename=n4 extra="{\"gpu\":false,\"tick\":$tick}"
 }
 set_nodes
-GUARD=0
-guard_alone && GUARD=1
-# (Slurm's filter: the thread idles; the guard alone: none runs)
-[ "$SLURM_FILTERS" = 1 ] || [ "$GUARD" = 1 ] || wait_refresh
 
 # A pending job of the owner's: begins in an hour.
 pending() { as "$OWNER" sbatch --parsable -o /dev/null --begin=now+3600 "$@" --wrap true 2>&1; }
-# rounds N: N rounds of the plugin's thread have started (each one after a
-# node changed, which makes it re-filter every pending job): the log line
-# waited for comes as a round starts, so the N-1 before it have finished.
+# rounds N: the look has walked every job N times since the call, each
+# walk after n4's Extra changed (look_walked); where Slurm filters alone
+# there is nothing to wait for.
 rounds() {
-	local i from
-	[ "$SLURM_FILTERS" = 1 ] && return 0 # the thread stands idle
-	for i in $(seq "$1"); do
+	[ "$SLURM_FILTERS" = 1 ] && return 0
+	for _ in $(seq "$1"); do
 		tick=$((tick + 1))
-		from=$(log_lines)
 		scontrol update nodename=n4 extra="{\"gpu\":false,\"tick\":$tick}"
-		if [ "$GUARD" = 1 ]; then
-			look_walked
-			continue
-		fi
-		wait_for 30 plugin_has_current_data "$from" ||
-			not_ok "round $i: the plugin loaded the node data within 30 s"
+		look_walked
 	done
 }
 # The sorted, ranged hostlist of the nodes of every list given.
@@ -86,7 +72,6 @@ union() {
 	[ -n "$names" ] && scontrol show hostlistsorted "$names" || echo "(null)"
 }
 admin_comment() { show_job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
-user_exclude() { admin_comment "$1" | grep -oP '; exclude=\K[^;]*'; }
 # What an actor is told, with the job's id (when $2 is one) as J.
 said() { if [[ $2 =~ ^[0-9]+$ ]]; then sed -e "s/\b$2\b/J/g" <<<"$1"; else printf '%s' "$1"; fi; }
 
@@ -138,7 +123,7 @@ fields() {
 ACTIONS=(exc exc-clear time nodes part hold release comment)
 declare -A A B
 check_pairs() {
-	local when=$1 key a b want
+	local when=$1 key a b
 	for key in "${!A[@]}"; do
 		a=${A[$key]} b=${B[$key]}
 		# (each job's record read once for its checks: the jobs wait for
@@ -150,16 +135,10 @@ check_pairs() {
 			expect "$key, $when: the request in Extra" "$(field "$a" Extra)" gpu=true
 			continue
 		fi
-		want=$(union "$(field "$b" ExcNodeList)" "n[3-4]")
-		expect "$key, $when: kept off the user's list plus n[3-4]" "$(kept_off "$a")" "$want"
-		if [ "$GUARD" = 1 ]; then # the list is the user's own field
-			expect "$key, $when: ExcNodeList as without --extra" "$(field "$a" ExcNodeList)" "$(field "$b" ExcNodeList)"
-			continue
-		fi
-		want=$(field "$b" ExcNodeList)
-		[ "$want" = "(null)" ] && want=
-		expect "$key, $when: the user's own exclusions recorded" "$(user_exclude "$a")" \
-			"$( [ -n "$want" ] && union "$want")"
+		expect "$key, $when: kept off the user's list plus n[3-4]" "$(kept_off "$a")" \
+			"$(union "$(field "$b" ExcNodeList)" "n[3-4]")"
+		# (the list is the user's own field)
+		expect "$key, $when: ExcNodeList as without --extra" "$(field "$a" ExcNodeList)" "$(field "$b" ExcNodeList)"
 	done
 	rec_drop
 }
@@ -171,7 +150,7 @@ act() {
 	for actor in "$OWNER" "$OTHER" root; do
 		for act in "${ACTIONS[@]}"; do
 			key="$actor $act $1"
-			if [ "$1" = early ]; then # sent before the thread's next round
+			if [ "$1" = early ]; then # sent before the look's next walk
 				A[$key]=$(pending --partition=debug --extra gpu=true)
 				B[$key]=$(pending --partition=debug)
 			fi
@@ -224,7 +203,7 @@ echo "# a job array with scattered task ids (its name is over 64 bytes)"
 tasks=$(seq -s, 1 7 300)
 a=$(pending --array="$tasks" --extra gpu=true)
 rounds 2
-# plugin: its exclusions; Slurm's own filter: none, the request in Extra
+# burst_buffer/extra: the look's set; Slurm's own filter: none, the request in Extra
 if [ "$SLURM_FILTERS" = 1 ]; then mine="(null)" mine1="n1"; else mine="n[3-4]" mine1="n[1,3-4]"; fi
 expect "the array is one pending record" "$(squeue -h -j "$a" -o %i | wc -l)" 1
 expect "the array is kept off" "$(kept_off "$a")" "$mine"
@@ -235,10 +214,8 @@ expect "the array is still one pending record" "$(squeue -h -j "$a" -o %i | wc -
 expect "the array is kept off the owner's n1 (and the plugin's)" "$(kept_off "$a")" "$mine1"
 if [ "$SLURM_FILTERS" = 1 ]; then
 	expect "the array's request in Extra" "$(field "$a" Extra)" gpu=true
-elif [ "$GUARD" = 1 ]; then
-	expect "the array's ExcNodeList: the owner's n1" "$(field "$a" ExcNodeList)" "n1"
 else
-	expect "the array's user exclusions: n1" "$(user_exclude "$a")" "n1"
+	expect "the array's ExcNodeList: the owner's n1" "$(field "$a" ExcNodeList)" "n1"
 fi
 scancel "$a"
 
@@ -264,13 +241,9 @@ expect "component 0 after: kept off n1 and its own exclusions" "$(kept_off "$h+0
 expect "component 1 after: kept off n1 and its own exclusions" "$(kept_off "$h+1")" "$after1"
 if [ "$SLURM_FILTERS" = 1 ]; then
 	expect "component 1 keeps its request" "$(field "$h+1" Extra)" "$second"
-elif [ "$GUARD" = 1 ]; then
+else
 	expect "component 0: the owner's n1 in its ExcNodeList" "$(field "$h+0" ExcNodeList)" "n1"
 	expect "component 1: the owner's n1 in its ExcNodeList" "$(field "$h+1" ExcNodeList)" "n1"
-	expect "component 1 keeps its request" "$(admin_comment "$h+1" | grep -oP 'request=\K.*')" "$second"
-else
-	expect "component 0: the user's own n1" "$(user_exclude "$h+0")" "n1"
-	expect "component 1: the user's own n1" "$(user_exclude "$h+1")" "n1"
 	expect "component 1 keeps its request" "$(admin_comment "$h+1" | grep -oP 'request=\K.*')" "$second"
 fi
 scancel "$h"
@@ -296,18 +269,15 @@ if slurm_at_least 23 2; then
 		rounds 2
 		expect "  no longer filtered: kept off the user's list alone (none)" "$(kept_off "$b")" "(null)"
 		expect "  its constraint the user's own (none)" "$(field "$b" Features)" "(null)"
-		if [ "$GUARD" = 1 ]; then # (the mark kept: the guard reads Extra)
-			expect "  its state holds no request" "$(admin_comment "$b" | grep -oP '; request=\K.*')" ""
-		else
-			expect "  no state left" "$(admin_comment "$b")" ""
-		fi
+		# (the mark kept: the guard reads Extra)
+		expect "  its state holds no request" "$(admin_comment "$b" | grep -oP '; request=\K.*')" ""
 	fi
 	scancel "$b"
 else
 	echo "skipped: scontrol update job=N extra=...: $(scontrol --version) has no job Extra"
 fi
 
-echo "# the caps on distinct pending requests (extra.conf; filter mode)"
+echo "# the caps on distinct pending requests (extra.conf; where the plugin's guard filters)"
 if [ "$SLURM_FILTERS" = 0 ]; then
 	conf=$XC_STATE/extra.conf
 	cp "$conf" "$conf.saved"
@@ -315,7 +285,7 @@ if [ "$SLURM_FILTERS" = 0 ]; then
 	# (extra.conf is read when the plugin loads: a restart, not a
 	# reconfigure, which keeps a job_submit plugin loaded on 22.05)
 	bash "$CLUSTER" ctld-restart >/dev/null
-	rounds 2 # the thread has counted the pending jobs (the guard: the look)
+	rounds 2 # the look has counted the pending jobs
 	a=$(pending --extra gpu=true) || not_ok "a first request: accepted"
 	b=$(pending --extra 'gpu=true&tick>=0') || not_ok "a second: accepted"
 	out=$(pending --extra gpu=false)

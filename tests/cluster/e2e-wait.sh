@@ -7,34 +7,31 @@
 # ExcNodeList kept; slurmctld restarted with jobs waiting; holds untouched;
 # arrays, srun/salloc and partition lists wait too.  Prints the measured
 # times; closes with "wait: N passed, M failed".
-# XC_EXTRA_CONF=Carrier=guard (with burst_buffer/extra; doc/guard.md "The
-# guard alone"): the same where the guard keeps jobs off at placement and
-# its look keeps their excluded nodes (kept_off: the bitmap, a walk after
-# a change); a job waits with reason BurstBufferStageIn, never held (a
-# required node that does not match included), its ExcNodeList is the
-# user's own field, untouched, and its AdminComment the state written at
-# submission.
+# The filter is burst_buffer/extra (doc/guard.md): its guard keeps jobs off
+# at placement and its look keeps their excluded nodes (kept_off: the
+# bitmap, a walk after a change); a job waits with reason
+# BurstBufferStageIn, never held (a required node that does not match
+# included), its ExcNodeList is the user's own field, untouched, and its
+# AdminComment the state written at submission.  Skipped where it is not
+# installed (nothing filters there).
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test e2e-wait.sh
+filter_or_skip wait
 
 # A second partition over the same nodes, for --partition lists.
 export XC_PARTITIONS=2
 cluster_start >/dev/null
 bash "$CLUSTER" extra >/dev/null || exit 1
-wait_refresh
-GUARD=0
-guard_alone && GUARD=1
-# the reason of a job waiting for a node to match: Slurm's with the
-# plugin's list; with the guard alone, the stage-in test's answer
-WAITING=BadConstraints
-[ "$GUARD" = 1 ] && WAITING=BurstBufferStageIn
-# settled JOB LIST: with the guard alone, waits (10 s at most) for the
-# look to have given the job its set (its walk follows a submission or
-# an update within a second); the plugin's list is set at once
-settled() { [ "$GUARD" = 0 ] || wait_for 10 exc_is "$1" "$2" || true; }
+look_settled
+# the reason of a job waiting for a node to match: the stage-in test's
+# answer (burst_buffer/extra's)
+WAITING=BurstBufferStageIn
+# settled JOB LIST: waits (10 s at most) for the look to have given the
+# job its set (its walk follows a submission or an update within a second)
+settled() { wait_for 10 exc_is "$1" "$2" || true; }
 
 now_ms() { date +%s%3N; }
 state() { field "$1" JobState; }
@@ -49,7 +46,7 @@ set_extra() { scontrol update nodename="$1" extra="$2"; }
 # The job's AdminComment, spaces and all (scontrol gives it a line).
 admin_comment() { scontrol show job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?$)'; }
 # Back to contrib/examples/nodes.json: n1, n4 gpu with mem >= 512.
-reset_extra() { bash "$CLUSTER" extra >/dev/null; wait_refresh; }
+reset_extra() { bash "$CLUSTER" extra >/dev/null; look_settled; }
 
 echo "# a request no node satisfies: accepted, waits, runs when a node comes to match"
 id=$(submit --extra 'gpu=true&mem>4096')
@@ -58,14 +55,9 @@ wait_for 15 eval '[ "$(reason "$id")" = "$WAITING" ]' ||
 	not_ok "waited 15 s for: eval '[ \"\$(reason \"\$id\")\" = $WAITING ]'"
 expect "squeue: PENDING" "$(squeue -h -j "$id" -o %T)" PENDING
 expect "squeue reason: $WAITING" "$(reason "$id")" "$WAITING"
-if [ "$GUARD" = 1 ]; then
-	expect_has "scontrol show job: the state, the guard keeping it off" "$(scontrol show job "$id")" \
-		"AdminComment=slurm-extra: burst_buffer/extra keeps the job off at placement; held=0; wrote="
-	expect_has "  with its request" "$(admin_comment "$id")" "; exclude=; request=gpu=true&mem>4096"
-else
-	expect_has "scontrol show job says why" "$(scontrol show job "$id")" \
-		"AdminComment=slurm-extra: waiting for a node whose Extra satisfies the request (none of 4 does; slurm-extra why --job ID tells why); held=0; wrote=5634a64ed17dfd03; exclude=; request=gpu=true&mem>4096"
-fi
+expect_has "scontrol show job: the state, the guard keeping it off" "$(scontrol show job "$id")" \
+	"AdminComment=slurm-extra: burst_buffer/extra keeps the job off at placement; held=0; wrote="
+expect_has "  with its request" "$(admin_comment "$id")" "; exclude=; request=gpu=true&mem>4096"
 settled "$id" "n[1-4]"
 expect "ExcNodeList: every node" "$(kept_off "$id")" "n[1-4]"
 out=$(slurm-extra why --job "$id")
@@ -101,7 +93,7 @@ set_extra n3 '{"gpu":true,"mem":4096,"arch":"aarch64","rack":2}'
 wait_for 20 exc_is "$id" "n[1-2,4]" ||
 	not_ok "waited 20 s for: exc_is \"\$id\" \"n[1-2,4]\""
 t1=$(now_ms)
-expect "re-filtered: ExcNodeList n[1-2,4]" "$(kept_off "$id")" "n[1-2,4]"
+expect "the look follows: kept off n[1-2,4]" "$(kept_off "$id")" "n[1-2,4]"
 printf '  from the Extra update to the new ExcNodeList: %d ms\n' $((t1 - t0))
 echo "exclusion_after_update_ms $((t1 - t0))" >>"${XC_WAIT_FIGURES:-/dev/null}"
 wait_for 20 started "$id" ||
@@ -118,35 +110,21 @@ expect "--exclude n4 merged: ExcNodeList n[2-4]" "$(kept_off "$id")" "n[2-4]"
 expect_has "the user's own exclusion is kept apart" "$(admin_comment "$id")" "exclude=n4;"
 expect "why --job counts the nodes the job may use: not the user's n4" \
 	"$(slurm-extra why --job "$id" | sed -n 3p)" "1 of 3 nodes satisfy it: n1"
-# Right after submission the thread has not seen the job yet: the update
-# is merged at its next round (within RefreshInterval).
+# Right after submission: merged at the look's next walk.
 scontrol update job="$id" ExcNodeList=n1
 wait_for 10 exc_is "$id" "n[1-3]" ||
 	not_ok "waited 10 s for: exc_is \"\$id\" \"n[1-3]\""
 expect "ExcNodeList=n1 by the user: merged n[1-3]" "$(kept_off "$id")" "n[1-3]"
-if [ "$GUARD" = 1 ]; then
-	expect "  and kept as the user's own: their ExcNodeList" "$(field "$id" ExcNodeList)" n1
-else
-	expect_has "  and kept as the user's own" "$(admin_comment "$id")" "exclude=n1;"
-fi
+expect "  and kept as the user's own: their ExcNodeList" "$(field "$id" ExcNodeList)" n1
 set_extra n2 '{"gpu":true,"mem":2048}'
 wait_for 20 exc_is "$id" "n[1,3]" ||
 	not_ok "waited 20 s for: exc_is \"\$id\" \"n[1,3]\""
 expect "n2 comes to match: ExcNodeList n[1,3] (n1 still the user's)" "$(kept_off "$id")" "n[1,3]"
-# A job the thread knows: merged by job_modify() in the update itself;
-# recorded as the user's own by the thread once it sees the update applied
-# (job_modify() writes no AdminComment into a caller's update).
+# Later, the job long known to the look: merged at its next walk too.
 scontrol update job="$id" ExcNodeList=n2
-if [ "$GUARD" = 1 ]; then
-	settled "$id" "n[2-3]"
-	expect "ExcNodeList=n2 later: merged at the look's next walk, n[2-3]" "$(kept_off "$id")" "n[2-3]"
-	expect "  and kept as the user's own: their ExcNodeList" "$(field "$id" ExcNodeList)" n2
-else
-	expect "ExcNodeList=n2 later: merged at once, n[2-3]" "$(kept_off "$id")" "n[2-3]"
-	wait_for 10 eval '[[ "$(admin_comment "$id")" == *"exclude=n2;"* ]]' ||
-		not_ok "waited 10 s for the thread to record the user's n2"
-	expect_has "  and kept as the user's own" "$(admin_comment "$id")" "exclude=n2;"
-fi
+settled "$id" "n[2-3]"
+expect "ExcNodeList=n2 later: merged at the look's next walk, n[2-3]" "$(kept_off "$id")" "n[2-3]"
+expect "  and kept as the user's own: their ExcNodeList" "$(field "$id" ExcNodeList)" n2
 expect "the user's hold is untouched" "$(reason "$id")" JobHeldUser
 scontrol release "$id"
 wait_for 30 started "$id" ||
@@ -157,7 +135,7 @@ reset_extra
 
 echo "# holds are never released by the plugin"
 id=$(submit -H --extra 'gpu=true&mem>4096')
-wait_refresh
+look_settled
 expect "sbatch -H, no node matches: held by the user" "$(reason "$id")" JobHeldUser
 id2=$(submit --extra 'gpu=true&mem>4096')
 wait_for 15 eval '[ "$(reason "$id2")" = "$WAITING" ]' ||
@@ -222,55 +200,41 @@ expect "-p debug,other: runs on n2 once it matches" "$(field "$id" NodeList)" n2
 wait_job "$id" >/dev/null
 reset_extra
 
-echo "# --nodelist: a required node is never excluded; the job waits (the plugin's list: held) until it matches"
+echo "# --nodelist: a required node is never excluded; the job waits, unheld, until it matches"
 id=$(submit -w n2 --extra 'gpu=true') # n2: gpu false
-if [ "$GUARD" = 1 ]; then
-	# (Slurm's own filter lets such a job wait too: FAIL_CONSTRAINTS)
-	wait_for 15 eval '[ "$(reason "$id")" = BurstBufferStageIn ]'
-	expect "waits, not held (priority above 0), while required n2 does not satisfy it" \
-		"$(reason "$id") $([ "$(field "$id" Priority)" != 0 ] && echo above-0)" "BurstBufferStageIn above-0"
-	expect_in "  n2 is not excluded (n1, n3, n4 match: nothing is)" "$(kept_off "$id")" "" "(null)"
-else
-	wait_for 15 eval '[ "$(reason "$id")" = JobHeldUser ] || [ "$(reason "$id")" = JobHeldAdmin ]'
-	expect_in "held by the plugin while required n2 does not satisfy it" "$(reason "$id")" JobHeldUser JobHeldAdmin
-	expect_in "  n2 is not excluded (n1, n3, n4 match: nothing is)" "$(kept_off "$id")" "" "(null)"
-	expect_has "  and the AdminComment says why" "$(admin_comment "$id")" \
-		"held: a required node does not satisfy the request"
-fi
+# (Slurm's own filter lets such a job wait too: FAIL_CONSTRAINTS)
+wait_for 15 eval '[ "$(reason "$id")" = BurstBufferStageIn ]'
+expect "waits, not held (priority above 0), while required n2 does not satisfy it" \
+	"$(reason "$id") $([ "$(field "$id" Priority)" != 0 ] && echo above-0)" "BurstBufferStageIn above-0"
+expect_in "  n2 is not excluded (n1, n3, n4 match: nothing is)" "$(kept_off "$id")" "" "(null)"
 expect "  why --job: the request holds on the other nodes" "$(slurm-extra why --job "$id" | sed -n 3,4p)" \
 	"3 of 4 nodes satisfy it: n[1,3-4]
   gpu=true                       3 of 4 nodes   (n2: false)"
 set_extra n2 '{"gpu":true,"mem":64}'
 wait_for 30 started "$id" ||
 	not_ok "waited 30 s for: started \"\$id\""
-expect "released when n2 matches: runs on n2" "$(field "$id" NodeList)" n2
+expect "once n2 matches: runs on n2" "$(field "$id" NodeList)" n2
 wait_job "$id" >/dev/null
 reset_extra
 
 echo "# a heterogeneous job: each component filtered"
-hold=()
-[ "$GUARD" = 1 ] && hold=(-H)
-id=$(sbatch --parsable -o /dev/null ${hold[@]+"${hold[@]}"} --extra 'gpu=true&mem>=512' -n1 --wrap true : -n1 2>&1)
+id=$(sbatch --parsable -o /dev/null -H --extra 'gpu=true&mem>=512' -n1 --wrap true : -n1 2>&1)
 id=${id%%+*}
-if [ "$GUARD" = 1 ]; then
-	# (the look's set is taken back once the job runs: read while held)
-	settled "$id" "n[2-3]"
-	expect "het job: component 0 excluded the others" "$(kept_off "$id")" "n[2-3]"
-	scontrol release "$id"
-fi
+# (the look's set is taken back once the job runs: read while held)
+settled "$id" "n[2-3]"
+expect "het job: component 0 excluded the others" "$(kept_off "$id")" "n[2-3]"
+scontrol release "$id"
 wait_for 30 eval '[ "$(field "$id" JobState)" = COMPLETED ]' ||
 	not_ok "waited 30 s for: eval '[ \"\$(field \"\$id\" JobState)\" = COMPLETED ]'"
 expect "het job: component 0 ran on a matching node" \
 	"$(case "$(field "$id" NodeList)" in n1 | n4) echo yes ;; esac)" yes
-[ "$GUARD" = 1 ] || expect "het job: component 0 excluded the others" "$(kept_off "$id")" "n[2-3]"
 
 echo "# slurmctld restarted with jobs waiting"
 id=$(submit --extra 'gpu=true&mem>4096')
 wait_for 15 eval '[ "$(reason "$id")" = "$WAITING" ]' ||
 	not_ok "waited 15 s for: eval '[ \"\$(reason \"\$id\")\" = $WAITING ]'"
-mark=$(log_lines)
 bash "$CLUSTER" ctld-restart >/dev/null
-wait_refresh "$mark"
+look_settled
 expect "the waiting job is still there" "$(state "$id")" PENDING
 expect_has "  with its request" "$(admin_comment "$id")" "request=gpu=true&mem>4096"
 set_extra n4 '{"gpu":true,"mem":8192,"ssd":"nvme"}'
@@ -284,47 +248,26 @@ echo "# a node added to the cluster is filtered for waiting jobs"
 id=$(submit -H --extra 'gpu=true&mem>=512')
 settled "$id" "n[2-3]"
 expect "before: ExcNodeList n[2-3]" "$(kept_off "$id")" "n[2-3]"
-mark=$(log_lines)
 XC_NODE5=1 bash "$CLUSTER" ctld-reconfig-nodes >/dev/null
-wait_refresh "$mark"
+look_settled
 wait_for 20 exc_is "$id" "n[2-3,5]" ||
 	not_ok "waited 20 s for: exc_is \"\$id\" \"n[2-3,5]\""
 expect "n5 (no Extra) is excluded too" "$(kept_off "$id")" "n[2-3,5]"
 scancel "$id"
 
-echo "# a powered-down CLOUD node: excluded unless its Extra can be read"
-# Slurm 22.05 hides such a node from slurm_load_node() (a record without a
-# name) unless PrivateData=cloud: the plugin takes its name from the
-# partitions and excludes it, whatever its Extra.  From 23.02 it is shown,
-# and its Extra counts like any node's.
+echo "# a powered-down CLOUD node: its Extra counts like any node's"
+# (Slurm 22.05 hides such a node from slurm_load_node() unless
+# PrivateData=cloud; the guard reads slurmctld's own table, where it is
+# a node as any other.)
 # A cluster started anew: a CLOUD node starts powered down (one that was
 # a plain node keeps its state across a restart).
 XC_NODE5=1 XC_NODE5_STATE=CLOUD bash "$CLUSTER" start >/dev/null
-mark=$(log_lines)
 bash "$CLUSTER" extra >/dev/null
 scontrol update nodename=n5 extra='{"gpu":true,"mem":4096}'
-# (before 23.02: a table logged after n5's Extra is set again, which makes
-# a round; one logged between the updates holds an Extra of before)
-if ! slurm_at_least 23 2; then
-	mark=$(log_lines)
-	scontrol update nodename=n5 extra='{"gpu":true,"mem":4096}'
-fi
-if slurm_at_least 23 2 || [ "$GUARD" = 1 ]; then
-	wait_refresh "$mark"
-else # the helper's digest does not count the hidden node: the log does
-	wait_for 30 eval '[ "$(tail -n +"$((mark + 1))" "$LOG" | grep -c "job_submit/extra: node table: 5 nodes")" -ge 1 ]' ||
-		not_ok "waited 30 s for the plugin's table of 5 nodes"
-fi
+look_settled
 id=$(submit -H --extra 'gpu=true&mem>=512')
-# (the guard reads slurmctld's own table, where 22.05 keeps n5 as any node)
-if slurm_at_least 23 2 || [ "$GUARD" = 1 ]; then
-	settled "$id" "n[2-3]"
-	expect "n5 (CLOUD, powered down, its Extra satisfies): not excluded" "$(kept_off "$id")" "n[2-3]"
-else
-	expect "n5 (CLOUD, powered down, hidden): excluded, its Extra unreadable" "$(kept_off "$id")" "n[2-3,5]"
-	expect_has "slurmctld's log says why and what to set" "$(cat "$LOG")" \
-		"nodes hidden from slurm_load_node(): 1 (powered-down CLOUD nodes; slurm.conf PrivateData=cloud shows them)"
-fi
+settled "$id" "n[2-3]"
+expect "n5 (CLOUD, powered down, its Extra satisfies): not excluded" "$(kept_off "$id")" "n[2-3]"
 scancel "$id"
 
 echo "# invalid requests are still refused before submission, with the caret"

@@ -3,7 +3,8 @@
 # reference for preferences by Extra: `--prefer` with a node feature (one
 # tier, Slurm 22.05+) and `--constraint` (a hard wish), as an unprivileged
 # user (xcuser1), on the local cluster (4 one-CPU nodes, no job_submit
-# plugin).  Figures printed, never asserted (doc/preferences.md, "Preferences").
+# plugin, no burst_buffer/extra).  Figures printed, never asserted
+# (doc/preferences.md, "Preferences").
 #
 # The feature `cached` is on n2 alone (scontrol update node), each job
 # runs `sleep 3`; "n2 busy" is root's job of XC_PREFER_FILL seconds
@@ -27,7 +28,7 @@ set -uo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test prefer-slurm.sh
-export XC_JOB_SUBMIT='' XC_CPUS=1 XC_SCHED_PARAMS=batch_sched_delay=0 XC_PROLOG_CTLD=0
+export XC_JOB_SUBMIT='' XC_BURST_BUFFER='' XC_CPUS=1 XC_SCHED_PARAMS=batch_sched_delay=0
 FILL=${XC_PREFER_FILL:-40}
 cluster_start >/dev/null
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # scale-compare.sh [NODES [JOBS]] - Slurm's own --extra filter
-# (SchedulerParameters=extra_constraints, 23.11+), this project's filter
-# mode, and no filter at all (the floor), side by side on one slurmctld
-# with NODES nodes (default 10000) and JOBS pending jobs with --extra
-# (default 500).  Figures printed, never asserted (doc/benchmarks.md,
-# "Slurm's own filter or filter mode").  Also `tests/cluster/scale.sh --compare`.
+# (SchedulerParameters=extra_constraints, 23.11+), this project's
+# (burst_buffer/extra), and no filter at all (the floor), side by side on
+# one slurmctld with NODES nodes (default 10000) and JOBS pending jobs with
+# --extra (default 500).  Figures printed, never asserted
+# (doc/benchmarks.md).  Also `tests/cluster/scale.sh --compare`.
 #
 # Each run starts a fresh controller of its own (state in
 # $XC_SCALE_STATE, default /var/lib/slurm-extra-scale; port 16818; no
@@ -20,19 +20,20 @@
 #   CONFIGURING: ResumeProgram does nothing and ResumeTimeout is 10 h),
 #   with time limits of 1 to 10 hours, so that the scheduler meets busy
 #   nodes and backfill plans the --extra jobs around running work.
-# Modes (XC_COMPARE_MODES, default "none own filter"): none, no
+# Modes (XC_COMPARE_MODES, default "none own guard"): none, no
 # JobSubmitPlugins and no extra_constraints (--extra is stored, nothing
 # filters); own, extra_constraints with job_submit/extra checking
-# requests; filter, job_submit/extra filtering (after its thread has given
-# every job its ExcNodeList).  Then `sdiag -r`, XC_COMPARE_WINDOW seconds
+# requests; guard, burst_buffer/extra filtering (BurstBufferType, built
+# with configure --with-slurm-source; a row that says skipped where it is
+# not installed), job_submit/extra checking and recording requests.
+# Then `sdiag -r`, XC_COMPARE_WINDOW seconds
 # (default 300), and printed: the main scheduler's mean cycle and mean
 # depth (jobs reached), backfill's mean cycle and depth, slurmctld's CPU
 # time in the window (/proc/PID/stat), its resident memory at the end, and
 # the jobs that started in the window; after the table, slurmctld's time on
 # the RPCs that read jobs and nodes and update jobs (sdiag).  A row whose
 # controller did not start or answer says FAILED, and the script exits 1.
-# XC_EXTRA_CONF: KEY=VALUE words for extra.conf (e.g.
-# MallocMmapThreshold=0).
+# XC_EXTRA_CONF: KEY=VALUE words for extra.conf.
 # Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
 # cluster tests); needs root and tests/cluster/slurm-helper (make check).
 set -uo pipefail
@@ -41,7 +42,7 @@ NODES=${1:-10000}
 JOBS=${2:-500}
 WINDOW=${XC_COMPARE_WINDOW:-300}
 read -ra LOADS <<<"${XC_COMPARE_LOADS:-idle busy}"
-read -ra MODES <<<"${XC_COMPARE_MODES:-none own filter}"
+read -ra MODES <<<"${XC_COMPARE_MODES:-none own guard}"
 XC_STATE=${XC_SCALE_STATE:-/var/lib/slurm-extra-scale}
 . "$(dirname "${BASH_SOURCE[0]}")/cluster-lib.sh"
 cluster_test scale-compare.sh
@@ -69,12 +70,13 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # run LOAD MODE: one controller, one row.
 run() {
-	local load=$1 mode=$2 plugins=JobSubmitPlugins=extra params=
+	local load=$1 mode=$2 plugins=JobSubmitPlugins=extra params='' bb=''
 	case $mode in
 	none) plugins= ;;
 	own) params=SchedulerParameters=extra_constraints ;;
+	guard) bb=BurstBufferType=burst_buffer/extra ;;
 	esac
-	scale_start_backfill scale-compare.sh "$NODES" "$plugins" "$params" || { echo "  ($load $mode)"; return 1; }
+	scale_start_backfill scale-compare.sh "$NODES" "$plugins" "$params" "$bb" || { echo "  ($load $mode)"; return 1; }
 	local pid
 	pid=$(scale_pid)
 	if [ "$load" = idle ]; then
@@ -95,11 +97,6 @@ run() {
 	for ((i = 0; i < JOBS; i++)); do
 		printf '%s\n' "${REQUESTS[i % 5]}"
 	done | xargs -P 4 -d '\n' -I{} sbatch -t 60 -o /dev/null --extra {} --wrap true >/dev/null
-	if [ "$mode" = filter ]; then
-		# every pending job has its ExcNodeList from the thread
-		wait_for 900 eval '[ "$(squeue -h -t PD -o %x | grep -c "^s")" -ge '"$JOBS"' ]' ||
-			echo "  (filter: not every job had its ExcNodeList after 15 minutes)"
-	fi
 	sleep 5
 	local c0 c1 out rss
 	sdiag -r >/dev/null
@@ -116,8 +113,8 @@ run() {
 		"$(sdiag_value "$out" 'Backfilling stats' 'Depth Mean:')" \
 		"$(awk -v a="$c0" -v b="$c1" -v hz="$(getconf CLK_TCK)" 'BEGIN {print (b - a) / hz}')" \
 		"$rss" "$(($(awk '/^Jobs started:/ {print $3}' <<<"$out") + 0))"
-	# slurmctld's time on the RPCs that read and update (the plugin's
-	# thread sends them in filter mode)
+	# slurmctld's time on the RPCs that read jobs and nodes and update
+	# jobs (the plugins send none: what the clients ask)
 	RPCS+=("$(awk -v run="$NODES $load $mode" '/REQUEST_(JOB_INFO|NODE_INFO|UPDATE_JOB) / {
 		c = $0; sub(/.*count:/, "", c); sub(/ .*/, "", c)
 		t = $0; sub(/.*total_time:/, "", t); sub(/ .*/, "", t)
@@ -141,6 +138,10 @@ for load in "${LOADS[@]}"; do
 		fi
 		if [ "$mode" = own ] && ! slurm_at_least 23 11; then
 			echo "| $NODES | $load | own | skipped: extra_constraints needs Slurm 23.11 or later |"
+			continue
+		fi
+		if [ "$mode" = guard ] && ! guard_so >/dev/null; then
+			echo "| $NODES | $load | guard | skipped: burst_buffer_extra.so is not installed (configure --with-slurm-source) |"
 			continue
 		fi
 		if ! run "$load" "$mode"; then
