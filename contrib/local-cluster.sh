@@ -530,13 +530,12 @@ demo_job() {
 }
 
 
-# The plugin logged a node table after line $1 of slurmctld's log, or the
-# guard's look a walk after a change of Extra.  (A table loaded before the
-# Extra was set only holds jobs back: unset Extra matches no request, and
-# the plugin re-filters them a second later.)
+# The guard's look logged a walk after a change of Extra after line $1 of
+# slurmctld's log.  (A walk before the Extra was set only holds jobs back:
+# unset Extra matches no request, and the next walk sees it.)
 plugin_refreshed_after() {
 	tail -n +"$(($1 + 1))" "$STATE/log/slurmctld.log" |
-		grep -qE 'job_submit/extra: node table:|burst_buffer/extra: the look walked after a change'
+		grep -qE 'burst_buffer/extra: the look walked after a change'
 }
 
 # Whether the guard at placement is installed (burst_buffer_extra.so in

@@ -58,14 +58,18 @@ static void log_config_problem(const char *message)
 	slurm_error("%s: %s", plugin_type, message);
 }
 
-/* What init() says of who filters (entry_filter()). */
-static const char *filter_text(enum entry_filter by)
+/* What init() says of who filters (entry_filter()), with settings
+ * `cfg`. */
+static const char *filter_text(enum entry_filter by,
+			       const struct plugin_config *cfg)
 {
 	switch (by) {
 	case FILTER_GUARD:
-		return "burst_buffer/extra keeps the jobs with a request off the nodes that do not satisfy it at each placement; this plugin checks and records requests";
+		return "Carrier=guard: burst_buffer/extra filters jobs by --extra inside slurmctld, at each placement; this plugin checks and records requests";
 	case FILTER_SLURM:
-		return "Slurm filters by --extra itself (SchedulerParameters=extra_constraints); this plugin checks requests, and burst_buffer/extra keeps preferences where loaded";
+		return cfg->carrier_guard
+			       ? "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, and burst_buffer/extra keeps the preferences (Carrier=guard)"
+			       : "SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests and refuses --extra-prefer (BurstBufferType=burst_buffer/extra keeps preferences)";
 	default:
 		return NO_FILTER_HERE + sizeof("--extra: ") - 1;
 	}
@@ -98,9 +102,9 @@ int init(void)
 	by = entry_filter(&cfg);
 	if (by == FILTER_NONE)
 		slurm_error("%s: %s: every request is refused", plugin_type,
-			    filter_text(by));
+			    filter_text(by, &cfg));
 	else
-		slurm_info("%s: %s", plugin_type, filter_text(by));
+		slurm_info("%s: %s", plugin_type, filter_text(by, &cfg));
 	entry_cfg = cfg;
 	entry_self = getuid();
 	entry_on = true;

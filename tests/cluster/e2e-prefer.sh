@@ -48,7 +48,7 @@ scontrol update nodename=n2 extra='{"gpu":true,"cache":"ds1"}'
 if [ "$MODE" = slurm ]; then
 	echo "# where Slurm filters, burst_buffer/extra keeps the preferences: no thread"
 	expect_has "slurmctld's log says so" "$(cat "$LOG")" \
-		"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, burst_buffer/extra keeps the preferences (Carrier=guard), and runs no thread"
+		"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, and burst_buffer/extra keeps the preferences (Carrier=guard)"
 	expect "slurmctld's tasks: none is the plugin's thread" "$(plugin_threads)" 0
 	expect "doctor (xcuser1) says who keeps them" \
 		"$(as xcuser1 slurm-extra doctor | grep '^preferences:')" \

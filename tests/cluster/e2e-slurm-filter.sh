@@ -57,7 +57,7 @@ admin_comment() { scontrol show job "$1" | grep -oP '^\s*AdminComment=\K.*?(?= ?
 
 echo "# the plugin sees Slurm's filter and stands aside"
 expect_has "it says so in slurmctld's log" "$(cat "$LOG")" \
-	"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, refuses --extra-prefer (BurstBufferType=burst_buffer/extra keeps preferences), and runs no thread"
+	"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests and refuses --extra-prefer (BurstBufferType=burst_buffer/extra keeps preferences)"
 
 expect "glibc's mmap threshold is left alone" \
 	"$(grep -c "glibc's mmap threshold set" "$LOG")" 0
