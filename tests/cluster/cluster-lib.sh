@@ -155,6 +155,17 @@ look_settled() {
 		not_ok "slurmctld answers within 30 s"
 }
 
+# fnv TEXT: xc_text_hash() of TEXT (FNV-1a, 64 bits; parser/xc_private.h):
+# the wrote= of a state, to fake what an earlier release's thread left
+fnv() {
+	local s=$1 h=$((0xcbf29ce484222325)) i c
+	for ((i = 0; i < ${#s}; i++)); do
+		printf -v c '%d' "'${s:i:1}"
+		h=$(((h ^ c) * 0x100000001b3))
+	done
+	printf '%016x' "$h"
+}
+
 # blocker NODE: a job of the admin's that keeps NODE busy
 blocker() { sbatch --parsable -o /dev/null -w "$1" --wrap 'sleep 600'; }
 

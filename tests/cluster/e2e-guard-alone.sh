@@ -24,7 +24,13 @@
 #     AdminComment is theirs, the state kept after it, and the job still
 #     kept off;
 #   - nothing updated the jobs: every job's AdminComment is as written at
-#     its submission, and slurmctld's log has no round of a thread.
+#     its submission, and slurmctld's log has no round of a thread;
+#   - an upgrade from a release whose thread filtered, with jobs waiting
+#     with what it set on them (the feature of its request or of a
+#     preference's tier, its ExcNodeList, its hold; made by hand as root,
+#     as it wrote them): the look gives each back once and names them in
+#     slurmctld's log, a user's own hold stays; the jobs then run on
+#     matching nodes that never had the thread's feature.
 # Needs root, `make install` of a build configured --with-slurm-source
 # and `make check`.  Closes with "guard-alone: N passed, M failed".
 set -uo pipefail
@@ -223,5 +229,142 @@ for id in "${!COMMENT[@]}"; do
 	expect "job $id: its AdminComment as submitted" "$now" "${COMMENT[$id]}"
 done
 expect "slurmctld's log: no round of a thread" "$(grep -cE 'job_submit/extra: (re-filtered|first plan)' "$LOG")" 0
+
+echo "# an upgrade: jobs waiting with what an earlier release's thread set"
+# What that thread wrote, faked as root on the cluster without the
+# plugins (so that no job_modify() keeps a state after the admin's
+# text): the state in the AdminComment (its status neither the guard's
+# nor Slurm's, wrote= the hash of the ExcNodeList it wrote), the feature
+# of the request, or of a preference's tier, on the nodes that satisfied
+# it and ANDed into the job's Features, its ExcNodeList, its hold (held=1
+# on a job held since its submission, as the thread held it); a user's
+# own hold (held=0) is theirs.  Then both plugins are configured and
+# slurmctld restarts on its saved state.
+XC_JOB_SUBMIT= XC_BURST_BUFFER= cluster_start "rm -rf '$OUT'" >/dev/null
+for n in n1 n2; do set_extra "$n" '{"ok":0}'; done
+set_extra n3 '{"ok":1}'
+set_extra n4 '{"ok":1,"fast":1}'
+# (a 22.05 client has no --extra: the request is the state's alone there)
+xreq=()
+slurm_at_least 23 2 && xreq=(--extra ok=1)
+# (the feature of a request: the first 48 bits of its canonical text's
+# hash, sx_feature_name(); a tier's, of the request ANDed with it)
+REQ_FEATURE=xc_$(fnv "$(slurm-extra check ok=1)" | cut -c 1-12)
+TIER_FEATURE=xc_$(fnv "$(slurm-extra check '(ok=1)&(fast=1)')" | cut -c 1-12)
+scontrol update nodename=n3 availablefeatures="$REQ_FEATURE" activefeatures="$REQ_FEATURE"
+scontrol update nodename=n4 availablefeatures="$REQ_FEATURE,$TIER_FEATURE" activefeatures="$REQ_FEATURE,$TIER_FEATURE"
+# thread_state STATUS HELD WROTE [PREFERENCES]
+thread_state() { echo "slurm-extra: $1; held=$2; wrote=$3; exclude=; ${4:+$4; }request=ok=1"; }
+pend() { as xcuser1 sbatch --parsable -o /dev/null "$@" "${xreq[@]}" --wrap true 2>&1; }
+carried=$(pend --begin=now+3600)
+scontrol update jobid="$carried" features="$REQ_FEATURE" \
+	admincomment="$(thread_state "carried by $REQ_FEATURE" 0 "$(fnv '')")"
+tier=$(pend --begin=now+3600)
+scontrol update jobid="$tier" features="$TIER_FEATURE" \
+	admincomment="$(thread_state "preferring tier 1 of 1 by $TIER_FEATURE" 0 "$(fnv '')" 'wait=600; prefer=fast=1')"
+required=$(pend --begin=now+3600 -w n3)
+scontrol update jobid="$required" excnodelist='n[1-2]' \
+	admincomment="$(thread_state "2 of 4 nodes satisfy the request" 0 "$(fnv 'n[1-2]')")"
+held=$(pend -H -w n1)
+scontrol update jobid="$held" excnodelist=n2 \
+	admincomment="$(thread_state "0 of 1 required nodes satisfy the request" 1 "$(fnv n2)")"
+own_hold=$(pend -H -w n1)
+scontrol update jobid="$own_hold" excnodelist=n2 \
+	admincomment="$(thread_state "0 of 1 required nodes satisfy the request" 0 "$(fnv n2)")"
+back=("$carried" "$tier" "$required" "$held" "$own_hold")
+# from 24.11 a job naming more nodes (-w) than it asks for (-N) may run
+# on any of them, and Slurm keeps it off the others by the bitmap of its
+# excluded nodes, which it rebuilds so at every update of the job
+# (_update_job()): the give-back, which updates the job in place, must
+# rebuild it so too; beside it the same job without a request, Slurm
+# alone
+subset= subset_ref=
+if slurm_at_least 24 11; then
+	subset=$(pend --begin=now+3600 -w n2,n3 -N 1)
+	scontrol update jobid="$subset" excnodelist=n1 \
+		admincomment="$(thread_state "2 of 4 nodes satisfy the request" 0 "$(fnv n1)")"
+	subset_ref=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 -w n2,n3 -N 1 --wrap true 2>&1)
+	back+=("$subset")
+fi
+expect "the thread's feature in job $carried's and job $tier's Features" \
+	"$(field "$carried" Features) $(field "$tier" Features)" "$REQ_FEATURE $TIER_FEATURE"
+expect "the thread's ExcNodeLists and hold as it wrote them" \
+	"$(field "$required" ExcNodeList) $(field "$held" ExcNodeList) $(field "$held" Priority)" "n[1-2] n2 0"
+expect_has "job $own_hold is held by its user" "$(field "$own_hold" Reason)" JobHeldUser
+sed -i "s/^JobSubmitPlugins=.*/JobSubmitPlugins=extra/" "$SLURM_CONF"
+grep -q '^JobSubmitPlugins=' "$SLURM_CONF" || echo "JobSubmitPlugins=extra" >>"$SLURM_CONF"
+echo "BurstBufferType=burst_buffer/extra" >>"$SLURM_CONF"
+mark=$(log_lines)
+bash "$CLUSTER" ctld-restart >/dev/null || not_ok "slurmctld restarted with both plugins"
+expect "job_submit/extra loaded" "$(plugin_inits_since "$mark")" 1
+expect "no thread of the plugin's" "$(plugin_threads)" 0
+# the look gives the jobs back what the thread set on them
+said() { tail -n +"$((mark + 1))" "$LOG" | grep -F "waiting jobs back what job_submit/extra's thread had set on them" | tail -n 1; }
+wait_for 30 eval '[ -n "$(said)" ]' || not_ok "the look gives the jobs back within 30 s"
+expect "it names the job carried by the thread's feature, the one carried by a tier's, the one(s) it kept off by their ExcNodeList, the one it held and the one its user held" \
+	"$(said | grep -oP '\): jobs \K[0-9, ]+$' | tr -d ' ' | tr ',' '\n' | sort -n | paste -sd ' ')" \
+	"$(printf '%s\n' "${back[@]}" | sort -n | paste -sd ' ')"
+expect_has "it says how many" "$(said)" "gave ${#back[@]} waiting jobs back"
+expect "job $carried: its Features without the thread's feature" "$(field "$carried" Features)" "(null)"
+expect "job $tier: its Features without the feature of its tier" "$(field "$tier" Features)" "(null)"
+expect "job $required: its ExcNodeList its user's own (none)" "$(field "$required" ExcNodeList)" "(null)"
+expect "job $held: released" "$(field "$held" Priority | grep -c '^[1-9]')" 1
+expect_has "job $own_hold: still held by its user" "$(field "$own_hold" Reason)" JobHeldUser
+expect "jobs $held and $own_hold: their ExcNodeList their user's own (none)" "$(field "$held" ExcNodeList) $(field "$own_hold" ExcNodeList)" "(null) (null)"
+if [ -n "$subset" ]; then
+	expect "job $subset, naming more nodes than it asks for: its ExcNodeList as Slurm alone's" \
+		"$(field "$subset" ExcNodeList)" "$(field "$subset_ref" ExcNodeList)"
+	# before any update of the job, which would rebuild the set whatever
+	# the give-back did: Slurm alone keeps the job off n1 and n4, which
+	# it does not name; the look adds the nodes that fail the request
+	# (n1, n2), never takes a node out
+	ref_set=$("$HELPER" excluded "$subset_ref")
+	expect "Slurm alone keeps job $subset_ref off the nodes it does not name (its bitmap)" "$ref_set" n1,n4
+	expect "job $subset, given back: kept off them too (n4 matches: only the set the give-back rebuilt keeps it off)" \
+		"$(comm -23 <(tr , '\n' <<<"$ref_set" | sort) <("$HELPER" excluded "$subset" | tr , '\n' | sort) | paste -sd,)" ""
+fi
+for id in "${back[@]}"; do
+	expect_has "job $id: its state the guard's" "$(admin_comment "$id")" "$GUARD_STATUS"
+	expect_has "job $id: its request kept" "$(admin_comment "$id")" "request=ok=1"
+done
+expect_has "job $tier: its preference and wait kept" "$(admin_comment "$tier")" "wait=600; prefer=fast=1; request=ok=1"
+expect "no error of the give-back in slurmctld's log" \
+	"$(tail -n +"$((mark + 1))" "$LOG" | grep -c "keeps what job_submit/extra's thread set on it")" 0
+look_walked
+expect "the jobs given back are not given back again" \
+	"$(tail -n +"$((mark + 1))" "$LOG" | grep -c "waiting jobs back what job_submit/extra's thread")" 1
+# the thread's features are on n3 and n4 alone: once n1 is the only node
+# that matches, the carried jobs run there only if the feature is gone
+# from their Features and from the list Slurm built of them
+set_extra n1 '{"ok":1,"fast":1}'
+for n in n3 n4; do set_extra "$n" '{"ok":0}'; done
+scontrol update jobid="$carried" starttime=now
+scontrol update jobid="$tier" starttime=now
+scontrol update jobid="$required" starttime=now
+[ -z "$subset" ] || scontrol update jobid="$subset,$subset_ref" starttime=now
+expect "the carried job, given back, completes" "$(wait_job "$carried")" COMPLETED
+expect "it ran on n1, which never had the thread's feature and alone matches" "$(field "$carried" NodeList)" n1
+expect "the job carried by its tier's feature, given back, completes" "$(wait_job "$tier")" COMPLETED
+expect "it ran on n1, which never had the tier's feature and alone satisfies its tier" "$(field "$tier" NodeList)" n1
+expect "the job released, required on n1, completes" "$(wait_job "$held")" COMPLETED
+expect "it ran on n1" "$(field "$held" NodeList)" n1
+expect "the job requiring n3 waits while n3 does not match" "$(field "$required" JobState)" PENDING
+if [ -n "$subset" ]; then
+	expect "the same job as job $subset without a request, Slurm alone, completes" "$(wait_job "$subset_ref")" COMPLETED
+	expect_in "it ran on one of the nodes it names" "$(field "$subset_ref" NodeList)" n2 n3
+	# n1 matches and is free now: the job naming n2 and n3 is kept off it
+	# by its excluded nodes' bitmap (rebuilt by the update of its start
+	# time too)
+	wait_for 6 eval '[ "$(field "$subset" JobState)" != PENDING ]'
+	expect "job $subset waits while neither node it names matches, n1 free and matching" "$(field "$subset" JobState)" PENDING
+fi
+set_extra n3 '{"ok":1}'
+expect "once n3 matches again it completes" "$(wait_job "$required")" COMPLETED
+if [ -n "$subset" ]; then
+	expect "job $subset completes too" "$(wait_job "$subset")" COMPLETED
+	expect "it ran on n3, the node it names that matches" "$(field "$subset" NodeList)" n3
+fi
+expect "the user's own hold stays" "$(field "$own_hold" JobState)" PENDING
+scancel "$own_hold"
 
 summary guard-alone

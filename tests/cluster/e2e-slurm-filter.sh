@@ -90,15 +90,6 @@ expect "an update of its request is Slurm's: taken" \
 scancel "$id"
 
 echo "# a job an earlier release's thread left narrowed: doctor names it"
-# fnv TEXT: xc_text_hash() of TEXT (FNV-1a, 64 bits; parser/xc_private.h)
-fnv() {
-	local s=$1 h=$((0xcbf29ce484222325)) i c
-	for ((i = 0; i < ${#s}; i++)); do
-		printf -v c '%d' "'${s:i:1}"
-		h=$(((h ^ c) * 0x100000001b3))
-	done
-	printf '%016x' "$h"
-}
 # thread_state WROTE: the state that thread gave a job with a preference
 thread_state() { echo "slurm-extra: Slurm filters by the request (extra_constraints); held=0; wrote=$1; exclude=; wait=60; prefer=cache=ds1; request=gpu=true"; }
 NARROW='(gpu=true)&(cache=ds1)'
