@@ -44,26 +44,21 @@
  * main scheduler stops at max_sched_time (2 s there). */
 #define OWN_US_PER_JOB_NODE 0.6
 
-/* PrologSlurmctld: 1 it runs slurm-extra-prolog-slurmctld, 0 none is
- * set, -1 another program (a site's own may call this one from it). */
-static int prolog_state(const slurm_conf_t *conf, const char **other)
+/* Whether PrologSlurmctld runs slurm-extra-prolog-slurmctld, an earlier
+ * release's check at start (a site's own program that calls it is not
+ * seen). */
+static bool prolog_state(const slurm_conf_t *conf)
 {
-	*other = NULL;
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
-	for (uint32_t i = 0; i < conf->prolog_slurmctld_cnt; i++) {
+	for (uint32_t i = 0; i < conf->prolog_slurmctld_cnt; i++)
 		if (conf->prolog_slurmctld[i] &&
 		    strstr(conf->prolog_slurmctld[i], PROLOG_NAME))
 			return 1;
-		if (conf->prolog_slurmctld[i] && !*other)
-			*other = conf->prolog_slurmctld[i];
-	}
+	return 0;
 #else
-	if (conf->prolog_slurmctld &&
-	    strstr(conf->prolog_slurmctld, PROLOG_NAME))
-		return 1;
-	*other = conf->prolog_slurmctld;
+	return conf->prolog_slurmctld &&
+	       strstr(conf->prolog_slurmctld, PROLOG_NAME);
 #endif
-	return *other ? -1 : 0;
 }
 
 /* One recommended setting: "ok" when set, "set" with why when not,
@@ -239,10 +234,9 @@ int cmd_doctor(const struct opts *o)
 	slurm_conf_t *conf = NULL;
 	node_info_msg_t *nodes = NULL;
 	job_info_msg_t *jobs = NULL;
-	uint32_t with_extra = 0, pending = 0, requests = 0, planned = 0;
-	uint32_t narrowed = 0, narrowed_id = 0;
-	bool plugin, own, can_own, by_guard;
-	const char *prolog_other;
+	uint32_t with_extra = 0, pending = 0, requests = 0;
+	uint32_t narrowed = 0, narrowed_id = 0, threads = 0, threads_id = 0;
+	bool plugin, own, can_own, can_guard, by_guard;
 	struct plugin_config settings;
 	char settings_path[4096];
 	double est_s;
@@ -280,15 +274,19 @@ int cmd_doctor(const struct opts *o)
 		if (state && sx_job_state_narrowed_by_thread(&st, extra) &&
 		    !narrowed++)
 			narrowed_id = j->job_id;
+		if (state && sx_job_state_by_thread(&st) && !threads++)
+			threads_id = j->job_id;
 		if (state)
 			sx_job_state_free(&st);
 		requests += state || (extra && *extra);
-		planned += state;
 	}
 	plugin = sx_list_has_word(conf->job_submit_plugins, "extra");
-	/* Slurm's own filter: 23.11 and later (before, the word is ignored
-	 * and the plugin filters) */
+	/* Slurm's own filter: 23.11 and later (before, the word is
+	 * ignored); the guard: built for 22.05 and 24.11 alone
+	 * (ctld/burst_buffer_extra.c) */
 	can_own = strverscmp(conf->version ? conf->version : "0", "23.11") >= 0;
+	can_guard = conf->version && (!strncmp(conf->version, "22.05.", 6) ||
+				      !strncmp(conf->version, "24.11.", 6));
 	own = can_own &&
 	      sx_list_has_word(conf->sched_params, "extra_constraints");
 	ctld_extra_conf(conf, &settings, settings_path, sizeof(settings_path));
@@ -310,8 +308,11 @@ int cmd_doctor(const struct opts *o)
 		       : "none: --extra is stored, and nothing filters by it");
 	printf("nodes: %u, %u with an Extra\n", nodes->record_count,
 	       with_extra);
-	printf("pending jobs: %u, %u with a request (%u filtered by the plugin)%s\n",
-	       pending, requests, planned,
+	printf("pending jobs: %u, %u with a request (%s)%s\n", pending,
+	       requests,
+	       own	  ? "filtered by Slurm"
+	       : by_guard ? "filtered by burst_buffer/extra"
+			  : "none filtered",
 	       (conf->private_data & PRIVATE_DATA_JOBS) && getuid() != 0 &&
 			       getuid() != conf->slurm_user_id
 		       ? "; PrivateData=jobs: only the jobs Slurm shows you"
@@ -321,16 +322,20 @@ int cmd_doctor(const struct opts *o)
 		       settings.carrier_guard &&
 				       sx_list_has_word(conf->bb_type, "extra")
 			       ? "kept by burst_buffer/extra at each placement"
-			       : "refused: where Slurm filters, --extra-prefer needs BurstBufferType=burst_buffer/extra with Carrier=guard");
+			       : "refused: where Slurm filters, --extra-prefer needs BurstBufferType=burst_buffer/extra");
 		if (!settings.found)
 			printf(" (by the defaults: no %s read here)",
 			       settings_path);
 		putchar('\n');
 	}
 	if (narrowed) /* (what the caller may see: the line above) */
-		printf("leftover: %u pending job%s (the first: job %u) keep%s the Extra an earlier release's thread narrowed to a preference: burst_buffer/extra alone (Carrier=guard) gives it back at its look's next walk, else scontrol update job=ID extra=<the request= of its AdminComment>\n",
+		printf("leftover: %u pending job%s (the first: job %u) keep%s the Extra an earlier release's thread narrowed to a preference: burst_buffer/extra gives it back at its look's next walk, else scontrol update job=ID extra=<the request= of its AdminComment>\n",
 		       narrowed, narrowed == 1 ? "" : "s", narrowed_id,
 		       narrowed == 1 ? "s" : "");
+	if (threads) /* the thread's state: its list, feature or hold */
+		printf("leftover: %u pending job%s (the first: job %u) hold%s the state an earlier release's thread wrote, and may keep its ExcNodeList, its feature in Features or its hold: burst_buffer/extra gives them back at its look's walks, else scontrol release and scontrol update job=ID excnodelist=<exclude= of its AdminComment> features=<the user's own>\n",
+		       threads, threads == 1 ? "" : "s", threads_id,
+		       threads == 1 ? "s" : "");
 	printf("settings:\n");
 	setting(plugin, "JobSubmitPlugins=extra",
 		"every request is checked at submission, with errors that point at the mistake (and slurmctld 23.11.0-23.11.6 dies on a request with an unbalanced ')')",
@@ -340,7 +345,7 @@ int cmd_doctor(const struct opts *o)
 	if ((plugin && !own) || sx_list_has_word(conf->bb_type, "extra"))
 		(void)guard_setting(conf);
 	/* an earlier release's check at start: it checks nothing now */
-	if (prolog_state(conf, &prolog_other) > 0)
+	if (prolog_state(conf))
 		printf("  set   PrologSlurmctld=%s: the check at start is gone (burst_buffer/extra checks each placement) and exits at once: remove it\n",
 		       PROLOG_NAME);
 
@@ -349,15 +354,21 @@ int cmd_doctor(const struct opts *o)
 	est_s = (double)requests * nodes->record_count * OWN_US_PER_JOB_NODE /
 		1e6;
 	printf("recommended: ");
-	if (!can_own)
+	if (!can_own && !can_guard)
+		printf("none can filter: Slurm %s has no filter of its own (23.11 and later have), and the guard at placement is built for Slurm 22.05 and 24.11 alone: job_submit/extra refuses every request\n",
+		       conf->version ? conf->version : "");
+	else if (!can_own)
 		printf("the guard at placement (BurstBufferType=burst_buffer/extra): Slurm %s has no filter of its own (23.11 and later have)\n",
 		       conf->version ? conf->version : "");
-	else if (est_s >= 0.5)
+	else if (est_s >= 0.5 && can_guard)
 		printf("the guard at placement (BurstBufferType=burst_buffer/extra): Slurm's own filter would spend about %.1f s of each scheduling pass on %u requests over %u nodes (0.6 us each), and its scheduler stops at max_sched_time; the guard's look evaluates a node again only when its Extra changes\n",
 		       est_s, requests, nodes->record_count);
 	else
-		printf("Slurm's own filter (extra_constraints, with JobSubmitPlugins=extra checking requests): about %.2f s of each scheduling pass for %u requests over %u nodes; the guard at placement (burst_buffer/extra) pays off from about 0.5 s, and keeps preferences\n",
-		       est_s, requests, nodes->record_count);
+		printf("Slurm's own filter (extra_constraints, with JobSubmitPlugins=extra checking requests): about %.2f s of each scheduling pass for %u requests over %u nodes%s\n",
+		       est_s, requests, nodes->record_count,
+		       can_guard
+			       ? "; the guard at placement (burst_buffer/extra) pays off from about 0.5 s, and keeps preferences"
+			       : "");
 	rc = 0;
 out:
 	sx_free_job_info_msg(jobs);

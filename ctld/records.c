@@ -118,8 +118,18 @@ const char *records_request_of(void *v, struct sx_job_state *st)
 
 	memset(st, 0, sizeof(*st));
 	if (!job_ptr->admin_comment ||
-	    !strstr(job_ptr->admin_comment, STATE_MARK))
+	    !strstr(job_ptr->admin_comment, STATE_MARK)) {
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+		/* an Extra with no state of the plugin's: a job submitted
+		 * while Slurm filtered by it (job_submit/extra writes none
+		 * then), or before the plugins were loaded; wherever Slurm
+		 * does not filter by it, nothing else would */
+		if (job_ptr->extra && job_ptr->extra[0] &&
+		    !records_slurm_filters())
+			return job_ptr->extra;
+#endif
 		return NULL;
+	}
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	/* (prefer= may be the admin's own words too: the state says) */
 	if (strstr(job_ptr->admin_comment, "prefer=") &&

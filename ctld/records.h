@@ -42,11 +42,14 @@ bool records_words_laid_out(void);
  * record (guard_api.h; exported under SX_GUARD_API). */
 extern const struct sx_guard_api sx_guard_record_api;
 
-/* The request job_submit/extra filters `job_ptr` (a job_record_t *) by,
- * or NULL: from Slurm 23.02 the job's own Extra (an update of it is the
- * request's), on 22.05 the request= of the state the plugin keeps in
- * the AdminComment (job_state.h).  A job without the plugin's state has
- * none.  *st gets the state when it names preferences (on 22.05 always),
+/* The request the guard filters `job_ptr` (a job_record_t *) by, or
+ * NULL: from Slurm 23.02 the job's own Extra (an update of it is the
+ * request's), on 22.05 the request= of the state job_submit/extra keeps
+ * in the AdminComment (job_state.h).  A job without the plugin's state
+ * has none on 22.05, and from 23.02 none where Slurm filters by Extra
+ * itself (records_slurm_filters(): Slurm's to apply), its Extra
+ * elsewhere (a job submitted while Slurm filtered, then turned off, or
+ * before the plugins were loaded).  *st gets the state when it names preferences (on 22.05 always),
  * the caller's to free with sx_job_state_free(); zeroed otherwise.  The
  * job read lock held. */
 const char *records_request_of(void *job_ptr, struct sx_job_state *st);

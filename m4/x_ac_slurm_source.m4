@@ -7,7 +7,8 @@
 # (their SLURM_VERSION_NUMBER lines compared, no m4 brackets in them):
 # slurmctld loads a plugin only into the version it was built for
 # (major.minor.micro, src/common/plugin.c) and the records' layout is that
-# version's.  Sets SLURM_SOURCE_CPPFLAGS, SLURM_SOURCE_DIR, SLURM_SOURCE_VERSION
+# version's; and only 22.05 and 24.11, whose records the guard is checked
+# against.  Sets SLURM_SOURCE_CPPFLAGS, SLURM_SOURCE_DIR, SLURM_SOURCE_VERSION
 # and the conditional HAVE_SLURM_SOURCE.
 AC_DEFUN([X_AC_SLURM_SOURCE], [
   AC_REQUIRE([X_AC_SLURM])
@@ -35,6 +36,12 @@ AC_DEFUN([X_AC_SLURM_SOURCE], [
     done
     AS_IF([test -z "$x_ac_ss_tree" || test "x$x_ac_ss_tree" != "x$x_ac_ss_hdr"],
       [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source is Slurm $x_ac_ss_tree (SLURM_VERSION_NUMBER), the installed headers $x_ac_ss_hdr: the tree must be the exact Slurm slurmctld runs])])
+    dnl the records the guard reads are checked against 22.05 and 24.11
+    dnl (ctld/burst_buffer_extra.c): another version is refused here, with
+    dnl what to run instead, rather than by the compiler
+    x_ac_ss_mm=`printf '%x' $(( x_ac_ss_tree >> 8 ))`
+    AS_IF([test "x$x_ac_ss_mm" != x1605 && test "x$x_ac_ss_mm" != x180b],
+      [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source is Slurm $x_ac_ss_tree: the guard at placement reads the records of Slurm 22.05 and 24.11 only; on 23.11 and later run Slurm's own filter (SchedulerParameters=extra_constraints, JobSubmitPlugins=extra checking requests) and configure without --with-slurm-source])])
     AC_MSG_RESULT([Slurm $x_ac_ss_tree])
     SLURM_SOURCE_DIR="$x_ac_ss_dir"
     SLURM_SOURCE_VERSION="$x_ac_ss_tree"

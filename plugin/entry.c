@@ -36,8 +36,8 @@ void entry_carrier(struct plugin_config *cfg)
 		return;
 	}
 	/* burst_buffer/extra follows the carrier read now (a reload in place;
-	 * at slurmctld's start it reads extra.conf itself, after this); one
-	 * that stood aside does not filter */
+	 * at slurmctld's start it loads after this, and a guard that cannot
+	 * read Slurm's records stops slurmctld then) */
 	if ((api = sx_guard_api_now()) && !api->set_alone(cfg->carrier_guard))
 		no_guard(
 			cfg,

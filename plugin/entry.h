@@ -29,18 +29,19 @@ extern struct plugin_config entry_cfg;
 extern uid_t entry_self;
 
 /* init()'s carrier in `cfg` (read from extra.conf): the guard
- * (cfg->carrier_guard) where BurstBufferType names burst_buffer/extra and
- * it did not stand aside at its load (then logged), told to it when
- * loaded (set_alone, guard_api.h; a 22.05 reload in place); else none,
- * and only Slurm's own filter may run (entry_filter()) (doc/guard.md
- * "The guard alone"). */
+ * (cfg->carrier_guard) where BurstBufferType names burst_buffer/extra,
+ * told to it when it is loaded already (set_alone, guard_api.h: a 22.05
+ * reload in place; a guard that cannot read Slurm's records stops
+ * slurmctld at its load instead, ctld/guard_slurm.c); else none, and
+ * only Slurm's own filter may run (entry_filter()) (doc/guard.md "The
+ * guard alone"). */
 void entry_carrier(struct plugin_config *cfg);
 
 /* Who filters the jobs with a request, for a plugin with settings `cfg`
  * (doc/guard.md "The guard alone"): burst_buffer/extra at each placement
  * (cfg->carrier_guard), else Slurm itself by `extra` (23.11+
- * SchedulerParameters=extra_constraints: sx_slurm_filters_extra(), read
- * once: a reconfigure restarts slurmctld there), else nobody: then every
+ * SchedulerParameters=extra_constraints: sx_slurm_filters_extra(); a
+ * reconfigure restarts slurmctld there), else nobody: then every
  * request is refused (NO_FILTER_HERE). */
 enum entry_filter {
 	FILTER_NONE,
@@ -53,7 +54,7 @@ enum entry_filter entry_filter(const struct plugin_config *cfg);
  * keep its job off the nodes that do not satisfy it (entry_filter()
  * FILTER_NONE): a job that ran anywhere would be a wrong answer. */
 #define NO_FILTER_HERE                                                         \
-	"--extra: nothing filters by it here: this slurmctld runs neither BurstBufferType=burst_buffer/extra (Carrier=guard) nor Slurm's own SchedulerParameters=extra_constraints (23.11+)"
+	"--extra: nothing filters by it here: this slurmctld runs neither BurstBufferType=burst_buffer/extra nor Slurm's own SchedulerParameters=extra_constraints (23.11+)"
 
 /* Sets *err_msg (Slurm's allocator; `err_msg` may be NULL: 22.05's
  * job_modify() has none) to `text` and returns `rc`. */
@@ -104,11 +105,10 @@ int admit_hash(uint64_t hash, uint32_t uid, char **err_msg);
 int admit_prefer(uint32_t uid, char **err_msg);
 
 /* The refusal of preferences (ESLURM_NOT_SUPPORTED) where Slurm filters
- * by `extra` itself and burst_buffer/extra does not keep them (not loaded,
- * or extra.conf names another carrier, or it stood aside): nothing would
- * (doc/preferences.md "Preferences"). */
+ * by `extra` itself and burst_buffer/extra is not loaded: nothing would
+ * keep them (doc/preferences.md "Preferences"). */
 #define PREFER_NEEDS_GUARD                                                     \
-	"--extra-prefer: where Slurm filters by --extra itself (SchedulerParameters=extra_constraints), preferences need BurstBufferType=burst_buffer/extra with Carrier=guard (its default), which this slurmctld does not run"
+	"--extra-prefer: where Slurm filters by --extra itself (SchedulerParameters=extra_constraints), preferences need BurstBufferType=burst_buffer/extra, which this slurmctld does not run"
 
 /* The SPANK option's variable: _SLURM_SPANK_OPTION_<plugin>_<option>
  * (spank_extra.c), where job_submit() finds a request from a client

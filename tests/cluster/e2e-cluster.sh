@@ -74,7 +74,7 @@ for u in root xcuser1; do
 	expect "doctor ($u): the nodes scontrol shows them" "$(grep '^nodes:' <<<"$out")" \
 		"nodes: $(as "$u" scontrol show node -o | wc -l), $(as "$u" scontrol show node -o | grep -c 'Extra=[^ ]')"" with an Extra"
 	expect "doctor ($u): the pending jobs squeue shows them" "$(grep '^pending jobs:' <<<"$out")" \
-		"pending jobs: $(as "$u" squeue -h -t PD | wc -l), 1 with a request (1 filtered by the plugin)"
+		"pending jobs: $(as "$u" squeue -h -t PD | wc -l), 1 with a request (filtered by burst_buffer/extra)"
 	expect_has "doctor ($u): JobSubmitPlugins" "$out" "  ok    JobSubmitPlugins=extra"
 	if slurm_at_least 23 11; then
 		expect_has "doctor ($u): Slurm's own filter for 4 nodes" "$out" "recommended: Slurm's own filter (extra_constraints"

@@ -70,7 +70,7 @@ for u in root xcuser1; do
 	expect "doctor ($u): no filter-mode settings to check" "$(grep -c 'PrologSlurmctld\|batch_sched_delay' <<<"$out")" 0
 	expect_has "doctor ($u): JobSubmitPlugins" "$out" "  ok    JobSubmitPlugins=extra"
 	expect "doctor ($u): preferences refused without burst_buffer/extra" "$(grep '^preferences:' <<<"$out")" \
-		"preferences: refused: where Slurm filters, --extra-prefer needs BurstBufferType=burst_buffer/extra with Carrier=guard"
+		"preferences: refused: where Slurm filters, --extra-prefer needs BurstBufferType=burst_buffer/extra"
 done
 
 echo "# preferences need burst_buffer/extra: refused, and no thread runs"
@@ -101,7 +101,7 @@ scontrol update job="$mine" extra='gpu=true&mem>=512' admincomment="$(thread_sta
 out=$(as xcuser1 slurm-extra doctor)
 expect "doctor (xcuser1) answers" "$(grep -c '^filter:' <<<"$out")" 1
 expect "doctor (xcuser1): the narrowed job, not the changed one, and what gives it back" "$(grep '^leftover:' <<<"$out")" \
-	"leftover: 1 pending job (the first: job $id) keeps the Extra an earlier release's thread narrowed to a preference: burst_buffer/extra alone (Carrier=guard) gives it back at its look's next walk, else scontrol update job=ID extra=<the request= of its AdminComment>"
+	"leftover: 1 pending job (the first: job $id) keeps the Extra an earlier release's thread narrowed to a preference: burst_buffer/extra gives it back at its look's next walk, else scontrol update job=ID extra=<the request= of its AdminComment>"
 scontrol update job="$id" extra=gpu=true
 out=$(as xcuser1 slurm-extra doctor)
 expect "doctor: none once its Extra is its request" "$(grep -c '^filter:' <<<"$out") $(grep -c '^leftover:' <<<"$out")" "1 0"
