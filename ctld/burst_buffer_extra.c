@@ -7,11 +7,12 @@
  * node_scheduler.c, 22.05.8 line 2407, 24.11.5 line 2635), holding the
  * job and node write locks, before it reads the job's excluded nodes.
  * There the guard keeps off every node of the job's partitions whose
- * Extra does not satisfy the job's request *now*: the thread of
- * job_submit/extra keeps a job's ExcNodeList or feature in step a second
- * or so after a node's Extra changes, and slurmctld may place the job in
- * between (an `scontrol update nodename=... extra=...` queues a scheduling
- * pass at once: _slurm_rpc_update_node(), src/slurmctld/proc_req.c).
+ * Extra does not satisfy the job's request *now*, under the same locks
+ * as the node choice: no update can land in between (an `scontrol update
+ * nodename=... extra=...` queues a scheduling pass at once:
+ * _slurm_rpc_update_node(), src/slurmctld/proc_req.c).  Its look
+ * (look_slurm.c) keeps the waiting jobs' excluded nodes in step for
+ * backfill's plans.
  *
  * This file is the one that reads Slurm's internal records: it is built
  * only against the configured source tree of the exact Slurm it runs in
@@ -24,7 +25,7 @@
  * locks as the caller holds them.  Never a refusal: the stage-in test
  * answers 1 ("staged in"), as with no plugin, but for a job none of
  * whose nodes satisfies its request now (0: it waits, its reason
- * BurstBufferStageIn until the thread's next round; guard_job()).
+ * BurstBufferStageIn until the look's next walk; guard_job()).
  */
 #include "config.h" /* Slurm's, from the configured tree */
 

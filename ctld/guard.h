@@ -8,9 +8,9 @@
  * 22.05.8 line 2407, 24.11.5 line 2635), holding the job and node write
  * locks, before it reads the job's excluded nodes.  There the guard makes
  * sure that no node the job could be given now fails the job's request as
- * the node's Extra is *now*: the thread's ExcNodeList or feature follows
- * a change a second or so later, the guard closes that window.  The
- * entry points (burst_buffer_extra.c) read Slurm's records; this part
+ * the node's Extra is *now*: the look's set of the job's excluded nodes
+ * (look.h) follows a change at its next walk, the guard closes that
+ * window.  The entry points (burst_buffer_extra.c) read Slurm's records; this part
  * keeps:
  *
  *  - each node's Extra as last read, parsed once per change of its text
@@ -23,9 +23,10 @@
  *    word operations over the node sets (tests/bench/bench_guard);
  *  - per job, the nodes the guard itself added to the job's excluded
  *    nodes, so that it takes them back at the next placement (struct
- *    guard_taken below; the thread's ExcNodeList or feature keeps every
+ *    guard_taken below; for a job the look keeps, its set keeps every
  *    other node that does not match off, so these are the nodes whose
- *    Extra changed since it last updated the job: few).
+ *    Extra changed since its last walk: few; for one it does not keep,
+ *    every failing node, up to GUARD_MAX_JOB_NODES).
  *
  * Not thread-safe: the caller serializes (slurmctld calls the burst
  * buffer plugin under the interface's context lock, g_context_lock,
@@ -156,10 +157,10 @@ void guard_looked_all(struct guard *g, long long updated, long long now);
 /* The request `text` (NUL-terminated), parsed once while it is kept (at
  * most GUARD_MAX_REQUESTS; past it every one is dropped, and parsed
  * again when next placed); borrowed until the next guard_request(), or
- * guard_look() with another node count.  NULL for an invalid request (the caller then keeps
- * no node off, as the thread: doc/guard.md "The guard at placement"), or
- * before any look, or out
- * of memory (not kept: parsed again next time). */
+ * guard_look() with another node count.  NULL for an invalid request
+ * (the caller then keeps no node off and lets Slurm decide, said once:
+ * doc/guard.md "The guard at placement"), or before any look, or out of
+ * memory (not kept: parsed again next time). */
 struct guard_req *guard_request(struct guard *g, const char *text);
 
 /* The nodes of `cand` (words over the last look's node count) whose
@@ -260,10 +261,11 @@ bool guard_tiers_compare(struct guard *g, size_t allowed, size_t more,
  * lasts (doc/guard.md "Preferences there"), 0 for its request alone:
  * `picked`, the tier prefer_pick_tiers() picked, when `counted` (it
  * could count every tier it needed within the budget); else `carried`,
- * the tier the thread carries (its status).  Where the job's excluded
- * nodes hold more than its user's own (`by_list`: the thread's list,
- * backfill's reservations), never weaker than `carried`: a tier whose
- * nodes they keep off counted none. */
+ * the tier its status names (an earlier release's thread wrote it).
+ * Where the job's excluded nodes hold more than its user's own
+ * (`by_list`: such a thread's list, backfill's reservations), never
+ * weaker than `carried`: a tier whose nodes they keep off counted
+ * none. */
 unsigned guard_tier_applied(bool counted, unsigned picked, unsigned carried,
 			    bool by_list);
 

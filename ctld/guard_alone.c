@@ -1,8 +1,8 @@
 /*
- * guard_alone.c - whether burst_buffer/extra filters alone or beside
- * job_submit/extra's thread (guard_slurm.h): its carrier, read from
- * extra.conf at its load and followed at each init() of job_submit/extra,
- * and what it says of the unusable nodes when alone.
+ * guard_alone.c - whether burst_buffer/extra filters alone (guard_slurm.h;
+ * beside an earlier release's thread of job_submit/extra it did not):
+ * its carrier, read from extra.conf at its load and followed at each
+ * init() of job_submit/extra, and what it says of the unusable nodes.
  */
 #include "config.h" /* Slurm's, from the configured tree */
 
@@ -23,8 +23,9 @@
 extern const char plugin_type[]; /* burst_buffer_extra.c's */
 
 /* Carrier=guard, the guard alone: records_free_nodes() read, the unusable
- * nodes and the thread's leftovers said (set at load, and by job_submit/
- * extra's init() at a reload: guard_slurm_set_alone(); read atomically) */
+ * nodes said and an earlier thread's leftovers given back (set at load,
+ * and by job_submit/extra's init() at a reload: guard_slurm_set_alone();
+ * read atomically) */
 static bool free_read;
 
 static void complain(const char *message)
@@ -32,9 +33,9 @@ static void complain(const char *message)
 	error("%s: %s", plugin_type, message);
 }
 
-/* extra.conf as the file says now into `cfg` (the thread reads it the
- * same way); the defaults when it cannot be read, each bad line said in
- * the log. */
+/* extra.conf as the file says now into `cfg` (job_submit/extra reads it
+ * the same way); the defaults when it cannot be read, each bad line said
+ * in the log. */
 void guard_slurm_config(struct plugin_config *cfg)
 {
 	char path[4096];
@@ -45,8 +46,8 @@ void guard_slurm_config(struct plugin_config *cfg)
 	plugin_config_carrier(cfg, true); /* (this is burst_buffer/extra) */
 }
 
-/* guard_on_unusable(): as the thread's node table says it (the node
- * read lock held: the name is the table's) */
+/* guard_on_unusable(): node i's Extra cannot be read (the node read
+ * lock held: the name is the table's) */
 void guard_slurm_say_unusable(size_t i, const char *why, void *arg)
 {
 	node_record_t *node_ptr =
@@ -54,7 +55,7 @@ void guard_slurm_say_unusable(size_t i, const char *why, void *arg)
 	char ebuf[256];
 
 	(void)arg;
-	/* (with the thread, its node table says it) */
+	/* (beside an earlier release's thread, its node table said it) */
 	if (!guard_slurm_alone())
 		return;
 	if (i == GUARD_UNUSABLE_MORE) {

@@ -105,9 +105,8 @@ int guard_slurm_load(void)
 	}
 	if (!(guard = guard_create(&cfg.limits)))
 		return SLURM_ERROR;
-	/* alone (no thread carrying a tier): the guard reads the free nodes
-	 * for preferences with no wait, and where Slurm filters itself
-	 * picks the preferences alone (job_submit/extra's init() says it) */
+	/* the guard reads the free nodes for preferences with no wait, and
+	 * where Slurm filters itself picks the preferences alone */
 	(void)guard_slurm_set_alone(cfg.carrier_guard);
 	guard_on_unusable(guard, guard_slurm_say_unusable, NULL);
 	verbose("%s: loaded; jobs with an Extra request are kept off the nodes that do not satisfy it when placed",
@@ -315,8 +314,8 @@ static void undecided(enum undecided why)
  * for: then it sets none, and the caller lets the job wait this once
  * (Slurm 22.05 fails a submission whose nodes are all excluded, and
  * Slurm's own filter lets such a job wait: src/slurmctld/job_mgr.c
- * job_allocate()), until the thread's next round keeps it waiting its
- * own way.  Where Slurm filters by the request itself, only a
+ * job_allocate()), until the look's next walk keeps it waiting its own
+ * way.  Where Slurm filters by the request itself, only a
  * preference's narrowing is kept off so (doc/preferences.md,
  * "Preferences"). */
 static bool guard_job(job_record_t *job_ptr)
@@ -384,8 +383,8 @@ static bool guard_job(job_record_t *job_ptr)
 		}
 		guard_looked_all(guard, last_node_update, now);
 	}
-	/* an invalid request (the limits shrank since) keeps nothing off,
-	 * as the thread; out of memory, the same this once */
+	/* an invalid request (the limits shrank since) keeps nothing off:
+	 * Slurm decides (said once); out of memory, the same this once */
 	if (!(req = guard_request(guard, text)))
 		goto out;
 	text_hash = records_rebuilt_from(details->exc_nodes, details->req_nodes,

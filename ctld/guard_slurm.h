@@ -15,10 +15,10 @@ struct job_record; /* Slurm's job_record_t */
 
 /* At the plugin's init(): the guard, with extra.conf's limits as read now
  * (kept until slurmctld restarts, as job_submit/extra keeps its own).
- * SLURM_SUCCESS, also when Slurm's node sets are not laid out as the
- * guard reads them (it then stands aside, said in the log) unless it is
- * to filter alone where Slurm does not; SLURM_ERROR then (slurmctld
- * stops: nothing would filter), and out of memory. */
+ * SLURM_SUCCESS, or SLURM_ERROR (slurmctld stops: job_submit/extra would
+ * take the jobs' requests and nothing would filter) when Slurm's node
+ * sets are not laid out as the guard reads them (said in the log), and
+ * out of memory. */
 int guard_slurm_load(void);
 
 /* At the plugin's fini(): all it holds freed. */
@@ -45,21 +45,19 @@ struct plugin_config;
 void guard_slurm_config(struct plugin_config *cfg);
 
 /* guard_on_unusable()'s `say` (guard.h): node i's Extra is `why`, said in
- * slurmctld's log while the guard filters alone (with the thread, its
- * node table says it); the node read lock held (the name is the
- * table's). */
+ * slurmctld's log; the node read lock held (the name is the table's). */
 void guard_slurm_say_unusable(size_t i, const char *why, void *arg);
 
-/* Whether the guard filters alone (Carrier=guard, the default where it is
- * loaded: plugin_config_carrier(), doc/guard.md "The guard alone"),
- * with no thread of job_submit/extra's beside it. */
+/* Whether the guard filters alone (Carrier=guard, the only carrier:
+ * plugin_config_carrier(), doc/guard.md "The guard alone"): true once
+ * loaded; an earlier release's job_submit/extra could run its thread
+ * beside it. */
 bool guard_slurm_alone(void);
 
 /* Whether it does from now: job_submit/extra's init() says so at each
  * load of its (sx_guard_api.set_alone, guard_api.h: 22.05 reloads it in
  * place when a reconfigure changes JobSubmitPlugins, burst_buffer/extra
- * never).  False, nothing changed, when `alone` and the guard stood aside
- * at its load (nothing would filter). */
+ * never).  False, nothing changed, when `alone` and there is no guard. */
 bool guard_slurm_set_alone(bool alone);
 
 /* guard_alone.c's side of guard_slurm_set_alone(): the flag stored. */

@@ -1,8 +1,8 @@
 /*
  * guard_tiers.h - a job's preferences at a placement (doc/guard.md
  * "Preferences there"), without Slurm's headers: whether the guard picks
- * among them, the tier the thread carries, and the request the job goes
- * by, for guard_slurm.c.
+ * among them, the tier an earlier release's thread carried, and the
+ * request the job goes by, for guard_slurm.c.
  */
 #ifndef SLURM_EXTRA_GUARD_TIERS_H
 #define SLURM_EXTRA_GUARD_TIERS_H
@@ -16,18 +16,18 @@
 
 /* Whether the guard picks among the preferences of a job with state
  * `with` (its request as the guard reads it), eligible at `eligible` (its
- * details->begin_time, as the thread reads eligible_time), at `now`: a
+ * details->begin_time, Slurm's EligibleTime), at `now`: a
  * job with preferences and a wait, while its wait lasts (the rule:
  * prefer_pick_tiers(), slurm/prefer.h); with no wait, while its
  * PREFER_NOW_S last, when `free_read`: the guard reads the free nodes
  * (Carrier=guard: records_free_nodes()).  Else a job with no wait goes by
- * what the thread carries, the guard by its request alone. */
+ * its request alone. */
 bool guard_tiers_apply(const struct sx_job_state *with, time_t eligible,
 		       time_t now, bool free_read);
 
-/* The tier the thread carries a job with state `st` by, as its status
- * says after any requeue's note ("preferring tier i of n": prefer_note(),
- * slurm/prefer.h); 0 for none or past its tiers. */
+/* The tier an earlier release's thread carried a job with state `st` by,
+ * as its status says after any requeue's note ("preferring tier i of
+ * n": prefer_note(), slurm/prefer.h); 0 for none or past its tiers. */
 unsigned guard_carried_tier(const struct sx_job_state *st);
 
 /* The request a job with state `with` (its request as the guard reads

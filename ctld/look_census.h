@@ -1,9 +1,9 @@
 /*
  * look_census.h - the pending jobs with a request as the look counts them
  * at each walk (look_slurm.c), for the caps on distinct pending requests
- * where burst_buffer/extra alone filters (Carrier=guard: no thread loads
- * the jobs; doc/guard.md "The guard alone"; doc/design.md "Caps").  job_submit/extra
- * reads the last whole walk's through guard_api.h (`census`) and counts
+ * (doc/guard.md "The guard alone"; doc/design.md "Caps").
+ * job_submit/extra reads the last whole walk's through guard_api.h
+ * (`census`) and counts
  * it into the plugin's census (plugin/caps.h, plugin/census.h).  No Slurm
  * in here: the caller holds the job write lock while it adds (the look)
  * and at least the read lock while it reads (job_submit()).

@@ -9,10 +9,8 @@
  * it could not take a second before.  Nothing in slurmctld changes then:
  * no job update, no node update, so no scheduling pass is queued, and
  * the job would wait for the main scheduler's periodic pass
- * (sched_interval, 60 s by default) or backfill's.  Where the thread
- * carries the tiers (the other carriers), its job update queues one; where
- * the guard alone filters (Carrier=guard) the look queues one at each
- * wait's end (queue_job_scheduler(), src/slurmctld/controller.c: a
+ * (sched_interval, 60 s by default) or backfill's.  So the look queues
+ * one at each wait's end (queue_job_scheduler(), src/slurmctld/controller.c: a
  * counter that slurmctld's background loop reads each second, within
  * batch_sched_delay of the last pass).  That pass is not a full one
  * (schedule(false): at most default_queue_depth jobs, 100 by default,

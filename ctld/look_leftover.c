@@ -1,6 +1,6 @@
 /*
- * look_leftover.c - the waiting jobs that keep what the thread set
- * (look_leftover.h).
+ * look_leftover.c - the waiting jobs that keep what an earlier release's
+ * thread set (look_leftover.h).
  */
 #include "config.h" /* Slurm's, from the configured tree */
 

@@ -1,6 +1,7 @@
 /*
- * look_leftover.h - the waiting jobs that keep what job_submit/extra's
- * thread set on them before the guard filtered alone (its feature, its
+ * look_leftover.h - the waiting jobs that keep what an earlier release's
+ * job_submit/extra thread set on them before the guard filtered alone
+ * (an upgrade: doc/install.md "Upgrading"; its feature, its
  * ExcNodeList nodes, its hold, a preference's tier in Extra), as the look
  * finds them at each walk (look_slurm.c), given back (doc/guard.md "The
  * guard alone").  The job write lock held by the caller.

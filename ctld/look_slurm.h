@@ -11,8 +11,7 @@
 #include <stdint.h>
 #include <time.h>
 
-/* Starts the thread once the guard is loaded (none while it stands
- * aside).  SLURM_SUCCESS, also when the thread cannot start (said in
+/* Starts the look's thread once the guard is loaded.  SLURM_SUCCESS, also when the thread cannot start (said in
  * the log: jobs are then kept off at their placement only). */
 int look_slurm_start(void);
 

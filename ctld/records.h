@@ -108,7 +108,7 @@ bool records_slurm_filters(void);
  * select_g_select_nodeinfo_set_all() as for every load of the nodes
  * (again only when the nodes changed since).  Read at most once in
  * second `now`: a later call in that second gets the same words, which
- * may count free a node taken since (the thread read them once a round).
+ * may count free a node taken since.
  * Borrowed until records_release(); NULL out of memory.  The job and
  * node write locks held (a placement). */
 const uint64_t *records_free_nodes(size_t nnodes, time_t now);

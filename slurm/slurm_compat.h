@@ -185,7 +185,8 @@ static inline void sx_free_ctl_conf(slurm_conf_t *conf)
 
 /* slurm_free_node_info_msg() of Slurm 22.05 does not free each node's
  * `extra` and `comment` strings: a process that calls slurm_load_node()
- * every second (job_submit/extra's thread) grows by their size each time
+ * again and again (`slurm-extra why --slurm` in a loop) grows by their
+ * size each time
  * (seen with valgrind: 60 KB per load for a 60 KB Extra).  Freeing them
  * first, with Slurm's allocator, is right for every version: slurm_xfree
  * sets them to NULL, which a fixed Slurm then skips. */
