@@ -562,8 +562,9 @@ demo_wait() {
 		--wrap 'echo $SLURMD_NODENAME')
 	printf '    Submitted batch job %s\n' "$id"
 	# (it waits: with the guard, for its burst buffer stage-in, which the
-	# guard answers "not yet"; with Slurm's own filter, BadConstraints)
-	wait_for 15 eval 'job_reason_is "$id" BadConstraints || job_reason_is "$id" BurstBufferStageIn' || true
+	# guard answers "not yet"; with Slurm's own filter, for Constraints,
+	# FAIL_CONSTRAINTS: doc/language.md section 7)
+	wait_for 15 eval 'job_reason_is "$id" BurstBufferStageIn || job_reason_is "$id" Constraints' || true
 	printf '$ squeue -j %s -o "%%i %%T %%r"\n' "$id"
 	squeue -j "$id" -o '%i %T %r' | sed 's/^/    /'
 	# (job_submit/extra records the request there for the guard; where
