@@ -4,9 +4,9 @@
 # After each, slurmctld must still answer, and the filter still work.
 # The filter is burst_buffer/extra (doc/guard.md): its guard keeps jobs off
 # at placement, and its look names the unusable nodes, also across its
-# reloads.  Skipped where it is not installed (nothing filters there).  Needs root, `make install` and
-# `make check` (for tests/cluster/slurm-helper).  Closes with
-# "fault: N passed, M failed".
+# reloads.  Skipped where it is not installed (nothing filters there).
+# Needs root, `make install` and `make check` (for
+# tests/cluster/slurm-helper).  Closes with "fault: N passed, M failed".
 set -uo pipefail
 
 TMP=$(mktemp -d)
