@@ -556,10 +556,16 @@ job_reason_is() { [ "$(squeue -h -j "$1" -o %r)" = "$2" ]; }
 # A job that no node satisfies: it waits, and starts when an Extra update
 # makes a node satisfy it.
 demo_wait() {
-	local request='gpu=true&mem>4096' id t0 t1
+	local request='gpu=true&mem>4096' out id t0 t1
 	printf "\n\$ sbatch --extra '%s' --wrap 'echo \$SLURMD_NODENAME'\n" "$request"
-	id=$(sbatch --parsable --extra "$request" -o "$STATE/job-%j.out" \
-		--wrap 'echo $SLURMD_NODENAME')
+	# (refused, it says why and the demo goes on, as demo_job does)
+	if ! out=$(sbatch --parsable --extra "$request" -o "$STATE/job-%j.out" \
+		--wrap 'echo $SLURMD_NODENAME' 2>&1); then
+		printf '    refused:\n'
+		sed 's/^/      /' <<<"$out"
+		return 0
+	fi
+	id=${out##*$'\n'}
 	printf '    Submitted batch job %s\n' "$id"
 	# (it waits: with the guard, for its burst buffer stage-in, which the
 	# guard answers "not yet"; with Slurm's own filter, for Constraints,
