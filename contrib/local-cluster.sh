@@ -4,9 +4,11 @@
 #
 #   contrib/local-cluster.sh demo     install, build, start, run sample jobs,
 #                                     publish node facts and select by them;
-#                                     with the guard at placement alone where
-#                                     Debian's registry serves Slurm's source
-#                                     (XC_SLURM_SOURCE=auto unless set)
+#                                     filtered by the guard at placement
+#                                     where it builds (XC_SLURM_SOURCE=auto
+#                                     unless set: Debian's Slurm source),
+#                                     else by Slurm's own filter (23.11+);
+#                                     neither: it stops and says why
 #   contrib/local-cluster.sh setup    install packages, build, install
 #   contrib/local-cluster.sh start    (re)start munged, slurmctld, 4 slurmd
 #   contrib/local-cluster.sh extra    give the nodes contrib/examples/nodes.json
@@ -33,9 +35,11 @@
 # XC_NO_BUILD=1: `setup` and `demo` use the slurm-extra already installed
 # (a package) instead of building this tree.
 # XC_SLURM_SOURCE=DIR|auto: `setup` builds the guard at placement against
-# that configured Slurm source tree (auto: contrib/slurm-source.sh's).
+# that configured Slurm source tree (auto: contrib/slurm-source.sh's, on
+# Slurm 22.05 and 24.11, the ones the guard builds against).
 # XC_BURST_BUFFER: slurm.conf's BurstBufferType (burst_buffer/extra: the
-# guard at placement, built with configure --with-slurm-source).
+# guard at placement, built with configure --with-slurm-source; `demo`
+# sets it where the guard is installed, unless set, even empty).
 # XC_PLUGIN_DIR: slurm.conf's PluginDir (a list with ':'; e.g. a directory
 # holding a sanitizer build of job_submit_extra.so, then Slurm's own).
 # XC_CTLD_ENV: NAME=VALUE words slurmctld is started with (LD_PRELOAD and
@@ -93,18 +97,25 @@ install_packages() {
 	apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# guard_builds: the Slurm run here is one the guard at placement builds
+# against: 22.05 or 24.11 (ctld/burst_buffer_extra.c refuses the others).
+guard_builds() { [[ $(slurmctld -V 2>/dev/null) =~ (^|[^0-9.])(22\.05|24\.11)\. ]]; }
+
 # The configured Slurm source tree the guard at placement is built
 # against (configure --with-slurm-source): XC_SLURM_SOURCE=DIR, or =auto
 # for contrib/slurm-source.sh's in /var/tmp/xc-slurm-src (fetched from
-# Debian's registry and configured once; without it, no guard).
+# Debian's registry and configured once), on a Slurm the guard builds
+# against (guard_builds); without it, no guard, and why on stderr.
 slurm_source() {
 	case "${XC_SLURM_SOURCE:-}" in
 	"") ;;
 	auto)
-		if bash "$SRC/contrib/slurm-source.sh" /var/tmp/xc-slurm-src >&2; then
+		if ! guard_builds; then
+			say "$(slurmctld -V 2>/dev/null || echo "this Slurm"): the guard at placement builds against Slurm 22.05 and 24.11 only: built without it" >&2
+		elif bash "$SRC/contrib/slurm-source.sh" /var/tmp/xc-slurm-src >&2; then
 			echo /var/tmp/xc-slurm-src/slurm
 		else
-			say "no Slurm source tree: built without the guard at placement" >&2
+			say "no Slurm source tree (contrib/slurm-source.sh failed, above): built without the guard at placement" >&2
 		fi ;;
 	*) echo "$XC_SLURM_SOURCE" ;;
 	esac
@@ -513,12 +524,11 @@ demo_job() {
 		printf '    matching nodes: %s\n' "${matched:-none}"
 		printf '    ran on:         %s (job %s)\n' \
 			"$(scontrol show job "$id" | grep -oP '\bNodeList=\K\S+')" "$id"
-		if [ -n "${XC_BURST_BUFFER:-}" ]; then
+		if guard_loaded; then
 			printf '    kept off:       the others, by burst_buffer/extra at the placement (ExcNodeList %s: the user'"'"'s own)\n' \
 				"$(scontrol show job "$id" | grep -oP 'ExcNodeList=\K\S+')"
 		else
-			printf '    ExcNodeList:    %s\n' \
-				"$(scontrol show job "$id" | grep -oP 'ExcNodeList=\K\S+')"
+			printf '    kept off:       the others, by Slurm itself at the placement (SchedulerParameters extra_constraints)\n'
 		fi
 	else
 		printf '    request:        %s\n' "$request"
@@ -530,23 +540,13 @@ demo_job() {
 }
 
 
-# The guard's look logged a walk after a change of Extra after line $1 of
-# slurmctld's log.  (A walk before the Extra was set only holds jobs back:
-# unset Extra matches no request, and the next walk sees it.)
-plugin_refreshed_after() {
+# look_walked_after LINE: the guard's look logged a walk after a change
+# of Extra after line LINE of slurmctld's log.  (A walk before the Extra
+# was set only holds jobs back: unset Extra matches no request, and the
+# next walk sees it.)
+look_walked_after() {
 	tail -n +"$(($1 + 1))" "$STATE/log/slurmctld.log" |
 		grep -qE 'burst_buffer/extra: the look walked after a change'
-}
-
-# Whether the guard at placement is installed (burst_buffer_extra.so in
-# Slurm's plugin directory: built with configure --with-slurm-source).
-guard_installed() {
-	local f
-	for f in /usr/lib/*/slurm-wlm/burst_buffer_extra.so /usr/lib*/slurm/burst_buffer_extra.so \
-		${XC_SLURM_PREFIX:+"$XC_SLURM_PREFIX"/lib/slurm/burst_buffer_extra.so}; do
-		[ -f "$f" ] && return 0
-	done
-	return 1
 }
 
 job_state() { scontrol show job "$1" | grep -oP '\bJobState=\K\S+'; }
@@ -556,17 +556,29 @@ job_reason_is() { [ "$(squeue -h -j "$1" -o %r)" = "$2" ]; }
 # A job that no node satisfies: it waits, and starts when an Extra update
 # makes a node satisfy it.
 demo_wait() {
-	local request='gpu=true&mem>4096' id t0 t1
+	local request='gpu=true&mem>4096' out id t0 t1
 	printf "\n\$ sbatch --extra '%s' --wrap 'echo \$SLURMD_NODENAME'\n" "$request"
-	id=$(sbatch --parsable --extra "$request" -o "$STATE/job-%j.out" \
-		--wrap 'echo $SLURMD_NODENAME')
+	# (refused, it says why and the demo goes on, as demo_job does)
+	if ! out=$(sbatch --parsable --extra "$request" -o "$STATE/job-%j.out" \
+		--wrap 'echo $SLURMD_NODENAME' 2>&1); then
+		printf '    refused:\n'
+		sed 's/^/      /' <<<"$out"
+		return 0
+	fi
+	id=${out##*$'\n'}
 	printf '    Submitted batch job %s\n' "$id"
-	# (the guard alone: Slurm waits for its burst buffer stage-in)
-	wait_for 15 eval 'job_reason_is "$id" BadConstraints || job_reason_is "$id" BurstBufferStageIn' || true
+	# (it waits: with the guard, for its burst buffer stage-in, which the
+	# guard answers "not yet"; with Slurm's own filter, for Constraints,
+	# FAIL_CONSTRAINTS: doc/language.md section 7)
+	wait_for 15 eval 'job_reason_is "$id" BurstBufferStageIn || job_reason_is "$id" Constraints' || true
 	printf '$ squeue -j %s -o "%%i %%T %%r"\n' "$id"
 	squeue -j "$id" -o '%i %T %r' | sed 's/^/    /'
-	printf '$ scontrol show job %s | grep AdminComment\n' "$id"
-	scontrol show job "$id" | grep -o 'AdminComment=.*' | sed 's/^/    /'
+	# (job_submit/extra records the request there for the guard; where
+	# Slurm filters, the job's Extra is its request and nothing is written)
+	if guard_loaded; then
+		printf '$ scontrol show job %s | grep AdminComment\n' "$id"
+		scontrol show job "$id" | grep -o 'AdminComment=.*' | sed 's/^/    /' || true
+	fi
 	printf '$ slurm-extra why --job %s\n' "$id"
 	# (exit 1: no node satisfies the request)
 	slurm-extra why --job "$id" | sed 's/^/    /' || true
@@ -622,19 +634,53 @@ demo_facts() {
 	demo_job "cpu_arch=$(uname -m)&site_row=b&licensed_app=true&mem_mb>=1024"
 }
 
+# demo_filter: who filters the demo's jobs by --extra, as nothing else
+# would (job_submit/extra refuses every request where nothing filters):
+# the guard at placement where it is installed (guard_so), unless
+# XC_BURST_BUFFER is set otherwise; else, on Slurm 23.11 and later,
+# Slurm's own filter (SchedulerParameters extra_constraints, added to
+# XC_SCHED_PARAMS), said so; else the demo stops, saying why and how to
+# give the guard's build a Slurm source tree.
+demo_filter() {
+	if [ -z "${XC_BURST_BUFFER+set}" ] && guard_so >/dev/null; then
+		export XC_BURST_BUFFER=burst_buffer/extra
+	fi
+	if guard_loaded; then
+		say "the guard at placement filters (BurstBufferType=burst_buffer/extra)"
+		return 0
+	fi
+	local why="the guard at placement (burst_buffer_extra.so) is not installed"
+	if guard_so >/dev/null; then
+		why="XC_BURST_BUFFER='$XC_BURST_BUFFER' does not load the guard at placement"
+	elif [ "${XC_NO_BUILD:-0}" = 1 ]; then
+		why+=" (XC_NO_BUILD=1: the installed slurm-extra was built without it)"
+	elif [ -z "${XC_SLURM_SOURCE:-}" ]; then
+		why+=" (XC_SLURM_SOURCE is empty: built without it)"
+	else
+		why+=": it could not be built (see above)"
+	fi
+	if ! slurm_filters; then
+		if ! slurm_at_least 23 11; then
+			die "$why, and $(slurmctld -V) has no filter of its own (SchedulerParameters=extra_constraints is 23.11's): with neither, job_submit/extra refuses every --extra request.
+The guard builds against Slurm 22.05 and 24.11, given the configured source tree of the exact Slurm installed: run the demo with XC_SLURM_SOURCE=DIR (DIR: that tree, ./configure run in it), or XC_SLURM_SOURCE=auto (the demo's default) to have contrib/slurm-source.sh fetch it from Debian's registry and configure it (it needs deb.debian.org); or run 'bash contrib/slurm-source.sh DIR' yourself and give XC_SLURM_SOURCE=DIR/slurm."
+		fi
+		XC_SCHED_PARAMS=${XC_SCHED_PARAMS-batch_sched_delay=0}
+		export XC_SCHED_PARAMS=${XC_SCHED_PARAMS:+$XC_SCHED_PARAMS,}extra_constraints
+	fi
+	say "$why: Slurm filters by --extra itself (SchedulerParameters=$XC_SCHED_PARAMS; without the guard, --extra-prefer is refused)"
+}
+
 demo() {
 	install_packages
 	build_and_install
-	# the guard alone where it was built (the default carrier there)
-	if [ -z "${XC_BURST_BUFFER+set}" ] && guard_installed; then
-		export XC_BURST_BUFFER=burst_buffer/extra
-		say "the guard at placement filters alone (BurstBufferType=burst_buffer/extra)"
-	fi
+	demo_filter
 	start_cluster
 	local mark
 	mark=$(wc -l <"$STATE/log/slurmctld.log")
 	set_extra
-	wait_for 20 plugin_refreshed_after "$mark" || true
+	# (the guard's look keeps the jobs' excluded nodes from a walk after
+	# the change; Slurm's own filter reads the Extra at each placement)
+	! guard_loaded || wait_for 20 look_walked_after "$mark" || true
 	say "sample jobs"
 	demo_job 'gpu=true&mem>=512'
 	demo_job 'arch=aarch64|ssd=nvme'
@@ -660,5 +706,5 @@ ctld-stop) stop_ctld ;;
 ctld-start) start_ctld ;;
 slurmd) shift; slurmd_ctl "$@" ;;
 wait-nodes) wait_for_nodes ;;
-*) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 2 ;;
+*) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 2 ;;
 esac

@@ -459,15 +459,39 @@ Test(cli, node_extra_spellings)
 	}
 }
 
-/* As slurmctld runs it (its second name, no arguments, slurmctld's
- * variables, no slurm.conf): the job starts, whatever the job. */
+/* As slurmctld runs an earlier release's check at start (its
+ * PrologSlurmctld: the command's second name, a link as `make install`
+ * makes, run without arguments, with slurmctld's variables and no
+ * slurm.conf): the job starts, whatever the job, and stderr says the
+ * check is gone.  The subcommand by hand, with the same variables, too. */
 Test(cli, an_earlier_releases_check_at_start_lets_every_job_go)
 {
+	static const char env[] =
+		"env -i SLURM_CONF=/dev/null SLURM_SCRIPT_CONTEXT=prolog_slurmctld SLURM_JOB_ID=12 SLURM_JOB_NODELIST=n1 SLURM_JOB_EXTRA=gpu=true";
+	char dir[] = "/tmp/xc-prolog-XXXXXX", name[64], cmd[512], err[4096];
 	struct run r;
+	size_t n;
+	FILE *p;
+	int st;
 
-	run_as(&r, NULL,
-	       "env -i SLURM_CONF=/dev/null SLURM_SCRIPT_CONTEXT=prolog_slurmctld SLURM_JOB_ID=12 SLURM_JOB_NODELIST=n1 SLURM_JOB_EXTRA=gpu=true",
-	       "prolog-slurmctld");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(name, sizeof(name), "%s/slurm-extra-prolog-slurmctld", dir);
+	cr_assert_eq(symlink(CLI_PATH, name), 0, "symlink %s", name);
+	/* its stderr alone, stdin /dev/null */
+	snprintf(cmd, sizeof(cmd), "{ %s %s; } 2>&1 >/dev/null </dev/null", env,
+		 name);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(err, 1, sizeof(err) - 1, p);
+	err[n] = '\0';
+	st = pclose(p);
+	unlink(name);
+	rmdir(dir);
+	cr_assert_eq(st, 0, "%s: wait status %d: %s", name, st, err);
+	cr_assert_not_null(strstr(err, "the check at start is gone"), "%s",
+			   err);
+
+	run_as(&r, NULL, env, "prolog-slurmctld");
 	cr_assert_eq(r.status, 0, "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "the check at start is gone"), "%s",
 			   r.out);

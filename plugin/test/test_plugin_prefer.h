@@ -1,6 +1,6 @@
 /*
  * test_plugin_prefer.h - an update carrying a change of preferences, and
- * job_modify() of it, for the tests of test_plugin_modify_prefer.c and
+ * job_modify() of it, for the tests of test_plugin_modify.c and
  * test_plugin_guard.c (after test_plugin_fixture.h).
  */
 #ifndef TEST_PLUGIN_PREFER_H

@@ -405,17 +405,6 @@ summary() {
 	[ "$failed" -eq 0 ]
 }
 
-# plugin_threads: how many of the local cluster's slurmctld's tasks are
-# named extra_thread, the name of the thread job_submit/extra ran in
-# earlier releases: it runs none now, so none may be; "none" when
-# slurmctld's pid is not known.
-plugin_threads() {
-	local pid
-	pid=$(head -n 1 "$XC_STATE/slurmctld.pid" 2>/dev/null)
-	[ -n "$pid" ] && [ -d "/proc/$pid/task" ] || { echo none; return; }
-	cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -cx extra_thread
-}
-
 # The controllers of tests/cluster/scale.sh and tests/cluster/scale-compare.sh (state in
 # $XC_STATE, nodes without slurmd):
 # scale_pid: its pid, from the pid file's first line (slurmctld rewrites

@@ -46,10 +46,9 @@ scontrol update nodename=n2 extra='{"gpu":true,"cache":"ds1"}'
 [ "$MODE" = slurm ] || look_settled
 
 if [ "$MODE" = slurm ]; then
-	echo "# where Slurm filters, burst_buffer/extra keeps the preferences: no thread"
+	echo "# where Slurm filters, burst_buffer/extra keeps the preferences"
 	expect_has "slurmctld's log says so" "$(cat "$LOG")" \
 		"job_submit/extra: SchedulerParameters has extra_constraints: Slurm filters by --extra itself; this plugin checks requests, and burst_buffer/extra keeps the preferences (Carrier=guard)"
-	expect "slurmctld's tasks: none is the plugin's thread" "$(plugin_threads)" 0
 	expect "doctor (xcuser1) says who keeps them" \
 		"$(as xcuser1 slurm-extra doctor | grep '^preferences:')" \
 		"preferences: kept by burst_buffer/extra at each placement"

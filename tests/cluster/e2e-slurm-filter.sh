@@ -8,13 +8,15 @@
 # - then Slurm 23.11+ with its own filter on
 #   (SchedulerParameters=extra_constraints): the job_submit plugin only
 #   checks requests (positioned errors) and leaves filtering to Slurm; the
-#   requests that crash 23.11.0-23.11.6's parser (unbalanced parentheses,
-#   SchedMD ticket 18133) are refused before they reach it, at submission
-#   and in `scontrol update job=N extra=...`.  Without burst_buffer/extra
-#   nothing would keep preferences: no thread runs, `--extra-prefer` and
-#   `slurm-extra prefer` are refused naming it, and an update of the
-#   request alone is Slurm's.  Before 23.11 there is no such filter: it
-#   says so and checks no more.
+#   requests that crash 23.11.0-23.11.6's parser (a `)` with no `(` open;
+#   fixed in 23.11.7 by Slurm's commit "Avoid a segfault from trying to
+#   free an invalid pointer") are refused before they reach it, at
+#   submission and in `scontrol update job=N extra=...`.  Without
+#   burst_buffer/extra nothing would keep preferences: `--extra-prefer`
+#   and `slurm-extra prefer` are refused naming it, and an update of the
+#   request alone is Slurm's.  Before 23.11 Slurm has no such filter:
+#   after the first part the test says so ("skipped: ...") and checks no
+#   more.
 # Closes with "slurm-filter: N passed, M failed".
 # Needs root, `make install` and `make check` (tests/cluster/slurm-helper).
 set -uo pipefail
@@ -73,8 +75,7 @@ for u in root xcuser1; do
 		"preferences: refused: where Slurm filters, --extra-prefer needs BurstBufferType=burst_buffer/extra"
 done
 
-echo "# preferences need burst_buffer/extra: refused, and no thread runs"
-expect "no thread of the plugin's in slurmctld" "$(plugin_threads)" 0
+echo "# preferences need burst_buffer/extra: refused"
 out=$(as xcuser1 sbatch --parsable -o /dev/null --extra gpu=true --extra-prefer 'mem>=4096' --wrap hostname 2>&1)
 expect_has "sbatch --extra-prefer refused, naming what keeps preferences" "$out" \
 	"--extra-prefer: where Slurm filters by --extra itself (SchedulerParameters=extra_constraints), preferences need BurstBufferType=burst_buffer/extra"

@@ -32,7 +32,8 @@
 # time in the window (/proc/PID/stat), its resident memory at the end, and
 # the jobs that started in the window; after the table, slurmctld's time on
 # the RPCs that read jobs and nodes and update jobs (sdiag).  A row whose
-# controller did not start or answer says FAILED, and the script exits 1.
+# controller did not start or answer, or whose mode or load is none of
+# these, says FAILED, and the script exits 1.
 # XC_EXTRA_CONF: KEY=VALUE words for extra.conf.
 # Uses the installed plugin and Slurm (XC_SLURM_PREFIX as for the other
 # cluster tests); needs root and tests/cluster/slurm-helper (make check).
@@ -75,6 +76,11 @@ run() {
 	none) plugins= ;;
 	own) params=SchedulerParameters=extra_constraints ;;
 	guard) bb=BurstBufferType=burst_buffer/extra ;;
+	*) echo "  $mode: no such mode (none, own, guard)"; return 1 ;;
+	esac
+	case $load in
+	idle | busy) ;;
+	*) echo "  $load: no such load (idle, busy)"; return 1 ;;
 	esac
 	scale_start_backfill scale-compare.sh "$NODES" "$plugins" "$params" "$bb" || { echo "  ($load $mode)"; return 1; }
 	local pid
