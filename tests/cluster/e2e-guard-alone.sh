@@ -30,7 +30,8 @@
 #     preference's tier, its ExcNodeList, its hold; made by hand as root,
 #     as it wrote them): the look gives each back once and names them in
 #     slurmctld's log, a user's own hold stays; the jobs then run on
-#     matching nodes that never had the thread's feature.
+#     matching nodes that never had the thread's feature; from 23.02 a
+#     job with an Extra and no state at all is kept off by its Extra.
 # Needs root, `make install` of a build configured --with-slurm-source
 # and `make check`.  Closes with "guard-alone: N passed, M failed".
 set -uo pipefail
@@ -283,6 +284,11 @@ if slurm_at_least 24 11; then
 	subset_ref=$(as xcuser1 sbatch --parsable -o /dev/null --begin=now+3600 -w n2,n3 -N 1 --wrap true 2>&1)
 	back+=("$subset")
 fi
+# from 23.02 a job with an Extra and no state of the plugin's at all (as
+# one submitted while Slurm filtered by it, which writes none: then
+# extra_constraints is turned off): the guard goes by its Extra
+stateless=
+slurm_at_least 23 2 && stateless=$(pend --begin=now+3600)
 expect "the thread's feature in job $carried's and job $tier's Features" \
 	"$(field "$carried" Features) $(field "$tier" Features)" "$REQ_FEATURE $TIER_FEATURE"
 expect "the thread's ExcNodeLists and hold as it wrote them" \
@@ -337,6 +343,7 @@ for n in n3 n4; do set_extra "$n" '{"ok":0}'; done
 scontrol update jobid="$carried" starttime=now
 scontrol update jobid="$tier" starttime=now
 scontrol update jobid="$required" starttime=now
+[ -z "$stateless" ] || scontrol update jobid="$stateless" starttime=now
 [ -z "$subset" ] || scontrol update jobid="$subset,$subset_ref" starttime=now
 expect "the carried job, given back, completes" "$(wait_job "$carried")" COMPLETED
 expect "it ran on n1, which never had the thread's feature and alone matches" "$(field "$carried" NodeList)" n1
@@ -359,6 +366,11 @@ expect "once n3 matches again it completes" "$(wait_job "$required")" COMPLETED
 if [ -n "$subset" ]; then
 	expect "job $subset completes too" "$(wait_job "$subset")" COMPLETED
 	expect "it ran on n3, the node it names that matches" "$(field "$subset" NodeList)" n3
+fi
+if [ -n "$stateless" ]; then
+	expect "the job with an Extra and no state, given none, completes" "$(wait_job "$stateless")" COMPLETED
+	expect "it ran on n1, the one node its Extra's request allows" "$(field "$stateless" NodeList)" n1
+	expect "no state written into it" "$(admin_comment "$stateless" | grep -c "slurm-extra:")" 0
 fi
 expect "the user's own hold stays" "$(field "$own_hold" JobState)" PENDING
 scancel "$own_hold"
