@@ -44,6 +44,22 @@
  * main scheduler stops at max_sched_time (2 s there). */
 #define OWN_US_PER_JOB_NODE 0.6
 
+/* The value of `key=` in SchedulerParameters, or NULL. */
+static const char *param_value(const char *params, const char *key, char *buf,
+			       size_t size)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = params; p && (p = strcasestr(p, key)); p += n)
+		if ((p == params || p[-1] == ',') && p[n] == '=') {
+			size_t len = strcspn(p + n + 1, ",");
+
+			snprintf(buf, size, "%.*s", (int)len, p + n + 1);
+			return buf;
+		}
+	return NULL;
+}
+
 /* Whether PrologSlurmctld runs slurm-extra-prolog-slurmctld, an earlier
  * release's check at start (a site's own program that calls it is not
  * seen). */
@@ -344,6 +360,17 @@ int cmd_doctor(const struct opts *o)
 	 * guard (a file for another Slurm stops slurmctld in every mode) */
 	if ((plugin && !own) || sx_list_has_word(conf->bb_type, "extra"))
 		(void)guard_setting(conf);
+	if (by_guard) {
+		char buf[64];
+		const char *delay =
+			param_value(conf->sched_params, "batch_sched_delay",
+				    buf, sizeof(buf));
+
+		setting(delay && strtol(delay, NULL, 10) == 0,
+			"SchedulerParameters=batch_sched_delay=0",
+			"the scheduling pass the guard's look asks for once a node comes to match a waiting job runs at once",
+			NULL);
+	}
 	/* an earlier release's check at start: it checks nothing now */
 	if (prolog_state(conf))
 		printf("  set   PrologSlurmctld=%s: the check at start is gone (burst_buffer/extra checks each placement) and exits at once: remove it\n",

@@ -75,6 +75,7 @@ for u in root xcuser1; do
 	expect "doctor ($u): the pending jobs squeue shows them" "$(grep '^pending jobs:' <<<"$out")" \
 		"pending jobs: $(as "$u" squeue -h -t PD | wc -l), 1 with a request (filtered by burst_buffer/extra)"
 	expect_has "doctor ($u): JobSubmitPlugins" "$out" "  ok    JobSubmitPlugins=extra"
+	expect_has "doctor ($u): batch_sched_delay=0" "$out" "  ok    SchedulerParameters=batch_sched_delay=0"
 	if slurm_at_least 23 11; then
 		expect_has "doctor ($u): Slurm's own filter for 4 nodes" "$out" "recommended: Slurm's own filter (extra_constraints"
 	else
