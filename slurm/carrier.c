@@ -35,31 +35,6 @@ static bool is_operator(char c)
 	return strchr("&|*[](),", c) != NULL;
 }
 
-enum sx_constraint_why sx_constraint_with(const char *user, const char *feature,
-					  char **out)
-{
-	size_t ulen = user ? strlen(user) : 0, flen = strlen(feature);
-	size_t len = ulen ? ulen + 1 + flen : flen;
-
-	*out = NULL;
-	if (ulen && strchr(user, '*'))
-		return SX_CONSTRAINT_COUNTS;
-	if (ulen && strchr("&|,", user[ulen - 1]))
-		return SX_CONSTRAINT_DANGLING;
-	if (len > SX_CONSTRAINT_MAX)
-		return SX_CONSTRAINT_TOO_LONG;
-	if (!(*out = malloc(len + 1)))
-		return SX_CONSTRAINT_NOMEM;
-	if (ulen) {
-		memcpy(*out, user, ulen);
-		(*out)[ulen] = '&';
-		memcpy(*out + ulen + 1, feature, flen + 1);
-	} else {
-		memcpy(*out, feature, flen + 1);
-	}
-	return SX_CONSTRAINT_OK;
-}
-
 char *sx_constraint_own(const char *features, const char *feature)
 {
 	size_t len = features ? strlen(features) : 0, flen = strlen(feature);
@@ -77,22 +52,6 @@ char *sx_constraint_own(const char *features, const char *feature)
 	return strdup(features ? features : "");
 }
 
-bool sx_constraint_names_ours(const char *features)
-{
-	const char *p = features;
-
-	while (p && *p) {
-		size_t n = 0;
-
-		while (p[n] && !is_operator(p[n]))
-			n++;
-		if (sx_feature_is_ours(p, n))
-			return true;
-		p += n ? n : 1;
-	}
-	return false;
-}
-
 bool sx_constraint_last_ours(const char *features,
 			     char name[SX_FEATURE_LEN + 1])
 {
@@ -105,42 +64,4 @@ bool sx_constraint_last_ours(const char *features,
 	memcpy(name, features + at, SX_FEATURE_LEN);
 	name[SX_FEATURE_LEN] = '\0';
 	return true;
-}
-
-char *sx_node_features(const char *current, const char *const *ours, size_t n)
-{
-	size_t cap = (current ? strlen(current) : 0) + 1;
-	const char *p = current;
-	char *out, *w;
-
-	for (size_t i = 0; i < n; i++)
-		cap += strlen(ours[i]) + 1;
-	if (!(out = malloc(cap)))
-		return NULL;
-	w = out;
-	while (p && *p) {
-		size_t len = strcspn(p, ",");
-
-		if (len && !sx_feature_is_ours(p, len)) {
-			if (w != out)
-				*w++ = ',';
-			memcpy(w, p, len);
-			w += len;
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(ours[i]);
-
-		if (!len)
-			continue;
-		if (w != out)
-			*w++ = ',';
-		memcpy(w, ours[i], len);
-		w += len;
-	}
-	*w = '\0';
-	return out;
 }

@@ -1,8 +1,8 @@
 /*
- * test_carrier.c - Slurm's feature strings as the feature carrier writes
- * them (slurm/carrier.h): the plugin's feature names, a job's constraint
- * with the feature ANDed in and the user's own part read back, and a
- * node's feature list with the site's own features kept.
+ * test_carrier.c - the feature names an earlier release's feature
+ * carrier wrote (slurm/carrier.h), as the guard's look reads them to give
+ * them back: the names, the one ANDed last into a job's constraint, and
+ * the user's own part of it.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -54,69 +54,6 @@ ROW_TEST(features, is_ours, struct ours_row, ours_rows)
 		     row->ours, "%s", row->token);
 }
 
-struct with_row {
-	const char *user;
-	enum sx_constraint_why why;
-	const char *out; /* and what sx_constraint_own() reads back: user */
-};
-
-static const struct with_row with_rows[] = {
-	{ NULL, SX_CONSTRAINT_OK, F },
-	{ "", SX_CONSTRAINT_OK, F },
-	{ "gpu", SX_CONSTRAINT_OK, "gpu&" F },
-	/* left to right, no precedence: (a|b)&F */
-	{ "a|b", SX_CONSTRAINT_OK, "a|b&" F },
-	{ "a&(b|c)", SX_CONSTRAINT_OK, "a&(b|c)&" F },
-	{ "(a|b)", SX_CONSTRAINT_OK, "(a|b)&" F },
-	/* matching OR, no counts: the whole is ANDed */
-	{ "[a|b]", SX_CONSTRAINT_OK, "[a|b]&" F },
-	{ "a,b", SX_CONSTRAINT_OK, "a,b&" F },
-	/* a user's copy of another request's feature stays theirs */
-	{ G "&gpu", SX_CONSTRAINT_OK, G "&gpu&" F },
-	/* counts: Slurm selects counted nodes from their own terms only */
-	{ "[a*2&b*1]", SX_CONSTRAINT_COUNTS, NULL },
-	{ "a*2", SX_CONSTRAINT_COUNTS, NULL },
-	/* a dangling operator, which Slurm ignores at the end: "a&&F" and
-	 * "a|&F" it would refuse */
-	{ "a&", SX_CONSTRAINT_DANGLING, NULL },
-	{ "a|", SX_CONSTRAINT_DANGLING, NULL },
-	{ "a,", SX_CONSTRAINT_DANGLING, NULL },
-};
-
-ROW_TEST(features, with, struct with_row, with_rows)
-{
-	char *out = (char *)"untouched", *own;
-
-	cr_assert_eq(sx_constraint_with(row->user, F, &out), row->why, "%s",
-		     row->user ? row->user : "(null)");
-	if (!row->out) {
-		cr_assert_null(out);
-		return;
-	}
-	cr_assert_str_eq(out, row->out);
-	cr_assert(sx_constraint_names_ours(out));
-	own = sx_constraint_own(out, F);
-	cr_assert_str_eq(own, row->user ? row->user : "");
-	free(own);
-	free(out);
-}
-
-Test(features, too_long)
-{
-	char user[SX_CONSTRAINT_MAX + 1], *out = NULL;
-	size_t fit = SX_CONSTRAINT_MAX - 1 - SX_FEATURE_LEN;
-
-	memset(user, 'a', fit);
-	user[fit] = '\0';
-	cr_assert_eq(sx_constraint_with(user, F, &out), SX_CONSTRAINT_OK);
-	cr_assert_eq(strlen(out), SX_CONSTRAINT_MAX);
-	free(out);
-	user[fit] = 'a';
-	user[fit + 1] = '\0';
-	cr_assert_eq(sx_constraint_with(user, F, &out), SX_CONSTRAINT_TOO_LONG);
-	cr_assert_null(out);
-}
-
 struct own_row {
 	const char *features, *own;
 };
@@ -144,54 +81,6 @@ ROW_TEST(features, own, struct own_row, own_rows)
 	cr_assert_str_eq(own, row->own, "%s",
 			 row->features ? row->features : "(null)");
 	free(own);
-}
-
-struct names_row {
-	const char *features;
-	bool ours;
-};
-
-static const struct names_row names_rows[] = {
-	{ NULL, false },
-	{ "gpu&big", false },
-	{ F, true },
-	{ "(a|" F ")*2", true },
-	{ "[a|" F "]", true },
-	{ "gpu" F, false }, /* a longer name of the site's */
-	{ F "0", false },
-};
-
-ROW_TEST(features, names_ours, struct names_row, names_rows)
-{
-	cr_assert_eq(sx_constraint_names_ours(row->features), row->ours, "%s",
-		     row->features ? row->features : "(null)");
-}
-
-struct node_row {
-	const char *current;
-	const char *ours[3];
-	size_t n;
-	const char *out;
-};
-
-static const struct node_row node_rows[] = {
-	{ NULL, { 0 }, 0, "" },
-	{ "", { F }, 1, F },
-	{ "gpu,big", { 0 }, 0, "gpu,big" },
-	{ "gpu,big", { F, G }, 2, "gpu,big," F "," G },
-	/* the plugin's old features go, the site's stay in their order */
-	{ "gpu," G ",big", { F }, 1, "gpu,big," F },
-	{ G "," F, { 0 }, 0, "" },
-	{ "gpu,,big,", { 0 }, 0, "gpu,big" },
-	{ "gpu", { "", F, "" }, 3, "gpu," F }, /* empty names skipped */
-};
-
-ROW_TEST(features, node, struct node_row, node_rows)
-{
-	char *out = sx_node_features(row->current, row->ours, row->n);
-
-	cr_assert_str_eq(out, row->out);
-	free(out);
 }
 
 /* The plugin's feature a job goes by is the last name of its constraint,
