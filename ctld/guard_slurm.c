@@ -92,16 +92,13 @@ int guard_slurm_load(void)
 
 	guard_slurm_config(&cfg);
 	if (!records_words_laid_out()) {
-		/* alone, nothing else would keep jobs off, nor (where Slurm
-		 * filters itself) pick their preferences: slurmctld is not to
-		 * run so (it stops: its burst buffer plugin failed) */
-		bool needed = cfg.carrier_guard;
-
-		error("%s: Slurm's node sets are not laid out as this build reads them: %s (rebuild against this Slurm's source tree)",
-		      plugin_type,
-		      needed ? "the guard cannot filter alone (Carrier=guard, the default where it is loaded)"
-			     : "the guard stands aside");
-		return needed ? SLURM_ERROR : SLURM_SUCCESS;
+		/* nothing else would keep jobs off, nor (where Slurm filters
+		 * itself) pick their preferences, while job_submit/extra
+		 * takes the requests: slurmctld is not to run so (it stops:
+		 * its burst buffer plugin failed) */
+		error("%s: Slurm's node sets are not laid out as this build reads them: the guard cannot filter (rebuild against this Slurm's source tree)",
+		      plugin_type);
+		return SLURM_ERROR;
 	}
 	if (!(guard = guard_create(&cfg.limits)))
 		return SLURM_ERROR;
