@@ -27,7 +27,7 @@ bool guard_tiers_apply(const struct sx_job_state *with, time_t eligible,
 
 /* The tier an earlier release's thread carried a job with state `st` by,
  * as its status says after any requeue's note ("preferring tier i of
- * n": prefer_note(), slurm/prefer.h); 0 for none or past its tiers. */
+ * n"); 0 for none or past its tiers. */
 unsigned guard_carried_tier(const struct sx_job_state *st);
 
 /* The request a job with state `with` (its request as the guard reads

@@ -45,18 +45,6 @@ static bool waiting(const struct sx_job_state *st, time_t eligible, time_t now,
 	return now < *until;
 }
 
-/* The nodes of `nodes` matched, usable and (`want_free`) free. */
-static size_t count_nodes(const struct prefer_nodes *nodes, bool want_free)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; k < nodes->count; k++)
-		n += nodes->matched[k] &&
-		     (!nodes->usable || nodes->usable[k]) &&
-		     (!want_free || (nodes->free && nodes->free[k]));
-	return n;
-}
-
 time_t prefer_deadline(const struct sx_job_state *st, time_t eligible)
 {
 	time_t until;
@@ -113,72 +101,6 @@ int prefer_pick_tiers(const struct sx_job_state *st, time_t eligible,
 		}
 	}
 	return 0;
-}
-
-/* What prefer_choose() hands prefer_pick_tiers(). */
-struct choose_ctx {
-	const struct sx_job_state *st;
-	const struct prefer_nodes *nodes;
-	prefer_match_fn match;
-	void *ctx;
-};
-
-/* prefer_count_fn of prefer_choose(): tier i composed and matched. */
-static int choose_count(void *arg, unsigned i, size_t *n, size_t *n_free)
-{
-	const struct choose_ctx *c = arg;
-	char *text = prefer_compose(c->st->request, c->st->prefer[i]);
-	int rc;
-
-	if (!text)
-		return -1;
-	rc = c->match(c->ctx, text, c->nodes->matched);
-	free(text);
-	if (rc <= 0)
-		return rc;
-	*n = count_nodes(c->nodes, false);
-	*n_free = count_nodes(c->nodes, true);
-	return 1;
-}
-
-int prefer_choose(const struct sx_job_state *st, time_t eligible, time_t now,
-		  const struct prefer_nodes *nodes, prefer_match_fn match,
-		  void *ctx, char **effective, struct prefer_pick *pick)
-{
-	struct choose_ctx c = {
-		.st = st, .nodes = nodes, .match = match, .ctx = ctx
-	};
-
-	*effective = NULL;
-	if (prefer_pick_tiers(st, eligible, now, choose_count, &c, pick) < 0)
-		return -1;
-	if (pick->tier && !(*effective = prefer_compose(
-				    st->request, st->prefer[pick->tier - 1])))
-		return -1;
-	return 0;
-}
-
-char *prefer_note(const struct sx_job_state *st, const struct prefer_pick *pick)
-{
-	char when[64] = "the job is eligible", *text = NULL;
-	struct tm tm;
-
-	if (!pick->tier)
-		return strdup("");
-	if (pick->until > 0) {
-		time_t t = pick->until;
-
-		if (!localtime_r(&t, &tm) ||
-		    !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm))
-			snprintf(when, sizeof(when), "%lld", (long long)t);
-	}
-	if (asprintf(&text,
-		     "preferring tier %u of %u (%zu node%s%s) until %s; ",
-		     pick->tier, st->n_prefer, pick->nodes,
-		     pick->nodes == 1 ? "" : "s",
-		     st->wait > 0 ? "" : ", one free", when) < 0)
-		return NULL;
-	return text;
 }
 
 const char *prefer_env_value(char **env, unsigned n, const char *name)

@@ -83,20 +83,6 @@ struct prefer_pick {
 			  tier: with no wait, the free nodes matter */
 };
 
-/* Evaluates request text `text` into matched[] (one bool a node of the
- * caller's table): 1 when evaluated, 0 when `text` is not a valid
- * request, -1 when out of memory. */
-typedef int (*prefer_match_fn)(void *ctx, const char *text, bool *matched);
-
-/* What prefer_choose() reads of the nodes besides the match. */
-struct prefer_nodes {
-	size_t count;	    /* nodes in the table */
-	const bool *free;   /* per node: free now (NULL: none known free) */
-	const bool *usable; /* per node: not excluded by the user (NULL:
-			       every node) */
-	bool *matched;	    /* scratch, `count` bools, the caller's */
-};
-
 /* Counts tier `tier` (0-based) of a job for prefer_pick_tiers(): *nodes
  * its usable nodes satisfying "(R)&(P)", *free_nodes those of them free
  * now.  1 when counted, 0 when the tier narrows nothing (not a valid
@@ -106,7 +92,7 @@ typedef int (*prefer_count_fn)(void *ctx, unsigned tier, size_t *nodes,
 
 /*
  * The rule itself (above), for a caller that counts each tier's nodes its
- * own way (the thread, once per distinct tier a round: plan_prefer.c):
+ * own way (the guard, over its words: ctld/guard_tiers.c):
  * *pick for a job with state `st`, eligible at `eligible` (0: not yet),
  * at `now`, tier i counted by `count` (tiers strongest first, the first
  * that counts a node picked: with a wait, any usable node; with none, a
@@ -116,21 +102,8 @@ int prefer_pick_tiers(const struct sx_job_state *st, time_t eligible,
 		      time_t now, prefer_count_fn count, void *ctx,
 		      struct prefer_pick *pick);
 
-/*
- * The effective request of a job with state `st` (its request and
- * preferences), made eligible at `eligible` (0: not yet), at `now`:
- * *effective gets the text "(R)&(Pi)" (malloc'd) of the tier picked, or
- * NULL when the request alone applies (no preference, the wait over, or
- * no tier with a node); *pick what was picked.  `match` evaluates a text
- * over the nodes.  0, or -1 when out of memory.  At most st->n_prefer
- * evaluations, each linear in the nodes.
- */
-int prefer_choose(const struct sx_job_state *st, time_t eligible, time_t now,
-		  const struct prefer_nodes *nodes, prefer_match_fn match,
-		  void *ctx, char **effective, struct prefer_pick *pick);
-
 /* Whether the wait of a job with state `st`, eligible at `eligible` (0:
- * not yet), lasts at `now` (prefer_choose's first test): with a wait,
+ * not yet), lasts at `now` (prefer_pick_tiers()'s first test): with a wait,
  * while now < eligible + wait, or while not eligible; with none, for
  * PREFER_NOW_S from eligible, and never while not eligible.  Without it
  * a job goes by its request alone. */
@@ -165,15 +138,6 @@ char *prefer_compose(const char *request, const char *tier);
  * memory.  At most 1 + SX_MAX_PREFER parses. */
 int prefer_carried_by(const struct sx_job_state *st, const xc_limits_t *limits,
 		      const char *name);
-
-/* The words put before a job's status while a tier narrows it, e.g.
- * "preferring tier 1 of 2 (1 node) until 2026-11-29T10:15:00; " (local
- * time; "until the job is eligible" when held), or "" when none does
- * (pick->tier 0): malloc'd, NULL when out of memory.  They change only
- * when the tier, its nodes or the deadline do, so a round does not update
- * a job for the clock alone. */
-char *prefer_note(const struct sx_job_state *st,
-		  const struct prefer_pick *pick);
 
 /* The SPANK environment's entries read for the preferences, at most: a
  * job_desc's holds the few variables of the site's SPANK plugins, and

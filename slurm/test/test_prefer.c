@@ -1,9 +1,8 @@
 /*
  * test_prefer.c - the preferences' rule on its own (slurm/prefer.h): when
- * a wait lasts, which tier prefer_pick_tiers() (the one picker: the
- * thread's, job_submit()'s, the guard's) and prefer_choose() pick and
- * until when, and the bounds
- * on what is read of a job_desc's SPANK environment.
+ * a wait lasts, which tier prefer_pick_tiers() (the one picker, the
+ * guard's) picks and until when, and the bounds on what is read of a
+ * job_desc's SPANK environment.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,17 +28,6 @@ static struct sx_job_state one_tier(long wait)
 	return st;
 }
 
-/* Every node matches every text. */
-static int match_all(void *ctx, const char *text, bool *matched)
-{
-	size_t n = *(const size_t *)ctx;
-
-	(void)text;
-	for (size_t k = 0; k < n; k++)
-		matched[k] = true;
-	return 1;
-}
-
 Test(prefer, the_wait_lasts_from_eligible_time)
 {
 	struct sx_job_state st = one_tier(600);
@@ -47,29 +35,6 @@ Test(prefer, the_wait_lasts_from_eligible_time)
 	cr_assert(prefer_waiting(&st, 1000, 1599));
 	cr_assert_not(prefer_waiting(&st, 1000, 1600));
 	cr_assert(prefer_waiting(&st, 0, 1000000), "held: still waiting");
-}
-
-/* A raw RPC may give a begin_time near the end of time: the wait's end
- * saturates there rather than wrapping into the past (which ended the
- * wait at once and dropped the job's preferences). */
-Test(prefer, a_wait_from_the_end_of_time_does_not_wrap)
-{
-	struct sx_job_state st = one_tier(PREFER_MAX_WAIT);
-	size_t count = 2;
-	bool matched[2];
-	struct prefer_nodes nodes = { .count = count, .matched = matched };
-	struct prefer_pick pick;
-	char *effective = NULL;
-	time_t late = PREFER_TIME_MAX - 5;
-
-	cr_assert(prefer_waiting(&st, late, late + 1));
-	cr_assert_eq(prefer_choose(&st, late, late + 1, &nodes, match_all,
-				   &count, &effective, &pick),
-		     0);
-	cr_assert_eq(pick.tier, 1);
-	cr_assert_eq(pick.until, PREFER_TIME_MAX);
-	cr_assert_str_eq(effective, "(gpu=true)&(x=1)");
-	free(effective);
 }
 
 /* Each tier's count for prefer_pick_tiers(): rc (1 counted, 0 narrows
@@ -88,6 +53,24 @@ static int count_table(void *ctx, unsigned tier, size_t *n, size_t *n_free)
 	*n = c->nodes[tier];
 	*n_free = c->free_nodes[tier];
 	return c->rc[tier];
+}
+
+/* A raw RPC may give a begin_time near the end of time: the wait's end
+ * saturates there rather than wrapping into the past (which ended the
+ * wait at once and dropped the job's preferences). */
+Test(prefer, a_wait_from_the_end_of_time_does_not_wrap)
+{
+	struct sx_job_state st = one_tier(PREFER_MAX_WAIT);
+	struct counts c = { .rc = { 1 }, .nodes = { 2 }, .free_nodes = { 2 } };
+	struct prefer_pick pick;
+	time_t late = PREFER_TIME_MAX - 5;
+
+	cr_assert(prefer_waiting(&st, late, late + 1));
+	cr_assert_eq(
+		prefer_pick_tiers(&st, late, late + 1, count_table, &c, &pick),
+		0);
+	cr_assert_eq(pick.tier, 1);
+	cr_assert_eq(pick.until, PREFER_TIME_MAX);
 }
 
 /* A state with request "r" and three tiers, wait `wait` (s). */
