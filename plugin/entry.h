@@ -147,18 +147,10 @@ int modify(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
 int modify_as(job_desc_msg_t *job_desc, const struct sx_guard_api *api,
 	      void *job_ptr, uint32_t submit_uid, char **err_msg);
 
-/* Whether burst_buffer/extra alone filters (Carrier=guard, unless Slurm
- * filters by `extra` itself): what job_submit() and job_modify() then do
- * (doc/guard.md "The guard alone"). */
-static inline bool guard_filters(void)
-{
-	return entry_on && entry_cfg.carrier_guard && !sx_slurm_filters_extra();
-}
-
 /* Whether burst_buffer/extra reads and keeps the job's state alone
- * (Carrier=guard): it filters alone (guard_filters()), or where Slurm
- * filters by `extra` itself it picks the preferences at each placement
- * (doc/preferences.md "Preferences"). */
+ * (Carrier=guard): it filters alone (entry_filter() FILTER_GUARD), or
+ * where Slurm filters by `extra` itself it picks the preferences at each
+ * placement (doc/preferences.md "Preferences"). */
 static inline bool guard_keeps(void)
 {
 	return entry_on && entry_cfg.carrier_guard;

@@ -140,8 +140,9 @@ static const struct sx_guard_api fake_api
 static inline void by_guard(void)
 {
 	entry_cfg.carrier_guard = true;
-	cr_assert(guard_filters(),
-		  "job_submit() and job_modify() take the guard's paths");
+	cr_assert(guard_keeps());
+	cr_assert_eq(entry_filter(&entry_cfg), FILTER_GUARD,
+		     "job_submit() and job_modify() take the guard's paths");
 }
 
 /* Neither burst_buffer/extra nor Slurm's own filter: nothing keeps a job
