@@ -30,10 +30,12 @@ static void request_free(struct lh_entry *e)
 
 struct guard *guard_create(const xc_limits_t *limits)
 {
+	static uint64_t serials;
 	struct guard *g = calloc(1, sizeof(*g));
 
 	if (!g)
 		return NULL;
+	g->serial = ++serials;
 	g->limits = xc_limits_in_force(limits);
 	if (!(g->requests = lh_kchar_table_new(64, request_free)) ||
 	    !(g->tiers = lh_kchar_table_new(64, request_free))) {
@@ -54,6 +56,7 @@ static void node_forget(struct node_seen *s)
 
 static void nodes_free(struct guard *g)
 {
+	guard_cols_drop(g);
 	for (size_t i = 0; i < g->nnodes; i++)
 		node_forget(&g->nodes[i]);
 	free(g->nodes);
@@ -382,8 +385,10 @@ static struct guard_req *request_in(struct guard *g, struct lh_table **table,
 	}
 	/* an answer: a node's record and text read (some 200 ns), then
 	 * each leaf (some 14 ns): tests/bench/bench_guard */
-	if (r->expr)
-		r->cost = 1 + leaves_of(r->expr) / 16;
+	if (r->expr) {
+		r->leaves = leaves_of(r->expr);
+		r->cost = 1 + r->leaves / 16;
+	}
 	return r->expr ? r : NULL;
 }
 
@@ -434,6 +439,20 @@ static bool verdict(struct guard *g, struct guard_req *r, const uint64_t *cand,
 		    uint64_t *off, size_t *left, size_t *n_off, size_t *budget)
 {
 	size_t n = 0, ok = 0;
+
+	/* many answers not kept: every node's by the columns at once, when
+	 * that costs less (guard_cols.c) */
+	if (g->cols) {
+		size_t unknown = 0, cols = guard_cols_cost(g, r);
+
+		for (size_t w = 0;
+		     w < GUARD_WORDS(g->nnodes) && unknown * r->cost <= cols;
+		     w++)
+			unknown += (size_t)__builtin_popcountll(cand[w] &
+								~r->known[w]);
+		if (unknown * r->cost > cols)
+			(void)guard_cols_answer(g, r, budget);
+	}
 
 	for (size_t w = 0; w < GUARD_WORDS(g->nnodes); w++) {
 		uint64_t c = cand[w], unknown = c & ~r->known[w];

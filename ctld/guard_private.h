@@ -26,6 +26,7 @@ struct guard_req {
 	uint64_t *known; /* nodes whose answer is kept */
 	uint64_t *fails; /* of those, the ones that do not satisfy it */
 	size_t cost; /* what evaluating it on a node costs (guard_count()) */
+	size_t leaves;
 };
 
 /* A state the guard left a job's excluded nodes in. */
@@ -68,11 +69,37 @@ struct guard {
 	const struct guard_bits_ops *ops;      /* what the kept copies are */
 	void (*say)(size_t i, const char *why, void *arg); /* unusable */
 	void *say_arg;
-	size_t told, untold; /* in this look: named, and past the cap */
+	size_t told, untold;   /* in this look: named, and past the cap */
+	uint64_t serial;       /* this guard's, among the process's */
+	xc_nodes_t *cols;      /* the columns (guard_cols.c), or NULL ... */
+	uint64_t cols_changes; /* ... holding the nodes as at this change */
+	bool *matched;	       /* nnodes: the columns' last answers */
+	size_t cols_evaluated; /* requests answered by the columns */
 };
 
 /* Frees what job slot `r` holds, leaving it as it is in the table
  * (guard_jobs.c). */
 void guard_job_clear(struct guard *g, struct job_rec *r);
+
+/* The columns dropped (another node count, too far behind, out of
+ * memory): built again by the look's thread (guard_cols_copy()). */
+void guard_cols_drop(struct guard *g);
+
+/* Whether the columns are there and hold every node's Extra as last
+ * read, the changes since they were last current replayed in place
+ * (each some 50 us); false when there are none, or they were dropped
+ * (more than GUARD_COLS_REPLAY changes behind, another node count, out
+ * of memory). */
+bool guard_cols_current(struct guard *g);
+
+/* What answering `r` on every node by the columns costs, in the units
+ * of a budget (an answer's cost: r->cost): a pass over an array a leaf,
+ * and every node's answer stored (tests/bench/bench_look). */
+size_t guard_cols_cost(const struct guard *g, const struct guard_req *r);
+
+/* `r` answered on every node read by the columns, when they are current
+ * and *budget holds guard_cols_cost() (then taken from it): true; false
+ * (nothing done) else. */
+bool guard_cols_answer(struct guard *g, struct guard_req *r, size_t *budget);
 
 #endif

@@ -19,9 +19,13 @@
  *  - a round after every node changed (scontrol update nodename=ALL):
  *    every answer again, every job written whole;
  *  - the memory: the look's own, and the jobs' excluded nodes it gave a
- *    set (slurmctld's, nodes/8 bytes each).
+ *    set (slurmctld's, nodes/8 bytes each);
+ * each row node by node, then with the guard's columns (guard.h
+ * "Columns"; their build timed apart: the plugin builds them outside
+ * slurmctld's locks).
  *   make tests/bench/bench_look && tests/bench/bench_look
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +103,61 @@ static int round_of(struct guard *g, struct look *lk, uint64_t round,
 	return 0;
 }
 
-int main(void)
+/* The guard's columns built from every node's text (guard.h "Columns"):
+ * the copy and the install (under the locks in the plugin) and the build
+ * (outside them), in ms; false when it failed. */
+static bool columns(struct guard *g, double *locked, double *built)
+{
+	struct timespec a, b, c, d;
+	struct guard_cols_copy *copy;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	copy = guard_cols_copy(g);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (!copy || !guard_cols_build(copy))
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &c);
+	if (!guard_cols_install(g, copy))
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &d);
+	*locked = ms_between(&a, &b) + ms_between(&c, &d);
+	*built = ms_between(&b, &c);
+	return true;
+}
+
+/* 100 requests new to the guard, each answered on every node (as a
+ * placement's, or a look's first answers): the time of one, printed. */
+static int new_requests(struct guard *g, const char *how)
+{
+	uint64_t *all = malloc(WORDS * sizeof(*all)),
+		 *off = malloc(WORDS * sizeof(*off));
+	struct timespec a, b;
+	char text[64];
+	size_t left;
+
+	if (!all || !off)
+		return 1;
+	memset(all, 0xff, WORDS * sizeof(*all));
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (int k = 0; k < 100; k++) {
+		struct guard_req *r;
+
+		snprintf(text, sizeof(text), "gpu=true&rack!=%d&mem>=%d", k,
+			 256 << (k % 4));
+		if (!(r = guard_request(g, text)))
+			return 1;
+		(void)guard_verdict(g, r, all, off, &left);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("%s: a request of 3 leaves new to the guard, answered on every node: %.3f ms\n",
+	       how, ms_between(&a, &b) / 100);
+	free(all);
+	free(off);
+	return 0;
+}
+
+/* The rows, node by node or (`cols`) with the guard's columns. */
+static int run(bool cols)
 {
 	struct guard *g = guard_create(NULL);
 	struct look *lk = look_create(NODES, GUARD_MAX_REQUESTS / 2);
@@ -107,6 +165,8 @@ int main(void)
 	size_t did[6] = { 0 }, sets = 0;
 	uint64_t round = 0;
 	long changed;
+	double locked, built;
+	const char *how = cols ? "columns" : "node by node";
 
 	if (!g || !lk || !(extra = calloc(NODES, sizeof(*extra))))
 		return 1;
@@ -117,6 +177,10 @@ int main(void)
 		snprintf(requests[k], sizeof(requests[k]), "gpu=true&rack!=%d",
 			 k);
 	/* one job in 50 with a user's --exclude of a few nodes */
+	for (int j = 0; j < JOBS; j++) {
+		free(bits[j]);
+		bits[j] = NULL;
+	}
 	for (int j = 0; j < JOBS; j += 50) {
 		if (!(bits[j] = calloc(WORDS, sizeof(uint64_t))))
 			return 1;
@@ -125,13 +189,22 @@ int main(void)
 	if (guard_look(g, NODES, NULL, extra_at, NULL) < 0)
 		return 1;
 	guard_looked_all(g, 1, 2);
+	if (cols) {
+		if (!columns(g, &locked, &built))
+			return 1;
+		printf("%s: built in %.1f ms outside the locks, copied and installed in %.1f ms\n",
+		       how, built, locked);
+	}
 
+	if (new_requests(g, how))
+		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	if (round_of(g, lk, ++round, did))
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("first round (%d requests on %d nodes evaluated, %d jobs): %.1f ms; written whole %zu\n",
-	       REQUESTS, NODES, JOBS, ms_between(&a, &b), did[LOOK_WRITTEN]);
+	printf("%s: first round (%d requests on %d nodes evaluated, %d jobs): %.1f ms; written whole %zu; requests answered by the columns %zu\n",
+	       how, REQUESTS, NODES, JOBS, ms_between(&a, &b),
+	       did[LOOK_WRITTEN], guard_cols_evaluated(g));
 
 	for (int k = 0; k < 5; k++) {
 		size_t n = (size_t)k * 4099 % NODES | 1; /* a node with a GPU */
@@ -145,8 +218,8 @@ int main(void)
 		if (changed != 1 || round_of(g, lk, ++round, did))
 			return 1;
 		clock_gettime(CLOCK_MONOTONIC, &b);
-		printf("a round after one node changed: the look at every node %.2f ms, the requests' answers and the jobs %.2f ms; patched %zu, written whole %zu\n",
-		       ms_between(&a, &m), ms_between(&m, &b),
+		printf("%s: a round after one node changed: the look at every node %.2f ms, the requests' answers and the jobs %.2f ms; patched %zu, written whole %zu\n",
+		       how, ms_between(&a, &m), ms_between(&m, &b),
 		       did[LOOK_PATCHED], did[LOOK_WRITTEN]);
 	}
 	memset(did, 0, sizeof(did));
@@ -154,8 +227,8 @@ int main(void)
 	if (round_of(g, lk, ++round, did))
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("a round after a job changed, no node: %.2f ms; the same %zu\n",
-	       ms_between(&a, &b), did[LOOK_SAME]);
+	printf("%s: a round after a job changed, no node: %.2f ms; the same %zu\n",
+	       how, ms_between(&a, &b), did[LOOK_SAME]);
 
 	for (size_t i = 0; i < NODES; i++) {
 		free(extra[i]);
@@ -163,20 +236,35 @@ int main(void)
 	}
 	memset(did, 0, sizeof(did));
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	if (guard_look(g, NODES, NULL, extra_at, NULL) != NODES ||
-	    round_of(g, lk, ++round, did))
+	if (guard_look(g, NODES, NULL, extra_at, NULL) != NODES)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	/* (the columns, too far behind, dropped: built again first) */
+	if (cols && !columns(g, &locked, &built))
+		return 1;
+	if (round_of(g, lk, ++round, did))
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("a round after every node changed (every answer again): %.1f ms; written whole %zu, patched %zu\n",
-	       ms_between(&a, &b), did[LOOK_WRITTEN], did[LOOK_PATCHED]);
+	printf("%s: a round after every node changed (every answer again): %.1f ms, of which the look at every node %.1f ms%s; written whole %zu, patched %zu\n",
+	       how, ms_between(&a, &b), ms_between(&a, &m),
+	       cols ? " and the columns built again" : "", did[LOOK_WRITTEN],
+	       did[LOOK_PATCHED]);
 
 	for (int j = 0; j < JOBS; j++)
 		sets += bits[j] != NULL;
-	printf("memory: the look's answers %.1f MiB (%zu requests); the jobs' excluded nodes %.1f MiB (%zu sets of %zu KiB; %zu given by the look)\n",
-	       (double)look_requests_kept(lk) * WORDS * 8 / 1048576.0,
+	printf("%s: memory: the look's answers %.1f MiB (%zu requests); the jobs' excluded nodes %.1f MiB (%zu sets of %zu KiB; %zu given by the look)\n",
+	       how, (double)look_requests_kept(lk) * WORDS * 8 / 1048576.0,
 	       look_requests_kept(lk), (double)sets * WORDS * 8 / 1048576.0,
 	       sets, (size_t)WORDS * 8 / 1024, sets - JOBS / 50);
 	look_destroy(lk);
 	guard_destroy(g);
+	for (size_t i = 0; i < NODES; i++)
+		free(extra[i]);
+	free(extra);
 	return 0;
+}
+
+int main(void)
+{
+	return run(false) || run(true);
 }

@@ -1,0 +1,216 @@
+/*
+ * test_guard_cols.c - the guard's columns (guard.h "Columns",
+ * guard_cols.c): the same answers as node by node, kept current by the
+ * node changes replayed, dropped when too far behind, and a copy
+ * installed only in the guard, node count and moment it was made for.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guard.h"
+
+#define N 300
+
+static char *texts[N];
+
+static const char *extra_of(size_t i, void *arg)
+{
+	(void)arg;
+	return texts[i];
+}
+
+/* Node i's Extra, by a seeded generator: keys left out, values of the
+ * wrong type, nulls, texts that are not an object or not JSON, none. */
+static void node_text(size_t i, unsigned *seed)
+{
+	static const char *const racks[] = { "r1", "r2", "r3", "r10" };
+	static const char *const gpus[] = { "true", "false", "\"true\"" };
+	char gpu[32] = "", mem[32] = "null", buf[256];
+	int k = rand_r(seed) % 20;
+
+	free(texts[i]);
+	texts[i] = NULL;
+	if (k == 0)
+		return; /* no Extra */
+	if (k == 1 || k == 2) {
+		texts[i] = strdup(k == 1 ? "not json" : "[1,2]");
+		return;
+	}
+	if (k != 3) /* (3: no gpu) */
+		snprintf(gpu, sizeof(gpu), "\"gpu\":%s,",
+			 gpus[k == 4 ? 2 : rand_r(seed) % 2]);
+	if (k != 5) /* (5: a null memory) */
+		snprintf(mem, sizeof(mem), "%d", 64 << (rand_r(seed) % 5));
+	snprintf(buf, sizeof(buf),
+		 "{%s\"mem\":%s,\"rack\":\"%s\",\"load\":0.%d}", gpu, mem,
+		 racks[rand_r(seed) % 4], rand_r(seed) % 10);
+	texts[i] = strdup(buf);
+}
+
+static const char *const requests[] = {
+	"gpu=true",	     "gpu=true&mem>=512",
+	"rack!=r3",	     "(rack=r1|rack=r10)&load<0.5",
+	"mem>100|gpu=false", "mem<=128&rack<r2",
+	"gpu!=true",
+};
+#define NREQ (sizeof(requests) / sizeof(requests[0]))
+
+/* What guard `g` keeps off of every node for each request, into
+ * off[NREQ][words]. */
+static void verdicts(struct guard *g, uint64_t off[NREQ][GUARD_WORDS(N)])
+{
+	uint64_t all[GUARD_WORDS(N)];
+
+	memset(all, 0xff, sizeof(all));
+	all[GUARD_WORDS(N) - 1] = (1ULL << (N % 64)) - 1;
+	for (size_t r = 0; r < NREQ; r++) {
+		struct guard_req *req = guard_request(g, requests[r]);
+		size_t left;
+
+		cr_assert_not_null(req, "%s", requests[r]);
+		(void)guard_verdict(g, req, all, off[r], &left);
+	}
+}
+
+static void look_all(struct guard *g)
+{
+	cr_assert_geq(guard_look(g, N, NULL, extra_of, NULL), 0);
+	guard_looked_all(g, 1, 2);
+}
+
+static void with_columns(struct guard *g)
+{
+	struct guard_cols_copy *c = guard_cols_copy(g);
+
+	cr_assert_not_null(c);
+	cr_assert(guard_cols_build(c));
+	cr_assert(guard_cols_install(g, c));
+	cr_assert_null(guard_cols_copy(g), "current columns: nothing to copy");
+}
+
+Test(guard_cols, the_same_answers_as_node_by_node)
+{
+	unsigned seed = 52;
+	uint64_t a[NREQ][GUARD_WORDS(N)], b[NREQ][GUARD_WORDS(N)];
+	struct guard *plain = guard_create(NULL), *cols = guard_create(NULL);
+	size_t by_cols;
+
+	for (size_t i = 0; i < N; i++)
+		node_text(i, &seed);
+	look_all(plain);
+	look_all(cols);
+	with_columns(cols);
+	verdicts(plain, a);
+	verdicts(cols, b);
+	cr_assert_eq(memcmp(a, b, sizeof(a)), 0);
+	cr_assert_eq(guard_cols_evaluated(cols), NREQ);
+	cr_assert_eq(guard_evaluated(cols), 0, "no answer one by one");
+	cr_assert_eq(guard_evaluated(plain), NREQ * N);
+
+	/* some nodes changed (fewer than GUARD_COLS_REPLAY): replayed in
+	 * the columns, which answer the nodes again */
+	for (int round = 0; round < 20; round++) {
+		for (int k = 0; k < 24; k++)
+			node_text((size_t)rand_r(&seed) % N, &seed);
+		look_all(plain);
+		look_all(cols);
+		by_cols = guard_cols_evaluated(cols);
+		/* (at 300 nodes the columns cost less than some 10 answers
+		 * one by one: they answer the changed nodes, replayed in
+		 * them) */
+		verdicts(plain, a);
+		verdicts(cols, b);
+		cr_assert_eq(memcmp(a, b, sizeof(a)), 0, "round %d", round);
+		cr_assert_null(guard_cols_copy(cols), "kept current");
+		cr_assert_gt(guard_cols_evaluated(cols), by_cols);
+	}
+
+	/* many changed: past the replay, the columns are dropped; the
+	 * answers are the same one by one, and the columns built again
+	 * answer the same */
+	for (size_t i = 0; i < N; i++)
+		node_text(i, &seed);
+	look_all(plain);
+	look_all(cols);
+	verdicts(plain, a);
+	verdicts(cols, b);
+	cr_assert_eq(memcmp(a, b, sizeof(a)), 0);
+	by_cols = guard_cols_evaluated(cols);
+	with_columns(cols);
+	for (size_t i = 0; i < N; i++)
+		node_text(i, &seed);
+	look_all(plain);
+	look_all(cols);
+	verdicts(plain, a);
+	verdicts(cols, b);
+	cr_assert_eq(memcmp(a, b, sizeof(a)), 0);
+	cr_assert_eq(guard_cols_evaluated(cols), by_cols, "dropped: %d changes",
+		     N);
+
+	guard_destroy(plain);
+	guard_destroy(cols);
+	for (size_t i = 0; i < N; i++) {
+		free(texts[i]);
+		texts[i] = NULL;
+	}
+}
+
+Test(guard_cols, installed_only_where_it_was_copied)
+{
+	unsigned seed = 7;
+	struct guard *g = guard_create(NULL), *other = guard_create(NULL);
+	struct guard_cols_copy *c;
+	uint64_t a[NREQ][GUARD_WORDS(N)], b[NREQ][GUARD_WORDS(N)];
+
+	for (size_t i = 0; i < N; i++)
+		node_text(i, &seed);
+	cr_assert_geq(guard_look(g, N, NULL, extra_of, NULL), 0);
+	cr_assert_null(guard_cols_copy(g), "not every node read yet");
+	guard_looked_all(g, 1, 2);
+	look_all(other);
+
+	/* another guard */
+	c = guard_cols_copy(g);
+	cr_assert(guard_cols_build(c));
+	cr_assert_not(guard_cols_install(other, c));
+
+	/* more changes since than it replays */
+	c = guard_cols_copy(g);
+	cr_assert(guard_cols_build(c));
+	for (size_t i = 0; i <= GUARD_COLS_REPLAY; i++) {
+		free(texts[i]);
+		texts[i] = strdup("{\"gpu\":true}");
+	}
+	look_all(g);
+	cr_assert_not(guard_cols_install(g, c));
+
+	/* a few changes since: replayed */
+	c = guard_cols_copy(g);
+	cr_assert(guard_cols_build(c));
+	free(texts[5]);
+	texts[5] = strdup("{\"gpu\":false}");
+	look_all(g);
+	cr_assert(guard_cols_install(g, c));
+	look_all(other);
+	verdicts(other, a);
+	verdicts(g, b);
+	cr_assert_eq(memcmp(a, b, sizeof(a)), 0);
+	cr_assert_gt(guard_cols_evaluated(g), 0);
+
+	/* another node count: dropped, a copy refused there */
+	c = guard_cols_copy(other);
+	cr_assert(guard_cols_build(c));
+	cr_assert_geq(guard_look(other, N - 1, NULL, extra_of, NULL), 0);
+	guard_looked_all(other, 1, 2);
+	cr_assert_not(guard_cols_install(other, c));
+
+	guard_cols_copy_free(NULL);
+	guard_destroy(g);
+	guard_destroy(other);
+	for (size_t i = 0; i < N; i++) {
+		free(texts[i]);
+		texts[i] = NULL;
+	}
+}
