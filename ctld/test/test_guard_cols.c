@@ -80,6 +80,20 @@ static void look_all(struct guard *g)
 	guard_looked_all(g, 1, 2);
 }
 
+/* Both guards look at every node, then keep off the same nodes for
+ * every request. */
+static void same_answers(struct guard *plain, struct guard *cols,
+			 const char *what, int round)
+{
+	uint64_t a[NREQ][GUARD_WORDS(N)], b[NREQ][GUARD_WORDS(N)];
+
+	look_all(plain);
+	look_all(cols);
+	verdicts(plain, a);
+	verdicts(cols, b);
+	cr_assert_eq(memcmp(a, b, sizeof(a)), 0, "%s %d", what, round);
+}
+
 static void with_columns(struct guard *g)
 {
 	struct guard_cols_copy *c = guard_cols_copy(g);
@@ -93,61 +107,40 @@ static void with_columns(struct guard *g)
 Test(guard_cols, the_same_answers_as_node_by_node)
 {
 	unsigned seed = 52;
-	uint64_t a[NREQ][GUARD_WORDS(N)], b[NREQ][GUARD_WORDS(N)];
 	struct guard *plain = guard_create(NULL), *cols = guard_create(NULL);
 	size_t by_cols;
 
 	for (size_t i = 0; i < N; i++)
 		node_text(i, &seed);
-	look_all(plain);
 	look_all(cols);
 	with_columns(cols);
-	verdicts(plain, a);
-	verdicts(cols, b);
-	cr_assert_eq(memcmp(a, b, sizeof(a)), 0);
+	same_answers(plain, cols, "first", 0);
 	cr_assert_eq(guard_cols_evaluated(cols), NREQ);
 	cr_assert_eq(guard_evaluated(cols), 0, "no answer one by one");
 	cr_assert_eq(guard_evaluated(plain), NREQ * N);
 
 	/* some nodes changed (fewer than GUARD_COLS_REPLAY): replayed in
-	 * the columns, which answer the nodes again */
+	 * the columns, which answer the nodes again (at 300 nodes they cost
+	 * less than some 10 answers one by one) */
 	for (int round = 0; round < 20; round++) {
 		for (int k = 0; k < 24; k++)
 			node_text((size_t)rand_r(&seed) % N, &seed);
-		look_all(plain);
-		look_all(cols);
 		by_cols = guard_cols_evaluated(cols);
-		/* (at 300 nodes the columns cost less than some 10 answers
-		 * one by one: they answer the changed nodes, replayed in
-		 * them) */
-		verdicts(plain, a);
-		verdicts(cols, b);
-		cr_assert_eq(memcmp(a, b, sizeof(a)), 0, "round %d", round);
+		same_answers(plain, cols, "round", round);
 		cr_assert_null(guard_cols_copy(cols), "kept current");
 		cr_assert_gt(guard_cols_evaluated(cols), by_cols);
 	}
 
-	/* many changed: past the replay, the columns are dropped; the
-	 * answers are the same one by one, and the columns built again
-	 * answer the same */
-	for (size_t i = 0; i < N; i++)
-		node_text(i, &seed);
-	look_all(plain);
-	look_all(cols);
-	verdicts(plain, a);
-	verdicts(cols, b);
-	cr_assert_eq(memcmp(a, b, sizeof(a)), 0);
-	by_cols = guard_cols_evaluated(cols);
-	with_columns(cols);
-	for (size_t i = 0; i < N; i++)
-		node_text(i, &seed);
-	look_all(plain);
-	look_all(cols);
-	verdicts(plain, a);
-	verdicts(cols, b);
-	cr_assert_eq(memcmp(a, b, sizeof(a)), 0);
-	cr_assert_eq(guard_cols_evaluated(cols), by_cols, "dropped: %d changes",
-		     N);
+	/* every node changed, past the replay: the columns are dropped and
+	 * the answers the same one by one, twice (built again between) */
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < N; i++)
+			node_text(i, &seed);
+		by_cols = guard_cols_evaluated(cols);
+		same_answers(plain, cols, "every node changed", round);
+		cr_assert_eq(guard_cols_evaluated(cols), by_cols, "dropped");
+		with_columns(cols);
+	}
 
 	guard_destroy(plain);
 	guard_destroy(cols);
@@ -162,7 +155,6 @@ Test(guard_cols, installed_only_where_it_was_copied)
 	unsigned seed = 7;
 	struct guard *g = guard_create(NULL), *other = guard_create(NULL);
 	struct guard_cols_copy *c;
-	uint64_t a[NREQ][GUARD_WORDS(N)], b[NREQ][GUARD_WORDS(N)];
 
 	for (size_t i = 0; i < N; i++)
 		node_text(i, &seed);
@@ -193,10 +185,7 @@ Test(guard_cols, installed_only_where_it_was_copied)
 	texts[5] = strdup("{\"gpu\":false}");
 	look_all(g);
 	cr_assert(guard_cols_install(g, c));
-	look_all(other);
-	verdicts(other, a);
-	verdicts(g, b);
-	cr_assert_eq(memcmp(a, b, sizeof(a)), 0);
+	same_answers(other, g, "replayed", 0);
 	cr_assert_gt(guard_cols_evaluated(g), 0);
 
 	/* another node count: dropped, a copy refused there */
