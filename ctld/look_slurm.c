@@ -43,6 +43,7 @@
 #include "look_census.h"
 #include "look_dues.h"
 #include "look_leftover.h"
+#include "look_read.h"
 #include "look_slurm.h"
 #include "ns_now.h"
 #include "records.h"
@@ -52,21 +53,23 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 /* the work of one hold: 65,536 answers are some 4 ms of one core at two
  * leaves a request (tests/bench/bench_look) */
 #define LOOK_BUDGET 65536
-/* and what the jobs' work of one hold may take, ns, from the jobs' first
- * (one job at least): with what comes before them (the nodes' Extra read
- * after a change) the look's holds are to stay under 20 ms */
+/* and what one hold may take, ns, from its start: its jobs' work stops
+ * there (one job at least a hold), so that a hold stays under 20 ms with
+ * the one job past it */
 #define LOOK_HOLD_NS (10 * 1000000ULL)
 /* the distinct requests the look carries: half the guard's table */
 #define LOOK_REQUESTS (GUARD_MAX_REQUESTS / 2)
 /* the sets it gives jobs that had none: 8 MiB at 65,536 nodes */
 #define LOOK_SETS 1024
 #define LOOK_SWEEP_EVERY 20 /* walks */
+/* a copy for the guard's columns not installed: the next one after */
+#define LOOK_COLS_RETRY_S 10
 #define STATS_EVERY_S 60
 
 /* (the thread's own; shared with placements only under the job lock) */
 static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
-static time_t walked_at;
+static time_t walked_at, cols_retry_at;
 /* the clock of the hold under way */
 static time_t hold_now;
 static bool walking, again, touched, said[5];
@@ -74,15 +77,21 @@ static bool walking, again, touched, said[5];
 static bool slurm_filters;
 /* the walk under way began after a change of the nodes' Extra */
 static bool walk_read;
-/* the jobs of the walk under way, as its first hold found them, and the
- * next one to look at: a walk cut short goes on from there */
-static uint32_t *walk_ids;
-static size_t walk_n, walk_cap, walk_at;
+/* the walk under way: an iterator of slurmctld's job list kept across
+ * holds (Slurm's list moves an iterator off a job it removes:
+ * _list_node_destroy(), src/common/list.c, 22.05.8 and 24.11.5; the list
+ * lives until after the plugin's fini(): job_fini(),
+ * src/slurmctld/controller.c), the list it iterates, and a job to look
+ * at again first (0: none) */
+static struct listIterator *walk_it;
+static void *walk_list;
+static uint32_t walk_again;
 
 static struct {
-	uint64_t holds, walks, ns, ns_max, first_ns_max, written, patched, left,
-		set, freed, ended;
-	size_t jobs_kept, requests_kept; /* as the last hold left them */
+	uint64_t holds, walks, ns, ns_max, cpu_of_max, read_ns_max, written,
+		patched, left, set, freed, ended, cols;
+	/* as the last hold left them */
+	size_t jobs_kept, requests_kept, cols_answered;
 	time_t since;
 } stats;
 
@@ -102,22 +111,26 @@ static void stats_log(time_t now)
 		return;
 	if (stats.holds)
 		verbose("%s: the look: %" PRIu64 " walks, %" PRIu64
-			" holds of the job write and node read locks in %ld s, %.2f ms each on average, %.2f ms at most (%.2f ms at most before the jobs); jobs' excluded nodes written whole %" PRIu64
+			" holds of the job write and node read locks in %ld s, %.2f ms each on average, %.2f ms at most (%.2f ms of it on the look's CPU; at most %.2f ms reading the nodes' Extra); jobs' excluded nodes written whole %" PRIu64
 			", patched %" PRIu64 ", given a set %" PRIu64
 			", a set taken back %" PRIu64 ", left to Slurm %" PRIu64
 			"; %zu jobs, %zu requests kept; scheduling queued at the end of a preference's wait %" PRIu64
-			" times, %zu waits followed",
+			" times, %zu waits followed; the guard's columns installed %" PRIu64
+			" times, requests answered by them %zu (ever)",
 			plugin_type, stats.walks, stats.holds,
 			(long)(now - stats.since),
 			(double)stats.ns / 1e6 / (double)stats.holds,
 			(double)stats.ns_max / 1e6,
-			(double)stats.first_ns_max / 1e6, stats.written,
+			(double)stats.cpu_of_max / 1e6,
+			(double)stats.read_ns_max / 1e6, stats.written,
 			stats.patched, stats.set, stats.freed, stats.left,
 			stats.jobs_kept, stats.requests_kept, stats.ended,
-			look_dues_count());
+			look_dues_count(), stats.cols, stats.cols_answered);
 	memset(&stats, 0, sizeof(stats));
 	stats.since = now;
 }
+
+static void walk_stop(void);
 
 /* A look for `nnodes` nodes (another count: afresh); false out of memory. */
 static bool look_for(size_t nnodes)
@@ -126,7 +139,7 @@ static bool look_for(size_t nnodes)
 		return true;
 	look_destroy(lk);
 	walked_at = 0;
-	walking = false;
+	walk_stop();
 	look_cands_clear();
 	return (lk = look_create(nnodes, LOOK_REQUESTS)) != NULL;
 }
@@ -379,33 +392,31 @@ const uint64_t *look_slurm_base(struct job_record *job_ptr,
 	return look_job_base(lk, job_ptr->job_id, bits, text_hash);
 }
 
-/* The ids of every job in slurmctld's list, for the walk that begins
- * (each job one unit of *budget per 64).  Out of memory, none: the walk
- * ends at once, and begins again. */
-static void walk_snapshot(size_t *budget)
+/* The walk under way, if any, ended: its iterator freed while the list
+ * it iterates is slurmctld's (it goes with the list else). */
+static void walk_stop(void)
 {
-	size_t n = (size_t)list_count(job_list), units;
+	if (walk_it && job_list && walk_list == (void *)job_list)
+		list_iterator_destroy(walk_it);
+	walk_it = NULL;
+	walk_list = NULL;
+	walk_again = 0;
+	walking = false;
+}
+
+/* The next job of the walk under way (the job write lock held), NULL at
+ * its end. */
+static job_record_t *walk_next(void)
+{
 	job_record_t *job_ptr;
-	void *it;
 
-	if (n > walk_cap) {
-		uint32_t *ids = realloc(walk_ids, n * sizeof(*ids));
-
-		if (!ids) {
-			again = true;
-			look_census_fail();
-			look_dues_fail();
-			return;
-		}
-		walk_ids = ids;
-		walk_cap = n;
+	while (walk_again) { /* (gone since: the next one) */
+		job_ptr = find_job_record(walk_again);
+		walk_again = 0;
+		if (job_ptr)
+			return job_ptr;
 	}
-	it = list_iterator_create(job_list);
-	while (walk_n < n && (job_ptr = list_next(it)))
-		walk_ids[walk_n++] = job_ptr->job_id;
-	list_iterator_destroy(it);
-	units = 1 + walk_n / 64;
-	*budget -= units < *budget ? units : *budget;
+	return walk_it ? list_next(walk_it) : NULL;
 }
 
 /* look_due_eligible_fn: a listed job's EligibleTime now (the job write
@@ -424,7 +435,7 @@ static time_t eligible_of(uint32_t job_id, void *arg)
  * one to do again). */
 bool look_slurm_hold(time_t now, uint64_t t0)
 {
-	uint64_t t_jobs;
+	bool done = false;
 	struct guard *g = guard_slurm_guard();
 	size_t nnodes = (size_t)node_record_count, budget = LOOK_BUDGET;
 	enum guard_look look;
@@ -453,15 +464,16 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		       ? GUARD_LOOK_NONE
 		       : guard_look_needed(g, nnodes, last_node_update, now,
 					   records_extra_unstamped);
-	if (look != GUARD_LOOK_NONE) {
-		if (guard_look_stamps(g, nnodes, NULL, records_extra_at,
-				      records_stamp_of, NULL, now,
-				      look == GUARD_LOOK_REGISTERED) < 0) {
+	if (look != GUARD_LOOK_NONE || look_reading()) {
+		uint64_t t_read = ns_now();
+
+		if (!look_read_nodes(g, nnodes, look, now)) {
 			say_once(3, "out of memory reading the nodes' Extra");
 			return false;
 		}
-		if (look == GUARD_LOOK_ALL)
-			guard_looked_all(g, last_node_update, now);
+		t_read = ns_now() - t_read;
+		if (t_read > stats.read_ns_max)
+			stats.read_ns_max = t_read;
 	}
 	/* a preference's wait ended: the job goes by its request alone from
 	 * now, which no update tells Slurm's scheduler */
@@ -476,11 +488,11 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		if (guard_changes(g) == changes_seen && !again &&
 		    last_job_update < walked_at) {
 			look_census_still(now);
-			return false;
+			return look_reading();
 		}
+		walk_stop();
 		walking = true;
 		again = touched = false;
-		walk_n = walk_at = 0;
 		look_cands_clear();
 		walked_at = now;
 		walk_read = changes_seen != guard_changes(g);
@@ -490,25 +502,26 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		look_dues_begin();
 		look_leftover_begin();
 	}
-	if (walk_at == 0 && walk_n == 0)
-		walk_snapshot(&budget);
-	t_jobs = ns_now();
-	if (t_jobs - t0 > stats.first_ns_max) /* (before the jobs) */
-		stats.first_ns_max = t_jobs - t0;
-	/* (one job at least a hold, however long the nodes took) */
-	for (size_t k = 0; walk_at < walk_n && budget &&
-			   (!k++ || ns_now() - t_jobs < LOOK_HOLD_NS);) {
-		job_ptr = find_job_record(walk_ids[walk_at]);
-		if (job_ptr && !look_job(g, job_ptr, nnodes, &budget, false))
-			break; /* this job again, next hold */
-		walk_at++;
+	if (!walk_it) {
+		walk_it = list_iterator_create(job_list);
+		walk_list = job_list;
+	}
+	/* (one job at least a hold, however long what came before took) */
+	for (size_t k = 0; budget && (!k++ || ns_now() - t0 < LOOK_HOLD_NS);) {
+		if (!(job_ptr = walk_next())) {
+			done = true;
+			break;
+		}
+		if (!look_job(g, job_ptr, nnodes, &budget, false)) {
+			walk_again = job_ptr->job_id; /* first, next hold */
+			break;
+		}
 	}
 	stats.jobs_kept = look_jobs_kept(lk);
 	stats.requests_kept = look_requests_kept(lk);
-	if (walk_at < walk_n)
+	if (!done)
 		return true;
-	walking = false;
-	walk_n = walk_at = 0;
+	walk_stop();
 	look_census_end();
 	look_dues_end();
 	touched |= look_leftover_give(); /* what a switch left */
@@ -531,14 +544,47 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	if (++walks % LOOK_SWEEP_EVERY == 0)
 		(void)look_sweep(lk, job_gone, NULL);
 	stats.walks++;
-	return again;
+	return again || look_reading();
 }
 
-void look_slurm_held(uint64_t ns, time_t now)
+struct guard_cols_copy *look_slurm_cols_copy(time_t now)
+{
+	struct guard *g = guard_slurm_guard();
+	struct guard_cols_copy *c;
+
+	if (!g)
+		return NULL;
+	stats.cols_answered = guard_cols_evaluated(g);
+	if (now < cols_retry_at || !(c = guard_cols_copy(g)))
+		return NULL;
+	/* (installed in a later hold; one that fails is tried again later) */
+	cols_retry_at = now + LOOK_COLS_RETRY_S;
+	return c;
+}
+
+void look_slurm_cols_install(struct guard_cols_copy *c, uint64_t built_ns)
+{
+	struct guard *g = guard_slurm_guard();
+
+	if (!g) {
+		guard_cols_copy_free(c);
+		return;
+	}
+	if (!guard_cols_install(g, c))
+		return;
+	stats.cols++;
+	verbose("%s: the look: the guard's columns of %zu nodes built in %.1f ms outside the locks, installed",
+		plugin_type, (size_t)node_record_count, (double)built_ns / 1e6);
+}
+
+void look_slurm_held(uint64_t ns, uint64_t cpu_ns, time_t now)
 {
 	stats.holds++;
 	stats.ns += ns;
-	stats.ns_max = ns > stats.ns_max ? ns : stats.ns_max;
+	if (ns > stats.ns_max) {
+		stats.ns_max = ns;
+		stats.cpu_of_max = cpu_ns;
+	}
 	stats_log(now);
 }
 
@@ -547,9 +593,7 @@ void look_slurm_release(void)
 	look_destroy(lk);
 	lk = NULL;
 	look_cands_free();
-	free(walk_ids);
-	walk_ids = NULL;
-	walk_n = walk_cap = walk_at = 0;
-	walking = false;
+	walk_stop();
+	look_read_free();
 	look_dues_free();
 }

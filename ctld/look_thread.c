@@ -23,6 +23,7 @@
 #include "src/slurmctld/slurmctld.h"
 #include "src/slurmctld/state_save.h"
 
+#include "guard.h"
 #include "guard_slurm.h"
 #include "look_leftover.h"
 #include "look_slurm.h"
@@ -41,6 +42,15 @@ static uint64_t generation;
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 
+/* The thread's own CPU time, ns. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
 static void *look_main(void *arg)
 {
 	slurmctld_lock_t locks = { .job = WRITE_LOCK,
@@ -48,12 +58,15 @@ static void *look_main(void *arg)
 				   .part = READ_LOCK };
 	uint64_t mine = (uint64_t)(uintptr_t)arg;
 	long breathe_ns = LOOK_BREATHE_MS * 1000000L;
+	struct guard_cols_copy *built = NULL; /* to install */
+	uint64_t built_ns = 0;
 	bool more = false;
 
 	pthread_mutex_lock(&mutex);
 	while (generation == mine) {
 		struct timespec until;
-		uint64_t t0, ns;
+		uint64_t t0, ns, cpu0, cpu;
+		struct guard_cols_copy *copy;
 		time_t now;
 
 		clock_gettime(CLOCK_REALTIME, &until);
@@ -69,14 +82,32 @@ static void *look_main(void *arg)
 		if (generation != mine) { /* stopped while it waited */
 			pthread_mutex_unlock(&mutex);
 			unlock_slurmctld(locks);
+			guard_cols_copy_free(built);
 			return NULL;
 		}
 		pthread_mutex_unlock(&mutex);
 		now = time(NULL);
 		t0 = ns_now();
+		cpu0 = cpu_ns();
+		if (built) /* (built since the last hold) */
+			look_slurm_cols_install(built, built_ns);
+		built = NULL;
 		more = look_slurm_hold(now, t0);
+		copy = look_slurm_cols_copy(now);
 		ns = ns_now() - t0;
+		cpu = cpu_ns() - cpu0;
 		unlock_slurmctld(locks);
+		if (copy) { /* the guard's columns, outside the locks */
+			uint64_t t_build = ns_now();
+
+			if (guard_cols_build(copy)) {
+				built = copy;
+				built_ns = ns_now() - t_build;
+				more = true; /* installed in the next hold */
+			} else {
+				guard_cols_copy_free(copy);
+			}
+		}
 		if (look_leftover_saved()) /* (as after a job update) */
 			schedule_job_save();
 		/* work left: the locks let go three times as long as held,
@@ -84,10 +115,11 @@ static void *look_main(void *arg)
 		breathe_ns = 3 * (long)ns > LOOK_BREATHE_MS * 1000000L
 				     ? 3 * (long)ns
 				     : LOOK_BREATHE_MS * 1000000L;
-		look_slurm_held(ns, now);
+		look_slurm_held(ns, cpu, now);
 		pthread_mutex_lock(&mutex);
 	}
 	pthread_mutex_unlock(&mutex);
+	guard_cols_copy_free(built);
 	return NULL;
 }
 
