@@ -154,13 +154,16 @@ size_t guard_evaluated(const struct guard *g);
  * answers are wanted on more nodes than it pays to evaluate one by one
  * (new to the guard, or after many nodes changed: a look's every request,
  * a placement's new request, a preference's tiers) is answered on every
- * node at once by the library's columns: 60 times less than one by one
- * for 3 leaves at 65,536 nodes (tests/bench/bench_look).  The guard has them once the look's
+ * node at once by the library's columns: some 60 times faster than one
+ * by one for 3 leaves at 65,536 nodes (tests/bench/bench_look).  The guard has them once the look's
  * thread has built them:
  *
- *     lock:   c = guard_cols_copy(g)       every node's text copied
- *     unlock: guard_cols_build(c)          parsed and compiled, no lock
- *     lock:   guard_cols_install(g, c)     the changes since replayed
+ *     lock:   c = guard_cols_copy(g)             a copy begun
+ *     lock:   guard_cols_copy_more(g, c, n)      n nodes' texts copied,
+ *                                                 over as many holds
+ *     unlock: guard_cols_build(c)                parsed and compiled
+ *     lock:   guard_cols_install(g, c)           the changes since the
+ *                                                 copy began replayed
  *
  * Then they follow each node change in place while they are at most
  * GUARD_COLS_REPLAY changes behind when next used; further behind, or
@@ -170,21 +173,30 @@ size_t guard_evaluated(const struct guard *g);
 #define GUARD_COLS_REPLAY 64
 struct guard_cols_copy;
 
-/* Under the caller's serialization: a copy of every node's Extra text as
- * last read (some 100 bytes a node), to build the columns from outside
- * any lock; NULL when the guard has current columns, has not read every
- * node yet (guard_looked_all()), or out of memory.  Owned by the caller:
- * guard_cols_install() or guard_cols_copy_free(). */
+/* Under the caller's serialization: a copy of the nodes' Extra texts
+ * begun (none copied yet: guard_cols_copy_more()), to build the columns
+ * from outside any lock; NULL when the guard has current columns, has not
+ * read every node yet (guard_looked_all()), or out of memory.  Owned by
+ * the caller: guard_cols_install() or guard_cols_copy_free(). */
 struct guard_cols_copy *guard_cols_copy(struct guard *g);
 
-/* The columns of `c` built (every node's text parsed, then compiled):
- * no guard is read, so no lock is needed (some 0.45 s at 65,536 nodes,
- * tests/bench/bench_look).  False when out of memory. */
+/* Under the caller's serialization: the texts of `n` more nodes copied
+ * into `c` (each node's as last read: a node changed since the copy
+ * began is replayed at the install).  1 when every node's is copied, 0
+ * when more are left, -1 when `c` cannot go on (another guard or node
+ * count since, out of memory): the caller frees it. */
+int guard_cols_copy_more(const struct guard *g, struct guard_cols_copy *c,
+			 size_t n);
+
+/* The columns of a complete copy `c` built (every node's text parsed,
+ * then compiled): no guard is read, so no lock is needed (some 0.45 s at
+ * 65,536 nodes, tests/bench/bench_look).  False when out of memory or
+ * `c` is not complete. */
 bool guard_cols_build(struct guard_cols_copy *c);
 
 /* Under the caller's serialization: the columns built from `c` become
- * the guard's, the node changes since the copy replayed, when it is
- * still the guard copied, with the same node count, at most
+ * the guard's, the node changes since the copy began replayed, when it
+ * is still the guard copied, with the same node count, at most
  * GUARD_COLS_REPLAY changes since; true then.  `c` is freed either way. */
 bool guard_cols_install(struct guard *g, struct guard_cols_copy *c);
 

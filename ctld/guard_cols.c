@@ -20,14 +20,21 @@
 #include "guard_private.h"
 
 struct guard_cols_copy {
-	uint64_t serial;  /* the guard's it was copied from */
-	uint64_t changes; /* guard_changes() then */
-	size_t nnodes;
+	uint64_t serial;     /* the guard's it was copied from */
+	uint64_t changes;    /* guard_changes() when the copy began */
+	size_t nnodes, done; /* nodes, and nodes copied so far */
 	xc_limits_t limits;
-	size_t *at; /* node i's text at buf + at[i]; SIZE_MAX: none */
-	char *buf;
+	char **texts;	   /* nnodes (NULL: none, or not read) */
 	xc_nodes_t *table; /* built, compiled */
 };
+
+static void texts_free(struct guard_cols_copy *c)
+{
+	for (size_t i = 0; c->texts && i < c->nnodes; i++)
+		free(c->texts[i]);
+	free(c->texts);
+	c->texts = NULL;
+}
 
 void guard_cols_drop(struct guard *g)
 {
@@ -53,7 +60,10 @@ bool guard_cols_current(struct guard *g)
 		uint32_t i = g->change_log[g->cols_changes % GUARD_CHANGE_LOG];
 		const struct node_seen *s = &g->nodes[i];
 
-		if (xc_nodes_update(g->cols, i, s->read ? s->text : NULL,
+		/* (unset first: the columns know a text by its length and
+		 * hash, the guard by its bytes, which say it changed) */
+		if (xc_nodes_update(g->cols, i, NULL, &err) < 0 ||
+		    xc_nodes_update(g->cols, i, s->read ? s->text : NULL,
 				    &err) < 0) {
 			guard_cols_drop(g);
 			return false;
@@ -65,31 +75,13 @@ bool guard_cols_current(struct guard *g)
 struct guard_cols_copy *guard_cols_copy(struct guard *g)
 {
 	struct guard_cols_copy *c;
-	size_t total = 0, off = 0;
 
 	if (guard_cols_current(g) || !g->looked || !g->nnodes)
 		return NULL;
-	for (size_t i = 0; i < g->nnodes; i++)
-		if (g->nodes[i].read && g->nodes[i].text)
-			total += strlen(g->nodes[i].text) + 1;
 	if (!(c = calloc(1, sizeof(*c))) ||
-	    !(c->at = malloc(g->nnodes * sizeof(*c->at))) ||
-	    !(c->buf = malloc(total ? total : 1))) {
-		guard_cols_copy_free(c);
+	    !(c->texts = calloc(g->nnodes, sizeof(*c->texts)))) {
+		free(c);
 		return NULL;
-	}
-	for (size_t i = 0; i < g->nnodes; i++) {
-		const struct node_seen *s = &g->nodes[i];
-		size_t len;
-
-		if (!s->read || !s->text) {
-			c->at[i] = SIZE_MAX;
-			continue;
-		}
-		len = strlen(s->text) + 1;
-		memcpy(c->buf + off, s->text, len);
-		c->at[i] = off;
-		off += len;
 	}
 	c->serial = g->serial;
 	c->changes = g->changes;
@@ -98,29 +90,41 @@ struct guard_cols_copy *guard_cols_copy(struct guard *g)
 	return c;
 }
 
+int guard_cols_copy_more(const struct guard *g, struct guard_cols_copy *c,
+			 size_t n)
+{
+	size_t end = n < c->nnodes - c->done ? c->done + n : c->nnodes;
+
+	/* (another guard, or node count: what was copied is not its) */
+	if (c->serial != g->serial || c->nnodes != g->nnodes)
+		return -1;
+	for (; c->done < end; c->done++) {
+		const struct node_seen *s = &g->nodes[c->done];
+
+		if (s->read && s->text &&
+		    !(c->texts[c->done] = strdup(s->text)))
+			return -1;
+	}
+	return c->done == c->nnodes;
+}
+
 bool guard_cols_build(struct guard_cols_copy *c)
 {
 	xc_error_t err;
 	char name[24];
 
-	if (!c || !(c->table = xc_nodes_create(&c->limits)))
+	if (!c || c->done != c->nnodes ||
+	    !(c->table = xc_nodes_create(&c->limits)))
 		return false;
 	for (size_t i = 0; i < c->nnodes; i++) {
 		snprintf(name, sizeof(name), "n%zu", i);
-		if (xc_nodes_add(c->table, name,
-				 c->at[i] == SIZE_MAX ? NULL
-						      : c->buf + c->at[i],
-				 NULL, &err) < 0)
+		if (xc_nodes_add(c->table, name, c->texts[i], NULL, &err) < 0)
 			goto fail;
 	}
 	if (xc_nodes_compile(c->table, &err) < 0 ||
 	    !xc_nodes_compiled(c->table))
 		goto fail;
-	/* (the texts are in the columns now) */
-	free(c->buf);
-	free(c->at);
-	c->buf = NULL;
-	c->at = NULL;
+	texts_free(c); /* (in the columns now) */
 	return true;
 fail:
 	xc_nodes_destroy(c->table);
@@ -156,8 +160,7 @@ void guard_cols_copy_free(struct guard_cols_copy *c)
 	if (!c)
 		return;
 	xc_nodes_destroy(c->table);
-	free(c->at);
-	free(c->buf);
+	texts_free(c);
 	free(c);
 }
 

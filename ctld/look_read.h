@@ -19,7 +19,7 @@
  * recorded as a look at every node (guard_looked_all()) at its first
  * chunk's stamp and clock after its last, so that a change during it is
  * read again; one under way goes on whatever `look` says, and begins
- * again with another node count.  A look at the nodes whose own stamp
+ * again with another node count (the guard then has read none).  A look at the nodes whose own stamp
  * moved (GUARD_LOOK_REGISTERED, 24.11) reads one chunk of the stamps a
  * hold, in turn.  The guard at placement reads what it needs itself.
  * False when out of memory. */

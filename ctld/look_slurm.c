@@ -41,6 +41,7 @@
 #include "look.h"
 #include "look_cands.h"
 #include "look_census.h"
+#include "look_cols.h"
 #include "look_dues.h"
 #include "look_leftover.h"
 #include "look_read.h"
@@ -57,19 +58,19 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
  * there (one job at least a hold), so that a hold stays under 20 ms with
  * the one job past it */
 #define LOOK_HOLD_NS (10 * 1000000ULL)
+/* and the jobs' least, after a long read of the nodes */
+#define LOOK_JOBS_MIN_NS (3 * 1000000ULL)
 /* the distinct requests the look carries: half the guard's table */
 #define LOOK_REQUESTS (GUARD_MAX_REQUESTS / 2)
 /* the sets it gives jobs that had none: 8 MiB at 65,536 nodes */
 #define LOOK_SETS 1024
 #define LOOK_SWEEP_EVERY 20 /* walks */
-/* a copy for the guard's columns not installed: the next one after */
-#define LOOK_COLS_RETRY_S 10
 #define STATS_EVERY_S 60
 
 /* (the thread's own; shared with placements only under the job lock) */
 static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
-static time_t walked_at, cols_retry_at;
+static time_t walked_at;
 /* the clock of the hold under way */
 static time_t hold_now;
 static bool walking, again, touched, said[5];
@@ -89,7 +90,7 @@ static uint32_t walk_again;
 
 static struct {
 	uint64_t holds, walks, ns, ns_max, cpu_of_max, read_ns_max, written,
-		patched, left, set, freed, ended, cols;
+		patched, left, set, freed, ended;
 	/* as the last hold left them */
 	size_t jobs_kept, requests_kept, cols_answered;
 	time_t since;
@@ -125,7 +126,8 @@ static void stats_log(time_t now)
 			(double)stats.read_ns_max / 1e6, stats.written,
 			stats.patched, stats.set, stats.freed, stats.left,
 			stats.jobs_kept, stats.requests_kept, stats.ended,
-			look_dues_count(), stats.cols, stats.cols_answered);
+			look_dues_count(), look_cols_installs(),
+			stats.cols_answered);
 	memset(&stats, 0, sizeof(stats));
 	stats.since = now;
 }
@@ -416,7 +418,13 @@ static job_record_t *walk_next(void)
 		if (job_ptr)
 			return job_ptr;
 	}
-	return walk_it ? list_next(walk_it) : NULL;
+	/* (a list slurmctld replaced: the walk ends, another follows) */
+	if (!walk_it || walk_list != (void *)job_list) {
+		walk_it = NULL;
+		again = true;
+		return NULL;
+	}
+	return list_next(walk_it);
 }
 
 /* look_due_eligible_fn: a listed job's EligibleTime now (the job write
@@ -435,6 +443,7 @@ static time_t eligible_of(uint32_t job_id, void *arg)
  * one to do again). */
 bool look_slurm_hold(time_t now, uint64_t t0)
 {
+	uint64_t t_jobs;
 	bool done = false;
 	struct guard *g = guard_slurm_guard();
 	size_t nnodes = (size_t)node_record_count, budget = LOOK_BUDGET;
@@ -506,8 +515,11 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		walk_it = list_iterator_create(job_list);
 		walk_list = job_list;
 	}
-	/* (one job at least a hold, however long what came before took) */
-	for (size_t k = 0; budget && (!k++ || ns_now() - t0 < LOOK_HOLD_NS);) {
+	/* (some LOOK_JOBS_MIN_NS at least, however long what came before
+	 * took: a read of the nodes under way must not stall the walk) */
+	t_jobs = ns_now();
+	for (size_t k = 0; budget && (!k++ || ns_now() - t0 < LOOK_HOLD_NS ||
+				      ns_now() - t_jobs < LOOK_JOBS_MIN_NS);) {
 		if (!(job_ptr = walk_next())) {
 			done = true;
 			break;
@@ -519,6 +531,7 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	}
 	stats.jobs_kept = look_jobs_kept(lk);
 	stats.requests_kept = look_requests_kept(lk);
+	stats.cols_answered = guard_cols_evaluated(g);
 	if (!done)
 		return true;
 	walk_stop();
@@ -547,36 +560,6 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	return again || look_reading();
 }
 
-struct guard_cols_copy *look_slurm_cols_copy(time_t now)
-{
-	struct guard *g = guard_slurm_guard();
-	struct guard_cols_copy *c;
-
-	if (!g)
-		return NULL;
-	stats.cols_answered = guard_cols_evaluated(g);
-	if (now < cols_retry_at || !(c = guard_cols_copy(g)))
-		return NULL;
-	/* (installed in a later hold; one that fails is tried again later) */
-	cols_retry_at = now + LOOK_COLS_RETRY_S;
-	return c;
-}
-
-void look_slurm_cols_install(struct guard_cols_copy *c, uint64_t built_ns)
-{
-	struct guard *g = guard_slurm_guard();
-
-	if (!g) {
-		guard_cols_copy_free(c);
-		return;
-	}
-	if (!guard_cols_install(g, c))
-		return;
-	stats.cols++;
-	verbose("%s: the look: the guard's columns of %zu nodes built in %.1f ms outside the locks, installed",
-		plugin_type, (size_t)node_record_count, (double)built_ns / 1e6);
-}
-
 void look_slurm_held(uint64_t ns, uint64_t cpu_ns, time_t now)
 {
 	stats.holds++;
@@ -588,6 +571,13 @@ void look_slurm_held(uint64_t ns, uint64_t cpu_ns, time_t now)
 	stats_log(now);
 }
 
+void look_slurm_begin(void)
+{
+	walk_it = NULL;
+	walk_list = NULL;
+	walking = false;
+}
+
 void look_slurm_release(void)
 {
 	look_destroy(lk);
@@ -595,5 +585,6 @@ void look_slurm_release(void)
 	look_cands_free();
 	walk_stop();
 	look_read_free();
+	look_cols_free();
 	look_dues_free();
 }

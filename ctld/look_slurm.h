@@ -37,18 +37,9 @@ bool look_slurm_hold(time_t now, uint64_t t0);
  * figures logged each minute (verbose). */
 void look_slurm_held(uint64_t ns, uint64_t cpu_ns, time_t now);
 
-struct guard_cols_copy;
-
-/* At the end of a hold (the locks held): a copy of the nodes' Extra for
- * the guard's columns (guard.h "Columns") when the guard has none
- * current, at most every LOOK_COLS_RETRY_S; the thread builds them
- * after letting the locks go.  NULL: nothing to build. */
-struct guard_cols_copy *look_slurm_cols_copy(time_t now);
-
-/* At the start of a hold (the locks held): the columns built from `c`
- * (in `built_ns` of the thread's time) installed in the guard, when
- * still the same guard and nodes (guard_cols_install()); `c` freed. */
-void look_slurm_cols_install(struct guard_cols_copy *c, uint64_t built_ns);
+/* Before a thread starts: the walk a thread that did not stop left
+ * forgotten, not freed (its list may be gone). */
+void look_slurm_begin(void);
 
 /* What the look kept, freed (its thread stopped). */
 void look_slurm_release(void);

@@ -25,6 +25,7 @@
 
 #include "guard.h"
 #include "guard_slurm.h"
+#include "look_cols.h"
 #include "look_leftover.h"
 #include "look_slurm.h"
 #include "ns_now.h"
@@ -90,10 +91,10 @@ static void *look_main(void *arg)
 		t0 = ns_now();
 		cpu0 = cpu_ns();
 		if (built) /* (built since the last hold) */
-			look_slurm_cols_install(built, built_ns);
+			look_cols_install(built, built_ns, now);
 		built = NULL;
 		more = look_slurm_hold(now, t0);
-		copy = look_slurm_cols_copy(now);
+		copy = look_cols_copy(now, &more);
 		ns = ns_now() - t0;
 		cpu = cpu_ns() - cpu0;
 		unlock_slurmctld(locks);
@@ -129,6 +130,7 @@ int look_slurm_start(void)
 
 	if (running || !guard_slurm_guard())
 		return SLURM_SUCCESS;
+	look_slurm_begin(); /* (what a thread that did not stop left) */
 	pthread_mutex_lock(&mutex);
 	mine = ++generation;
 	pthread_mutex_unlock(&mutex);

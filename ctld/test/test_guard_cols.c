@@ -94,12 +94,25 @@ static void same_answers(struct guard *plain, struct guard *cols,
 	cr_assert_eq(memcmp(a, b, sizeof(a)), 0, "%s %d", what, round);
 }
 
-static void with_columns(struct guard *g)
+/* A copy of `g`'s nodes, complete (in chunks of 7 nodes), built. */
+static struct guard_cols_copy *built(struct guard *g)
 {
 	struct guard_cols_copy *c = guard_cols_copy(g);
+	int r;
 
 	cr_assert_not_null(c);
+	cr_assert_not(guard_cols_build(c), "not complete: not built");
+	while (!(r = guard_cols_copy_more(g, c, 7)))
+		;
+	cr_assert_eq(r, 1);
 	cr_assert(guard_cols_build(c));
+	return c;
+}
+
+static void with_columns(struct guard *g)
+{
+	struct guard_cols_copy *c = built(g);
+
 	cr_assert(guard_cols_install(g, c));
 	cr_assert_null(guard_cols_copy(g), "current columns: nothing to copy");
 }
@@ -164,40 +177,99 @@ Test(guard_cols, installed_only_where_it_was_copied)
 	look_all(other);
 
 	/* another guard */
-	c = guard_cols_copy(g);
-	cr_assert(guard_cols_build(c));
+	c = built(g);
 	cr_assert_not(guard_cols_install(other, c));
 
 	/* more changes since than it replays */
-	c = guard_cols_copy(g);
-	cr_assert(guard_cols_build(c));
+	c = built(g);
 	for (size_t i = 0; i <= GUARD_COLS_REPLAY; i++) {
+		char text[32];
+
+		snprintf(text, sizeof(text), "{\"gpu\":true,\"v\":%zu}", i);
 		free(texts[i]);
-		texts[i] = strdup("{\"gpu\":true}");
+		texts[i] = strdup(text);
 	}
 	look_all(g);
 	cr_assert_not(guard_cols_install(g, c));
 
-	/* a few changes since: replayed */
-	c = guard_cols_copy(g);
-	cr_assert(guard_cols_build(c));
+	/* a few changes since: replayed (node 6 changed and back) */
+	c = built(g);
 	free(texts[5]);
 	texts[5] = strdup("{\"gpu\":false}");
 	look_all(g);
+	{
+		char *was = texts[6];
+
+		texts[6] = strdup("{\"gpu\":true,\"mem\":1}");
+		look_all(g);
+		free(texts[6]);
+		texts[6] = was;
+		look_all(g);
+	}
 	cr_assert(guard_cols_install(g, c));
 	same_answers(other, g, "replayed", 0);
 	cr_assert_gt(guard_cols_evaluated(g), 0);
 
-	/* another node count: dropped, a copy refused there */
+	/* another node count while a copy is under way: it cannot go on */
 	c = guard_cols_copy(other);
-	cr_assert(guard_cols_build(c));
+	cr_assert_eq(guard_cols_copy_more(other, c, 7), 0);
 	cr_assert_geq(guard_look(other, N - 1, NULL, extra_of, NULL), 0);
 	guard_looked_all(other, 1, 2);
-	cr_assert_not(guard_cols_install(other, c));
+	cr_assert_eq(guard_cols_copy_more(other, c, 7), -1);
+	guard_cols_copy_free(c);
 
 	guard_cols_copy_free(NULL);
 	guard_destroy(g);
 	guard_destroy(other);
+	for (size_t i = 0; i < N; i++) {
+		free(texts[i]);
+		texts[i] = NULL;
+	}
+}
+
+Test(guard_cols, used_only_where_they_cost_less)
+{
+	unsigned seed = 11;
+	struct guard *g = guard_create(NULL), *plain = guard_create(NULL);
+	uint64_t cand[GUARD_WORDS(N)] = { 0 }, off[GUARD_WORDS(N)],
+		 off2[GUARD_WORDS(N)];
+	struct guard_req *r, *r2;
+	size_t left, left2, budget;
+
+	for (size_t i = 0; i < N; i++)
+		node_text(i, &seed);
+	look_all(g);
+	look_all(plain);
+	with_columns(g);
+
+	/* two candidates: answered one by one */
+	cand[0] = 0x3;
+	r = guard_request(g, "gpu=true&mem>=512");
+	(void)guard_verdict(g, r, cand, off, &left);
+	cr_assert_eq(guard_cols_evaluated(g), 0);
+	cr_assert_eq(guard_evaluated(g), 2);
+
+	/* every node, with a budget below the columns' cost: one by one,
+	 * as far as it goes, the same answers */
+	memset(cand, 0xff, sizeof(cand));
+	cand[GUARD_WORDS(N) - 1] = (1ULL << (N % 64)) - 1;
+	r = guard_request(g, "rack!=r3");
+	budget = 5;
+	cr_assert_not(guard_verdict_within(g, r, cand, off, &left, &budget));
+	cr_assert_eq(guard_cols_evaluated(g), 0);
+	cr_assert_eq(guard_evaluated(g), 2 + 5);
+	/* and with enough: the columns, charged less than N answers */
+	budget = N;
+	cr_assert(guard_verdict_within(g, r, cand, off, &left, &budget));
+	cr_assert_eq(guard_cols_evaluated(g), 1);
+	cr_assert_gt(budget, 0);
+	r2 = guard_request(plain, "rack!=r3");
+	(void)guard_verdict(plain, r2, cand, off2, &left2);
+	cr_assert_eq(memcmp(off, off2, sizeof(off)), 0);
+	cr_assert_eq(left, left2);
+
+	guard_destroy(g);
+	guard_destroy(plain);
 	for (size_t i = 0; i < N; i++) {
 		free(texts[i]);
 		texts[i] = NULL;

@@ -112,9 +112,11 @@ static bool columns(struct guard *g, double *locked, double *built)
 	struct guard_cols_copy *copy;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	copy = guard_cols_copy(g);
+	if (!(copy = guard_cols_copy(g)) ||
+	    guard_cols_copy_more(g, copy, NODES) != 1)
+		return false;
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	if (!copy || !guard_cols_build(copy))
+	if (!guard_cols_build(copy))
 		return false;
 	clock_gettime(CLOCK_MONOTONIC, &c);
 	if (!guard_cols_install(g, copy))
