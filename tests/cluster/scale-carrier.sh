@@ -264,7 +264,7 @@ restart_guard() {
 		sleep 0.1
 	done
 	[ -n "$back" ] || { echo "  guard: job $1's set not back within 600 s of a restart"; return 1; }
-	echo "    guard: restarted: slurmctld answered ${up} ms after its start, job $1's set kept s1 off again ${back} ms after it" >>"$NOTES"
+	echo "    guard: restarted: slurmctld answered ${up} ms after its start, job $1's set kept s1 off again ${back} ms after its start ($((back - up)) ms after slurmctld answered)" >>"$NOTES"
 }
 
 [ "${XC_KEEP:-0}" = 1 ] || trap scale_stop EXIT
