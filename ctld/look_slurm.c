@@ -9,8 +9,10 @@
  *
  * What one hold may cost is bounded (LOOK_BUDGET units: an answer
  * evaluated, and for each job 1 + the bytes of its texts read /64 + the
- * words of its set written /64; and LOOK_HOLD_NS of the jobs' work); a
- * walk cut short goes on from the job it stopped at in the next hold.
+ * words of its set written /64; and its jobs' work ends LOOK_HOLD_NS
+ * after the hold began, LOOK_JOBS_MIN_NS after the jobs began at least);
+ * a walk iterates slurmctld's job list across holds and goes on from the
+ * job it stopped at in the next.
  * The sets the look gives jobs that had none are Slurm's own bitmaps,
  * which slurmctld packs into every answer about pending jobs (nodes/4
  * bytes a job): at most LOOK_SETS of them, to the jobs of the highest
@@ -55,8 +57,8 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
  * leaves a request (tests/bench/bench_look) */
 #define LOOK_BUDGET 65536
 /* and what one hold may take, ns, from its start: its jobs' work stops
- * there (one job at least a hold), so that a hold stays under 20 ms with
- * the one job past it */
+ * there (one job at least a hold while budget is left), so that a hold
+ * stays under 20 ms with the one job past it */
 #define LOOK_HOLD_NS (10 * 1000000ULL)
 /* and the jobs' least, after a long read of the nodes */
 #define LOOK_JOBS_MIN_NS (3 * 1000000ULL)
