@@ -16,6 +16,7 @@
 #include "guard.h"
 #include "guard_slurm.h"
 #include "look_cols.h"
+#include "look_read.h"
 #include "ns_now.h"
 
 extern const char plugin_type[]; /* burst_buffer_extra.c's */
@@ -47,8 +48,11 @@ struct guard_cols_copy *look_cols_copy(time_t now, bool *more)
 		look_cols_free();
 		return NULL;
 	}
+	/* (not while every node is being read: the changes it finds
+	 * would outnumber what an install replays) */
 	if (!copying) {
-		if (now < retry_at || !(copying = guard_cols_copy(g)))
+		if (now < retry_at || look_reading() ||
+		    !(copying = guard_cols_copy(g)))
 			return NULL;
 		retry_at = now + LOOK_COLS_RETRY_S;
 	}

@@ -48,6 +48,7 @@
 #include "look_leftover.h"
 #include "look_read.h"
 #include "look_slurm.h"
+#include "look_walk.h"
 #include "ns_now.h"
 #include "records.h"
 
@@ -62,6 +63,9 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 #define LOOK_HOLD_NS (10 * 1000000ULL)
 /* and the jobs' least, after a long read of the nodes */
 #define LOOK_JOBS_MIN_NS (3 * 1000000ULL)
+/* the sets given at a walk's end stop this long after the hold began
+ * (the others: the next walk) */
+#define LOOK_SHARE_UNTIL_NS (14 * 1000000ULL)
 /* the distinct requests the look carries: half the guard's table */
 #define LOOK_REQUESTS (GUARD_MAX_REQUESTS / 2)
 /* the sets it gives jobs that had none: 8 MiB at 65,536 nodes */
@@ -73,23 +77,14 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
 static time_t walked_at;
-/* the clock of the hold under way */
+/* the clock of the hold under way, and when it began (ns_now()) */
 static time_t hold_now;
+static uint64_t hold_t0;
 static bool walking, again, touched, said[5];
 /* Slurm filters by the request itself (this hold's reading) */
 static bool slurm_filters;
 /* the walk under way began after a change of the nodes' Extra */
 static bool walk_read;
-/* the walk under way: an iterator of slurmctld's job list kept across
- * holds (Slurm's list moves an iterator off a job it removes:
- * _list_node_destroy(), src/common/list.c, 22.05.8 and 24.11.5; the list
- * lives until after the plugin's fini(): job_fini(),
- * src/slurmctld/controller.c), the list it iterates, and a job to look
- * at again first (0: none) */
-static struct listIterator *walk_it;
-static void *walk_list;
-static uint32_t walk_again;
-
 static struct {
 	uint64_t holds, walks, ns, ns_max, cpu_of_max, read_ns_max, written,
 		patched, left, set, freed, ended;
@@ -134,8 +129,6 @@ static void stats_log(time_t now)
 	stats.since = now;
 }
 
-static void walk_stop(void);
-
 /* A look for `nnodes` nodes (another count: afresh); false out of memory. */
 static bool look_for(size_t nnodes)
 {
@@ -143,7 +136,8 @@ static bool look_for(size_t nnodes)
 		return true;
 	look_destroy(lk);
 	walked_at = 0;
-	walk_stop();
+	look_walk_stop();
+	walking = false;
 	look_cands_clear();
 	return (lk = look_create(nnodes, LOOK_REQUESTS)) != NULL;
 }
@@ -370,9 +364,10 @@ static void sets_share(struct guard *g, size_t nnodes, size_t *budget)
 				touched = true;
 			continue;
 		}
-		/* (past the hold's budget: the next walk, soon) */
+		/* (past the hold's budget or time: the next walk, soon) */
 		if (!look_job_given(lk, job_ptr->job_id) &&
-		    (!*budget || !look_job(g, job_ptr, nnodes, budget, true)))
+		    (!*budget || ns_now() - hold_t0 > LOOK_SHARE_UNTIL_NS ||
+		     !look_job(g, job_ptr, nnodes, budget, true)))
 			again = true;
 	}
 	if (ncands > LOOK_SETS)
@@ -394,39 +389,6 @@ const uint64_t *look_slurm_base(struct job_record *job_ptr,
 				   node_record_count)))
 		return NULL;
 	return look_job_base(lk, job_ptr->job_id, bits, text_hash);
-}
-
-/* The walk under way, if any, ended: its iterator freed while the list
- * it iterates is slurmctld's (it goes with the list else). */
-static void walk_stop(void)
-{
-	if (walk_it && job_list && walk_list == (void *)job_list)
-		list_iterator_destroy(walk_it);
-	walk_it = NULL;
-	walk_list = NULL;
-	walk_again = 0;
-	walking = false;
-}
-
-/* The next job of the walk under way (the job write lock held), NULL at
- * its end. */
-static job_record_t *walk_next(void)
-{
-	job_record_t *job_ptr;
-
-	while (walk_again) { /* (gone since: the next one) */
-		job_ptr = find_job_record(walk_again);
-		walk_again = 0;
-		if (job_ptr)
-			return job_ptr;
-	}
-	/* (a list slurmctld replaced: the walk ends, another follows) */
-	if (!walk_it || walk_list != (void *)job_list) {
-		walk_it = NULL;
-		again = true;
-		return NULL;
-	}
-	return list_next(walk_it);
 }
 
 /* look_due_eligible_fn: a listed job's EligibleTime now (the job write
@@ -459,6 +421,7 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	 * thread wrote; and only with the guard alone, as the guard */
 	slurm_filters = records_slurm_filters();
 	hold_now = now;
+	hold_t0 = t0;
 	if (!g || !nnodes || !job_list ||
 	    (slurm_filters && !guard_slurm_alone()))
 		return false;
@@ -501,7 +464,7 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 			look_census_still(now);
 			return look_reading();
 		}
-		walk_stop();
+		look_walk_stop();
 		walking = true;
 		again = touched = false;
 		look_cands_clear();
@@ -513,21 +476,17 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		look_dues_begin();
 		look_leftover_begin();
 	}
-	if (!walk_it) {
-		walk_it = list_iterator_create(job_list);
-		walk_list = job_list;
-	}
 	/* (some LOOK_JOBS_MIN_NS at least, however long what came before
 	 * took: a read of the nodes under way must not stall the walk) */
 	t_jobs = ns_now();
 	for (size_t k = 0; budget && (!k++ || ns_now() - t0 < LOOK_HOLD_NS ||
 				      ns_now() - t_jobs < LOOK_JOBS_MIN_NS);) {
-		if (!(job_ptr = walk_next())) {
+		if (!(job_ptr = look_walk_next())) {
 			done = true;
 			break;
 		}
 		if (!look_job(g, job_ptr, nnodes, &budget, false)) {
-			walk_again = job_ptr->job_id; /* first, next hold */
+			look_walk_again(job_ptr->job_id); /* next hold */
 			break;
 		}
 	}
@@ -536,7 +495,16 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	stats.cols_answered = guard_cols_evaluated(g);
 	if (!done)
 		return true;
-	walk_stop();
+	if (look_walk_lost()) { /* (not a whole walk: none of it counts) */
+		look_walk_stop();
+		walking = false;
+		look_census_fail();
+		look_dues_fail();
+		again = true;
+		return true;
+	}
+	look_walk_stop();
+	walking = false;
 	look_census_end();
 	look_dues_end();
 	touched |= look_leftover_give(); /* what a switch left */
@@ -575,9 +543,13 @@ void look_slurm_held(uint64_t ns, uint64_t cpu_ns, time_t now)
 
 void look_slurm_begin(void)
 {
-	walk_it = NULL;
-	walk_list = NULL;
-	walking = false;
+	/* (the thread that did not stop exits when it gets the locks,
+	 * touching nothing) */
+	look_walk_forget();
+	look_slurm_release();
+	changes_seen = 0;
+	walked_at = 0;
+	again = false;
 }
 
 void look_slurm_release(void)
@@ -585,7 +557,8 @@ void look_slurm_release(void)
 	look_destroy(lk);
 	lk = NULL;
 	look_cands_free();
-	walk_stop();
+	look_walk_stop();
+	walking = false;
 	look_read_free();
 	look_cols_free();
 	look_dues_free();

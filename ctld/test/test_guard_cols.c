@@ -15,6 +15,28 @@
 
 static char *texts[N];
 
+/* Two guards for each test, and the nodes' texts, freed after it. */
+static struct guard *one, *two;
+
+static void guards_make(void)
+{
+	one = guard_create(NULL);
+	two = guard_create(NULL);
+	cr_assert(one && two);
+}
+
+static void guards_free(void)
+{
+	guard_destroy(one);
+	guard_destroy(two);
+	for (size_t i = 0; i < N; i++) {
+		free(texts[i]);
+		texts[i] = NULL;
+	}
+}
+
+TestSuite(guard_cols, .init = guards_make, .fini = guards_free);
+
 static const char *extra_of(size_t i, void *arg)
 {
 	(void)arg;
@@ -120,7 +142,7 @@ static void with_columns(struct guard *g)
 Test(guard_cols, the_same_answers_as_node_by_node)
 {
 	unsigned seed = 52;
-	struct guard *plain = guard_create(NULL), *cols = guard_create(NULL);
+	struct guard *plain = one, *cols = two;
 	size_t by_cols;
 
 	for (size_t i = 0; i < N; i++)
@@ -154,19 +176,12 @@ Test(guard_cols, the_same_answers_as_node_by_node)
 		cr_assert_eq(guard_cols_evaluated(cols), by_cols, "dropped");
 		with_columns(cols);
 	}
-
-	guard_destroy(plain);
-	guard_destroy(cols);
-	for (size_t i = 0; i < N; i++) {
-		free(texts[i]);
-		texts[i] = NULL;
-	}
 }
 
 Test(guard_cols, installed_only_where_it_was_copied)
 {
 	unsigned seed = 7;
-	struct guard *g = guard_create(NULL), *other = guard_create(NULL);
+	struct guard *g = one, *other = two;
 	struct guard_cols_copy *c;
 
 	for (size_t i = 0; i < N; i++)
@@ -217,20 +232,13 @@ Test(guard_cols, installed_only_where_it_was_copied)
 	guard_looked_all(other, 1, 2);
 	cr_assert_eq(guard_cols_copy_more(other, c, 7), -1);
 	guard_cols_copy_free(c);
-
 	guard_cols_copy_free(NULL);
-	guard_destroy(g);
-	guard_destroy(other);
-	for (size_t i = 0; i < N; i++) {
-		free(texts[i]);
-		texts[i] = NULL;
-	}
 }
 
 Test(guard_cols, used_only_where_they_cost_less)
 {
 	unsigned seed = 11;
-	struct guard *g = guard_create(NULL), *plain = guard_create(NULL);
+	struct guard *g = one, *plain = two;
 	uint64_t cand[GUARD_WORDS(N)] = { 0 }, off[GUARD_WORDS(N)],
 		 off2[GUARD_WORDS(N)];
 	struct guard_req *r, *r2;
@@ -267,11 +275,4 @@ Test(guard_cols, used_only_where_they_cost_less)
 	(void)guard_verdict(plain, r2, cand, off2, &left2);
 	cr_assert_eq(memcmp(off, off2, sizeof(off)), 0);
 	cr_assert_eq(left, left2);
-
-	guard_destroy(g);
-	guard_destroy(plain);
-	for (size_t i = 0; i < N; i++) {
-		free(texts[i]);
-		texts[i] = NULL;
-	}
 }
