@@ -16,7 +16,6 @@
 #include "guard.h"
 #include "guard_slurm.h"
 #include "look_cols.h"
-#include "look_read.h"
 #include "ns_now.h"
 
 extern const char plugin_type[]; /* burst_buffer_extra.c's */
@@ -26,12 +25,11 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
  * texts are far apart in memory */
 #define LOOK_COLS_COPY_NODES 512
 #define LOOK_COLS_COPY_NS (2 * 1000000ULL)
-/* the next copy after one begun, and after an install refused (more
- * node changes during the copy and build than the install replays: a
- * mass update; the columns cost some 0.45 s of the thread a build at
- * 65,536 nodes) */
+/* the next copy after one begun, or after an install refused (more node
+ * changes during the copy and build than the install replays: a mass
+ * update): a build costs the thread some 0.45 s at 65,536 nodes, so at
+ * most some 5% of one core while mass updates go on */
 #define LOOK_COLS_RETRY_S 10
-#define LOOK_COLS_REFUSED_S 60
 
 static struct guard_cols_copy *copying;
 static time_t retry_at;
@@ -48,11 +46,8 @@ struct guard_cols_copy *look_cols_copy(time_t now, bool *more)
 		look_cols_free();
 		return NULL;
 	}
-	/* (not while every node is being read: the changes it finds
-	 * would outnumber what an install replays) */
 	if (!copying) {
-		if (now < retry_at || look_reading() ||
-		    !(copying = guard_cols_copy(g)))
+		if (now < retry_at || !(copying = guard_cols_copy(g)))
 			return NULL;
 		retry_at = now + LOOK_COLS_RETRY_S;
 	}
@@ -81,7 +76,7 @@ void look_cols_install(struct guard_cols_copy *c, uint64_t built_ns, time_t now)
 		return;
 	}
 	if (!guard_cols_install(g, c)) {
-		retry_at = now + LOOK_COLS_REFUSED_S;
+		retry_at = now + LOOK_COLS_RETRY_S;
 		return;
 	}
 	installs++;

@@ -15,7 +15,7 @@ struct guard_cols_copy;
 
 /* At the end of a hold (the locks held), at `now`: when the guard has no
  * current columns, a copy of the nodes' texts begun (at most every
- * LOOK_COLS_RETRY_S; after an install refused, LOOK_COLS_REFUSED_S) and
+ * LOOK_COLS_RETRY_S, after one begun or an install refused) and
  * carried on for some LOOK_COLS_COPY_NS; the complete copy returned, for
  * the caller to build outside the locks (guard_cols_build()) and give to
  * look_cols_install().  NULL else, with *more set while a copy is under
