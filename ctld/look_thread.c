@@ -43,15 +43,6 @@ static uint64_t generation;
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 
-/* The thread's own CPU time, ns. */
-static uint64_t cpu_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
-
 static void *look_main(void *arg)
 {
 	slurmctld_lock_t locks = { .job = WRITE_LOCK,
@@ -89,14 +80,14 @@ static void *look_main(void *arg)
 		pthread_mutex_unlock(&mutex);
 		now = time(NULL);
 		t0 = ns_now();
-		cpu0 = cpu_ns();
+		cpu0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
 		if (built) /* (built since the last hold) */
 			look_cols_install(built, built_ns, now);
 		built = NULL;
 		more = look_slurm_hold(now, t0);
 		copy = look_cols_copy(now, &more);
 		ns = ns_now() - t0;
-		cpu = cpu_ns() - cpu0;
+		cpu = ns_of(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 		unlock_slurmctld(locks);
 		if (copy) { /* the guard's columns, outside the locks */
 			uint64_t t_build = ns_now();
