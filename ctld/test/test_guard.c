@@ -577,3 +577,27 @@ Test(guard, a_nodes_own_stamp)
 		     GUARD_LOOK_REGISTERED);
 	memset(table, 0, sizeof(table));
 }
+
+/* Skipped and read nodes mixed within a batch and across words: only
+ * the nodes whose stamp moved are read, each once, and a change among
+ * them is found. */
+Test(guard, a_look_skips_by_stamp_node_by_node)
+{
+	size_t moved = 0;
+
+	memset(stamps, 0, sizeof(stamps));
+	cr_assert_eq(guard_look_stamps(g, TABLE, NULL, extra_of, stamp_at, NULL,
+				       200, false),
+		     TABLE);
+	for (size_t i = 0; i < TABLE; i += 3) {
+		stamps[i] = 250;
+		moved++;
+	}
+	table[999] = "{\"ok\":1}"; /* 999 = 3 x 333: its stamp moved */
+	table[998] = "{\"ok\":1}"; /* unstamped: not seen by this look */
+	cr_assert_eq(look_at(NULL, 300, true), 1);
+	cr_assert_eq((size_t)reads, moved);
+	cr_assert_eq(look_at(NULL, 301, false), 1, "node 998 read now");
+	cr_assert_eq(reads, TABLE);
+	memset(table, 0, sizeof(table));
+}
