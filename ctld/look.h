@@ -56,6 +56,18 @@ void look_destroy(struct look *lk);
 /* The node count it was made for. */
 size_t look_nodes(const struct look *lk);
 
+/* Whether the jobs may have changed since the last walk began, by Slurm's
+ * stamp of the job table: `stamp` (last_job_update, seconds; set by
+ * every submission, update, start and end, by Slurm's schedulers and by
+ * the look's own writes), `walked_at` the second the last walk began (0:
+ * none), `now` the second (doc/guard.md "The look").  A stamp after that
+ * second: a change since.  A stamp in that very second may be a change
+ * the walk saw, or one after it began: one walk once the second has
+ * passed settles it (a walk within the second would meet the same doubt,
+ * and so walk again and again while the second lasts).  A clock set back
+ * behind the walk: a walk. */
+bool look_jobs_changed(long long stamp, long long walked_at, long long now);
+
 /* Starts round `round` (any number that differs from the last one's):
  * the requests met in it are the ones look_req_seen() says are fresh. */
 void look_round(struct look *lk, uint64_t round);

@@ -456,11 +456,11 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		queue_job_scheduler();
 	}
 	/* a walk begins on a change any look found (a placement's too), a
-	 * job changed since the second the last one began (Slurm stamps in
-	 * seconds), or work left */
+	 * job changed since the last one began (Slurm stamps in seconds:
+	 * look_jobs_changed()), or work left */
 	if (!walking) {
 		if (guard_changes(g) == changes_seen && !again &&
-		    last_job_update < walked_at) {
+		    !look_jobs_changed(last_job_update, walked_at, now)) {
 			look_census_still(now);
 			return look_reading();
 		}

@@ -538,3 +538,21 @@ Test(look, the_request_met_longest_ago_gives_its_slot)
 	cr_assert_eq(look_req_seen(lk, "a=0", &fresh), r[0]);
 	cr_assert_eq(look_req_seen(lk, "a=3", &fresh), r[3]);
 }
+
+/* A walk begins when Slurm's job stamp is after the second the last walk
+ * began; a stamp in that second, once the second has passed (a change
+ * after the walk began leaves the stamp as it was); never again while
+ * the second lasts; and after a clock set back. */
+Test(look, a_walk_follows_the_job_stamp_once_a_second)
+{
+	cr_assert(look_jobs_changed(101, 100, 101), "stamped after the walk");
+	cr_assert(look_jobs_changed(5, 0, 5), "no walk yet");
+	cr_assert_not(look_jobs_changed(100, 100, 100),
+		      "the walk's own second, still under way");
+	cr_assert(look_jobs_changed(100, 100, 101),
+		  "the walk's own second, passed: once more");
+	cr_assert_not(look_jobs_changed(100, 101, 101),
+		      "that walk began after the stamp's second");
+	cr_assert_not(look_jobs_changed(99, 100, 250), "nothing since");
+	cr_assert(look_jobs_changed(99, 100, 90), "the clock set back");
+}
