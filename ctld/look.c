@@ -55,10 +55,11 @@ void look_destroy(struct look *lk)
 	free(lk);
 }
 
-bool look_jobs_changed(long long stamp, long long walked_at, long long now)
+bool look_jobs_changed(long long stamp, long long seen, long long walked_at,
+		       long long now)
 {
-	return stamp > walked_at || now < walked_at ||
-	       (stamp == walked_at && now > walked_at);
+	return stamp != seen || now < walked_at ||
+	       (seen == walked_at && now > walked_at);
 }
 
 size_t look_nodes(const struct look *lk)

@@ -56,17 +56,23 @@ void look_destroy(struct look *lk);
 /* The node count it was made for. */
 size_t look_nodes(const struct look *lk);
 
-/* Whether the jobs may have changed since the last walk began, by Slurm's
- * stamp of the job table: `stamp` (last_job_update, seconds; set by
- * every submission, update, start and end, by Slurm's schedulers and by
- * the look's own writes), `walked_at` the second the last walk began (0:
- * none), `now` the second (doc/guard.md "The look").  A stamp after that
- * second: a change since.  A stamp in that very second may be a change
- * the walk saw, or one after it began: one walk once the second has
- * passed settles it (a walk within the second would meet the same doubt,
- * and so walk again and again while the second lasts).  A clock set back
- * behind the walk: a walk. */
-bool look_jobs_changed(long long stamp, long long walked_at, long long now);
+/* Whether the jobs may have changed since the last walk began (doc/guard.md
+ * "The look"), by Slurm's stamp of the job table, last_job_update
+ * (seconds): set by every submission, update, start and end, by the
+ * main scheduler's and backfill's passes (src/slurmctld/job_scheduler.c,
+ * 22.05.8 line 591; src/plugins/sched/backfill/backfill.c lines 2586,
+ * 2629) and by the look's own writes, and not only forward: backfill
+ * writes a second it read before yielding the locks (backfill.c lines
+ * 2001, 2006).  `stamp` is it now, `seen` what it was when the last walk
+ * began, `walked_at` the second that walk began (0 and 0: none yet),
+ * `now` the second.  A stamp that moved either way: a change since.  A
+ * stamp unmoved in that walk's own second may hide a change after the
+ * walk began: one walk once the second has passed settles it (a walk
+ * within the second would meet the same doubt, and so walk again and
+ * again while the second lasts).  A clock set back behind the walk: a
+ * walk. */
+bool look_jobs_changed(long long stamp, long long seen, long long walked_at,
+		       long long now);
 
 /* Starts round `round` (any number that differs from the last one's):
  * the requests met in it are the ones look_req_seen() says are fresh. */

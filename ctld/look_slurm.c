@@ -76,7 +76,8 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 /* (the thread's own; shared with placements only under the job lock) */
 static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
-static time_t walked_at;
+static time_t walked_at, stamp_seen; /* the last walk's start, and
+					 last_job_update then */
 /* the clock of the hold under way, and when it began (ns_now()) */
 static time_t hold_now;
 static uint64_t hold_t0;
@@ -135,7 +136,7 @@ static bool look_for(size_t nnodes)
 	if (lk && look_nodes(lk) == nnodes)
 		return true;
 	look_destroy(lk);
-	walked_at = 0;
+	walked_at = stamp_seen = 0;
 	look_walk_stop();
 	walking = false;
 	look_cands_clear();
@@ -460,7 +461,8 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	 * look_jobs_changed()), or work left */
 	if (!walking) {
 		if (guard_changes(g) == changes_seen && !again &&
-		    !look_jobs_changed(last_job_update, walked_at, now)) {
+		    !look_jobs_changed(last_job_update, stamp_seen, walked_at,
+				       now)) {
 			look_census_still(now);
 			return look_reading();
 		}
@@ -469,6 +471,7 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		again = touched = false;
 		look_cands_clear();
 		walked_at = now;
+		stamp_seen = last_job_update;
 		walk_read = changes_seen != guard_changes(g);
 		changes_seen = guard_changes(g);
 		look_round(lk, ++round_no);
@@ -548,7 +551,7 @@ void look_slurm_begin(void)
 	look_walk_forget();
 	look_slurm_release();
 	changes_seen = 0;
-	walked_at = 0;
+	walked_at = stamp_seen = 0;
 	again = false;
 }
 

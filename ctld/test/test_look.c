@@ -539,20 +539,28 @@ Test(look, the_request_met_longest_ago_gives_its_slot)
 	cr_assert_eq(look_req_seen(lk, "a=3", &fresh), r[3]);
 }
 
-/* A walk begins when Slurm's job stamp is after the second the last walk
- * began; a stamp in that second, once the second has passed (a change
- * after the walk began leaves the stamp as it was); never again while
- * the second lasts; and after a clock set back. */
+/* A walk begins when Slurm's job stamp moved, either way, since the last
+ * walk began; when it is unmoved in that walk's own second, once the
+ * second has passed (a change after the walk began leaves the stamp as
+ * it was); never again while the second lasts; and after a clock set
+ * back. */
 Test(look, a_walk_follows_the_job_stamp_once_a_second)
 {
-	cr_assert(look_jobs_changed(101, 100, 101), "stamped after the walk");
-	cr_assert(look_jobs_changed(5, 0, 5), "no walk yet");
-	cr_assert_not(look_jobs_changed(100, 100, 100),
-		      "the walk's own second, still under way");
-	cr_assert(look_jobs_changed(100, 100, 101),
-		  "the walk's own second, passed: once more");
-	cr_assert_not(look_jobs_changed(100, 101, 101),
+	/* (stamp, seen at the walk's start, the walk's second, now) */
+	cr_assert(look_jobs_changed(101, 99, 100, 101), "stamped after it");
+	cr_assert(look_jobs_changed(5, 0, 0, 5), "no walk yet");
+	cr_assert(look_jobs_changed(100, 99, 100, 100),
+		  "stamped in its own second, since it began");
+	cr_assert_not(look_jobs_changed(100, 100, 100, 100),
+		      "unmoved in its own second, the second under way");
+	cr_assert(look_jobs_changed(100, 100, 100, 101),
+		  "unmoved in its own second, passed: once more");
+	cr_assert_not(look_jobs_changed(100, 100, 101, 102),
 		      "that walk began after the stamp's second");
-	cr_assert_not(look_jobs_changed(99, 100, 250), "nothing since");
-	cr_assert(look_jobs_changed(99, 100, 90), "the clock set back");
+	cr_assert_not(look_jobs_changed(99, 99, 100, 250), "nothing since");
+	cr_assert(look_jobs_changed(99, 100, 100, 101),
+		  "moved back (backfill writes a second read before a yield)");
+	cr_assert(look_jobs_changed(99, 99, 100, 90), "the clock set back");
+	cr_assert_not(look_jobs_changed(199, 199, 100, 150),
+		      "a stamp ahead of a clock set back: one walk, not more");
 }
