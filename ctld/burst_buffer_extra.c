@@ -40,6 +40,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "guard_slurm.h"
+#include "look_queue.h"
 #include "look_slurm.h"
 #include "records.h"
 
@@ -158,10 +159,14 @@ extern int bb_p_job_validate(job_desc_msg_t *job_desc, uid_t submit_uid,
 	return SLURM_SUCCESS;
 }
 
+/* Every job Slurm makes (_job_create(), src/slurmctld/job_mgr.c) and the
+ * array records it splits off for a burst buffer: queued for the look's
+ * next walk of what changed (look_queue.h). */
 extern int bb_p_job_validate2(job_record_t *job_ptr, char **err_msg)
 {
-	(void)job_ptr;
 	(void)err_msg;
+	if (job_ptr)
+		(void)look_queue_push(job_ptr->job_id);
 	return SLURM_SUCCESS;
 }
 

@@ -62,6 +62,14 @@ bool look_jobs_changed(long long stamp, long long seen, long long walked_at,
 	       (seen == walked_at && now > walked_at);
 }
 
+bool look_whole_due(bool wanted, bool again, long long whole_at, long long now)
+{
+	if (again || !whole_at)
+		return true;
+	return wanted &&
+	       (now >= whole_at + LOOK_WHOLE_EVERY_S || now < whole_at);
+}
+
 size_t look_nodes(const struct look *lk)
 {
 	return lk->nnodes;
@@ -433,4 +441,20 @@ size_t look_requests_kept(const struct look *lk)
 size_t look_dense_kept(const struct look *lk)
 {
 	return lk->dense_n;
+}
+
+size_t look_jobs_carried(const struct look *lk, uint32_t *ids, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < lk->jobs_cap; i++) {
+		const struct look_job *j = &lk->jobs[i];
+
+		if (!j->id || (j->req < 0 && !j->given))
+			continue;
+		if (n < cap)
+			ids[n] = j->id;
+		n++;
+	}
+	return n;
 }

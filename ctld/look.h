@@ -74,6 +74,28 @@ size_t look_nodes(const struct look *lk);
 bool look_jobs_changed(long long stamp, long long seen, long long walked_at,
 		       long long now);
 
+/* A walk of every job follows the job stamp (look_jobs_changed()) at most
+ * once in this many seconds: between, the look visits only the jobs
+ * queued as made or changed (look_queue.h) and, after a change of the
+ * nodes' Extra, the jobs it carries (look_jobs_carried()). */
+#define LOOK_WHOLE_EVERY_S 5
+
+/* Whether a walk of every job begins now (doc/guard.md "The look"):
+ * `wanted` (the jobs may have changed by the stamp, the queue overflowed,
+ * a job visited since wants a set) and at least LOOK_WHOLE_EVERY_S after
+ * the last one began at `whole_at` (seconds; 0: none yet, which begins
+ * one at once), or a clock set back behind it.  `again` (a walk's work
+ * left: sets not given within its hold, a walk not whole) begins one at
+ * once. */
+bool look_whole_due(bool wanted, bool again, long long whole_at, long long now);
+
+/* The jobs kept whose set may hold the look's nodes (it applied a
+ * request's answers to them, or gave them their set): what a change of
+ * the nodes' Extra may make it write.  Up to `cap` ids into `ids`;
+ * returns how many there are (more than `cap`: the caller asks again
+ * with room for them).  Their order is the table's. */
+size_t look_jobs_carried(const struct look *lk, uint32_t *ids, size_t cap);
+
 /* Starts round `round` (any number that differs from the last one's):
  * the requests met in it are the ones look_req_seen() says are fresh. */
 void look_round(struct look *lk, uint64_t round);

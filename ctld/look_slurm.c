@@ -46,6 +46,7 @@
 #include "look_cols.h"
 #include "look_dues.h"
 #include "look_leftover.h"
+#include "look_queue.h"
 #include "look_read.h"
 #include "look_slurm.h"
 #include "look_walk.h"
@@ -76,8 +77,18 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 /* (the thread's own; shared with placements only under the job lock) */
 static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
-static time_t walked_at, stamp_seen; /* the last walk's start, and
+static time_t walked_at, stamp_seen; /* the last whole walk's start, and
 					 last_job_update then */
+/* A walk of what changed (between walks of every job): the jobs carried
+ * when the nodes' Extra last changed (look_jobs_carried()), then the ids
+ * taken from the queue (look_queue.h); each list's length and the next
+ * to visit. */
+#define QUEUED_TAKE 4096
+static uint32_t *carried, queued[QUEUED_TAKE];
+static size_t carried_cap, carried_n, carried_at, queued_n, queued_at;
+/* a walk of what changed met a job that wants a set (given at a whole
+ * walk's end), or the queue overflowed: a whole walk is wanted */
+static bool want_whole;
 /* the clock of the hold under way, and when it began (ns_now()) */
 static time_t hold_now;
 static uint64_t hold_t0;
@@ -86,9 +97,12 @@ static bool walking, again, touched, said[5];
 static bool slurm_filters;
 /* the walk under way began after a change of the nodes' Extra */
 static bool walk_read;
+/* a walk of what changed is under way; it began after a change of the
+ * nodes' Extra */
+static bool changed_walking, changed_read;
 static struct {
-	uint64_t holds, walks, ns, ns_max, cpu_of_max, read_ns_max, written,
-		patched, left, set, freed, ended;
+	uint64_t holds, walks, short_walks, short_jobs, ns, ns_max, cpu_of_max,
+		read_ns_max, written, patched, left, set, freed, ended;
 	/* as the last hold left them */
 	size_t jobs_kept, requests_kept, cols_answered;
 	time_t since;
@@ -109,15 +123,19 @@ static void stats_log(time_t now)
 	if (now - stats.since < STATS_EVERY_S)
 		return;
 	if (stats.holds)
-		verbose("%s: the look: %" PRIu64 " walks, %" PRIu64
+		verbose("%s: the look: %" PRIu64 " walks (%" PRIu64
+			" of every job, %" PRIu64
+			" of the jobs changed: %" PRIu64
+			" jobs visited), %" PRIu64
 			" holds of the job write and node read locks in %ld s, %.2f ms each on average, %.2f ms at most (%.2f ms of it on the look's CPU; at most %.2f ms reading the nodes' Extra); jobs' excluded nodes written whole %" PRIu64
 			", patched %" PRIu64 ", given a set %" PRIu64
 			", a set taken back %" PRIu64 ", left to Slurm %" PRIu64
 			"; %zu jobs, %zu requests kept; scheduling queued at the end of a preference's wait %" PRIu64
 			" times, %zu waits followed; the guard's columns installed %" PRIu64
 			" times, requests answered by them %zu (ever)",
-			plugin_type, stats.walks, stats.holds,
-			(long)(now - stats.since),
+			plugin_type, stats.walks + stats.short_walks,
+			stats.walks, stats.short_walks, stats.short_jobs,
+			stats.holds, (long)(now - stats.since),
 			(double)stats.ns / 1e6 / (double)stats.holds,
 			(double)stats.ns_max / 1e6,
 			(double)stats.cpu_of_max / 1e6,
@@ -137,6 +155,8 @@ static bool look_for(size_t nnodes)
 		return true;
 	look_destroy(lk);
 	walked_at = stamp_seen = 0;
+	carried_n = carried_at = queued_n = queued_at = 0;
+	changed_walking = changed_read = false;
 	look_walk_stop();
 	walking = false;
 	look_cands_clear();
@@ -223,14 +243,24 @@ static void tier_bits_back(job_record_t *job_ptr, const struct sx_job_state *st)
 		touched = true;
 }
 
-/* One job: its excluded nodes as its base | its request's failing nodes.
- * `give`: it may be given a set (the end of a walk, among the LOOK_SETS
- * of the highest priority).  *budget: the work left for this hold.
- * False when its request's answers could not be given within it: the
- * caller looks at the job again in its next hold. */
+/* How a walk visits a job: in a walk of every job (counted, and a
+ * candidate for a set); at that walk's end, among the LOOK_SETS of the
+ * highest priority (it may be given a set); in a walk of what changed
+ * (its set kept in step; one that wants a set wants a whole walk). */
+enum visit {
+	VISIT_WHOLE,
+	VISIT_SHARE,
+	VISIT_CHANGED
+};
+
+/* One job: its excluded nodes as its base | its request's failing nodes,
+ * visited as `how`.  *budget: the work left for this hold.  False when
+ * its request's answers could not be given within it: the caller looks
+ * at the job again in its next hold. */
 static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
-		     size_t *budget, bool give)
+		     size_t *budget, enum visit how)
 {
+	bool give = how == VISIT_SHARE, whole = how == VISIT_WHOLE;
 	__typeof__(job_ptr->details) details = job_ptr->details;
 	struct sx_job_state st = { 0 };
 	const char *text = NULL;
@@ -304,8 +334,12 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 	did = look_job_apply(lk, job_ptr->job_id, job_ptr->array_job_id, i,
 			     bits, hash, own_empty);
 	if (did == LOOK_NEED_SET) {
-		if (!give) { /* given one at the walk's end */
-			look_cands_add(job_ptr->job_id, job_ptr->priority);
+		if (!give) { /* given one at a whole walk's end */
+			if (whole)
+				look_cands_add(job_ptr->job_id,
+					       job_ptr->priority);
+			else
+				want_whole = true;
 			goto out;
 		}
 		details->exc_node_bitmap = bit_alloc(nnodes);
@@ -316,7 +350,7 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 					    job_ptr->array_job_id, i, bits,
 					    hash, own_empty)
 			   : LOOK_LEFT;
-	} else if (!give && look_job_given(lk, job_ptr->job_id)) {
+	} else if (whole && look_job_given(lk, job_ptr->job_id)) {
 		/* holds one: kept if still among them */
 		look_cands_add(job_ptr->job_id, job_ptr->priority);
 	}
@@ -334,7 +368,7 @@ out:
 	/* counted once a walk, for the caps (look_census.h: where Slurm
 	 * filters, the jobs with preferences alone, which the guard keeps),
 	 * and the end of its preferences' wait followed (look_dues.h) */
-	if (text && ok && !give) {
+	if (text && ok && whole) {
 		look_leftover_add(job_ptr, &st);
 		if (!slurm_filters || st.n_prefer)
 			look_census_add(job_ptr->user_id, text, &st);
@@ -368,7 +402,7 @@ static void sets_share(struct guard *g, size_t nnodes, size_t *budget)
 		/* (past the hold's budget or time: the next walk, soon) */
 		if (!look_job_given(lk, job_ptr->job_id) &&
 		    (!*budget || ns_now() - hold_t0 > LOOK_SHARE_UNTIL_NS ||
-		     !look_job(g, job_ptr, nnodes, budget, true)))
+		     !look_job(g, job_ptr, nnodes, budget, VISIT_SHARE)))
 			again = true;
 	}
 	if (ncands > LOOK_SETS)
@@ -402,6 +436,94 @@ static time_t eligible_of(uint32_t job_id, void *arg)
 	if (!job_ptr || !IS_JOB_PENDING(job_ptr) || !job_ptr->details)
 		return -1;
 	return job_ptr->details->begin_time;
+}
+
+/* A walk of what changed, between walks of every job: after a change
+ * any look found (a placement's too), the jobs the look carries
+ * (look_jobs_carried(): the others have nothing of its to keep in step),
+ * then the jobs queued as made or changed (look_queue.h), within the
+ * hold's budget and time (*budget, from `t0`), going on in the next hold
+ * from where it stopped.  `moved`: the job stamp moved since the last
+ * walk of every job began.  True when work is left. */
+static bool changed_walk(struct guard *g, size_t nnodes, time_t now,
+			 uint64_t t0, size_t *budget, bool moved)
+{
+	uint64_t t_jobs;
+
+	if (guard_changes(g) != changes_seen) {
+		size_t n = look_jobs_carried(lk, carried, carried_cap);
+
+		if (n > carried_cap) {
+			uint32_t *more = realloc(carried, n * sizeof(*more));
+
+			if (!more) { /* a walk of every job instead */
+				say_once(
+					3,
+					"out of memory listing the jobs it carries: it walks every job");
+				again = true;
+				return true;
+			}
+			carried = more;
+			carried_cap = n;
+			n = look_jobs_carried(lk, carried, carried_cap);
+		}
+		carried_n = n;
+		carried_at = 0;
+		changed_read = true;
+		changes_seen = guard_changes(g);
+	}
+	if (carried_at == carried_n && queued_at == queued_n) {
+		/* (the count holds only where no job changed since) */
+		if (!moved && !want_whole)
+			look_census_still(now);
+		return look_reading();
+	}
+	if (!changed_walking) {
+		changed_walking = true;
+		touched = false;
+		stats.short_walks++;
+	}
+	t_jobs = ns_now();
+	for (size_t k = 0; *budget && (!k++ || ns_now() - t0 < LOOK_HOLD_NS ||
+				       ns_now() - t_jobs < LOOK_JOBS_MIN_NS);) {
+		bool from_carried = carried_at < carried_n;
+		uint32_t id;
+		job_record_t *job_ptr;
+
+		if (from_carried)
+			id = carried[carried_at];
+		else if (queued_at < queued_n)
+			id = queued[queued_at];
+		else
+			break;
+		/* (a job gone since: forgotten by the sweep) */
+		if ((job_ptr = find_job_record(id)) &&
+		    !look_job(g, job_ptr, nnodes, budget, VISIT_CHANGED))
+			break; /* this job again, in the next hold */
+		if (from_carried)
+			carried_at++;
+		else
+			queued_at++;
+		stats.short_jobs++;
+	}
+	stats.jobs_kept = look_jobs_kept(lk);
+	stats.requests_kept = look_requests_kept(lk);
+	stats.cols_answered = guard_cols_evaluated(g);
+	if (carried_at < carried_n || queued_at < queued_n)
+		return true;
+	changed_walking = false;
+	if (changed_read)
+		verbose("%s: the look walked after a change of the nodes' Extra: %zu jobs, %zu requests kept; library objects live: %ld",
+			plugin_type, stats.jobs_kept, stats.requests_kept,
+			xc_live_objects());
+	changed_read = false;
+	if (touched) { /* as at a whole walk's end */
+		if (now > last_job_update)
+			last_job_update = now;
+		queue_job_scheduler();
+		touched = false;
+	}
+	return look_reading();
 }
 
 /* One hold of the locks: true when work is left (a walk cut short, or
@@ -456,19 +578,33 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		stats.ended++;
 		queue_job_scheduler();
 	}
-	/* a walk begins on a change any look found (a placement's too), a
-	 * job changed since the last one began (Slurm stamps in seconds:
-	 * look_jobs_changed()), or work left */
+	/* a walk of every job begins on Slurm's job stamp moved since the
+	 * last one began (in seconds: look_jobs_changed()), on a job met
+	 * since that wants a set, or on the queue's overflow, at most once
+	 * in LOOK_WHOLE_EVERY_S; at once before the first and on work left
+	 * (look_whole_due()).  Between, a walk of what changed */
 	if (!walking) {
-		if (guard_changes(g) == changes_seen && !again &&
-		    !look_jobs_changed(last_job_update, stamp_seen, walked_at,
-				       now)) {
-			look_census_still(now);
-			return look_reading();
+		bool lost = false, moved;
+
+		if (queued_at == queued_n) {
+			queued_at = 0;
+			queued_n = look_queue_take(queued, QUEUED_TAKE, &lost);
+			want_whole |= lost;
 		}
+		moved = look_jobs_changed(last_job_update, stamp_seen,
+					  walked_at, now);
+		if (!look_whole_due(want_whole || moved, again, walked_at, now))
+			return changed_walk(g, nnodes, now, t0, &budget, moved);
 		look_walk_stop();
 		walking = true;
-		again = touched = false;
+		/* (a walk of what changed cut short: what it wrote is told
+		 * at this one's end) */
+		touched = changed_walking && touched;
+		again = want_whole = false;
+		/* (it meets them all) */
+		carried_n = carried_at = queued_n = queued_at = 0;
+		changed_walking = false;
+		look_queue_clear();
 		look_cands_clear();
 		walked_at = now;
 		stamp_seen = last_job_update;
@@ -488,7 +624,7 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 			done = true;
 			break;
 		}
-		if (!look_job(g, job_ptr, nnodes, &budget, false)) {
+		if (!look_job(g, job_ptr, nnodes, &budget, VISIT_WHOLE)) {
 			look_walk_again(job_ptr->job_id); /* next hold */
 			break;
 		}
@@ -559,6 +695,10 @@ void look_slurm_release(void)
 {
 	look_destroy(lk);
 	lk = NULL;
+	free(carried);
+	carried = NULL;
+	carried_cap = carried_n = carried_at = queued_n = queued_at = 0;
+	changed_walking = changed_read = want_whole = false;
 	look_cands_free();
 	look_walk_stop();
 	walking = false;

@@ -26,6 +26,7 @@
 #include "guard_api.h"
 #include "guard_slurm.h"
 #include "look_census.h"
+#include "look_queue.h"
 #include "records.h"
 #include "xc.h"
 
@@ -101,6 +102,14 @@ static const char *api_extra(const void *v)
 #endif
 }
 
+static void api_job_changed(const void *v)
+{
+	const job_record_t *job_ptr = v;
+
+	if (job_ptr)
+		(void)look_queue_push(job_ptr->job_id);
+}
+
 const struct sx_guard_api sx_guard_record_api = {
 	.version = SX_GUARD_API_VERSION,
 	.admin_comment = api_admin_comment,
@@ -110,6 +119,7 @@ const struct sx_guard_api sx_guard_record_api = {
 	.extra = api_extra,
 	.census = look_census_get,
 	.set_alone = guard_slurm_set_alone,
+	.job_changed = api_job_changed,
 };
 
 const char *records_request_of(void *v, struct sx_job_state *st)

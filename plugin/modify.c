@@ -149,6 +149,17 @@ static const struct sx_guard_api *guard_api(void)
 	return guard_keeps() ? sx_guard_api() : NULL;
 }
 
+/* The job told to burst_buffer/extra's look wherever it runs beside,
+ * which visits it once the update has applied and keeps its excluded
+ * nodes in step (guard_api.h `job_changed`; doc/guard.md "The look"). */
+static void tell_look(void *job_ptr)
+{
+	const struct sx_guard_api *api = sx_guard_api();
+
+	if (api && job_ptr)
+		api->job_changed(job_ptr);
+}
+
 /* An update of a job (slurmctld's job_submit_g_modify(), its locks held):
  * modify(), by the rules of doc/guard.md "Updates".  Slurm 22.05 calls
  * it with three arguments (src/slurmctld/job_submit.c: no err_msg), 23.02
@@ -165,6 +176,7 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
 {
 	int saved = errno, rc;
 
+	tell_look(job_ptr);
 	rc = modify_as(job_desc, guard_api(), job_ptr, submit_uid, err_msg);
 	errno = saved;
 	return rc;
@@ -174,6 +186,7 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
 {
 	int saved = errno, rc;
 
+	tell_look(job_ptr);
 	rc = modify_as(job_desc, guard_api(), job_ptr, submit_uid, NULL);
 	errno = saved;
 	return rc;

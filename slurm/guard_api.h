@@ -23,7 +23,7 @@
 #define SX_GUARD_API "sx_guard_record_api"
 /* Raised with every change of the struct: an object of another version
  * (a plugin of another build) is not used. */
-#define SX_GUARD_API_VERSION 6
+#define SX_GUARD_API_VERSION 7
 
 /* A pending job with a request as the look counted it, for the caps on
  * distinct pending requests (doc/guard.md "The guard alone";
@@ -65,6 +65,10 @@ struct sx_guard_api {
 	 * which read extra.conf at its own load).  False, nothing changed,
 	 * when it cannot filter alone (it stood aside at its load) */
 	bool (*set_alone)(bool alone);
+	/* job_submit/extra's job_modify(), before the update applies: the
+	 * job queued for the look's next walk of what changed, which sees
+	 * it updated (ctld/look_queue.h) */
+	void (*job_changed)(const void *job_ptr);
 };
 
 #endif

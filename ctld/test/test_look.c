@@ -564,3 +564,64 @@ Test(look, a_walk_follows_the_job_stamp_once_a_second)
 	cr_assert_not(look_jobs_changed(199, 199, 100, 150),
 		      "a stamp ahead of a clock set back: one walk, not more");
 }
+
+/* A walk of every job follows the stamp at most once in
+ * LOOK_WHOLE_EVERY_S; before the first and on work left at once; a clock
+ * set back behind the last one does not wait for it. */
+Test(look, a_whole_walk_waits_its_interval)
+{
+	const long long at = 1000, every = LOOK_WHOLE_EVERY_S;
+
+	cr_assert(look_whole_due(false, false, 0, 5), "none yet");
+	cr_assert(look_whole_due(false, true, at, at), "work left");
+	cr_assert_not(look_whole_due(false, false, at, at + 10 * every),
+		      "nothing wanted");
+	cr_assert_not(look_whole_due(true, false, at, at),
+		      "wanted, in the walk's own second");
+	cr_assert_not(look_whole_due(true, false, at, at + every - 1),
+		      "wanted, the interval not over");
+	cr_assert(look_whole_due(true, false, at, at + every),
+		  "wanted, the interval over");
+	cr_assert(look_whole_due(true, false, at, at - 1),
+		  "wanted, the clock set back");
+}
+
+/* What a change of the nodes' Extra makes a walk of what changed visit:
+ * exactly the jobs whose set the look wrote or gave, not those it only
+ * knows (asked for a set, or whose set it gave back); the count says
+ * how much room the ids want. */
+Test(look, the_jobs_carried_are_those_it_wrote)
+{
+	uint64_t own[WORDS] = { 0 }, given[WORDS] = { 0 }, back[WORDS] = { 0 };
+	uint32_t ids[8] = { 0 }, one;
+	int r = answers("a=1", (unsigned[]){ 3, 70, NODES });
+	bool seen[4] = { false };
+
+	set(own, 100);
+	cr_assert_eq(look_job_apply(lk, 11, 0, r, own, 7, false),
+		     LOOK_WRITTEN); /* its own set */
+	cr_assert_eq(look_job_apply(lk, 12, 0, r, NULL, 7, true),
+		     LOOK_NEED_SET); /* none yet */
+	cr_assert_eq(look_job_apply(lk, 13, 0, r, NULL, 7, true),
+		     LOOK_NEED_SET);
+	cr_assert_eq(look_job_apply(lk, 13, 0, r, given, 7, true),
+		     LOOK_WRITTEN);
+	look_job_set_given(lk, 13, true); /* a set given */
+	cr_assert_eq(look_job_apply(lk, 14, 0, r, NULL, 7, true),
+		     LOOK_NEED_SET);
+	cr_assert_eq(look_job_apply(lk, 14, 0, r, back, 7, true), LOOK_WRITTEN);
+	look_job_set_given(lk, 14, true);
+	look_job_set_given(lk, 14, false); /* and taken back */
+	cr_assert_eq(look_jobs_kept(lk), 4);
+	cr_assert_eq(look_jobs_carried(lk, &one, 1), 2, "room for one");
+	cr_assert_eq(look_jobs_carried(lk, ids, 8), 2);
+	for (size_t k = 0; k < 2; k++) {
+		cr_assert(ids[k] >= 11 && ids[k] <= 14);
+		seen[ids[k] - 11] = true;
+	}
+	cr_assert(seen[0] && seen[2], "the own set and the given one");
+	cr_assert(!seen[1] && !seen[3]);
+	look_job_forget(lk, 11);
+	cr_assert_eq(look_jobs_carried(lk, ids, 8), 1);
+	cr_assert_eq(ids[0], 13);
+}
