@@ -83,8 +83,10 @@ bool look_jobs_changed(long long stamp, long long seen, long long walked_at,
 /* Whether a walk of every job begins now (doc/guard.md "The look"):
  * `wanted` (the jobs may have changed by the stamp, the queue overflowed,
  * a job visited since wants a set) and at least LOOK_WHOLE_EVERY_S after
- * the last one began at `whole_at` (seconds; 0: none yet, which begins
- * one at once), or a clock set back behind it.  `again` (a walk's work
+ * the last one ended at `whole_at` (seconds; 0: none yet, which begins
+ * one at once: counted from its end, so that walks of what changed run
+ * between walks of every job however long those take), or a clock set
+ * back behind it.  `again` (a walk's work
  * left: sets not given within its hold, a walk not whole) begins one at
  * once. */
 bool look_whole_due(bool wanted, bool again, long long whole_at, long long now);

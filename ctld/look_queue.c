@@ -19,7 +19,9 @@ bool look_queue_push(uint32_t job_id)
 	if (!job_id)
 		return true;
 	pthread_mutex_lock(&lock);
-	if (count == LOOK_QUEUE_CAP) {
+	if (count && ring[(from + count - 1) % LOOK_QUEUE_CAP] == job_id) {
+		/* (the last one again: an update refused, retried) */
+	} else if (count == LOOK_QUEUE_CAP) {
 		lost = true;
 		ok = false;
 	} else {

@@ -24,8 +24,10 @@
 
 #define LOOK_QUEUE_CAP 65536 /* ids: 256 KiB */
 
-/* Queues job `job_id` (0: nothing); false when the queue is full (the id
- * dropped, the overflow said by look_queue_take()). */
+/* Queues job `job_id` (0: nothing; the id queued last: once, so that one
+ * job's updates in a row, refused or not, take one place); false when
+ * the queue is full (the id dropped, the overflow said by
+ * look_queue_take()). */
 bool look_queue_push(uint32_t job_id);
 
 /* Takes up to `cap` ids, oldest first, into `ids`; *overflowed (may be

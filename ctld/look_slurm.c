@@ -79,6 +79,7 @@ static struct look *lk;
 static uint64_t round_no, walks, changes_seen;
 static time_t walked_at, stamp_seen; /* the last whole walk's start, and
 					 last_job_update then */
+static time_t whole_done_at;	     /* and its end (0: none yet) */
 /* A walk of what changed (between walks of every job): the jobs carried
  * when the nodes' Extra last changed (look_jobs_carried()), then the ids
  * taken from the queue (look_queue.h); each list's length and the next
@@ -154,7 +155,7 @@ static bool look_for(size_t nnodes)
 	if (lk && look_nodes(lk) == nnodes)
 		return true;
 	look_destroy(lk);
-	walked_at = stamp_seen = 0;
+	walked_at = stamp_seen = whole_done_at = 0;
 	carried_n = carried_at = queued_n = queued_at = 0;
 	changed_walking = changed_read = false;
 	look_walk_stop();
@@ -438,19 +439,41 @@ static time_t eligible_of(uint32_t job_id, void *arg)
 	return job_ptr->details->begin_time;
 }
 
-/* A walk of what changed, between walks of every job: after a change
- * any look found (a placement's too), the jobs the look carries
- * (look_jobs_carried(): the others have nothing of its to keep in step),
- * then the jobs queued as made or changed (look_queue.h), within the
- * hold's budget and time (*budget, from `t0`), going on in the next hold
- * from where it stopped.  `moved`: the job stamp moved since the last
- * walk of every job began.  True when work is left. */
+/* The end of a walk of what changed, or of a change with nothing to
+ * visit: the line tests/cluster/load.sh reads after a change of the
+ * nodes' Extra, and a job's set written told as a job update is. */
+static void changed_end(time_t now)
+{
+	changed_walking = false;
+	if (changed_read)
+		verbose("%s: the look walked after a change of the nodes' Extra: %zu jobs, %zu requests kept; library objects live: %ld",
+			plugin_type, look_jobs_kept(lk), look_requests_kept(lk),
+			xc_live_objects());
+	changed_read = false;
+	if (touched) { /* as at a whole walk's end */
+		if (now > last_job_update)
+			last_job_update = now;
+		queue_job_scheduler();
+		touched = false;
+	}
+}
+
+/* A walk of what changed, between walks of every job: the jobs queued as
+ * made or changed (look_queue.h), and after a change any look found (a
+ * placement's too) the jobs the look carries (look_jobs_carried(): the
+ * others have nothing of its to keep in step), listed once the last
+ * such list is done (each job visited takes the answers as they are
+ * then, so a change during a list is met by the rest of it, and by the
+ * next list for the ones before), within the hold's budget and time
+ * (*budget, from `t0`), going on in the next hold from where it
+ * stopped.  `moved`: the job stamp moved since the last walk of every
+ * job began.  True when work is left. */
 static bool changed_walk(struct guard *g, size_t nnodes, time_t now,
 			 uint64_t t0, size_t *budget, bool moved)
 {
 	uint64_t t_jobs;
 
-	if (guard_changes(g) != changes_seen) {
+	if (carried_at == carried_n && guard_changes(g) != changes_seen) {
 		size_t n = look_jobs_carried(lk, carried, carried_cap);
 
 		if (n > carried_cap) {
@@ -473,6 +496,7 @@ static bool changed_walk(struct guard *g, size_t nnodes, time_t now,
 		changes_seen = guard_changes(g);
 	}
 	if (carried_at == carried_n && queued_at == queued_n) {
+		changed_end(now); /* (a change with nothing to visit) */
 		/* (the count holds only where no job changed since) */
 		if (!moved && !want_whole)
 			look_census_still(now);
@@ -480,30 +504,30 @@ static bool changed_walk(struct guard *g, size_t nnodes, time_t now,
 	}
 	if (!changed_walking) {
 		changed_walking = true;
-		touched = false;
 		stats.short_walks++;
 	}
 	t_jobs = ns_now();
 	for (size_t k = 0; *budget && (!k++ || ns_now() - t0 < LOOK_HOLD_NS ||
 				       ns_now() - t_jobs < LOOK_JOBS_MIN_NS);) {
-		bool from_carried = carried_at < carried_n;
+		/* (the queued first: they are few, the carried many) */
+		bool from_queue = queued_at < queued_n;
 		uint32_t id;
 		job_record_t *job_ptr;
 
-		if (from_carried)
-			id = carried[carried_at];
-		else if (queued_at < queued_n)
+		if (from_queue)
 			id = queued[queued_at];
+		else if (carried_at < carried_n)
+			id = carried[carried_at];
 		else
 			break;
 		/* (a job gone since: forgotten by the sweep) */
 		if ((job_ptr = find_job_record(id)) &&
 		    !look_job(g, job_ptr, nnodes, budget, VISIT_CHANGED))
 			break; /* this job again, in the next hold */
-		if (from_carried)
-			carried_at++;
-		else
+		if (from_queue)
 			queued_at++;
+		else
+			carried_at++;
 		stats.short_jobs++;
 	}
 	stats.jobs_kept = look_jobs_kept(lk);
@@ -511,19 +535,9 @@ static bool changed_walk(struct guard *g, size_t nnodes, time_t now,
 	stats.cols_answered = guard_cols_evaluated(g);
 	if (carried_at < carried_n || queued_at < queued_n)
 		return true;
-	changed_walking = false;
-	if (changed_read)
-		verbose("%s: the look walked after a change of the nodes' Extra: %zu jobs, %zu requests kept; library objects live: %ld",
-			plugin_type, stats.jobs_kept, stats.requests_kept,
-			xc_live_objects());
-	changed_read = false;
-	if (touched) { /* as at a whole walk's end */
-		if (now > last_job_update)
-			last_job_update = now;
-		queue_job_scheduler();
-		touched = false;
-	}
-	return look_reading();
+	changed_end(now);
+	/* (a change met during the list: the next list at once) */
+	return guard_changes(g) != changes_seen || look_reading();
 }
 
 /* One hold of the locks: true when work is left (a walk cut short, or
@@ -593,7 +607,8 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		}
 		moved = look_jobs_changed(last_job_update, stamp_seen,
 					  walked_at, now);
-		if (!look_whole_due(want_whole || moved, again, walked_at, now))
+		if (!look_whole_due(want_whole || moved, again, whole_done_at,
+				    now))
 			return changed_walk(g, nnodes, now, t0, &budget, moved);
 		look_walk_stop();
 		walking = true;
@@ -608,7 +623,10 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		look_cands_clear();
 		walked_at = now;
 		stamp_seen = last_job_update;
-		walk_read = changes_seen != guard_changes(g);
+		/* (a change a walk of what changed listed: told at this
+		 * one's end) */
+		walk_read = changes_seen != guard_changes(g) || changed_read;
+		changed_read = false;
 		changes_seen = guard_changes(g);
 		look_round(lk, ++round_no);
 		look_census_begin(now);
@@ -666,6 +684,7 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	if (++walks % LOOK_SWEEP_EVERY == 0)
 		(void)look_sweep(lk, job_gone, NULL);
 	stats.walks++;
+	whole_done_at = now;
 	return again || look_reading();
 }
 
@@ -687,7 +706,7 @@ void look_slurm_begin(void)
 	look_walk_forget();
 	look_slurm_release();
 	changes_seen = 0;
-	walked_at = stamp_seen = 0;
+	walked_at = stamp_seen = whole_done_at = 0;
 	again = false;
 }
 

@@ -625,3 +625,15 @@ Test(look, the_jobs_carried_are_those_it_wrote)
 	cr_assert_eq(look_jobs_carried(lk, ids, 8), 1);
 	cr_assert_eq(ids[0], 13);
 }
+
+/* A job without a set whose request no node fails is carried too: a
+ * change that makes a node fail it must find that it wants one. */
+Test(look, a_job_needing_no_set_yet_is_carried)
+{
+	uint32_t ids[2] = { 0 };
+	int r = answers("a=1", (unsigned[]){ NODES });
+
+	cr_assert_eq(look_job_apply(lk, 21, 0, r, NULL, 7, true), LOOK_SAME);
+	cr_assert_eq(look_jobs_carried(lk, ids, 2), 1);
+	cr_assert_eq(ids[0], 21);
+}

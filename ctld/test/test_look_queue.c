@@ -1,6 +1,7 @@
 /*
  * test_look_queue.c - the jobs queued for the look's walk of what
- * changed (ctld/look_queue.c): in order, bounded, an overflow said once,
+ * changed (ctld/look_queue.c): in order, one job's pushes in a row
+ * once, bounded, an overflow said once,
  * cleared by a walk of every job, pushed from threads at once.
  */
 #include <criterion/criterion.h>
@@ -23,6 +24,7 @@ Test(look_queue, ids_come_out_in_order_and_in_pieces)
 	for (uint32_t id = 1; id <= 6; id++)
 		cr_assert(look_queue_push(id));
 	cr_assert(look_queue_push(0), "nothing to queue");
+	cr_assert(look_queue_push(6), "the last one again");
 	cr_assert_eq(look_queue_count(), 6);
 	cr_assert_eq(look_queue_take(ids, 4, &lost), 4);
 	cr_assert_not(lost);
@@ -32,6 +34,8 @@ Test(look_queue, ids_come_out_in_order_and_in_pieces)
 	cr_assert_eq(ids[0], 5);
 	cr_assert_eq(ids[1], 6);
 	cr_assert_eq(look_queue_take(ids, 4, &lost), 0);
+	cr_assert(look_queue_push(6), "taken: queued again");
+	cr_assert_eq(look_queue_count(), 1);
 }
 
 /* Past its bound the ids are dropped and the next take says so, once;
