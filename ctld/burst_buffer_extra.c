@@ -159,9 +159,10 @@ extern int bb_p_job_validate(job_desc_msg_t *job_desc, uid_t submit_uid,
 	return SLURM_SUCCESS;
 }
 
-/* Every job Slurm makes (_job_create(), src/slurmctld/job_mgr.c) and the
- * array records it splits off for a burst buffer: queued for the look's
- * next walk of what changed (look_queue.h). */
+/* Every job Slurm makes (_job_create(), src/slurmctld/job_mgr.c; also an
+ * array's record split for a burst buffer): queued for the look's next
+ * walk of what changed (look_queue.h; what is not queued: doc/guard.md
+ * "The look"). */
 extern int bb_p_job_validate2(job_record_t *job_ptr, char **err_msg)
 {
 	(void)err_msg;

@@ -3,7 +3,9 @@
  * job (doc/guard.md "The look"): their ids, queued by whoever sees a job
  * made or changed inside slurmctld: burst_buffer/extra's
  * bb_p_job_validate2(), which Slurm calls for every job it creates
- * (_job_create(), src/slurmctld/job_mgr.c, 22.05.8 line 7718), and
+ * (_job_create(), src/slurmctld/job_mgr.c, 22.05.8 line 7718; not for an
+ * array task split off when scheduled, nor a requeue: doc/guard.md "The
+ * look"), and
  * job_submit/extra's job_modify() through the guard's API (guard_api.h),
  * which Slurm calls at the start of every update of a job (_update_job(),
  * the same file).  The look takes them in its next hold, after the call
