@@ -43,10 +43,11 @@
 #include "look.h"
 #include "look_cands.h"
 #include "look_census.h"
+#include "look_queue.h"
+#include "look_changed.h"
 #include "look_cols.h"
 #include "look_dues.h"
 #include "look_leftover.h"
-#include "look_queue.h"
 #include "look_read.h"
 #include "look_slurm.h"
 #include "look_walk.h"
@@ -80,13 +81,6 @@ static uint64_t round_no, walks, changes_seen;
 static time_t walked_at, stamp_seen; /* the last whole walk's start, and
 					 last_job_update then */
 static time_t whole_done_at;	     /* and its end (0: none yet) */
-/* A walk of what changed (between walks of every job): the jobs carried
- * when the nodes' Extra last changed (look_jobs_carried()), then the ids
- * taken from the queue (look_queue.h); each list's length and the next
- * to visit. */
-#define QUEUED_TAKE 4096
-static uint32_t *carried, queued[QUEUED_TAKE];
-static size_t carried_cap, carried_n, carried_at, queued_n, queued_at;
 /* a walk of what changed met a job that wants a set (given at a whole
  * walk's end), or the queue overflowed: a whole walk is wanted */
 static bool want_whole;
@@ -156,7 +150,7 @@ static bool look_for(size_t nnodes)
 		return true;
 	look_destroy(lk);
 	walked_at = stamp_seen = whole_done_at = 0;
-	carried_n = carried_at = queued_n = queued_at = 0;
+	look_changed_clear();
 	changed_walking = changed_read = false;
 	look_walk_stop();
 	walking = false;
@@ -458,44 +452,31 @@ static void changed_end(time_t now)
 	}
 }
 
-/* A walk of what changed, between walks of every job: the jobs queued as
- * made or changed (look_queue.h), and after a change any look found (a
- * placement's too) the jobs the look carries (look_jobs_carried(): the
- * others have nothing of its to keep in step), listed once the last
- * such list is done (each job visited takes the answers as they are
- * then, so a change during a list is met by the rest of it, and by the
- * next list for the ones before), within the hold's budget and time
- * (*budget, from `t0`), going on in the next hold from where it
- * stopped.  `moved`: the job stamp moved since the last walk of every
- * job began.  True when work is left. */
+/* A walk of what changed, between walks of every job (look_changed.h):
+ * the jobs queued as made or changed, and after a change any look found
+ * (a placement's too) the jobs the look carries, listed once the last
+ * such list is done, within the hold's budget and time (*budget, from
+ * `t0`), going on in the next hold from where it stopped.  `moved`: the
+ * job stamp moved since the last walk of every job began.  True when
+ * work is left. */
 static bool changed_walk(struct guard *g, size_t nnodes, time_t now,
 			 uint64_t t0, size_t *budget, bool moved)
 {
 	uint64_t t_jobs;
+	uint32_t id;
 
-	if (carried_at == carried_n && guard_changes(g) != changes_seen) {
-		size_t n = look_jobs_carried(lk, carried, carried_cap);
-
-		if (n > carried_cap) {
-			uint32_t *more = realloc(carried, n * sizeof(*more));
-
-			if (!more) { /* a walk of every job instead */
-				say_once(
-					3,
-					"out of memory listing the jobs it carries: it walks every job");
-				again = true;
-				return true;
-			}
-			carried = more;
-			carried_cap = n;
-			n = look_jobs_carried(lk, carried, carried_cap);
+	if (!look_changed_carrying() && guard_changes(g) != changes_seen) {
+		if (look_changed_carry(lk) < 0) { /* every job instead */
+			say_once(
+				3,
+				"out of memory listing the jobs it carries: it walks every job");
+			again = true;
+			return true;
 		}
-		carried_n = n;
-		carried_at = 0;
 		changed_read = true;
 		changes_seen = guard_changes(g);
 	}
-	if (carried_at == carried_n && queued_at == queued_n) {
+	if (!look_changed_next()) {
 		changed_end(now); /* (a change with nothing to visit) */
 		/* (the count holds only where no job changed since) */
 		if (!moved && !want_whole)
@@ -507,33 +488,22 @@ static bool changed_walk(struct guard *g, size_t nnodes, time_t now,
 		stats.short_walks++;
 	}
 	t_jobs = ns_now();
-	for (size_t k = 0; *budget && (!k++ || ns_now() - t0 < LOOK_HOLD_NS ||
-				       ns_now() - t_jobs < LOOK_JOBS_MIN_NS);) {
-		/* (the queued first: they are few, the carried many) */
-		bool from_queue = queued_at < queued_n;
-		uint32_t id;
-		job_record_t *job_ptr;
+	for (size_t k = 0; *budget && (id = look_changed_next()) &&
+			   (!k++ || ns_now() - t0 < LOOK_HOLD_NS ||
+			    ns_now() - t_jobs < LOOK_JOBS_MIN_NS);) {
+		job_record_t *job_ptr = find_job_record(id);
 
-		if (from_queue)
-			id = queued[queued_at];
-		else if (carried_at < carried_n)
-			id = carried[carried_at];
-		else
-			break;
 		/* (a job gone since: forgotten by the sweep) */
-		if ((job_ptr = find_job_record(id)) &&
+		if (job_ptr &&
 		    !look_job(g, job_ptr, nnodes, budget, VISIT_CHANGED))
 			break; /* this job again, in the next hold */
-		if (from_queue)
-			queued_at++;
-		else
-			carried_at++;
+		look_changed_visited();
 		stats.short_jobs++;
 	}
 	stats.jobs_kept = look_jobs_kept(lk);
 	stats.requests_kept = look_requests_kept(lk);
 	stats.cols_answered = guard_cols_evaluated(g);
-	if (carried_at < carried_n || queued_at < queued_n)
+	if (look_changed_next())
 		return true;
 	changed_end(now);
 	/* (a change met during the list: the next list at once) */
@@ -598,13 +568,9 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 	 * in LOOK_WHOLE_EVERY_S; at once before the first and on work left
 	 * (look_whole_due()).  Between, a walk of what changed */
 	if (!walking) {
-		bool lost = false, moved;
+		bool moved;
 
-		if (queued_at == queued_n) {
-			queued_at = 0;
-			queued_n = look_queue_take(queued, QUEUED_TAKE, &lost);
-			want_whole |= lost;
-		}
+		want_whole |= look_changed_take();
 		moved = look_jobs_changed(last_job_update, stamp_seen,
 					  walked_at, now);
 		if (!look_whole_due(want_whole || moved, again, whole_done_at,
@@ -617,7 +583,7 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		touched = changed_walking && touched;
 		again = want_whole = false;
 		/* (it meets them all) */
-		carried_n = carried_at = queued_n = queued_at = 0;
+		look_changed_clear();
 		changed_walking = false;
 		look_queue_clear();
 		look_cands_clear();
@@ -714,9 +680,7 @@ void look_slurm_release(void)
 {
 	look_destroy(lk);
 	lk = NULL;
-	free(carried);
-	carried = NULL;
-	carried_cap = carried_n = carried_at = queued_n = queued_at = 0;
+	look_changed_free();
 	changed_walking = changed_read = want_whole = false;
 	look_cands_free();
 	look_walk_stop();
