@@ -397,6 +397,14 @@ void look_job_set_given(struct look *lk, uint32_t job_id, bool given)
 	}
 }
 
+void look_job_park(struct look *lk, uint32_t job_id)
+{
+	struct look_job *j = look_job_find(lk, job_id);
+
+	if (j)
+		j->req = -1;
+}
+
 void look_job_forget(struct look *lk, uint32_t job_id)
 {
 	struct look_job *j = look_job_find(lk, job_id);

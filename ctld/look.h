@@ -185,6 +185,12 @@ bool look_job_kept(struct look *lk, uint32_t job_id);
 bool look_job_given(struct look *lk, uint32_t job_id);
 void look_job_set_given(struct look *lk, uint32_t job_id, bool given);
 
+/* Job `job_id` no longer waits (it runs, or ended): kept (its base and
+ * the node it set, so that a requeued job's set is told from Slurm's)
+ * but no longer carried (look_jobs_carried()); the next
+ * look_job_apply() writes its set whole.  Nothing when not kept. */
+void look_job_park(struct look *lk, uint32_t job_id);
+
 /* Forgets job `job_id` (its base); nothing when not kept. */
 void look_job_forget(struct look *lk, uint32_t job_id);
 

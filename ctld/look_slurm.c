@@ -275,6 +275,8 @@ static bool look_job(struct guard *g, job_record_t *job_ptr, size_t nnodes,
 		if (look_job_kept(lk, job_ptr->job_id) &&
 		    set_take_back(job_ptr))
 			look_job_forget(lk, job_ptr->job_id);
+		else /* (kept for a requeue; no change of Extra visits it) */
+			look_job_park(lk, job_ptr->job_id);
 		goto out;
 	}
 	cost = texts_cost(job_ptr);

@@ -626,6 +626,34 @@ Test(look, the_jobs_carried_are_those_it_wrote)
 	cr_assert_eq(ids[0], 13);
 }
 
+/* A job that runs is kept, not carried: requeued, its set is told from
+ * Slurm's (the look's nodes are not taken for the user's) and written
+ * whole. */
+Test(look, a_running_job_is_kept_not_carried)
+{
+	uint64_t bits[WORDS] = { 0 };
+	uint32_t ids[2] = { 0 };
+	int r = answers("a=1", (unsigned[]){ 3, 70, NODES });
+
+	set(bits, 100); /* the user's own */
+	cr_assert_eq(look_job_apply(lk, 31, 0, r, bits, 7, false),
+		     LOOK_WRITTEN);
+	look_job_park(lk, 31);
+	cr_assert(look_job_kept(lk, 31));
+	cr_assert_eq(look_jobs_carried(lk, ids, 2), 0);
+	/* requeued, its set as it was: the base is still the user's */
+	cr_assert_eq(look_job_apply(lk, 31, 0, r, bits, 7, false),
+		     LOOK_WRITTEN);
+	cr_assert(has(bits, 3) && has(bits, 70) && has(bits, 100));
+	cr_assert_eq(look_jobs_carried(lk, ids, 2), 1);
+	/* and a node that comes to satisfy it leaves the set */
+	r = answers("a=1", (unsigned[]){ 70, NODES });
+	cr_assert_eq(look_job_apply(lk, 31, 0, r, bits, 7, false),
+		     LOOK_PATCHED);
+	cr_assert(!has(bits, 3), "the look's node, not taken for the user's");
+	cr_assert(has(bits, 70) && has(bits, 100));
+}
+
 /* A job without a set whose request no node fails is carried too: a
  * change that makes a node fail it must find that it wants one. */
 Test(look, a_job_needing_no_set_yet_is_carried)
