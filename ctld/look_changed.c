@@ -27,6 +27,11 @@ bool look_changed_carrying(void)
 	return carried_at < carried_n;
 }
 
+bool look_changed_list_due(uint64_t changes, uint64_t seen)
+{
+	return !look_changed_carrying() && changes != seen;
+}
+
 int look_changed_carry(const struct look *lk)
 {
 	size_t n = look_jobs_carried(lk, carried, carried_cap);

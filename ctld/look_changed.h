@@ -32,6 +32,12 @@ bool look_changed_take(void);
  * waits for its end. */
 bool look_changed_carrying(void);
 
+/* Whether the jobs carried are to be listed now: the count of changes of
+ * Extra found (guard_changes()) moved since the last list (`seen`) and
+ * no list is under way (its end first: a list restarted at each change
+ * would never reach its last jobs). */
+bool look_changed_list_due(uint64_t changes, uint64_t seen);
+
 /* Lists the jobs `lk` carries now (after a change of Extra; the caller
  * asks only while look_changed_carrying() is false): 0, or -1 out of
  * memory (nothing listed). */

@@ -95,6 +95,7 @@ static bool walk_read;
 /* a walk of what changed is under way; it began after a change of the
  * nodes' Extra */
 static bool changed_walking, changed_read;
+static time_t changed_began; /* when the one under way began */
 static struct {
 	uint64_t holds, walks, short_walks, short_jobs, ns, cpu_ns, ns_max,
 		cpu_of_max, read_ns_max, written, patched, left, set, freed,
@@ -468,7 +469,7 @@ static bool changed_walk(struct guard *g, size_t nnodes, time_t now,
 	uint64_t t_jobs;
 	uint32_t id;
 
-	if (!look_changed_carrying() && guard_changes(g) != changes_seen) {
+	if (look_changed_list_due(guard_changes(g), changes_seen)) {
 		if (look_changed_carry(lk) < 0) { /* every job instead */
 			say_once(
 				3,
@@ -488,8 +489,13 @@ static bool changed_walk(struct guard *g, size_t nnodes, time_t now,
 	}
 	if (!changed_walking) {
 		changed_walking = true;
+		changed_began = now;
 		stats.short_walks++;
 	}
+	/* (one under way this long, the queue's pieces ahead of its list:
+	 * a walk of every job takes it over) */
+	if (now - changed_began >= LOOK_WHOLE_EVERY_S || now < changed_began)
+		want_whole = true;
 	t_jobs = ns_now();
 	for (size_t k = 0; *budget && (id = look_changed_next()) &&
 			   (!k++ || ns_now() - t0 < LOOK_HOLD_NS ||
@@ -581,9 +587,8 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 			return changed_walk(g, nnodes, now, t0, &budget, moved);
 		look_walk_stop();
 		walking = true;
-		/* (a walk of what changed cut short: what it wrote is told
-		 * at this one's end) */
-		touched = changed_walking && touched;
+		/* (`touched`: what a walk cut short wrote, told at this
+		 * one's end) */
 		again = want_whole = false;
 		/* (it meets them all) */
 		look_changed_clear();
@@ -649,6 +654,7 @@ bool look_slurm_hold(time_t now, uint64_t t0)
 		if (now > last_job_update)
 			last_job_update = now;
 		queue_job_scheduler();
+		touched = false;
 	}
 	if (++walks % LOOK_SWEEP_EVERY == 0)
 		(void)look_sweep(lk, job_gone, NULL);

@@ -602,6 +602,12 @@ Test(look, the_jobs_carried_are_those_it_wrote)
 		     LOOK_WRITTEN); /* its own set */
 	cr_assert_eq(look_job_apply(lk, 12, 0, r, NULL, 7, true),
 		     LOOK_NEED_SET); /* none yet */
+	cr_assert_eq(look_job_apply(lk, 15, 0, r, NULL, 7, true),
+		     LOOK_NEED_SET);
+	look_job_set_given(lk, 15, true); /* given, not yet written */
+	cr_assert_eq(look_jobs_carried(lk, ids, 8), 2, "11 and the given 15");
+	cr_assert(ids[0] == 15 || ids[1] == 15);
+	look_job_forget(lk, 15);
 	cr_assert_eq(look_job_apply(lk, 13, 0, r, NULL, 7, true),
 		     LOOK_NEED_SET);
 	cr_assert_eq(look_job_apply(lk, 13, 0, r, given, 7, true),
@@ -640,6 +646,8 @@ Test(look, a_running_job_is_kept_not_carried)
 		     LOOK_WRITTEN);
 	look_job_park(lk, 31);
 	cr_assert(look_job_kept(lk, 31));
+	cr_assert_not_null(look_job_base(lk, 31, bits, 7),
+			   "its base still told, for a placement");
 	cr_assert_eq(look_jobs_carried(lk, ids, 2), 0);
 	/* requeued, its set as it was: the base is still the user's */
 	cr_assert_eq(look_job_apply(lk, 31, 0, r, bits, 7, false),

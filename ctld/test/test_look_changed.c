@@ -91,6 +91,29 @@ Test(look_changed, the_queued_first_then_the_carried)
 	cr_assert_eq(look_changed_next(), 0);
 }
 
+/* A change during a list waits for its end; the list goes on where it
+ * was, a piece of the queue taken meanwhile visited first. */
+Test(look_changed, a_list_under_way_is_not_restarted)
+{
+	uint32_t first, got[8];
+
+	carry((uint32_t[]){ 11, 12, 13, 0 });
+	cr_assert(look_changed_list_due(1, 0));
+	cr_assert_not(look_changed_list_due(1, 1), "no change since");
+	cr_assert_eq(look_changed_carry(lk), 0);
+	first = look_changed_next();
+	look_changed_visited();
+	cr_assert(look_changed_carrying());
+	cr_assert_not(look_changed_list_due(2, 1), "mid-list: not again");
+	cr_assert(look_queue_push(5));
+	(void)look_changed_take();
+	cr_assert_eq(visit_all(got, 8), 3);
+	cr_assert_eq(got[0], 5, "the queued first");
+	cr_assert(got[1] != first && got[2] != first && got[1] != got[2],
+		  "the rest of the list, where it was");
+	cr_assert(look_changed_list_due(2, 1), "its end: the next list");
+}
+
 /* A visit cut short (no look_changed_visited()) gives the same job
  * again; the queue's next piece waits for this one to be visited. */
 Test(look_changed, a_piece_is_visited_whole_before_the_next)
