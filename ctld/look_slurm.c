@@ -50,7 +50,7 @@
 #include "look_leftover.h"
 #include "look_read.h"
 #include "look_slurm.h"
-#include "look_slurm_private.h"
+#include "look_visit.h"
 #include "look_walk.h"
 #include "ns_now.h"
 #include "records.h"
@@ -72,17 +72,12 @@ extern const char plugin_type[]; /* burst_buffer_extra.c's */
 #define STATS_EVERY_S 60
 
 /* (the thread's own; shared with placements only under the job lock;
- * what look_slurm_private.h names, with look_visit.c) */
-struct look *look_lk;
+ * the state a job's visit shares: look_visit.h) */
 static uint64_t round_no, walks, changes_seen;
 static time_t walked_at, stamp_seen; /* the last whole walk's start, and
 					 last_job_update then */
 static time_t whole_done_at;	     /* and its end (0: none yet) */
-bool look_want_whole, look_again, look_touched, look_slurm_filters;
-time_t look_hold_now;
-uint64_t look_hold_t0;
-struct look_tally look_tally;
-static bool walking, said[5];
+static bool walking;
 /* the walk under way began after a change of the nodes' Extra */
 static bool walk_read;
 /* a walk of what changed is under way; it began after a change of the
@@ -96,14 +91,6 @@ static struct {
 	size_t jobs_kept, requests_kept, cols_answered;
 	time_t since;
 } stats;
-
-void look_say_once(int which, const char *what)
-{
-	if (said[which])
-		return;
-	said[which] = true;
-	error("%s: the look: %s (said once)", plugin_type, what);
-}
 
 static void stats_log(time_t now)
 {

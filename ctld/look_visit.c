@@ -1,6 +1,6 @@
 /*
  * look_visit.c - what the look does to one job in slurmctld's records
- * (look_slurm_private.h; doc/guard.md "The look"): its excluded nodes
+ * (look_visit.h; doc/guard.md "The look"): its excluded nodes
  * set to what Slurm made of them | the nodes that fail its request, a
  * set given or taken back, what it counts for the census, the
  * preferences' ends and what a switch of filter left; and the sets
@@ -26,9 +26,26 @@
 #include "look_census.h"
 #include "look_dues.h"
 #include "look_leftover.h"
-#include "look_slurm_private.h"
+#include "look_visit.h"
 #include "ns_now.h"
 #include "records.h"
+
+extern const char plugin_type[]; /* burst_buffer_extra.c's */
+
+struct look *look_lk;
+bool look_want_whole, look_again, look_touched, look_slurm_filters;
+time_t look_hold_now;
+uint64_t look_hold_t0;
+struct look_tally look_tally;
+static bool said[5];
+
+void look_say_once(int which, const char *what)
+{
+	if (said[which])
+		return;
+	said[which] = true;
+	error("%s: the look: %s (said once)", plugin_type, what);
+}
 
 /* A set the look gave `job_ptr` taken back (freed: the job has none
  * again), when Slurm's own is empty; true when it was. */

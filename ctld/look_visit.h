@@ -1,11 +1,12 @@
 /*
- * look_slurm_private.h - what the look's hold (look_slurm.c) and its
- * visit of one job (look_visit.c) share in slurmctld: the hold's state,
- * kept by look_slurm.c, and the visit.  The look's thread only, under
- * slurmctld's job write lock (doc/guard.md "The look").
+ * look_visit.h - the look's visit of one job in slurmctld's records
+ * (look_visit.c), and the state of the hold under way that the hold
+ * (look_slurm.c) sets and the visit reads and writes.  The look's
+ * thread only, under slurmctld's job write lock (doc/guard.md "The
+ * look").
  */
-#ifndef SLURM_EXTRA_LOOK_SLURM_PRIVATE_H
-#define SLURM_EXTRA_LOOK_SLURM_PRIVATE_H
+#ifndef SLURM_EXTRA_LOOK_VISIT_H
+#define SLURM_EXTRA_LOOK_VISIT_H
 
 #include <stdbool.h>
 #include <stddef.h>
